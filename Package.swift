@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Settings every Swift target shares: Swift 6 language mode already implies complete
+/// strict concurrency checking; warnings are kept at zero by `scripts/test.sh`.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Headroom",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "headroom", targets: ["headroom"]),
+        .executable(name: "headroom-bench", targets: ["headroom-bench"]),
+        .library(name: "Capture", targets: ["Capture"]),
+        .library(name: "LaunchTiming", targets: ["LaunchTiming"]),
+    ],
+    targets: [
+        .target(name: "LaunchTiming", swiftSettings: strictSettings),
+        .target(name: "Capture", dependencies: ["LaunchTiming"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "headroom",
+            dependencies: ["Capture", "LaunchTiming"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "headroom-bench",
+            dependencies: ["Capture", "LaunchTiming"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "LaunchTimingTests",
+            dependencies: ["LaunchTiming"],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,127 @@
+/// Prices capture sessions on a device profile; the model is described in the module
+/// documentation (`Capture.docc`).
+public struct HardwareCostEstimator: Sendable {
+    /// The machine sessions are priced for.
+    public var profile: DeviceProfile
+
+    /// An estimator for `profile`.
+    public init(profile: DeviceProfile) {
+        self.profile = profile
+    }
+
+    /// The cost of running `configuration`, with its breakdown. The configuration is assumed
+    /// valid (see ``SessionConfiguration/validate()``); outputs naming no known camera are ignored.
+    public func cost(of configuration: SessionConfiguration) -> HardwareCostEstimate {
+        var cameraCosts: [CameraCost] = []
+        cameraCosts.reserveCapacity(configuration.cameras.count)
+        var total = CameraLoad()
+        for camera in configuration.cameras {
+            let load = load(of: camera, in: configuration)
+            total.add(load)
+            let outputs = configuration.outputs.lazy
+                .filter { configuration.cameraID(of: $0) == camera.id }.map(\.kind)
+            cameraCosts.append(
+                CameraCost(
+                    id: camera.id, cost: 0, pixelRateShare: load.pixelShare,
+                    memoryBandwidthShare: load.memoryShare,
+                    factors: CameraCostFactors(
+                        pixelsPerFrame: camera.format.pixelCount, frameRate: camera.frameRate,
+                        readoutFactor: load.readoutFactor, outputLoad: load.outputLoad,
+                        outputs: Array(outputs))))
+        }
+        let cameraCount = Double(configuration.cameras.count)
+        let ports = Double(profile.cameraPorts)
+        let (hardwareCost, limiting) = combine(total, cameraCount: cameraCount)
+        for index in cameraCosts.indices {
+            cameraCosts[index].cost =
+                switch limiting {
+                case .pixelRate: cameraCosts[index].pixelRateShare
+                case .memoryBandwidth: cameraCosts[index].memoryBandwidthShare
+                case .cameraPorts: 1 / ports
+                }
+        }
+        return HardwareCostEstimate(
+            profile: profile.name, hardwareCost: hardwareCost, fits: hardwareCost <= 1,
+            limitingBudget: limiting,
+            budgets: [
+                BudgetUse(
+                    budget: .pixelRate, demand: total.pixelDemand, capacity: profile.pixelRate,
+                    share: total.pixelShare),
+                BudgetUse(
+                    budget: .memoryBandwidth, demand: total.memoryDemand,
+                    capacity: profile.memoryBandwidth, share: total.memoryShare),
+                BudgetUse(
+                    budget: .cameraPorts, demand: cameraCount, capacity: ports,
+                    share: cameraCount / ports),
+            ],
+            cameras: cameraCosts)
+    }
+
+    /// The hardware cost alone, without building the breakdown: what planners call in loops.
+    /// Allocates nothing.
+    public func hardwareCost(of configuration: SessionConfiguration) -> Double {
+        var total = CameraLoad()
+        for camera in configuration.cameras {
+            total.add(load(of: camera, in: configuration))
+        }
+        return combine(total, cameraCount: Double(configuration.cameras.count)).cost
+    }
+
+    /// The session's cost from its summed loads: the larger continuous share, unless the
+    /// cameras outnumber the ports. Ports are a hard limit rather than a load, so within the
+    /// limit the cost keeps rising with every pixel.
+    private func combine(_ total: CameraLoad, cameraCount: Double) -> (cost: Double, limiting: Budget) {
+        let portShare = cameraCount / Double(profile.cameraPorts)
+        let load =
+            total.pixelShare >= total.memoryShare
+            ? (total.pixelShare, Budget.pixelRate) : (total.memoryShare, Budget.memoryBandwidth)
+        return portShare > 1 && portShare > load.0 ? (portShare, .cameraPorts) : load
+    }
+
+    /// One camera's demand on the continuous budgets and its shares of them.
+    private func load(of camera: CameraConfiguration, in configuration: SessionConfiguration) -> CameraLoad {
+        var outputLoad = 0.0
+        for output in configuration.outputs where configuration.cameraID(of: output) == camera.id {
+            outputLoad += profile.outputWeights[output.kind]
+        }
+        let format = camera.format
+        let readoutFactor = readoutFactor(of: format)
+        let pixelsPerSecond = Double(format.pixelCount) * camera.frameRate
+        // Raw pixels through the ISP, then each output's extra passes.
+        let pixelDemand = pixelsPerSecond * (readoutFactor + outputLoad)
+        // Raw frames written to memory, processed frames written once and read by every output.
+        let memoryDemand =
+            pixelsPerSecond
+            * (readoutFactor * profile.rawBytesPerPixel
+                + format.pixelFormat.bytesPerPixel * (1 + outputLoad))
+        return CameraLoad(
+            pixelDemand: pixelDemand, memoryDemand: memoryDemand,
+            pixelShare: pixelDemand / profile.pixelRate + profile.perCameraOverhead,
+            memoryShare: memoryDemand / profile.memoryBandwidth,
+            readoutFactor: readoutFactor, outputLoad: outputLoad)
+    }
+
+    /// Raw readout relative to output size: binning reads fewer photosites, a full-sensor mode
+    /// reads more than it delivers and scales down, a crop reads exactly what it delivers.
+    public func readoutFactor(of format: CameraFormat) -> Double {
+        (format.isBinned ? profile.binnedReadoutFactor : 1)
+            * (format.isCropped ? 1 : profile.fullSensorReadoutFactor)
+    }
+}
+
+/// Demand and budget shares of one camera, or of several summed.
+private struct CameraLoad {
+    var pixelDemand = 0.0
+    var memoryDemand = 0.0
+    var pixelShare = 0.0
+    var memoryShare = 0.0
+    var readoutFactor = 0.0
+    var outputLoad = 0.0
+
+    mutating func add(_ other: CameraLoad) {
+        pixelDemand += other.pixelDemand
+        memoryDemand += other.memoryDemand
+        pixelShare += other.pixelShare
+        memoryShare += other.memoryShare
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+/// The pieces that make `Decodable` strict: unknown keys are errors, value checks carry the
+/// field path, and every `DecodingError` becomes a ``ConfigurationError`` naming that path.
+struct AnyCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+
+    init(stringValue: String) {
+        self.stringValue = stringValue
+        self.intValue = nil
+    }
+
+    init(intValue: Int) {
+        self.stringValue = "Index \(intValue)"
+        self.intValue = intValue
+    }
+}
+
+extension Decoder {
+    /// Throws when the object being decoded holds a key that `Keys` does not list.
+    func rejectUnknownKeys<Keys: CodingKey & CaseIterable>(_ keys: Keys.Type) throws {
+        let container = try container(keyedBy: AnyCodingKey.self)
+        let known = Set(Keys.allCases.map(\.stringValue))
+        for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue })
+        where !known.contains(key.stringValue) {
+            let expected = Keys.allCases.map(\.stringValue).joined(separator: ", ")
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: codingPath + [key],
+                    debugDescription: "unknown key; expected one of: \(expected)"
+                ))
+        }
+    }
+
+    /// The error for a value that decoded but is out of range, at `key` below this decoder.
+    func invalidValue(_ key: some CodingKey, _ problem: String) -> DecodingError {
+        .dataCorrupted(.init(codingPath: codingPath + [key], debugDescription: problem))
+    }
+}
+
+/// Field paths in the notation users see: `cameras[1].format.maxFrameRate`.
+func fieldPath(_ codingPath: [any CodingKey]) -> String {
+    var path = ""
+    for key in codingPath {
+        if let index = key.intValue, key.stringValue.hasPrefix("Index") {
+            path += "[\(index)]"
+        } else {
+            path += path.isEmpty ? key.stringValue : ".\(key.stringValue)"
+        }
+    }
+    return path
+}
+
+extension ConfigurationError {
+    /// Translates Foundation's decoding errors into errors that name the field and what was expected.
+    init(_ error: DecodingError, file: String?) {
+        switch error {
+        case .typeMismatch(let type, let context):
+            self.init(
+                file: file, path: fieldPath(context.codingPath),
+                problem: "expected \(Self.jsonKind(of: type))")
+        case .valueNotFound(let type, let context):
+            self.init(
+                file: file, path: fieldPath(context.codingPath),
+                problem: "expected \(Self.jsonKind(of: type)), found null")
+        case .keyNotFound(let key, let context):
+            self.init(
+                file: file, path: fieldPath(context.codingPath + [key]),
+                problem: "required key is missing")
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty, let underlying = context.underlyingError {
+                self.init(file: file, path: "", problem: "not valid JSON: \(Self.syntaxMessage(underlying))")
+            } else {
+                self.init(
+                    file: file, path: fieldPath(context.codingPath), problem: context.debugDescription)
+            }
+        @unknown default:
+            self.init(file: file, path: "", problem: "\(error)")
+        }
+    }
+
+    private static func jsonKind(of type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is Int.Type, is UInt.Type: "an integer"
+        case is Double.Type, is Float.Type: "a number"
+        default:
+            String(describing: type).hasPrefix("Array") ? "an array" : "an object"
+        }
+    }
+
+    private static func syntaxMessage(_ error: any Error) -> String {
+        let nsError = error as NSError
+        return (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
+    }
+}
+
+/// Decodes a strict JSON document, turning every failure into a ``ConfigurationError``.
+func decodeStrictly<Value: Decodable>(
+    _ type: Value.Type, from data: Data, file: String?
+) throws(ConfigurationError) -> Value {
+    do {
+        return try JSONDecoder().decode(type, from: data)
+    } catch let error as DecodingError {
+        throw ConfigurationError(error, file: file)
+    } catch let error as ConfigurationError {
+        throw file.map(error.inFile) ?? error
+    } catch {
+        throw ConfigurationError(file: file, path: "", problem: "not valid JSON: \(error)")
+    }
+}
+
+/// Reads a whole file, or throws a ``ConfigurationError`` naming it.
+func readConfigurationFile(_ path: String) throws(ConfigurationError) -> Data {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        let exists = FileManager.default.fileExists(atPath: path)
+        throw ConfigurationError(
+            file: path, path: "", problem: exists ? "cannot be read" : "no such file")
+    }
+    return data
+}

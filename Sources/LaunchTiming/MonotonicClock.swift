@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A point on the monotonic clock (`CLOCK_MONOTONIC`), in nanoseconds since an arbitrary origin.
+///
+/// Instants are only comparable within one boot; they never go backwards and are unaffected by
+/// wall-clock changes, which is what launch phases and benchmarks need.
+public struct MonotonicInstant: Hashable, Comparable, Sendable {
+    /// Nanoseconds since the clock's origin (usually the boot).
+    public var nanoseconds: UInt64
+
+    /// Creates an instant from nanoseconds since the clock's origin.
+    public init(nanoseconds: UInt64) {
+        self.nanoseconds = nanoseconds
+    }
+
+    /// The elapsed time from `earlier` to this instant, in seconds; negative when `earlier` is later.
+    public func seconds(since earlier: MonotonicInstant) -> Double {
+        Double(Int64(bitPattern: nanoseconds &- earlier.nanoseconds)) / 1e9
+    }
+
+    /// Orders instants by time.
+    public static func < (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Bool {
+        lhs.nanoseconds < rhs.nanoseconds
+    }
+}
+
+/// The monotonic clock: one `clock_gettime(CLOCK_MONOTONIC)` call per reading, no allocation.
+public enum MonotonicClock {
+    /// The current instant.
+    @inline(__always)
+    public static func now() -> MonotonicInstant {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return MonotonicInstant(nanoseconds: UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec))
+    }
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The test command: setup, build (warnings are errors), every test, then the format lint.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+scripts/setup.sh
+source scripts/env.sh
+
+echo "== build"
+swift build --build-tests -Xswiftc -warnings-as-errors 2>&1 | tail -n 20
+
+echo "== tests"
+swift test --skip-build --parallel
+
+echo "== format lint"
+swift format lint --strict --recursive Package.swift Sources Tests
+
+echo "== command-line checks"
+scripts/cli-checks.sh "$(swift build --show-bin-path)/headroom"
+
+echo "test.sh: all passed"
