@@ -14,14 +14,17 @@ let package = Package(
         .executable(name: "headroom", targets: ["headroom"]),
         .executable(name: "headroom-bench", targets: ["headroom-bench"]),
         .library(name: "Capture", targets: ["Capture"]),
+        .library(name: "Files", targets: ["Files"]),
         .library(name: "LaunchTiming", targets: ["LaunchTiming"]),
     ],
     targets: [
+        .target(name: "Files", swiftSettings: strictSettings),
         .target(name: "LaunchTiming", swiftSettings: strictSettings),
-        .target(name: "Capture", dependencies: ["LaunchTiming"], swiftSettings: strictSettings),
+        .target(
+            name: "Capture", dependencies: ["Files", "LaunchTiming"], swiftSettings: strictSettings),
         .executableTarget(
             name: "headroom",
-            dependencies: ["Capture", "LaunchTiming"],
+            dependencies: ["Capture", "Files", "LaunchTiming"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -29,6 +32,7 @@ let package = Package(
             dependencies: ["Capture", "LaunchTiming"],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "FilesTests", dependencies: ["Files"], swiftSettings: strictSettings),
         .testTarget(name: "CaptureTests", dependencies: ["Capture"], swiftSettings: strictSettings),
         .testTarget(
             name: "LaunchTimingTests",

@@ -1,3 +1,4 @@
+import Files
 extension DeviceProfile {
     /// The profiles that ship with Headroom, in the order `headroom profiles` lists them.
     public static let builtIn: [DeviceProfile] = [.genericX86_64, .raspberryPi5, .jetsonOrinNX]

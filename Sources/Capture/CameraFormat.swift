@@ -1,3 +1,4 @@
+import Files
 /// One mode a camera sensor can deliver: output size, frame-rate range, pixel format, and how
 /// the sensor produces it (binned, or cropped from the sensor's area).
 public struct CameraFormat: Hashable, Codable, Sendable, CustomStringConvertible {

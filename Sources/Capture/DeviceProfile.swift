@@ -1,3 +1,4 @@
+import Files
 import Foundation
 
 /// What a machine's imaging pipeline can move: the budgets the hardware-cost model divides

@@ -1,3 +1,4 @@
+import Files
 /// Prices capture sessions on a device profile; the model is described in the module
 /// documentation (`Capture.docc`).
 public struct HardwareCostEstimator: Sendable {

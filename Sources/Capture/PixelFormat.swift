@@ -1,3 +1,4 @@
+import Files
 /// How a frame's pixels are laid out in memory, which fixes its size in bytes.
 public enum PixelFormat: String, CaseIterable, Codable, Sendable {
     /// 8-bit Y plane plus interleaved half-resolution CbCr (4:2:0); what ISPs and encoders prefer.

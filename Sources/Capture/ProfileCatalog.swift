@@ -1,3 +1,4 @@
+import Files
 /// Finds a device profile by built-in name or by the path of a profile JSON file.
 public struct ProfileCatalog: Sendable {
     /// The profiles known by name.

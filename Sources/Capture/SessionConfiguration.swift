@@ -1,3 +1,4 @@
+import Files
 import Foundation
 
 /// A capture session before it is committed: the device profile it runs on, its cameras and

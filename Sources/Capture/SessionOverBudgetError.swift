@@ -1,3 +1,4 @@
+import Files
 /// A session that cannot be committed because it costs more than the device can run.
 public struct SessionOverBudgetError: Error, CustomStringConvertible, Sendable {
     /// The estimate that refused it, with the per-camera and per-budget breakdown.

@@ -1,25 +1,31 @@
 import Foundation
 
-/// The pieces that make `Decodable` strict: unknown keys are errors, value checks carry the
-/// field path, and every `DecodingError` becomes a ``ConfigurationError`` naming that path.
-struct AnyCodingKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
+/// A coding key for any key or index, used to list an object's keys and to build field paths.
+public struct AnyCodingKey: CodingKey {
+    /// The key's name (`Index N` for an array index).
+    public var stringValue: String
+    /// The array index, for index keys.
+    public var intValue: Int?
 
-    init(stringValue: String) {
+    /// A key named `stringValue`.
+    public init(stringValue: String) {
         self.stringValue = stringValue
         self.intValue = nil
     }
 
-    init(intValue: Int) {
+    /// The key of array index `intValue`.
+    public init(intValue: Int) {
         self.stringValue = "Index \(intValue)"
         self.intValue = intValue
     }
 }
 
+/// The pieces that make `Decodable` strict: unknown keys are errors, value checks carry the
+/// field path, and every `DecodingError` becomes a ``ConfigurationError`` naming that path.
 extension Decoder {
-    /// Throws when the object being decoded holds a key that `Keys` does not list.
-    func rejectUnknownKeys<Keys: CodingKey & CaseIterable>(_ keys: Keys.Type) throws {
+    /// Throws when the object being decoded holds a key that `Keys` does not list; call it
+    /// first in every `init(from:)` of a type read from a user's file.
+    public func rejectUnknownKeys<Keys: CodingKey & CaseIterable>(_ keys: Keys.Type) throws {
         let container = try container(keyedBy: AnyCodingKey.self)
         let known = Set(Keys.allCases.map(\.stringValue))
         for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue })
@@ -33,14 +39,15 @@ extension Decoder {
         }
     }
 
-    /// The error for a value that decoded but is out of range, at `key` below this decoder.
-    func invalidValue(_ key: some CodingKey, _ problem: String) -> DecodingError {
+    /// The error for a value that decoded but is out of range, at `key` below this decoder;
+    /// `problem` says what was expected and what was found.
+    public func invalidValue(_ key: some CodingKey, _ problem: String) -> DecodingError {
         .dataCorrupted(.init(codingPath: codingPath + [key], debugDescription: problem))
     }
 }
 
 /// Field paths in the notation users see: `cameras[1].format.maxFrameRate`.
-func fieldPath(_ codingPath: [any CodingKey]) -> String {
+public func fieldPath(_ codingPath: [any CodingKey]) -> String {
     var path = ""
     for key in codingPath {
         if let index = key.intValue, key.stringValue.hasPrefix("Index") {
@@ -54,7 +61,7 @@ func fieldPath(_ codingPath: [any CodingKey]) -> String {
 
 extension ConfigurationError {
     /// Translates Foundation's decoding errors into errors that name the field and what was expected.
-    init(_ error: DecodingError, file: String?) {
+    public init(_ error: DecodingError, file: String?) {
         switch error {
         case .typeMismatch(let type, let context):
             self.init(
@@ -97,8 +104,9 @@ extension ConfigurationError {
     }
 }
 
-/// Decodes a strict JSON document, turning every failure into a ``ConfigurationError``.
-func decodeStrictly<Value: Decodable>(
+/// Decodes a strict JSON document, turning every failure into a ``ConfigurationError`` that
+/// names `file` (when given) and the field path.
+public func decodeStrictly<Value: Decodable>(
     _ type: Value.Type, from data: Data, file: String?
 ) throws(ConfigurationError) -> Value {
     do {
@@ -113,7 +121,7 @@ func decodeStrictly<Value: Decodable>(
 }
 
 /// Reads a whole file, or throws a ``ConfigurationError`` naming it.
-func readConfigurationFile(_ path: String) throws(ConfigurationError) -> Data {
+public func readConfigurationFile(_ path: String) throws(ConfigurationError) -> Data {
     guard let data = FileManager.default.contents(atPath: path) else {
         let exists = FileManager.default.fileExists(atPath: path)
         throw ConfigurationError(
