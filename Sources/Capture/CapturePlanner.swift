@@ -19,7 +19,9 @@ public struct CapturePlanner: Sendable {
     public var minimumFrameRate: Double
 
     /// The frame rates the planner steps through, highest first.
-    public static let frameRateSteps: [Double] = [240, 120, 100, 60, 50, 48, 30, 25, 24, 20, 15, 12, 10, 5]
+    public static let frameRateSteps: [Double] = [
+        240, 120, 100, 60, 50, 48, 30, 25, 24, 20, 15, 12, 10, 5,
+    ]
 
     /// A planner using `estimator`, never going below `minimumFrameRate` frames per second.
     public init(estimator: HardwareCostEstimator, minimumFrameRate: Double = 15) {
@@ -31,10 +33,12 @@ public struct CapturePlanner: Sendable {
     public func plan(for configuration: SessionConfiguration) -> CapturePlan {
         let original = estimator.cost(of: configuration)
         if original.fits {
-            return makePlan(configuration, original: original, planned: configuration, strategy: .unchanged)
+            return makePlan(
+                configuration, original: original, planned: configuration, strategy: .unchanged)
         }
         if let fitting = search(configuration, formats: false) {
-            return makePlan(configuration, original: original, planned: fitting, strategy: .frameRate)
+            return makePlan(
+                configuration, original: original, planned: fitting, strategy: .frameRate)
         }
         if let fitting = search(configuration, formats: true) {
             return makePlan(configuration, original: original, planned: fitting, strategy: .format)
@@ -43,10 +47,12 @@ public struct CapturePlanner: Sendable {
         while let dropped = mostExpensiveOptionalOutput(in: reduced) {
             reduced.outputs.remove(at: dropped)
             if estimator.hardwareCost(of: reduced) <= 1 {
-                return makePlan(configuration, original: original, planned: reduced, strategy: .droppedOutputs)
+                return makePlan(
+                    configuration, original: original, planned: reduced, strategy: .droppedOutputs)
             }
             if let fitting = search(reduced, formats: false) ?? search(reduced, formats: true) {
-                return makePlan(configuration, original: original, planned: fitting, strategy: .droppedOutputs)
+                return makePlan(
+                    configuration, original: original, planned: fitting, strategy: .droppedOutputs)
             }
         }
         let cheapest = descend(reduced, options: options(for: reduced, formats: true)).configuration
@@ -64,11 +70,12 @@ public struct CapturePlanner: Sendable {
 
     /// The frame rates a camera may run `format` at, highest first: what was requested
     /// (capped by the format), then the standard steps down to the floor.
-    func frameRates(for format: CameraFormat, requested: Double) -> [Double] {
+    public func frameRates(for format: CameraFormat, requested: Double) -> [Double] {
         let top = min(requested, format.maxFrameRate)
         var rates = [top]
         let floor = minimumFrameRate
-        for step in Self.frameRateSteps + [floor] where step < top && step >= floor && format.supports(frameRate: step) {
+        for step in Self.frameRateSteps + [floor]
+        where step < top && step >= floor && format.supports(frameRate: step) {
             if !rates.contains(step) { rates.append(step) }
         }
         return rates.sorted(by: >)
@@ -82,7 +89,8 @@ public struct CapturePlanner: Sendable {
             if formats, let sensor = estimator.profile.sensor(for: camera) {
                 let floor = min(minimumFrameRate, camera.frameRate)
                 formatsToTry += sensor.formats.filter {
-                    $0 != camera.format && $0.pixelCount <= camera.format.pixelCount && $0.maxFrameRate >= floor
+                    $0 != camera.format && $0.pixelCount <= camera.format.pixelCount
+                        && $0.maxFrameRate >= floor
                 }
             }
             var candidates: [(option: Option, share: Double)] = []
@@ -91,8 +99,11 @@ public struct CapturePlanner: Sendable {
                     var trial = camera
                     trial.format = format
                     trial.frameRateOverride = rate
-                    let option = Option(format: format, frameRate: rate, quality: log2(Double(format.pixelCount) * rate))
-                    candidates.append((option, estimator.dominantShare(of: trial, in: configuration)))
+                    let option = Option(
+                        format: format, frameRate: rate,
+                        quality: log2(Double(format.pixelCount) * rate))
+                    candidates.append(
+                        (option, estimator.dominantShare(of: trial, in: configuration)))
                 }
             }
             candidates.sort { ($0.option.quality, -$0.share) > ($1.option.quality, -$1.share) }
@@ -109,7 +120,9 @@ public struct CapturePlanner: Sendable {
     // MARK: - Search
 
     /// A fitting configuration using frame-rate options only, or formats too; `nil` if none fits.
-    private func search(_ configuration: SessionConfiguration, formats: Bool) -> SessionConfiguration? {
+    private func search(_ configuration: SessionConfiguration, formats: Bool)
+        -> SessionConfiguration?
+    {
         let options = options(for: configuration, formats: formats)
         var state = descend(configuration, options: options)
         guard estimator.hardwareCost(of: state.configuration) <= 1 else { return nil }
@@ -126,8 +139,11 @@ public struct CapturePlanner: Sendable {
     /// Steps down, one camera at a time, taking the largest cost saved per quality lost, until
     /// the session fits or no camera can step further.
     private func descend(_ configuration: SessionConfiguration, options: [[Option]]) -> State {
-        var state = State(configuration: configuration, choice: Array(repeating: 0, count: options.count))
-        for index in options.indices { apply(options[index][0], to: &state.configuration, camera: index) }
+        var state = State(
+            configuration: configuration, choice: Array(repeating: 0, count: options.count))
+        for index in options.indices {
+            apply(options[index][0], to: &state.configuration, camera: index)
+        }
         var cost = estimator.hardwareCost(of: state.configuration)
         while cost > 1 {
             var best: (camera: Int, score: Double, cost: Double)?
@@ -142,7 +158,9 @@ public struct CapturePlanner: Sendable {
             }
             guard let step = best else { break }
             state.choice[step.camera] += 1
-            apply(options[step.camera][state.choice[step.camera]], to: &state.configuration, camera: step.camera)
+            apply(
+                options[step.camera][state.choice[step.camera]], to: &state.configuration,
+                camera: step.camera)
             cost = step.cost
         }
         return state
@@ -169,7 +187,9 @@ public struct CapturePlanner: Sendable {
         }
     }
 
-    private func apply(_ option: Option, to configuration: inout SessionConfiguration, camera index: Int) {
+    private func apply(
+        _ option: Option, to configuration: inout SessionConfiguration, camera index: Int
+    ) {
         configuration.cameras[index].format = option.format
         configuration.cameras[index].frameRateOverride =
             option.frameRate == option.format.maxFrameRate ? nil : option.frameRate
@@ -190,7 +210,8 @@ public struct CapturePlanner: Sendable {
     // MARK: - Result
 
     private func makePlan(
-        _ requested: SessionConfiguration, original: HardwareCostEstimate, planned: SessionConfiguration,
+        _ requested: SessionConfiguration, original: HardwareCostEstimate,
+        planned: SessionConfiguration,
         strategy: CapturePlan.Strategy
     ) -> CapturePlan {
         let estimate = estimator.cost(of: planned)
@@ -202,12 +223,15 @@ public struct CapturePlanner: Sendable {
             deliveredRate += Double(after.format.pixelCount) * after.frameRate
             if before.format != after.format {
                 trades.append(
-                    Trade(kind: .format, camera: before.id, from: before.format.description, to: after.format.description))
+                    Trade(
+                        kind: .format, camera: before.id, from: before.format.description,
+                        to: after.format.description))
             }
             if before.frameRate != after.frameRate {
                 trades.append(
                     Trade(
-                        kind: .frameRate, camera: before.id, from: "\(formattedFrameRate(before.frameRate)) fps",
+                        kind: .frameRate, camera: before.id,
+                        from: "\(formattedFrameRate(before.frameRate)) fps",
                         to: "\(formattedFrameRate(after.frameRate)) fps"))
             }
         }
@@ -223,7 +247,8 @@ public struct CapturePlanner: Sendable {
             }
         }
         return CapturePlan(
-            fits: estimate.fits, strategy: estimate.fits ? strategy : .impossible, original: original,
+            fits: estimate.fits, strategy: estimate.fits ? strategy : .impossible,
+            original: original,
             planned: estimate, configuration: planned, trades: trades,
             retainedPixelRate: requestedRate > 0 ? deliveredRate / requestedRate : 1)
     }

@@ -1,4 +1,5 @@
 import Files
+
 /// The budgets a capture session draws on.
 public enum Budget: String, Codable, Sendable, CaseIterable {
     /// Pixels per second through the imaging pipeline.

@@ -1,4 +1,5 @@
 import Files
+
 /// Prices capture sessions on a device profile; the model is described in the module
 /// documentation (`Capture.docc`).
 public struct HardwareCostEstimator: Sendable {
@@ -69,7 +70,9 @@ public struct HardwareCostEstimator: Sendable {
     /// The session's cost from its summed loads: the larger continuous share, unless the
     /// cameras outnumber the ports. Ports are a hard limit rather than a load, so within the
     /// limit the cost keeps rising with every pixel.
-    private func combine(_ total: CameraLoad, cameraCount: Double) -> (cost: Double, limiting: Budget) {
+    private func combine(_ total: CameraLoad, cameraCount: Double) -> (
+        cost: Double, limiting: Budget
+    ) {
         let portShare = cameraCount / Double(profile.cameraPorts)
         let load =
             total.pixelShare >= total.memoryShare
@@ -79,14 +82,18 @@ public struct HardwareCostEstimator: Sendable {
 
     /// One camera's share of the budget it strains most, counting the outputs attached to it in
     /// `configuration`: how the planner ranks a camera's options.
-    func dominantShare(of camera: CameraConfiguration, in configuration: SessionConfiguration) -> Double {
+    func dominantShare(of camera: CameraConfiguration, in configuration: SessionConfiguration)
+        -> Double
+    {
         let load = load(of: camera, in: configuration)
         return max(load.pixelShare, load.memoryShare)
     }
 
     /// One camera's demand on the continuous budgets and its shares of them.
     @inline(__always)
-    private func load(of camera: CameraConfiguration, in configuration: SessionConfiguration) -> CameraLoad {
+    private func load(of camera: CameraConfiguration, in configuration: SessionConfiguration)
+        -> CameraLoad
+    {
         var outputLoad = 0.0
         var outputs = OutputCounts()
         let isFirst = configuration.cameras.first?.id == camera.id

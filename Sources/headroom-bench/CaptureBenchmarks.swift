@@ -11,8 +11,11 @@ let captureBenchmarks: [Benchmark] = [
         measure: {
             let estimator = HardwareCostEstimator(profile: .jetsonOrinNX)
             let session = fourCameraSession()
-            let nanoseconds = nanosecondsPerCall(iterations: 100_000) { blackHole(estimator.cost(of: session)) }
-            return Measurement(nanoseconds: nanoseconds, baselineNanoseconds: clockReadNanoseconds())
+            let nanoseconds = nanosecondsPerCall(iterations: 100_000) {
+                blackHole(estimator.cost(of: session))
+            }
+            return Measurement(
+                nanoseconds: nanoseconds, baselineNanoseconds: clockReadNanoseconds())
         }),
     Benchmark(
         name: "estimate.4-cameras.cost-only",
@@ -25,7 +28,8 @@ let captureBenchmarks: [Benchmark] = [
             let nanoseconds = nanosecondsPerCall(iterations: 200_000) {
                 blackHole(estimator.hardwareCost(of: session))
             }
-            return Measurement(nanoseconds: nanoseconds, baselineNanoseconds: clockReadNanoseconds())
+            return Measurement(
+                nanoseconds: nanoseconds, baselineNanoseconds: clockReadNanoseconds())
         }),
     Benchmark(
         name: "plan.3-cameras-40-formats",
@@ -38,13 +42,20 @@ let captureBenchmarks: [Benchmark] = [
             let planner = CapturePlanner(estimator: estimator)
             let plan = planner.plan(for: session)
             guard plan.strategy == .format else {
-                throw BenchmarkSetupError(description: "the problem should need format changes, got \(plan.strategy)")
+                throw BenchmarkSetupError(
+                    description: "the problem should need format changes, got \(plan.strategy)")
             }
-            let nanoseconds = nanosecondsPerCall(iterations: 20, rounds: 5) { blackHole(planner.plan(for: session)) }
-            let baseline = nanosecondsPerCall(iterations: 100_000) { blackHole(estimator.cost(of: session)) }
+            let nanoseconds = nanosecondsPerCall(iterations: 20, rounds: 5) {
+                blackHole(planner.plan(for: session))
+            }
+            let baseline = nanosecondsPerCall(iterations: 100_000) {
+                blackHole(estimator.cost(of: session))
+            }
             return Measurement(
                 nanoseconds: nanoseconds, baselineNanoseconds: baseline,
-                extras: ["strategy": plan.strategy.rawValue, "cost": String(plan.planned.hardwareCost)])
+                extras: [
+                    "strategy": plan.strategy.rawValue, "cost": String(plan.planned.hardwareCost),
+                ])
         }),
 ]
 
@@ -60,7 +71,12 @@ private func fourCameraSession() -> SessionConfiguration {
     return SessionConfiguration(
         profile: "jetson-orin-nx",
         cameras: ids.map { CameraConfiguration(id: $0, format: format, frameRateOverride: 30) },
-        outputs: ids.flatMap { [CaptureOutput(kind: .videoData, camera: $0), CaptureOutput(kind: .preview, camera: $0)] })
+        outputs: ids.flatMap {
+            [
+                CaptureOutput(kind: .videoData, camera: $0),
+                CaptureOutput(kind: .preview, camera: $0),
+            ]
+        })
 }
 
 /// A profile whose sensor offers 40 formats (10 sizes × binned/cropped variants), and three
@@ -74,7 +90,9 @@ private func fortyFormatProblem() -> (DeviceProfile, SessionConfiguration) {
     for (width, height) in sizes {
         for (binned, cropped) in [(false, false), (true, false), (false, true), (true, true)] {
             formats.append(
-                CameraFormat(width: width, height: height, maxFrameRate: 60, isBinned: binned, isCropped: cropped))
+                CameraFormat(
+                    width: width, height: height, maxFrameRate: 60, isBinned: binned,
+                    isCropped: cropped))
         }
     }
     var profile = DeviceProfile.jetsonOrinNX
@@ -83,5 +101,7 @@ private func fortyFormatProblem() -> (DeviceProfile, SessionConfiguration) {
         CameraConfiguration(id: $0, format: formats[0], sensor: "forty")
     }
     let outputs = cameras.map { CaptureOutput(kind: .videoData, camera: $0.id) }
-    return (profile, SessionConfiguration(profile: profile.name, cameras: cameras, outputs: outputs))
+    return (
+        profile, SessionConfiguration(profile: profile.name, cameras: cameras, outputs: outputs)
+    )
 }

@@ -21,11 +21,13 @@ func benchMain(_ words: [String]) async -> Int32 {
         return 0
     }
     guard !selected.isEmpty else {
-        FileHandle.standardError.write(Data("headroom-bench: no benchmark matches \(prefixes)\n".utf8))
+        FileHandle.standardError.write(
+            Data("headroom-bench: no benchmark matches \(prefixes)\n".utf8))
         return 2
     }
     #if DEBUG
-        FileHandle.standardError.write(Data("headroom-bench: debug build; figures are meaningless, use -c release\n".utf8))
+        FileHandle.standardError.write(
+            Data("headroom-bench: debug build; figures are meaningless, use -c release\n".utf8))
     #endif
     var results: [[String: String]] = []
     var missed = false
@@ -43,7 +45,8 @@ func benchMain(_ words: [String]) async -> Int32 {
             if words.contains("--json") {
                 var row = [
                     "name": benchmark.name, "nanoseconds": String(measurement.nanoseconds),
-                    "baseline": benchmark.baselineSummary, "baselineNanoseconds": String(measurement.baselineNanoseconds),
+                    "baseline": benchmark.baselineSummary,
+                    "baselineNanoseconds": String(measurement.baselineNanoseconds),
                     "ratio": String(measurement.ratio),
                 ]
                 for (key, value) in measurement.extras { row[key] = value }
@@ -52,15 +55,18 @@ func benchMain(_ words: [String]) async -> Int32 {
                 print(
                     "\(benchmark.name): \(format(measurement.nanoseconds))  (\(benchmark.summary))\n"
                         + "    baseline \(format(measurement.baselineNanoseconds)) (\(benchmark.baselineSummary))"
-                        + "  ratio \(String(format: "%.1f", measurement.ratio))x\(verdict)\(extras)")
+                        + "  ratio \(String(format: "%.1f", measurement.ratio))x\(verdict)\(extras)"
+                )
             }
         } catch {
-            FileHandle.standardError.write(Data("headroom-bench: \(benchmark.name) failed: \(error)\n".utf8))
+            FileHandle.standardError.write(
+                Data("headroom-bench: \(benchmark.name) failed: \(error)\n".utf8))
             missed = true
         }
     }
     if words.contains("--json") {
-        let data = try? JSONSerialization.data(withJSONObject: results, options: [.prettyPrinted, .sortedKeys])
+        let data = try? JSONSerialization.data(
+            withJSONObject: results, options: [.prettyPrinted, .sortedKeys])
         print(String(decoding: data ?? Data(), as: UTF8.self))
     }
     return missed ? 1 : 0

@@ -50,7 +50,8 @@ struct Arguments: Sendable {
             index += 1
             if onlyPositionals || !word.hasPrefix("--") || word == "-" {
                 if word.hasPrefix("-"), word != "-", !onlyPositionals {
-                    throw UsageError(description: "unknown option \(word); see `headroom \(command) --help`")
+                    throw UsageError(
+                        description: "unknown option \(word); see `headroom \(command) --help`")
                 }
                 positionals.append(word)
                 continue
@@ -62,7 +63,8 @@ struct Arguments: Sendable {
             let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
             let name = parts[0]
             guard let spec = options.first(where: { $0.name == name }) else {
-                throw UsageError(description: "unknown option \(name); see `headroom \(command) --help`")
+                throw UsageError(
+                    description: "unknown option \(name); see `headroom \(command) --help`")
             }
             if let placeholder = spec.value {
                 if parts.count == 2 {
@@ -106,11 +108,15 @@ struct Arguments: Sendable {
     }
 
     /// The value of `option` as an integer within `range`, or `defaultValue` when absent.
-    func integer(_ option: String, in range: ClosedRange<Int>, default defaultValue: Int) throws(UsageError) -> Int {
+    func integer(_ option: String, in range: ClosedRange<Int>, default defaultValue: Int)
+        throws(UsageError) -> Int
+    {
         guard let text = values[option] else { return defaultValue }
         guard let number = Int(text), range.contains(number) else {
             throw UsageError(
-                description: "\(option): expected an integer from \(range.lowerBound) to \(range.upperBound), got \"\(text)\"")
+                description:
+                    "\(option): expected an integer from \(range.lowerBound) to \(range.upperBound), got \"\(text)\""
+            )
         }
         return number
     }
@@ -129,7 +135,8 @@ struct Arguments: Sendable {
     /// Throws unless there are no positional arguments.
     func expectNoPositionals() throws(UsageError) {
         if let first = positionals.first {
-            throw UsageError(description: "unexpected argument \"\(first)\"; see `headroom \(command) --help`")
+            throw UsageError(
+                description: "unexpected argument \"\(first)\"; see `headroom \(command) --help`")
         }
     }
 }

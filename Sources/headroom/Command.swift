@@ -23,7 +23,8 @@ struct Command: Sendable {
         text += "\noptions:\n"
         for option in all {
             let label = optionLabel(option)
-            text += "  \(label)\(String(repeating: " ", count: width - label.count))  \(option.help)\n"
+            text +=
+                "  \(label)\(String(repeating: " ", count: width - label.count))  \(option.help)\n"
         }
         return text
     }

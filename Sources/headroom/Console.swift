@@ -36,7 +36,9 @@ enum Console {
     private static func write(_ text: String, to descriptor: Int32) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            let written = bytes.withUnsafeBytes {
+                Glibc.write(descriptor, $0.baseAddress, $0.count)
+            }
             if written < 0 && errno == EINTR { continue }
             guard written > 0 else { return }
             bytes = bytes.dropFirst(written)
@@ -60,7 +62,8 @@ struct TextTable {
         return all.map { row in
             row.indices.map { column in
                 let padding = String(repeating: " ", count: widths[column] - row[column].count)
-                return numericColumns.contains(column) ? padding + row[column] : row[column] + padding
+                return numericColumns.contains(column)
+                    ? padding + row[column] : row[column] + padding
             }.joined(separator: "  ").trimmingTrailingSpaces()
         }.joined(separator: "\n")
     }

@@ -15,11 +15,13 @@ enum EstimateCommand {
         options: [SessionInput.profileOption, .flag("--json", "print the estimate as JSON")],
         run: { arguments in
             let input = try SessionInput(arguments)
-            let estimate = HardwareCostEstimator(profile: input.profile).cost(of: input.configuration)
+            let estimate = HardwareCostEstimator(profile: input.profile).cost(
+                of: input.configuration)
             if arguments.has("--json") {
                 Console.json(estimate)
             } else {
-                Console.out(EstimateText(estimate: estimate, configuration: input.configuration).text)
+                Console.out(
+                    EstimateText(estimate: estimate, configuration: input.configuration).text)
             }
             return estimate.fits ? 0 : 1
         })
@@ -39,13 +41,16 @@ struct EstimateText {
                 camera.id, camera.format.description, cost.factors.frameRate.shortText,
                 decimal(cost.factors.readoutFactor),
                 outputList(cost.factors.outputs),
-                decimal(cost.pixelRateShare), decimal(cost.memoryBandwidthShare), decimal(cost.cost),
+                decimal(cost.pixelRateShare), decimal(cost.memoryBandwidthShare),
+                decimal(cost.cost),
             ])
         }
-        var budgets = TextTable(headings: ["budget", "demand", "capacity", "share", ""], numericColumns: [1, 2, 3])
+        var budgets = TextTable(
+            headings: ["budget", "demand", "capacity", "share", ""], numericColumns: [1, 2, 3])
         for use in estimate.budgets {
             budgets.rows.append([
-                use.budget.rawValue, quantity(use.demand, use.budget), quantity(use.capacity, use.budget),
+                use.budget.rawValue, quantity(use.demand, use.budget),
+                quantity(use.capacity, use.budget),
                 decimal(use.share), use.budget == estimate.limitingBudget ? "← limiting" : "",
             ])
         }

@@ -6,7 +6,8 @@ enum PlanCommand {
     static let command = Command(
         name: "plan",
         usage: "FILE [--profile NAME|FILE] [--min-frame-rate FPS] [--out FILE] [--json]",
-        summary: "Find the configuration that fits the budget with the least loss (exit 1 if none).",
+        summary:
+            "Find the configuration that fits the budget with the least loss (exit 1 if none).",
         details: """
             Lowers frame rates first (never below --min-frame-rate, default 15), then switches to
             binned or smaller formats of the camera's sensor, then drops outputs marked
@@ -47,13 +48,17 @@ enum PlanCommand {
         case .impossible:
             lines.append(
                 "Nothing the planner may change makes the session fit: the cheapest configuration"
-                    + " costs \(after) (was \(before), limited by \(plan.planned.limitingBudget.rawValue)).")
+                    + " costs \(after) (was \(before), limited by \(plan.planned.limitingBudget.rawValue))."
+            )
         case .frameRate, .format, .droppedOutputs:
-            lines.append("Hardware cost \(before) → \(after) on \(plan.planned.profile), by trading:")
+            lines.append(
+                "Hardware cost \(before) → \(after) on \(plan.planned.profile), by trading:")
         }
         lines += plan.trades.map { "  - \($0)" }
         if plan.strategy != .unchanged {
-            lines.append("Pixel rate kept: \(Int((plan.retainedPixelRate * 100).rounded()))% of what was requested.")
+            lines.append(
+                "Pixel rate kept: \(Int((plan.retainedPixelRate * 100).rounded()))% of what was requested."
+            )
         }
         if let written { lines.append("Planned session written to \(written).") }
         return lines.joined(separator: "\n")

@@ -22,7 +22,8 @@ enum ProfilesCommand {
             for profile in profiles {
                 table.rows.append([
                     profile.name, "\((profile.pixelRate / 1e6).shortDecimal) Mpx/s",
-                    "\((profile.memoryBandwidth / 1e9).shortDecimal) GB/s", String(profile.cameraPorts),
+                    "\((profile.memoryBandwidth / 1e9).shortDecimal) GB/s",
+                    String(profile.cameraPorts),
                     profile.sensors.map(\.name).joined(separator: ","), profile.summary,
                 ])
             }

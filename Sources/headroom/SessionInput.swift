@@ -19,7 +19,8 @@ struct SessionInput {
         let override = arguments.value("--profile")
         let reference = override ?? configuration.profile
         let result = Result { () throws(ConfigurationError) in
-            try ProfileCatalog().profile(reference, field: override == nil ? "profile" : "--profile")
+            try ProfileCatalog().profile(
+                reference, field: override == nil ? "profile" : "--profile")
         }
         switch result {
         case .success(let profile):

@@ -38,7 +38,9 @@ func headroomMain(_ words: [String]) async -> Int32 {
 /// The command list shown by `headroom --help`.
 let overview: String = {
     let width = commands.map(\.name.count).max() ?? 0
-    let lines = commands.map { "  \($0.name)\(String(repeating: " ", count: width - $0.name.count))  \($0.summary)" }
+    let lines = commands.map {
+        "  \($0.name)\(String(repeating: " ", count: width - $0.name.count))  \($0.summary)"
+    }
     return """
         usage: headroom <command> [options]
 
