@@ -3,34 +3,13 @@ import Capture
 /// The estimator and planner targets of the foundation issue: one estimate of a 4-camera
 /// session ≤ 1 µs; a plan over 3 cameras × 40 formats ≤ 10 ms.
 let captureBenchmarks: [Benchmark] = [
-    Benchmark(
-        name: "estimate.4-cameras",
-        summary: "full estimate with breakdown, 4 cameras, 8 outputs",
-        baselineSummary: "a bare clock_gettime read",
-        targetNanoseconds: 1_000,
-        measure: {
-            let estimator = HardwareCostEstimator(profile: .jetsonOrinNX)
-            let session = fourCameraSession()
-            let nanoseconds = nanosecondsPerCall(iterations: 100_000) {
-                blackHole(estimator.cost(of: session))
-            }
-            return Measurement(
-                nanoseconds: nanoseconds, baselineNanoseconds: clockReadNanoseconds())
-        }),
-    Benchmark(
+    estimateBenchmark(
+        name: "estimate.4-cameras", summary: "full estimate with breakdown, 4 cameras, 8 outputs"
+    ) { estimator, session in blackHole(estimator.cost(of: session)) },
+    estimateBenchmark(
         name: "estimate.4-cameras.cost-only",
-        summary: "hardware cost without the breakdown (what the planner calls)",
-        baselineSummary: "a bare clock_gettime read",
-        targetNanoseconds: 1_000,
-        measure: {
-            let estimator = HardwareCostEstimator(profile: .jetsonOrinNX)
-            let session = fourCameraSession()
-            let nanoseconds = nanosecondsPerCall(iterations: 200_000) {
-                blackHole(estimator.hardwareCost(of: session))
-            }
-            return Measurement(
-                nanoseconds: nanoseconds, baselineNanoseconds: clockReadNanoseconds())
-        }),
+        summary: "hardware cost without the breakdown (what the planner calls)"
+    ) { estimator, session in blackHole(estimator.hardwareCost(of: session)) },
     Benchmark(
         name: "plan.3-cameras-40-formats",
         summary: "plan of an over-budget 3-camera session whose sensor offers 40 formats",
@@ -58,6 +37,23 @@ let captureBenchmarks: [Benchmark] = [
                 ])
         }),
 ]
+
+/// Times `body` on the four-camera session against a bare clock read, with the 1 µs target.
+private func estimateBenchmark(
+    name: String, summary: String,
+    _ body: @escaping @Sendable (HardwareCostEstimator, SessionConfiguration) -> Void
+) -> Benchmark {
+    Benchmark(
+        name: name, summary: summary, baselineSummary: "a bare clock_gettime read",
+        targetNanoseconds: 1_000,
+        measure: {
+            let estimator = HardwareCostEstimator(profile: .jetsonOrinNX)
+            let session = fourCameraSession()
+            let nanoseconds = nanosecondsPerCall(iterations: 200_000) { body(estimator, session) }
+            return Measurement(
+                nanoseconds: nanoseconds, baselineNanoseconds: clockReadNanoseconds())
+        })
+}
 
 /// A setup that does not produce the situation a benchmark is meant to measure.
 struct BenchmarkSetupError: Error, CustomStringConvertible {

@@ -39,10 +39,10 @@ struct EstimateText {
         for (camera, cost) in zip(configuration.cameras, estimate.cameras) {
             cameras.rows.append([
                 camera.id, camera.format.description, cost.factors.frameRate.shortText,
-                decimal(cost.factors.readoutFactor),
+                cost.factors.readoutFactor.shortDecimal,
                 outputList(cost.factors.outputs),
-                decimal(cost.pixelRateShare), decimal(cost.memoryBandwidthShare),
-                decimal(cost.cost),
+                cost.pixelRateShare.shortDecimal, cost.memoryBandwidthShare.shortDecimal,
+                cost.cost.shortDecimal,
             ])
         }
         var budgets = TextTable(
@@ -51,13 +51,13 @@ struct EstimateText {
             budgets.rows.append([
                 use.budget.rawValue, quantity(use.demand, use.budget),
                 quantity(use.capacity, use.budget),
-                decimal(use.share), use.budget == estimate.limitingBudget ? "← limiting" : "",
+                use.share.shortDecimal, use.budget == estimate.limitingBudget ? "← limiting" : "",
             ])
         }
         let verdict =
             estimate.fits
-            ? "hardware cost \(decimal(estimate.hardwareCost)): fits on \(estimate.profile)"
-            : "hardware cost \(decimal(estimate.hardwareCost)): over budget on \(estimate.profile)"
+            ? "hardware cost \(estimate.hardwareCost.shortDecimal): fits on \(estimate.profile)"
+            : "hardware cost \(estimate.hardwareCost.shortDecimal): over budget on \(estimate.profile)"
                 + " (limited by \(estimate.limitingBudget.rawValue)); `headroom plan` finds a configuration that fits"
         return "\(cameras.text)\n\n\(budgets.text)\n\n\(verdict)"
     }
@@ -69,17 +69,10 @@ struct EstimateText {
         return kinds.isEmpty ? "-" : kinds.joined(separator: ",")
     }
 
-    private func decimal(_ value: Double) -> String {
-        let hundredths = (value * 100).rounded()
-        let whole = Int(hundredths / 100)
-        let fraction = Int(abs(hundredths).truncatingRemainder(dividingBy: 100))
-        return "\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
-    }
-
     private func quantity(_ value: Double, _ budget: Budget) -> String {
         switch budget {
-        case .pixelRate: "\(decimal(value / 1e6)) Mpx/s"
-        case .memoryBandwidth: "\(decimal(value / 1e9)) GB/s"
+        case .pixelRate: "\((value / 1e6).shortDecimal) Mpx/s"
+        case .memoryBandwidth: "\((value / 1e9).shortDecimal) GB/s"
         case .cameraPorts: Int(value) == 1 ? "1 camera" : "\(Int(value)) cameras"
         }
     }
