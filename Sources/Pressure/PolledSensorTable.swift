@@ -5,6 +5,18 @@
 /// file is picked up), new sensors are added, and sensors no longer discovered stay listed
 /// as stale `vanished` instead of silently disappearing. Used inside one owner's lock.
 struct PolledSensorTable {
+    /// Opens a sensor's value file; tests substitute files that fail with chosen errors.
+    typealias Opener = @Sendable (String) throws(SensorFault) -> any SensorAttribute
+
+    /// The real opener: a ``SysfsValueFile`` kept open.
+    static let sysfs: Opener = { path throws(SensorFault) in try SysfsValueFile(path: path) }
+
+    private let open: Opener
+
+    init(open: @escaping Opener = PolledSensorTable.sysfs) {
+        self.open = open
+    }
+
     /// A discovered sensor: its reading without a value, and the file holding its value.
     struct Entry {
         var template: SensorReading
@@ -16,7 +28,7 @@ struct PolledSensorTable {
 
     private struct Polled {
         var template: SensorReading
-        var file: Result<SysfsValueFile, SensorFault>
+        var file: Result<any SensorAttribute, SensorFault>
         var overrideRead: (@Sendable () -> Result<Celsius, SensorFault>)?
     }
 
@@ -30,9 +42,9 @@ struct PolledSensorTable {
     mutating func reconcile(with discovered: [Entry]) {
         var next: [SensorID: Polled] = [:]
         for entry in discovered {
-            let file: Result<SysfsValueFile, SensorFault>
+            let file: Result<any SensorAttribute, SensorFault>
             do throws(SensorFault) {
-                file = .success(try SysfsValueFile(path: entry.path))
+                file = .success(try open(entry.path))
             } catch {
                 file = .failure(error)
             }

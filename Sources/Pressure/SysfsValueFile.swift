@@ -7,7 +7,7 @@
 /// Re-reading an open attribute costs one system call, where `open`/`read`/`close` costs
 /// three plus the path lookup; that is what makes sampling many sensors cheap. `pread` does
 /// not move a file offset, so one file may be read from several threads.
-public final class SysfsValueFile: Sendable {
+public final class SysfsValueFile: SensorAttribute {
     /// The attribute's path.
     public let path: String
     private let descriptor: Int32
@@ -104,6 +104,14 @@ public final class SysfsValueFile: Sendable {
     public static func readInteger(at path: String) throws(SensorFault) -> Int {
         try SysfsValueFile(path: path).readInteger()
     }
+}
+
+/// A sensor attribute holding one integer, re-read on every sample.
+public protocol SensorAttribute: Sendable {
+    /// Reads the attribute's current integer value.
+    ///
+    /// - Throws: ``SensorFault`` when the read fails or the text is not an integer.
+    func readInteger() throws(SensorFault) -> Int
 }
 
 extension Celsius {

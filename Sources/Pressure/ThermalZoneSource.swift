@@ -13,15 +13,21 @@ public final class ThermalZoneSource: TemperatureSource {
     /// Seconds between rediscoveries of zones and trip points; 0 rediscovers every sample.
     public let rescanInterval: Double
     private struct State {
-        var table = PolledSensorTable()
+        var table: PolledSensorTable
         var lastDiscovery: Double?
     }
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     /// A source reading zones under `roots`, rediscovering every `rescanInterval` seconds.
-    public init(roots: SystemRoots = SystemRoots(), rescanInterval: Double = 5) {
+    public convenience init(roots: SystemRoots = SystemRoots(), rescanInterval: Double = 5) {
+        self.init(roots: roots, rescanInterval: rescanInterval, open: PolledSensorTable.sysfs)
+    }
+
+    /// A source whose value files are opened by `open` (tests inject failing files).
+    init(roots: SystemRoots, rescanInterval: Double, open: @escaping PolledSensorTable.Opener) {
         self.roots = roots
         self.rescanInterval = rescanInterval
+        self.state = Mutex(State(table: PolledSensorTable(open: open)))
     }
 
     /// Reads every zone and cooling device.

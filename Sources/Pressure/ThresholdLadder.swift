@@ -33,11 +33,11 @@ public struct ThresholdLadder: Hashable, Sendable {
     }
 
     /// The level of `value` given the level held before: rising is immediate, falling needs
-    /// the value to drop each held level's hysteresis below its threshold.
+    /// the value to fall to its threshold minus its hysteresis or lower.
     public func level(of value: Double, previously held: PressureLevel) -> PressureLevel {
         let rising = level(of: value)
         let sticky =
-            steps.filter { $0.level <= held && value >= $0.threshold - $0.hysteresis }
+            steps.filter { $0.level <= held && value > $0.threshold - $0.hysteresis }
             .map(\.level).max() ?? .nominal
         return max(rising, sticky)
     }
