@@ -1,4 +1,5 @@
 import CSensors
+import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -25,7 +26,7 @@ public final class Libsensors: Sendable {
     private init() {}
 
     /// Starts libsensors afresh (reading its configuration and scanning sysfs) and lists every
-    /// temperature input with its label and limits.
+    /// temperature input with its label and limits, ordered by identifier.
     ///
     /// - Throws: ``LibsensorsError`` when `sensors_init` fails, for example on a broken
     ///   `/etc/sensors3.conf` (Debian package `libsensors-config`).
@@ -54,7 +55,11 @@ public final class Libsensors: Sendable {
             for (index, chip) in state.chips.enumerated() {
                 found += Self.temperatures(of: chip, index: index, generation: state.generation)
             }
-            return .success(found)
+            // libsensors lists chips in directory order, which differs between filesystems.
+            return .success(
+                found.sorted {
+                    $0.id.rawValue.compare($1.id.rawValue, options: .numeric) == .orderedAscending
+                })
         }
         return try result.get()
     }

@@ -15,13 +15,17 @@ import Testing
         try tree.write("devices/system/cpu/cpu0/thermal_throttle/package_throttle_count", "1")
         try tree.write("devices/system/cpu/cpu1/thermal_throttle/core_throttle_count", "2")
 
-        let throttling = try CPUFrequencySource(roots: SystemRoots(sysfs: tree.root)).readThrottling()
+        let throttling = try CPUFrequencySource(roots: SystemRoots(sysfs: tree.root))
+            .readThrottling()
 
         #expect(throttling.policies.map(\.name) == ["policy0", "policy1"])
         #expect(throttling.currentRatio == 0.5)
         #expect(throttling.throttledShare == 0.25)
         #expect(throttling.throttleEvents == 7)
-        #expect(throttling.sensorEntries.map(\.id) == ["cpufreq/policy0", "cpufreq/policy1", "cpufreq/throttle_count"])
+        #expect(
+            throttling.sensorEntries.map(\.id) == [
+                "cpufreq/policy0", "cpufreq/policy1", "cpufreq/throttle_count",
+            ])
         #expect(throttling.sensorEntries.allSatisfy { $0.source == .cpufreq })
     }
 

@@ -5,7 +5,8 @@ final class FixtureTree {
     let root: String
 
     init() throws {
-        root = FileManager.default.temporaryDirectory
+        root =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("headroom-pressure-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
     }
@@ -34,11 +35,14 @@ final class FixtureTree {
     }
 
     func symlink(_ path: String, to target: String) throws {
-        try FileManager.default.createSymbolicLink(atPath: root + "/" + path, withDestinationPath: target)
+        try FileManager.default.createSymbolicLink(
+            atPath: root + "/" + path, withDestinationPath: target)
     }
 
     /// A thermal zone with a temperature in °C and trip points `(type, °C, hyst °C)`.
-    func addZone(_ number: Int, type: String, celsius: Double, trips: [(String, Double, Double)]) throws {
+    func addZone(_ number: Int, type: String, celsius: Double, trips: [(String, Double, Double)])
+        throws
+    {
         let zone = "class/thermal/thermal_zone\(number)"
         try write("\(zone)/type", type)
         try write("\(zone)/temp", String(Int(celsius * 1000)))

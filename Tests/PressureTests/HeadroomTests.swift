@@ -23,7 +23,8 @@ import Testing
         var reading: PressureReading?
         // +1 °C per second from 60 °C: in 10 s it will be at 74 + 10 = 84 °C, past H = 80.
         for second in 0...14 {
-            reading = classify([sensor("cpu", 60 + Double(second))], with: &classifier, at: Double(second))
+            reading = classify(
+                [sensor("cpu", 60 + Double(second))], with: &classifier, at: Double(second))
         }
         let headroom = try #require(reading?.headroom)
         #expect(abs(headroom.current - (74 - 25) / 55.0) < 1e-9)
@@ -38,7 +39,9 @@ import Testing
         #expect(budget.share(headroom: 1.0, level: .serious) == 0.5)
         #expect(budget.share(headroom: 5, level: .serious) == budget.minimum)
         #expect(budget.share(headroom: .nan, level: .nominal) == 1)
-        #expect(budget.share(headroom: .nan, level: .critical) < budget.share(headroom: .nan, level: .fair))
+        #expect(
+            budget.share(headroom: .nan, level: .critical)
+                < budget.share(headroom: .nan, level: .fair))
         #expect(budget.share(headroom: 0.1, level: .shutdown) == 0)
         var previous = 1.0
         for step in 0...200 {

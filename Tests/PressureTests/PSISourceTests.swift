@@ -18,7 +18,9 @@ import Testing
         #expect(reading.sensorEntry.id == "psi/memory")
     }
 
-    @Test(arguments: ["", "some avg10=x avg60=1 avg300=1 total=1", "most avg10=1 avg60=1 avg300=1 total=1"])
+    @Test(arguments: [
+        "", "some avg10=x avg60=1 avg300=1 total=1", "most avg10=1 avg60=1 avg300=1 total=1",
+    ])
     func rejectsGarbage(text: String) {
         #expect(throws: SensorFault.self) { try PSIReading(resource: .cpu, parsing: text) }
     }
@@ -26,7 +28,10 @@ import Testing
     @Test func readsTheFixtureTree() throws {
         let tree = try FixtureTree()
         try tree.write("pressure/cpu", "some avg10=30.00 avg60=1.00 avg300=0.50 total=100")
-        try tree.write("pressure/io", "some avg10=0.00 avg60=0.00 avg300=0.00 total=0\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0")
+        try tree.write(
+            "pressure/io",
+            "some avg10=0.00 avg60=0.00 avg300=0.00 total=0\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0"
+        )
         let readings = try PSISource(roots: SystemRoots(procfs: tree.root)).readPressure()
         #expect(readings.map(\.resource) == [.cpu, .io])
         var classifier = PressureClassifier()
@@ -49,7 +54,8 @@ import Testing
         let roots = SystemRoots(sysfs: tree.root, procfs: tree.root)
         let sampler = PressureSampler(
             temperatureSources: [ThermalZoneSource(roots: roots)],
-            throttlingSource: CPUFrequencySource(roots: roots), stallSource: PSISource(roots: roots))
+            throttlingSource: CPUFrequencySource(roots: roots), stallSource: PSISource(roots: roots)
+        )
         let sample = try #require(sampler.sample(at: 0))
         #expect(sample.unavailable.map(\.source) == [.thermalZone, .cpufreq])
         #expect(sample.pressure.count == 1)

@@ -10,11 +10,14 @@ func sensor(
 ) -> SensorReading {
     SensorReading(
         id: SensorID(id), source: source, label: label ?? id, celsius: celsius.map(Celsius.init),
-        high: high.map(Celsius.init), critical: critical.map(Celsius.init), hot: hot.map(Celsius.init),
+        high: high.map(Celsius.init), critical: critical.map(Celsius.init),
+        hot: hot.map(Celsius.init),
         hysteresis: hysteresis.map(Celsius.init), fault: celsius == nil ? .noData : nil)
 }
 
-func classify(_ sensors: [SensorReading], with classifier: inout PressureClassifier, at time: Double = 0)
+func classify(
+    _ sensors: [SensorReading], with classifier: inout PressureClassifier, at time: Double = 0
+)
     -> PressureReading
 {
     classifier.classify(PressureSample(time: time, sensors: sensors))
@@ -39,13 +42,15 @@ func classify(_ sensors: [SensorReading], with classifier: inout PressureClassif
 
     @Test func missingLimitsAreDerived() {
         // Missing H: H = C − 15.
-        let ladder = PressureClassifier().temperatureLadder(for: sensor("a", 50, high: nil, critical: 110))
+        let ladder = PressureClassifier().temperatureLadder(
+            for: sensor("a", 50, high: nil, critical: 110))
         #expect(ladder.threshold(of: .serious) == 95)
         #expect(ladder.threshold(of: .fair) == 85)
         #expect(ladder.threshold(of: .critical) == 105)
         #expect(ladder.threshold(of: .shutdown) == 110)
         // Missing both: H = 80, C = 100.
-        let defaults = PressureClassifier().temperatureLadder(for: sensor("b", 50, high: nil, critical: nil))
+        let defaults = PressureClassifier().temperatureLadder(
+            for: sensor("b", 50, high: nil, critical: nil))
         #expect(defaults.threshold(of: .serious) == 80)
         #expect(defaults.threshold(of: .shutdown) == 100)
     }
@@ -57,7 +62,8 @@ func classify(_ sensors: [SensorReading], with classifier: inout PressureClassif
             (67, .nominal), (70, .fair), (96, .critical), (93, .critical), (92, .serious),
         ]
         for (time, (celsius, expected)) in path.enumerated() {
-            let level = classify([sensor("cpu", celsius)], with: &classifier, at: Double(time)).level
+            let level = classify([sensor("cpu", celsius)], with: &classifier, at: Double(time))
+                .level
             #expect(level == expected, "at \(celsius) °C")
         }
     }
@@ -65,14 +71,17 @@ func classify(_ sensors: [SensorReading], with classifier: inout PressureClassif
     @Test func aTripPointsOwnHysteresisReplacesTheDefault() {
         var classifier = PressureClassifier()
         _ = classify([sensor("zone", 81, hysteresis: 1)], with: &classifier)
-        #expect(classify([sensor("zone", 79.5, hysteresis: 1)], with: &classifier).level == .serious)
+        #expect(
+            classify([sensor("zone", 79.5, hysteresis: 1)], with: &classifier).level == .serious)
         #expect(classify([sensor("zone", 78.9, hysteresis: 1)], with: &classifier).level == .fair)
     }
 
     @Test func theOverallLevelIsTheMostSevereFactor() {
         var classifier = PressureClassifier()
         let psi = [
-            PSIReading(resource: .cpu, some: .init(avg10: 60, avg60: 0, avg300: 0, totalMicroseconds: 0), full: nil)
+            PSIReading(
+                resource: .cpu, some: .init(avg10: 60, avg60: 0, avg300: 0, totalMicroseconds: 0),
+                full: nil)
         ]
         let reading = classifier.classify(
             PressureSample(
@@ -113,7 +122,11 @@ func classify(_ sensors: [SensorReading], with classifier: inout PressureClassif
             PressureSample(
                 time: 0,
                 throttling: CPUThrottling(
-                    policies: [.init(name: "policy0", currentKHz: 800_000, capKHz: cap, maximumKHz: 3_000_000)],
+                    policies: [
+                        .init(
+                            name: "policy0", currentKHz: 800_000, capKHz: cap, maximumKHz: 3_000_000
+                        )
+                    ],
                     throttleEvents: events))
         }
         #expect(classifier.classify(sample(cap: 3_000_000, events: 10)).level == .nominal)

@@ -28,12 +28,23 @@ import Testing
 
     @Test(arguments: [
         (#"{"temprature": {}}"#, "pressure.json: temprature: unknown key"),
-        (#"{"temperature": {"hysteresis": -1}}"#, "pressure.json: temperature.hysteresis: expected"),
-        (#"{"cpuPressure": {"fair": 60}}"#, "pressure.json: cpuPressure.serious: expected more than fair"),
-        (#"{"temperature": {"sensors": {"x": {"high": 90, "critical": 80}}}}"#,
-         "pressure.json: temperature.sensors.x.critical: expected more than high"),
+        (
+            #"{"temperature": {"hysteresis": -1}}"#,
+            "pressure.json: temperature.hysteresis: expected"
+        ),
+        (
+            #"{"cpuPressure": {"fair": 60}}"#,
+            "pressure.json: cpuPressure.serious: expected more than fair"
+        ),
+        (
+            #"{"temperature": {"sensors": {"x": {"high": 90, "critical": 80}}}}"#,
+            "pressure.json: temperature.sensors.x.critical: expected more than high"
+        ),
         (#"{"budget": {"minimum": 2}}"#, "pressure.json: budget.minimum: expected a number in 0…1"),
-        (#"{"headroom": {"minimumSamples": 1}}"#, "pressure.json: headroom.minimumSamples: expected"),
+        (
+            #"{"headroom": {"minimumSamples": 1}}"#,
+            "pressure.json: headroom.minimumSamples: expected"
+        ),
     ])
     func badFilesNameTheField(json: String, message: String) {
         #expect {

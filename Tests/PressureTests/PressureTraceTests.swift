@@ -24,7 +24,9 @@ import Testing
         try trace.write(to: path)
         let read = try PressureTrace.read(from: path)
         #expect(read.samples.count == 21)
-        #expect(read.samples.map { $0.sensors[0].celsius } == trace.samples.map { $0.sensors[0].celsius })
+        #expect(
+            read.samples.map { $0.sensors[0].celsius }
+                == trace.samples.map { $0.sensors[0].celsius })
         #expect(read.samples[15].sensors[1].isStale)
         #expect(read.samples[15].sensors[1].celsius == nil)
     }
@@ -51,8 +53,14 @@ import Testing
     @Test(arguments: [
         ("{\"time\": 0}\n{\"time\": 1, \"sensor\": []}", "line 2: sensor: unknown key"),
         ("{\"time\": 1}\n{\"time\": 0}", "line 2: time: expected a time ≥ 1"),
-        ("{\"time\": 0, \"sensors\": [{\"id\": \"a\", \"source\": \"libsensors\"}]}", "line 1: sensors[0].celsius"),
-        ("{\"time\": 0, \"sensors\": [{\"id\": \"a\", \"source\": \"sun\", \"celsius\": 3}]}", "line 1: sensors[0].source"),
+        (
+            "{\"time\": 0, \"sensors\": [{\"id\": \"a\", \"source\": \"libsensors\"}]}",
+            "line 1: sensors[0].celsius"
+        ),
+        (
+            "{\"time\": 0, \"sensors\": [{\"id\": \"a\", \"source\": \"sun\", \"celsius\": 3}]}",
+            "line 1: sensors[0].source"
+        ),
         ("not json", "line 1: "),
         ("", "expected at least one sample"),
     ])

@@ -53,7 +53,9 @@ import Testing
     @Test func implausibleTemperaturesAreOutOfRange() throws {
         #expect(throws: SensorFault.outOfRange(-40)) { try Celsius.plausible(millidegrees: -40000) }
         #expect(throws: SensorFault.outOfRange(150)) { try Celsius.plausible(millidegrees: 150000) }
-        #expect(throws: SensorFault.outOfRange(0xFFFF)) { try Celsius.plausible(millidegrees: 0xFFFF * 1000) }
+        #expect(throws: SensorFault.outOfRange(0xFFFF)) {
+            try Celsius.plausible(millidegrees: 0xFFFF * 1000)
+        }
         #expect(try Celsius.plausible(millidegrees: -39999) == Celsius(-39.999))
         #expect(try Celsius.plausible(millidegrees: 149999) == Celsius(149.999))
     }

@@ -97,7 +97,10 @@ import Testing
         #expect(readings[0].high == Celsius(80))
         #expect(readings[1].celsius == Celsius(60))
         #expect(reading.factors.map { $0.sensor } == [SensorID("thermal_zone1")])
-        #expect(reading.notes.contains { $0.contains("thermal_zone0") && $0.contains(fault.description) })
+        #expect(
+            reading.notes.contains {
+                $0.contains("thermal_zone0") && $0.contains(fault.description)
+            })
     }
 }
 
