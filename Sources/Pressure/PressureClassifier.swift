@@ -83,15 +83,18 @@ public struct PressureClassifier: Sendable {
             }
             let serious = ladder.threshold(of: .serious) ?? rules.defaultHigh
             let scale = max(serious - headroomRules.baseline, 1)
-            headroomNow = Self.maxKnown(headroomNow, (celsius - headroomRules.baseline) / scale)
+            headroomNow = Self.maxKnown(
+                headroomNow, max(0, (celsius - headroomRules.baseline) / scale))
             var trend = trends[sensor.id] ?? TemperatureTrend()
             trend.add(time: sample.time, celsius: celsius, window: headroomRules.window)
             trends[sensor.id] = trend
             let forecast = trend.forecast(
                 seconds: headroomRules.forecastSeconds, minimumSamples: headroomRules.minimumSamples
             )
-            headroomForecast = Self.maxKnown(
-                headroomForecast, (forecast - headroomRules.baseline) / scale)
+            // Headroom is 0 at or below the baseline; NaN stays NaN (no forecast yet).
+            let forecastHeadroom =
+                forecast.isNaN ? .nan : max(0, (forecast - headroomRules.baseline) / scale)
+            headroomForecast = Self.maxKnown(headroomForecast, forecastHeadroom)
         }
         for (kind, (level, celsius, sensor, ladder)) in hottest.sorted(by: {
             $0.key.rawValue < $1.key.rawValue
