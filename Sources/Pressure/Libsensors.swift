@@ -25,6 +25,11 @@ public final class Libsensors: Sendable {
 
     private init() {}
 
+    /// Problems libsensors reported while parsing its configuration at the last discovery,
+    /// such as `/etc/sensors3.conf:3: syntax error`; libsensors then carries on without the
+    /// broken statements, so these are warnings.
+    public var configurationProblems: [String] { reportedParseErrors.withLock { $0 } }
+
     /// Starts libsensors afresh (reading its configuration and scanning sysfs) and lists every
     /// temperature input with its label and limits, ordered by identifier.
     ///
@@ -37,13 +42,17 @@ public final class Libsensors: Sendable {
                 state.isInitialized = false
                 state.chips = []
             }
+            reportedParseErrors.withLock { $0 = [] }
+            headroom_sensors_set_parse_error_handler(recordParseError)
             let code = sensors_init(nil)
             guard code == 0 else {
                 let reason = String(cString: sensors_strerror(code))
+                let hint =
+                    -code == SENSORS_ERR_KERNEL
+                    ? "is /sys a mounted sysfs with a class/hwmon directory?"
+                    : "check /etc/sensors3.conf and /etc/sensors.d (Debian package libsensors-config)"
                 return .failure(
-                    LibsensorsError(
-                        problem: "sensors_init failed: \(reason) (check /etc/sensors3.conf and "
-                            + "/etc/sensors.d from Debian package libsensors-config)"))
+                    LibsensorsError(problem: "sensors_init failed: \(reason) (\(hint))"))
             }
             state.isInitialized = true
             state.generation += 1
@@ -140,4 +149,16 @@ public final class Libsensors: Sendable {
         }
         return sensors
     }
+}
+
+/// What libsensors' parse-error callback reported; written only under ``Libsensors``' lock.
+private let reportedParseErrors = Mutex<[String]>([])
+
+/// libsensors' parse-error callback (a C function pointer, so it captures nothing).
+private func recordParseError(
+    _ error: UnsafePointer<CChar>?, _ file: UnsafePointer<CChar>?, _ line: Int32
+) {
+    let message = error.map { String(cString: $0) } ?? "parse error"
+    let place = file.map { String(cString: $0) } ?? "libsensors configuration"
+    reportedParseErrors.withLock { $0.append("\(place):\(line): \(message)") }
 }

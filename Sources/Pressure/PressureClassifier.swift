@@ -159,7 +159,11 @@ public struct PressureClassifier: Sendable {
                 ))
         }
 
-        factors.sort { ($0.level, $1.kind.rawValue) > ($1.level, $0.kind.rawValue) }
+        // Most severe first; ties in the order factors are declared (temperatures first).
+        let order = PressureFactor.Kind.allCases
+        factors.sort {
+            ($0.level, order.firstIndex(of: $1.kind)!) > ($1.level, order.firstIndex(of: $0.kind)!)
+        }
         let level = factors.map(\.level).max() ?? .nominal
         lastLevel = level
         let headroom = HeadroomEstimate(

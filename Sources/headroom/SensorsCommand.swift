@@ -23,6 +23,9 @@ enum SensorsCommand {
             var classifier = input.classifier
             let reading = classifier.classify(sample)
             PressureInput.reportUnavailable(sample)
+            for problem in Libsensors.shared.configurationProblems {
+                Console.error("headroom: warning: libsensors configuration: \(problem)")
+            }
             if arguments.has("--json") {
                 Console.json(
                     SensorsReport(
