@@ -1,10 +1,10 @@
+import Files
+
 /// One sensor's state in one sample: its value and limits, or why it is stale.
 ///
 /// Temperature sensors carry ``celsius`` and their limits; CPU-frequency and PSI entries carry
 /// ``value`` in ``unit`` instead. A stale sensor has no value at all (never 0 °C) and a
 /// ``fault`` saying why.
-import Files
-
 public struct SensorReading: Hashable, Sendable, Codable {
     /// The sensor's stable identifier.
     public var id: SensorID
