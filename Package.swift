@@ -16,23 +16,30 @@ let package = Package(
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "Files", targets: ["Files"]),
         .library(name: "LaunchTiming", targets: ["LaunchTiming"]),
+        .library(name: "Pressure", targets: ["Pressure"]),
     ],
     targets: [
         .target(name: "Files", swiftSettings: strictSettings),
         .target(name: "LaunchTiming", swiftSettings: strictSettings),
         .target(
             name: "Capture", dependencies: ["Files", "LaunchTiming"], swiftSettings: strictSettings),
+        .systemLibrary(
+            name: "CSensors", path: "Sources/CSensors", providers: [.apt(["libsensors-dev"])]),
+        .target(
+            name: "Pressure", dependencies: ["CSensors", "Files"], swiftSettings: strictSettings),
         .executableTarget(
             name: "headroom",
-            dependencies: ["Capture", "Files", "LaunchTiming"],
+            dependencies: ["Capture", "Files", "LaunchTiming", "Pressure"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "headroom-bench",
-            dependencies: ["Capture", "LaunchTiming"],
+            dependencies: ["Capture", "LaunchTiming", "Pressure", "CSensors"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "FilesTests", dependencies: ["Files"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "PressureTests", dependencies: ["Pressure", "Files"], swiftSettings: strictSettings),
         .testTarget(name: "CaptureTests", dependencies: ["Capture"], swiftSettings: strictSettings),
         .testTarget(
             name: "LaunchTimingTests",

@@ -4,4 +4,9 @@ let commands: [Command] = [
     EstimateCommand.command,
     PlanCommand.command,
     ProfilesCommand.command,
+    SensorsCommand.command,
+    StatusCommand.command,
+    WatchCommand.command,
+    RecordCommand.command,
+    ReplayCommand.command,
 ]
