@@ -39,7 +39,8 @@ let package = Package(
         ),
         .testTarget(name: "FilesTests", dependencies: ["Files"], swiftSettings: strictSettings),
         .testTarget(
-            name: "PressureTests", dependencies: ["Pressure", "Files"], swiftSettings: strictSettings),
+            name: "PressureTests", dependencies: ["Pressure", "Files"],
+            swiftSettings: strictSettings),
         .testTarget(name: "CaptureTests", dependencies: ["Capture"], swiftSettings: strictSettings),
         .testTarget(
             name: "LaunchTimingTests",
