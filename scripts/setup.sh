@@ -9,7 +9,6 @@ packages=(
   libsensors-config
   lm-sensors
   libsqlite3-dev
-  tmux
 )
 
 missing=()
