@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Files", targets: ["Files"]),
         .library(name: "LaunchTiming", targets: ["LaunchTiming"]),
         .library(name: "Pressure", targets: ["Pressure"]),
+        .library(name: "Governor", targets: ["Governor"]),
     ],
     targets: [
         .target(name: "Files", swiftSettings: strictSettings),
@@ -27,6 +28,9 @@ let package = Package(
             name: "CSensors", path: "Sources/CSensors", providers: [.apt(["libsensors-dev"])]),
         .target(
             name: "Pressure", dependencies: ["CSensors", "Files"], swiftSettings: strictSettings),
+        .target(
+            name: "Governor", dependencies: ["Pressure", "Capture", "Files"],
+            swiftSettings: strictSettings),
         .executableTarget(
             name: "headroom",
             dependencies: ["Capture", "Files", "LaunchTiming", "Pressure"],
@@ -39,7 +43,8 @@ let package = Package(
         ),
         .testTarget(name: "FilesTests", dependencies: ["Files"], swiftSettings: strictSettings),
         .testTarget(
-            name: "PressureTests", dependencies: ["Pressure", "Files"], swiftSettings: strictSettings),
+            name: "GovernorTests", dependencies: ["Governor", "Pressure", "Capture", "Files"],
+            swiftSettings: strictSettings),
         .testTarget(name: "CaptureTests", dependencies: ["Capture"], swiftSettings: strictSettings),
         .testTarget(
             name: "LaunchTimingTests",
