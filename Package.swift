@@ -16,24 +16,32 @@ let package = Package(
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "Files", targets: ["Files"]),
         .library(name: "LaunchTiming", targets: ["LaunchTiming"]),
+        .library(name: "Tracking", targets: ["Tracking"]),
+        .library(name: "Dock", targets: ["Dock"]),
     ],
     targets: [
         .target(name: "Files", swiftSettings: strictSettings),
         .target(name: "LaunchTiming", swiftSettings: strictSettings),
         .target(
             name: "Capture", dependencies: ["Files", "LaunchTiming"], swiftSettings: strictSettings),
+        .target(name: "Tracking", swiftSettings: strictSettings),
+        .target(name: "Dock", dependencies: ["Tracking"], swiftSettings: strictSettings),
         .executableTarget(
             name: "headroom",
-            dependencies: ["Capture", "Files", "LaunchTiming"],
+            dependencies: ["Capture", "Dock", "Files", "LaunchTiming", "Tracking"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "headroom-bench",
-            dependencies: ["Capture", "LaunchTiming"],
+            dependencies: ["Capture", "Dock", "LaunchTiming", "Tracking"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "FilesTests", dependencies: ["Files"], swiftSettings: strictSettings),
         .testTarget(name: "CaptureTests", dependencies: ["Capture"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "TrackingTests", dependencies: ["Tracking"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "DockTests", dependencies: ["Dock", "Tracking"], swiftSettings: strictSettings),
         .testTarget(
             name: "LaunchTimingTests",
             dependencies: ["LaunchTiming"],
