@@ -4,4 +4,8 @@ let commands: [Command] = [
     EstimateCommand.command,
     PlanCommand.command,
     ProfilesCommand.command,
+    TrackCommand.command,
+    EvaluateCommand.command,
+    QualityCommand.command,
+    SceneCommand.command,
 ]
