@@ -62,7 +62,8 @@ public struct StandLimits: Sendable, Hashable, Codable {
         guard limits.maximumSpeed.isFinite, limits.maximumSpeed > 0 else {
             throw .invalidLimits(
                 axis: axis,
-                problem: "maximumSpeed: expected a positive finite number, got \(limits.maximumSpeed)")
+                problem:
+                    "maximumSpeed: expected a positive finite number, got \(limits.maximumSpeed)")
         }
         guard !limits.isContinuous else { return }
         guard limits.minimumAngle.isFinite, limits.maximumAngle.isFinite else {

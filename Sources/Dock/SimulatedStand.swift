@@ -22,11 +22,11 @@ public actor SimulatedStand {
     public private(set) var isSystemTrackingEnabled = true
     /// How subjects are framed under system tracking.
     public var framingMode: FramingMode {
-        get { framer.mode }
+        framer.mode
     }
     /// Where subjects are framed under system tracking.
     public var regionOfInterest: RegionOfInterest {
-        get { framer.region }
+        framer.region
     }
     /// The last framing computed from observations, if any.
     public private(set) var lastFraming: FramingResult?
@@ -57,7 +57,8 @@ public actor SimulatedStand {
                 "observationsPerSecond: expected 10...30, got \(observationsPerSecond)")
         }
         guard requestsPerSecond >= 1 else {
-            throw .invalidCommand("requestsPerSecond: expected at least 1, got \(requestsPerSecond)")
+            throw .invalidCommand(
+                "requestsPerSecond: expected at least 1, got \(requestsPerSecond)")
         }
         self.motors = motors
         observationLimiter = RateLimiter(maximum: observationsPerSecond)
@@ -237,8 +238,10 @@ public actor SimulatedStand {
         case .orientation(let yaw, let pitch):
             try? motors.setVelocity(
                 yaw: gain * angleDifference(yaw, state.yaw), pitch: gain * (pitch - state.pitch))
-            if abs(angleDifference(yaw, state.yaw)) < 1e-3 && abs(pitch - state.pitch) < 1e-3 {
+            if isSettled(yawError: angleDifference(yaw, state.yaw), pitchError: pitch - state.pitch)
+            {
                 motion = .velocity
+                try? motors.setVelocity(yaw: 0, pitch: 0)
             }
         case .animation(let animation, let startYaw, let startPitch, let startTime):
             let elapsed = state.timestamp - startTime
@@ -258,12 +261,20 @@ public actor SimulatedStand {
             let yawError = angleDifference(yaw, state.yaw)
             let pitchError = pitch - state.pitch
             try? motors.setVelocity(yaw: gain * yawError, pitch: gain * pitchError)
-            if abs(yawError) < 1e-3 && abs(pitchError) < 1e-3 {
+            if isSettled(yawError: yawError, pitchError: pitchError) {
                 motion = .velocity
                 try? motors.setVelocity(yaw: 0, pitch: 0)
                 emit(.animationFinished(animation))
             }
         }
+    }
+
+    /// Whether the motors are at a target and (almost) still: stopping while moving would
+    /// overshoot by v² / 2a.
+    private func isSettled(yawError: Double, pitchError: Double) -> Bool {
+        let state = motors.state
+        return abs(yawError) < 1e-3 && abs(pitchError) < 1e-3 && abs(state.yawVelocity) < 0.02
+            && abs(state.pitchVelocity) < 0.02
     }
 
     private func requireManualControl() throws(DockError) {

@@ -29,7 +29,8 @@ public struct StandMotors: CameraRig, Sendable {
         try limits.validate()
         guard maximumAcceleration.isFinite, maximumAcceleration > 0 else {
             throw .invalidCommand(
-                "maximumAcceleration: expected a positive finite number, got \(maximumAcceleration)")
+                "maximumAcceleration: expected a positive finite number, got \(maximumAcceleration)"
+            )
         }
         self.limits = limits
         self.maximumAcceleration = maximumAcceleration
@@ -65,7 +66,8 @@ public struct StandMotors: CameraRig, Sendable {
             let dt = min(remaining, 0.005)
             remaining -= dt
             let maxChange = maximumAcceleration * dt
-            state.yawVelocity += min(max(commandedYawVelocity - state.yawVelocity, -maxChange), maxChange)
+            state.yawVelocity += min(
+                max(commandedYawVelocity - state.yawVelocity, -maxChange), maxChange)
             state.pitchVelocity += min(
                 max(commandedPitchVelocity - state.pitchVelocity, -maxChange), maxChange)
             let yaw = state.yaw + state.yawVelocity * dt

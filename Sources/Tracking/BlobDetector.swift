@@ -100,7 +100,8 @@ public struct BlobDetector: Detector, Sendable {
                     region.count += 1
                     regions[root] = region
                 } else {
-                    regions[root] = Region(minX: column, minY: row, maxX: column, maxY: row, count: 1)
+                    regions[root] = Region(
+                        minX: column, minY: row, maxX: column, maxY: row, count: 1)
                 }
             }
         }
@@ -120,7 +121,8 @@ public struct BlobDetector: Detector, Sendable {
             detections.append(
                 Detection(
                     box: BoundingBox(
-                        minX: Double(region.minX) * scaleBack, minY: Double(region.minY) * scaleBack,
+                        minX: Double(region.minX) * scaleBack,
+                        minY: Double(region.minY) * scaleBack,
                         width: Double(boxWidth) * scaleBack, height: Double(boxHeight) * scaleBack),
                     confidence: confidence, kind: .humanBody))
         }

@@ -26,6 +26,8 @@ public struct CameraPose: Sendable, Hashable, Codable {
         var delta = (worldYaw - yaw).truncatingRemainder(dividingBy: 2 * .pi)
         if delta > .pi { delta -= 2 * .pi }
         if delta < -.pi { delta += 2 * .pi }
-        return (0.5 + delta / horizontalFieldOfView, 0.5 - (worldPitch - pitch) / verticalFieldOfView)
+        return (
+            0.5 + delta / horizontalFieldOfView, 0.5 - (worldPitch - pitch) / verticalFieldOfView
+        )
     }
 }

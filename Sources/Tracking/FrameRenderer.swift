@@ -38,7 +38,8 @@ public struct FrameRenderer: Sendable {
         let h = height
         // Background: a pattern fixed to the world, so it moves with the pan and tilt.
         let columnShade = (0..<w).map { column -> Int in
-            let worldYaw = pose.yaw + (Double(column) / Double(w) - 0.5) * pose.horizontalFieldOfView
+            let worldYaw =
+                pose.yaw + (Double(column) / Double(w) - 0.5) * pose.horizontalFieldOfView
             let stripe = Int((worldYaw * 12).rounded(.down)) & 3
             return 30 + stripe * 12
         }
@@ -47,7 +48,8 @@ public struct FrameRenderer: Sendable {
         var owner = [UInt8](repeating: 0, count: w * h)
         frame.pixels.withUnsafeMutableBufferPointer { pixels in
             for row in 0..<h {
-                let worldPitch = pose.pitch + (0.5 - Double(row) / Double(h)) * pose.verticalFieldOfView
+                let worldPitch =
+                    pose.pitch + (0.5 - Double(row) / Double(h)) * pose.verticalFieldOfView
                 let rowShade = worldPitch < -0.2 ? 10 : 0
                 let base = row * w
                 for column in 0..<w {
@@ -66,7 +68,8 @@ public struct FrameRenderer: Sendable {
         for (rank, index) in order.enumerated() {
             let person = scene.people[index]
             let center = pose.imagePoint(
-                yaw: person.yaw, pitch: person.centerPitch(cameraHeight: scene.configuration.cameraHeight))
+                yaw: person.yaw,
+                pitch: person.centerPitch(cameraHeight: scene.configuration.cameraHeight))
             let boxWidth = person.angularWidth / pose.horizontalFieldOfView * Double(w)
             let boxHeight = person.angularHeight / pose.verticalFieldOfView * Double(h)
             let full = BoundingBox(

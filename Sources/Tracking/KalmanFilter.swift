@@ -109,7 +109,12 @@ public struct KalmanFilter: Sendable, Equatable {
     }
 
     /// Advances the state by `dt` steps (1 = one frame) without a measurement.
+    ///
+    /// A size that would shrink to zero or below stops shrinking instead (as SORT does), so
+    /// long prediction-only runs never produce empty boxes.
     public mutating func predict(dt: Double = 1) {
+        if width.position + width.velocity * dt <= 0 { width.velocity = 0 }
+        if height.position + height.velocity * dt <= 0 { height.velocity = 0 }
         let boxWidth = width.position
         let boxHeight = height.position
         let p = noise.position

@@ -45,7 +45,9 @@ public struct MultiObjectTracker: Sendable {
             tracks[index].framesSinceUpdate += 1
             tracks[index].matchedThisFrame = false
         }
-        tracks.removeAll { $0.state == .lost && $0.framesSinceUpdate > configuration.maximumLostFrames }
+        tracks.removeAll {
+            $0.state == .lost && $0.framesSinceUpdate > configuration.maximumLostFrames
+        }
         return reported()
     }
 
@@ -185,7 +187,7 @@ public struct MultiObjectTracker: Sendable {
     private func reported() -> [TrackedObject] {
         var objects: [TrackedObject] = []
         for record in tracks where record.state == .confirmed {
-            guard let id = record.id else { continue }
+            guard let id = record.id, record.filter.box.isValid else { continue }
             let velocity = record.filter.velocity
             objects.append(
                 TrackedObject(

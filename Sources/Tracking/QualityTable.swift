@@ -41,7 +41,8 @@ public struct QualityTable: Sendable, Hashable, Codable {
 
     /// A Markdown table, one line per row.
     public var markdown: String {
-        var text = "| fps | stride | scale | inferences/s | IDF1 | MOTA | IDSW | framing error | framed |\n"
+        var text =
+            "| fps | stride | scale | inferences/s | IDF1 | MOTA | IDSW | framing error | framed |\n"
         text += "|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
         for row in rows {
             text += "| \(fixed(row.framesPerSecond, 0)) | \(row.stride) | \(fixed(row.scale, 2)) "

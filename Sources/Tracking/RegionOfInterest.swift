@@ -5,8 +5,9 @@ public struct RegionOfInterest: Sendable, Hashable, Codable {
     public let box: BoundingBox
 
     /// The whole picture.
-    public static let fullFrame = RegionOfInterest(uncheckedBox: BoundingBox(
-        minX: 0, minY: 0, width: 1, height: 1))
+    public static let fullFrame = RegionOfInterest(
+        uncheckedBox: BoundingBox(
+            minX: 0, minY: 0, width: 1, height: 1))
 
     private init(uncheckedBox box: BoundingBox) { self.box = box }
 

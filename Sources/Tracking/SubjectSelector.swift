@@ -37,8 +37,10 @@ public struct SubjectSelector: Sendable {
         let reach = subject.box.width * interactionDistance
         let group = tracks.filter { track in
             guard track.id != primary else { return false }
-            let gapX = max(0, max(track.box.minX - subject.box.maxX, subject.box.minX - track.box.maxX))
-            let gapY = max(0, max(track.box.minY - subject.box.maxY, subject.box.minY - track.box.maxY))
+            let gapX = max(
+                0, max(track.box.minX - subject.box.maxX, subject.box.minX - track.box.maxX))
+            let gapY = max(
+                0, max(track.box.minY - subject.box.maxY, subject.box.minY - track.box.maxY))
             return gapX <= reach && gapY <= reach
         }
         return [subject] + group

@@ -31,7 +31,8 @@ public struct TrackerConfiguration: Sendable, Hashable, Codable {
     public func validate() throws(TrackerConfigurationError) {
         func unit(_ value: Double, _ field: String) throws(TrackerConfigurationError) {
             guard value.isFinite, value >= 0, value <= 1 else {
-                throw TrackerConfigurationError(field: field, problem: "expected 0...1, got \(value)")
+                throw TrackerConfigurationError(
+                    field: field, problem: "expected 0...1, got \(value)")
             }
         }
         try unit(highConfidence, "highConfidence")
@@ -43,7 +44,8 @@ public struct TrackerConfiguration: Sendable, Hashable, Codable {
         guard lowConfidence <= highConfidence else {
             throw TrackerConfigurationError(
                 field: "lowConfidence",
-                problem: "expected at most highConfidence (\(highConfidence)), got \(lowConfidence)")
+                problem: "expected at most highConfidence (\(highConfidence)), got \(lowConfidence)"
+            )
         }
         guard confirmationHits >= 1 else {
             throw TrackerConfigurationError(
@@ -51,7 +53,8 @@ public struct TrackerConfiguration: Sendable, Hashable, Codable {
         }
         guard maximumLostFrames >= 0 else {
             throw TrackerConfigurationError(
-                field: "maximumLostFrames", problem: "expected at least 0, got \(maximumLostFrames)")
+                field: "maximumLostFrames", problem: "expected at least 0, got \(maximumLostFrames)"
+            )
         }
         guard positionNoise.isFinite, positionNoise > 0 else {
             throw TrackerConfigurationError(

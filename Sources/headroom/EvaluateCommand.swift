@@ -20,7 +20,8 @@ enum EvaluateCommand {
             guard arguments.positionals.count == 2 else {
                 throw UsageError(
                     description:
-                        "expected GT.txt and TRACKS.txt, got \(arguments.positionals.count) arguments")
+                        "expected GT.txt and TRACKS.txt, got \(arguments.positionals.count) arguments"
+                )
             }
             let iou = try arguments.number("--iou", in: 0...1, default: 0.5)
             let truth = try MOTInput.read(arguments.positionals[0])

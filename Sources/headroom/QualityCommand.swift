@@ -42,7 +42,8 @@ enum QualityCommand {
             scene.people = try arguments.integer("--people", in: 1...100, default: 6)
             let size = try TrackCommand.imageSize(arguments.value("--size")) ?? (320, 180)
             let generator = QualityTableGenerator(
-                scene: scene, duration: try arguments.number("--seconds", in: 1...3600, default: 20),
+                scene: scene,
+                duration: try arguments.number("--seconds", in: 1...3600, default: 20),
                 width: Int(size.width), height: Int(size.height))
             let table =
                 arguments.has("--fixed")

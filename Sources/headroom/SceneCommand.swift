@@ -8,7 +8,8 @@ enum SceneCommand {
         name: "scene",
         usage:
             "DIR [--seconds S] [--seed N] [--people N] [--fps F] [--stride N] [--scale S] [--size WxH] [--fixed] [--json]",
-        summary: "Write a seeded synthetic sequence: gt.txt, det.txt and the closed-loop tracks.txt.",
+        summary:
+            "Write a seeded synthetic sequence: gt.txt, det.txt and the closed-loop tracks.txt.",
         details: """
             Renders the synthetic scene from the simulated stand's pose (or a still camera with
             --fixed), runs the pixel detector every --stride frames at --scale, and the tracker

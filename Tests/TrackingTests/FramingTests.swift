@@ -57,7 +57,8 @@ import Tracking
         // Person 2 walks to the centre and grows; the primary subject stays.
         for step in 0..<10 {
             let frame = selector.select(from: [
-                subject(1, x: 0.1, width: 0.2), subject(2, x: 0.45 - Double(step) * 0.001, width: 0.3),
+                subject(1, x: 0.1, width: 0.2),
+                subject(2, x: 0.45 - Double(step) * 0.001, width: 0.3),
             ])
             #expect(frame.first?.id == TrackID(1))
         }

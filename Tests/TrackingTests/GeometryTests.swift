@@ -21,7 +21,8 @@ import Tracking
         #expect(abs(right.topLeft.minY) < 1e-12)
         #expect(abs(right.width - 0.25) < 1e-12)  // the buffer's height becomes the width
         #expect(abs(right.height - 0.25) < 1e-12)
-        let down = NormalizedRect(pixels: box, bufferWidth: 400, bufferHeight: 200, orientation: .down)
+        let down = NormalizedRect(
+            pixels: box, bufferWidth: 400, bufferHeight: 200, orientation: .down)
         #expect(abs(down.x - 0.75) < 1e-12 && abs(down.y) < 1e-12)
     }
 
@@ -36,8 +37,11 @@ import Tracking
     @Test func intersectionOverUnion() {
         let a = BoundingBox(minX: 0, minY: 0, width: 10, height: 10)
         #expect(a.intersectionOverUnion(with: a) == 1)
-        #expect(a.intersectionOverUnion(with: BoundingBox(minX: 5, minY: 0, width: 10, height: 10)) == 50.0 / 150)
-        #expect(a.intersectionOverUnion(with: BoundingBox(minX: 20, minY: 0, width: 1, height: 1)) == 0)
+        #expect(
+            a.intersectionOverUnion(with: BoundingBox(minX: 5, minY: 0, width: 10, height: 10))
+                == 50.0 / 150)
+        #expect(
+            a.intersectionOverUnion(with: BoundingBox(minX: 20, minY: 0, width: 1, height: 1)) == 0)
     }
 
     @Test func observationsBecomeTopLeftDetections() {

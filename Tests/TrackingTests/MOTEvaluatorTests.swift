@@ -8,7 +8,11 @@ import Tracking
 
     @Test func perfectTrackingScoresOne() {
         let truth = (1...10).flatMap { [record($0, 1, 0), record($0, 2, 50)] }
-        let tracks = truth.map { var copy = $0; copy.id += 100; return copy }
+        let tracks = truth.map {
+            var copy = $0
+            copy.id += 100
+            return copy
+        }
         let metrics = MOTEvaluator().evaluate(groundTruth: truth, hypotheses: tracks)
         #expect(metrics.mota == 1)
         #expect(metrics.idf1 == 1)

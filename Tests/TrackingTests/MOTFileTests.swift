@@ -12,9 +12,11 @@ import Tracking
             """
         let records = try MOTFile.parse(text, file: "det.txt")
         #expect(records.count == 3)
-        #expect(records[0] == MOTRecord(
-            frame: 1, id: -1, box: BoundingBox(minX: 10.5, minY: 20, width: 30, height: 60),
-            confidence: 0.9))
+        #expect(
+            records[0]
+                == MOTRecord(
+                    frame: 1, id: -1, box: BoundingBox(minX: 10.5, minY: 20, width: 30, height: 60),
+                    confidence: 0.9))
         #expect(records[1].confidence == 1)
         #expect(records[2].frame == 2)
     }

@@ -34,7 +34,8 @@ import Tracking
         for frame in 0..<20 {
             _ = tracker.update(with: [Detection(box: box(Double(frame) * 5), confidence: 0.9)])
         }
-        let last = try #require(tracker.update(with: [Detection(box: box(100), confidence: 0.9)]).first)
+        let last = try #require(
+            tracker.update(with: [Detection(box: box(100), confidence: 0.9)]).first)
         var previous = last.box.minX
         for _ in 0..<4 {
             let predicted = try #require(tracker.predict().first)
@@ -55,7 +56,8 @@ import Tracking
         #expect(tracker.update(with: [Detection(box: box(0), confidence: 0.3)]).isEmpty)
         #expect(tracker.trackCount == 0)
         _ = tracker.update(with: [Detection(box: box(0), confidence: 0.9)])
-        let id = try #require(tracker.update(with: [Detection(box: box(2), confidence: 0.9)]).first?.id)
+        let id = try #require(
+            tracker.update(with: [Detection(box: box(2), confidence: 0.9)]).first?.id)
         // A partly occluded (low-confidence) detection keeps the track alive.
         let continued = tracker.update(with: [Detection(box: box(4), confidence: 0.3)])
         #expect(continued.map(\.id) == [id])
@@ -79,7 +81,8 @@ import Tracking
         let bad = [
             Detection(box: BoundingBox(minX: .nan, minY: 0, width: 10, height: 10), confidence: 1),
             Detection(box: BoundingBox(minX: 0, minY: 0, width: -5, height: 10), confidence: 1),
-            Detection(box: BoundingBox(minX: 0, minY: 0, width: .infinity, height: 10), confidence: 1),
+            Detection(
+                box: BoundingBox(minX: 0, minY: 0, width: .infinity, height: 10), confidence: 1),
         ]
         #expect(tracker.update(with: bad).isEmpty)
         #expect(tracker.trackCount == 0)

@@ -32,7 +32,7 @@ import Tracking
     @Test func detectorFindsTheVisiblePeople() {
         var detector = BlobDetector(scale: 0.5)
         var checked = 0
-        for seed in UInt64(1)...5 {
+        for seed in UInt64(1)...10 {
             let (frame, visible) = render(seed: seed, seconds: 2)
             let detections = detector.detect(in: frame)
             // People standing apart (touching people of a similar grey merge into one blob).
