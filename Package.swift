@@ -18,7 +18,7 @@ func tests(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
 }
 
 /// The public library modules, one product each.
-let libraries = ["Files", "LaunchTiming", "Capture", "Pressure", "Governor"]
+let libraries = ["Files", "LaunchTiming", "Capture", "Pressure", "Tracking", "Dock", "Governor"]
 
 let package = Package(
     name: "Headroom",
@@ -37,16 +37,18 @@ let package = Package(
         module("LaunchTiming"),
         module("Capture", ["Files", "LaunchTiming"]),
         module("Pressure", ["CSensors", "Files"]),
+        module("Tracking"),
+        module("Dock", ["Tracking"]),
         module("Governor", ["Pressure", "Capture", "Files"]),
 
         // Executables.
         .executableTarget(
             name: "headroom",
-            dependencies: ["Capture", "Files", "LaunchTiming", "Pressure"],
+            dependencies: ["Capture", "Dock", "Files", "LaunchTiming", "Pressure", "Tracking"],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "headroom-bench",
-            dependencies: ["Capture", "LaunchTiming", "Pressure", "CSensors"],
+            dependencies: ["Capture", "CSensors", "Dock", "LaunchTiming", "Pressure", "Tracking"],
             swiftSettings: strictSettings),
 
         // Tests.
@@ -54,6 +56,8 @@ let package = Package(
         tests("LaunchTimingTests", ["LaunchTiming"]),
         tests("CaptureTests", ["Capture", "Files"]),
         tests("PressureTests", ["Pressure", "Files"]),
+        tests("TrackingTests", ["Tracking"]),
+        tests("DockTests", ["Dock", "Tracking"]),
         tests("GovernorTests", ["Governor", "Pressure", "Capture", "Files"]),
     ],
     swiftLanguageModes: [.v6]

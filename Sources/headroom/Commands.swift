@@ -9,4 +9,8 @@ let commands: [Command] = [
     WatchCommand.command,
     RecordCommand.command,
     ReplayCommand.command,
+    TrackCommand.command,
+    EvaluateCommand.command,
+    QualityCommand.command,
+    SceneCommand.command,
 ]
