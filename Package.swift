@@ -15,25 +15,33 @@ let package = Package(
         .executable(name: "headroom-bench", targets: ["headroom-bench"]),
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "Files", targets: ["Files"]),
+        .library(name: "History", targets: ["History"]),
         .library(name: "LaunchTiming", targets: ["LaunchTiming"]),
     ],
     targets: [
         .target(name: "Files", swiftSettings: strictSettings),
-        .target(name: "LaunchTiming", swiftSettings: strictSettings),
+        .target(name: "LaunchTiming", dependencies: ["Files"], swiftSettings: strictSettings),
+        .systemLibrary(name: "CSQLite"),
+        .target(
+            name: "History", dependencies: ["CSQLite", "Files", "LaunchTiming"],
+            swiftSettings: strictSettings),
         .target(
             name: "Capture", dependencies: ["Files", "LaunchTiming"], swiftSettings: strictSettings),
         .executableTarget(
             name: "headroom",
-            dependencies: ["Capture", "Files", "LaunchTiming"],
+            dependencies: ["Capture", "Files", "History", "LaunchTiming"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "headroom-bench",
-            dependencies: ["Capture", "LaunchTiming"],
+            dependencies: ["Capture", "History", "LaunchTiming"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "FilesTests", dependencies: ["Files"], swiftSettings: strictSettings),
         .testTarget(name: "CaptureTests", dependencies: ["Capture"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "HistoryTests", dependencies: ["History", "LaunchTiming"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "LaunchTimingTests",
             dependencies: ["LaunchTiming"],
