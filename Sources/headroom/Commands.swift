@@ -4,4 +4,5 @@ let commands: [Command] = [
     EstimateCommand.command,
     PlanCommand.command,
     ProfilesCommand.command,
+    LaunchCommand.command,
 ]
