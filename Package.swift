@@ -22,6 +22,7 @@ let package = Package(
         .target(name: "Files", swiftSettings: strictSettings),
         .target(name: "LaunchTiming", dependencies: ["Files"], swiftSettings: strictSettings),
         .systemLibrary(name: "CSQLite"),
+        .systemLibrary(name: "CMallocStats"),
         .target(
             name: "History", dependencies: ["CSQLite", "Files", "LaunchTiming"],
             swiftSettings: strictSettings),
@@ -34,7 +35,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "headroom-bench",
-            dependencies: ["Capture", "History", "LaunchTiming"],
+            dependencies: ["CMallocStats", "Capture", "History", "LaunchTiming"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "FilesTests", dependencies: ["Files"], swiftSettings: strictSettings),

@@ -17,4 +17,7 @@ swift format lint --strict --recursive Package.swift Sources Tests
 echo "== command-line checks"
 scripts/cli-checks.sh "$(swift build --show-bin-path)/headroom"
 
+echo "== launch checks (measure, compare, crash safety)"
+scripts/launch-checks.sh "$(swift build --show-bin-path)/headroom"
+
 echo "test.sh: all passed"
