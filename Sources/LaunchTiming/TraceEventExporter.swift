@@ -71,8 +71,9 @@ public enum TraceEventExporter {
     /// whose open phases all contain it or have ended.
     static func lanes(for phases: [PhaseInterval]) -> [Int] {
         var open: [[Double]] = []  // per lane, the ends of its open phases, innermost last
-        var result: [Int] = []
-        for phase in phases.sorted(by: { $0.start < $1.start }) {
+        var result = [Int](repeating: 0, count: phases.count)
+        for index in phases.indices.sorted(by: { phases[$0].start < phases[$1].start }) {
+            let phase = phases[index]
             var chosen: Int?
             for lane in open.indices {
                 while let end = open[lane].last, end <= phase.start { open[lane].removeLast() }
@@ -84,9 +85,8 @@ public enum TraceEventExporter {
             let lane = chosen ?? open.count
             if lane == open.count { open.append([]) }
             open[lane].append(phase.end)
-            result.append(lane)
+            result[index] = lane
         }
-        // `phases` come ordered by start (see LaunchReport), so results align with them.
         return result
     }
 
