@@ -154,7 +154,8 @@ public final class CaptureSession: Sendable {
     }
 
     /// Lets deferred outputs start in manual mode: right away when the first preview frame has
-    /// already been delivered, otherwise right after it. Harmless in automatic mode.
+    /// already been delivered, otherwise right after it. A request made before the session
+    /// starts applies to its next run; stopping clears it. Harmless in automatic mode.
     public func runDeferredStartWhenNeeded() {
         state.withLock { state in
             state.isDeferredStartRequested = true
@@ -167,10 +168,14 @@ public final class CaptureSession: Sendable {
         state.withLock { $0.outputs.indices.contains(index) && $0.outputs[index].isReady }
     }
 
-    /// Frames the movie outputs have encoded since they became ready.
+    /// Frames the movie outputs have encoded in the current (or last) run since they became ready.
     public var encodedMovieFrameCount: Int { state.withLock { $0.encodedMovieFrames } }
 
-    /// Frames delivered to the preview so far.
+    /// Frames skipped in the current (or last) run because their time passed before they could
+    /// be produced (their numbers are missing from the stream).
+    public var droppedFrameCount: Int { state.withLock { $0.droppedFrames } }
+
+    /// Frames delivered to the preview in the current (or last) run.
     public var previewFrameCount: Int { state.withLock { $0.previewFrames } }
 
     /// The session's events from now on, in order; the stream ends when the session stops.
@@ -352,6 +357,14 @@ public final class CaptureSession: Sendable {
             let evicted = deliver(frame, isPreviewCamera: isPreviewCamera)
             if let evicted { recycled = evicted.luma }
             number += 1
+            // More than a frame late (a slow source, a busy machine): like a sensor, skip the
+            // frames whose time has passed instead of delivering a burst of stale ones.
+            let due = Int(((clock.now - start) / interval).rounded(.down))
+            if due > number {
+                let skipped = due - number
+                state.withLock { $0.droppedFrames += skipped }
+                number = due
+            }
             try await Task.sleep(until: start + interval * number, clock: clock)
         }
     }
@@ -509,6 +522,7 @@ private struct State: Sendable {
     var readinessWaiters: [(index: Int, continuation: CheckedContinuation<Void, any Error>)] = []
     var previewFrames = 0
     var encodedMovieFrames = 0
+    var droppedFrames = 0
 
     var nextObserver = 0
     var eventObservers: [Int: AsyncStream<CaptureSessionEvent>.Continuation] = [:]
@@ -525,6 +539,9 @@ private struct State: Sendable {
         let plan = RunPlan(committed)
         isRunning = true
         self.plan = plan
+        previewFrames = 0
+        encodedMovieFrames = 0
+        droppedFrames = 0
         outputs = plan.isDeferred.map { OutputState(isDeferred: $0) }
         rings = Dictionary(
             uniqueKeysWithValues: committed.cameras.map {

@@ -122,7 +122,7 @@ let deferredPhotoAndMovie = [
 @Test func manualRequestBeforeTheFirstFrameRunsRightAfterIt() async throws {
     let session = try smallSession(deferredPhotoAndMovie, automatic: false)
     let events = session.events()
-    session.runDeferredStartWhenNeeded()  // before start: remembered only until the run begins
+    session.runDeferredStartWhenNeeded()  // before start: applies to the next run
     try session.startRunning()
     session.runDeferredStartWhenNeeded()
     let seen = await collect(events, until: .didRunDeferredStart)
