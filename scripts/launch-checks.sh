@@ -28,7 +28,7 @@ status=0
 [[ $status -eq 1 ]] || { fail "compare deferred no-deferred: exit $status, expected 1"; cat "$work/compare"; }
 grep -q "@firstPreviewFrame .*regression" "$work/compare" || fail "compare did not flag the first frame"
 "$headroom" launch compare 1-5 1-5 --db "$db" >/dev/null || fail "comparing runs with themselves flagged"
-for format in json csv trace md; do
+for format in json csv trace md html; do
   "$headroom" launch report no-deferred --format "$format" --db "$db" >"$work/report.$format" \
     || fail "report --format $format"
 done

@@ -11,6 +11,8 @@ public enum LaunchReportFormat: String, CaseIterable, Sendable {
     case trace
     /// A Markdown table, for pull requests and notes.
     case markdown = "md"
+    /// A self-contained HTML page with a waterfall of the phases.
+    case html
 
     /// The usual file extension.
     public var fileExtension: String {
@@ -19,6 +21,7 @@ public enum LaunchReportFormat: String, CaseIterable, Sendable {
         case .csv: "csv"
         case .trace: "trace.json"
         case .markdown: "md"
+        case .html: "html"
         }
     }
 
@@ -36,6 +39,8 @@ public enum LaunchReportFormat: String, CaseIterable, Sendable {
             return TraceEventExporter.render(report)
         case .markdown:
             return Data(MarkdownReportExporter.render(report).utf8)
+        case .html:
+            return Data(HTMLReportExporter.render(report).utf8)
         }
     }
 

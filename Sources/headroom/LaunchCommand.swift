@@ -18,7 +18,7 @@ enum LaunchCommand {
 
     static let options: [OptionSpec] = [
         .option("--db", "PATH", "the history database"),
-        .option("--format", "json|csv|trace|md", "report format (default json)"),
+        .option("--format", "json|csv|trace|md|html", "report format (default json)"),
         .option("--out", "PATH", "write the report to PATH atomically instead of stdout"),
         .option("--from", "FILE", "report: read this JSON report instead of the history"),
         .option("--runs", "N", "history: runs to summarize; measure: launches to make"),
@@ -35,7 +35,7 @@ enum LaunchCommand {
     static let command = Command(
         name: "launch",
         usage: """
-            report [RUN] [--format json|csv|trace|md] [--out PATH] [--from FILE] [--db PATH]
+            report [RUN] [--format json|csv|trace|md|html] [--out PATH] [--from FILE] [--db PATH]
                    headroom launch history [--runs N] [--label LABEL] [--json] [--check] [--db PATH]
                    headroom launch compare A B [--alpha P] [--min-change R] [--json] [--db PATH]
                    headroom launch measure [--session FILE] [--runs N] [--no-deferred]
@@ -45,8 +45,8 @@ enum LaunchCommand {
         details: """
             report: one run's timeline (RUN: a run id, LABEL or LABEL~N for its newest run,
             default the newest run; --from FILE re-exports a JSON report instead) as JSON, CSV,
-            Chrome trace-event JSON (open in ui.perfetto.dev or chrome://tracing) or Markdown,
-            to stdout or atomically to --out.
+            Chrome trace-event JSON (open in ui.perfetto.dev or chrome://tracing), Markdown or a
+            self-contained HTML waterfall, to stdout or atomically to --out.
             history: p50 and p95 of every phase's duration and every mark's time (@name) over
             the last N runs (default 20); --check verifies the database (exit 1 if damaged).
             compare: A and B select runs (12, 10-19, LABEL, LABEL~N, last~N); per phase, the

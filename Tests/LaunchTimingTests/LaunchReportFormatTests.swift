@@ -103,5 +103,19 @@ private func sampleReport() -> LaunchReport {
         try format.write(sampleReport(), to: path)
         #expect(FileManager.default.contents(atPath: path) == format.render(sampleReport()))
     }
-    #expect(try FileManager.default.contentsOfDirectory(atPath: directory).count == 4)
+    #expect(
+        try FileManager.default.contentsOfDirectory(atPath: directory).count
+            == LaunchReportFormat.allCases.count)
+}
+
+@Test func htmlHasABarPerPhaseAndALinePerMarkWithNamesEscaped() {
+    var report = sampleReport()
+    report.phases[3].name = "deferred<Start>"
+    let html = HTMLReportExporter.render(report)
+    #expect(html.hasPrefix("<!DOCTYPE html>"))
+    #expect(html.components(separatedBy: "class=\"bar ").count - 1 == report.phases.count)
+    #expect(html.components(separatedBy: "class=\"mark\"").count - 1 == report.marks.count)
+    #expect(html.contains("deferred&lt;Start&gt;") && !html.contains("deferred<Start>"))
+    // sessionStart starts at 20 ms of a 140 ms launch.
+    #expect(html.contains("left:14.286%;width:35.714%"))
 }
