@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Files", targets: ["Files"]),
         .library(name: "History", targets: ["History"]),
         .library(name: "LaunchTiming", targets: ["LaunchTiming"]),
+        .library(name: "Pressure", targets: ["Pressure"]),
     ],
     targets: [
         .target(name: "Files", swiftSettings: strictSettings),
@@ -28,17 +29,26 @@ let package = Package(
             swiftSettings: strictSettings),
         .target(
             name: "Capture", dependencies: ["Files", "LaunchTiming"], swiftSettings: strictSettings),
+        .systemLibrary(
+            name: "CSensors", path: "Sources/CSensors", providers: [.apt(["libsensors-dev"])]),
+        .target(
+            name: "Pressure", dependencies: ["CSensors", "Files"], swiftSettings: strictSettings),
         .executableTarget(
             name: "headroom",
-            dependencies: ["Capture", "Files", "History", "LaunchTiming"],
+            dependencies: ["Capture", "Files", "History", "LaunchTiming", "Pressure"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "headroom-bench",
-            dependencies: ["CMallocStats", "Capture", "History", "LaunchTiming"],
+            dependencies: [
+                "CMallocStats", "Capture", "History", "LaunchTiming", "Pressure", "CSensors",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "FilesTests", dependencies: ["Files"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "PressureTests", dependencies: ["Pressure", "Files"],
+            swiftSettings: strictSettings),
         .testTarget(name: "CaptureTests", dependencies: ["Capture"], swiftSettings: strictSettings),
         .testTarget(
             name: "HistoryTests", dependencies: ["History", "LaunchTiming"],
