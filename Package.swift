@@ -18,7 +18,9 @@ func tests(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
 }
 
 /// The public library modules, one product each.
-let libraries = ["Files", "LaunchTiming", "Capture", "Pressure", "Tracking", "Dock", "Governor"]
+let libraries = [
+    "Files", "LaunchTiming", "Capture", "Pressure", "Tracking", "Dock", "Governor", "History",
+]
 
 let package = Package(
     name: "Headroom",
@@ -31,24 +33,33 @@ let package = Package(
         // C libraries from Debian.
         .systemLibrary(
             name: "CSensors", path: "Sources/CSensors", providers: [.apt(["libsensors-dev"])]),
+        .systemLibrary(name: "CSQLite"),
+        .systemLibrary(name: "CMallocStats"),
 
         // Modules.
         module("Files"),
-        module("LaunchTiming"),
+        module("LaunchTiming", ["Files"]),
         module("Capture", ["Files", "LaunchTiming"]),
         module("Pressure", ["CSensors", "Files"]),
         module("Tracking"),
         module("Dock", ["Tracking"]),
         module("Governor", ["Pressure", "Capture", "Files"]),
+        module("History", ["CSQLite", "Files", "LaunchTiming"]),
 
         // Executables.
         .executableTarget(
             name: "headroom",
-            dependencies: ["Capture", "Dock", "Files", "LaunchTiming", "Pressure", "Tracking"],
+            dependencies: [
+                "Capture", "Dock", "Files", "History", "LaunchTiming", "Pressure", "Tracking",
+            ],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "headroom-bench",
-            dependencies: ["Capture", "CSensors", "Dock", "LaunchTiming", "Pressure", "Tracking"],
+            dependencies: [
+                "Capture", "CMallocStats", "CSensors", "Dock", "History", "LaunchTiming",
+                "Pressure",
+                "Tracking",
+            ],
             swiftSettings: strictSettings),
 
         // Tests.
@@ -56,6 +67,7 @@ let package = Package(
         tests("LaunchTimingTests", ["LaunchTiming"]),
         tests("CaptureTests", ["Capture", "Files"]),
         tests("PressureTests", ["Pressure", "Files"]),
+        tests("HistoryTests", ["History", "LaunchTiming"]),
         tests("TrackingTests", ["Tracking"]),
         tests("DockTests", ["Dock", "Tracking"]),
         tests("GovernorTests", ["Governor", "Pressure", "Capture", "Files"]),

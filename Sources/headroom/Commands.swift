@@ -13,4 +13,5 @@ let commands: [Command] = [
     EvaluateCommand.command,
     QualityCommand.command,
     SceneCommand.command,
+    LaunchCommand.command,
 ]
