@@ -43,22 +43,25 @@ let package = Package(
         module("Pressure", ["CSensors", "Files"]),
         module("Tracking"),
         module("Dock", ["Tracking"]),
-        module("Governor", ["Pressure", "Capture", "Files"]),
+        module("Governor", ["Pressure", "Capture", "Tracking", "Files"]),
         module("History", ["CSQLite", "Files", "LaunchTiming"]),
+        module(
+            "Pipeline",
+            ["Capture", "Tracking", "Dock", "Governor", "Pressure", "LaunchTiming", "Files"]),
 
         // Executables.
         .executableTarget(
             name: "headroom",
             dependencies: [
-                "Capture", "Dock", "Files", "History", "LaunchTiming", "Pressure", "Tracking",
+                "Capture", "Dock", "Files", "Governor", "History", "LaunchTiming", "Pipeline",
+                "Pressure", "Tracking",
             ],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "headroom-bench",
             dependencies: [
                 "Capture", "CMallocStats", "CSensors", "Dock", "History", "LaunchTiming",
-                "Pressure",
-                "Tracking",
+                "Pressure", "Tracking",
             ],
             swiftSettings: strictSettings),
 
@@ -70,7 +73,8 @@ let package = Package(
         tests("HistoryTests", ["History", "LaunchTiming"]),
         tests("TrackingTests", ["Tracking"]),
         tests("DockTests", ["Dock", "Tracking"]),
-        tests("GovernorTests", ["Governor", "Pressure", "Capture", "Files"]),
+        tests("PipelineTests", ["Pipeline", "Capture", "Governor", "LaunchTiming", "Pressure"]),
+        tests("GovernorTests", ["Governor", "Pressure", "Capture", "Tracking", "Files"]),
     ],
     swiftLanguageModes: [.v6]
 )

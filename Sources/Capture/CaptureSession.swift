@@ -175,6 +175,17 @@ public final class CaptureSession: Sendable {
     /// be produced (their numbers are missing from the stream).
     public var droppedFrameCount: Int { state.withLock { $0.droppedFrames } }
 
+    /// Caps every camera's frame rate at `frameRate` frames per second (`nil`: as committed),
+    /// from the next frame on, without a new commit: how a governor lowers the frame rate of a
+    /// running session, like a frame-rate override. A cap above a camera's committed rate has
+    /// no effect on it. Persists across stop and start.
+    public func limitFrameRate(to frameRate: Double?) {
+        state.withLock { $0.frameRateLimit = frameRate.map { max($0, 0.1) } }
+    }
+
+    /// The frame-rate cap in force, `nil` when none.
+    public var frameRateLimit: Double? { state.withLock { $0.frameRateLimit } }
+
     /// Frames delivered to the preview in the current (or last) run.
     public var previewFrameCount: Int { state.withLock { $0.previewFrames } }
 
@@ -341,12 +352,16 @@ public final class CaptureSession: Sendable {
         }.map(PreviewScaler.init)
         let width = camera.format.width
         let height = camera.format.height
-        let interval = Duration.nanoseconds(Int64((1e9 / camera.frameRate).rounded()))
         let clock = ContinuousClock()
-        let start = clock.now
+        var due = clock.now
         var recycled: [UInt8] = []
         var number = 0
         while true {
+            // Read each frame, so a new target frame rate takes effect at the next frame.
+            let frameRate =
+                state.withLock { $0.frameRateLimit.map { min($0, camera.frameRate) } }
+                ?? camera.frameRate
+            let interval = Duration.nanoseconds(Int64((1e9 / max(frameRate, 0.1)).rounded()))
             try Task.checkCancellation()
             var frame = Frame(
                 camera: camera.id, number: number, width: width, height: height,
@@ -359,13 +374,14 @@ public final class CaptureSession: Sendable {
             number += 1
             // More than a frame late (a slow source, a busy machine): like a sensor, skip the
             // frames whose time has passed instead of delivering a burst of stale ones.
-            let due = Int(((clock.now - start) / interval).rounded(.down))
-            if due > number {
-                let skipped = due - number
-                state.withLock { $0.droppedFrames += skipped }
-                number = due
+            due += interval
+            let late = Int(((clock.now - due) / interval).rounded(.down))
+            if late > 0 {
+                state.withLock { $0.droppedFrames += late }
+                number += late
+                due += interval * late
             }
-            try await Task.sleep(until: start + interval * number, clock: clock)
+            try await Task.sleep(until: due, clock: clock)
         }
     }
 
@@ -523,6 +539,7 @@ private struct State: Sendable {
     var previewFrames = 0
     var encodedMovieFrames = 0
     var droppedFrames = 0
+    var frameRateLimit: Double?
 
     var nextObserver = 0
     var eventObservers: [Int: AsyncStream<CaptureSessionEvent>.Continuation] = [:]

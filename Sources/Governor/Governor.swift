@@ -1,6 +1,7 @@
 import Capture
 import Pressure
 import Synchronization
+import Tracking
 
 /// One change of pipeline settings, with why it happened.
 public struct GovernorChange: Hashable, Sendable, Codable {
@@ -122,15 +123,17 @@ public final class Governor: Sendable {
         return (PipelineSettings(frameRate: frameRate, inference: inference), reason)
     }
 
-    /// The cheapest inference setting the level's allowed quality loss permits. Without a
-    /// quality table: the ladder's heaviest setting up to `fair`, its middle at `serious`, its
-    /// lightest at `critical`.
+    /// The inference setting for `level`: the ladder's heaviest at `nominal` (nothing to save);
+    /// above it, the cheapest setting the level's allowed quality loss permits in the quality
+    /// table. Without a quality table: the heaviest at `fair`, the ladder's middle at `serious`,
+    /// its lightest at `critical`.
     private func inferenceSetting(at frameRate: Double, level: PressureLevel) -> InferenceSetting {
+        let ladder = policy.inferenceLadder
+        guard level > .nominal else { return ladder[0] }
         let loss = policy.allowedQualityLoss[level]
         if let setting = qualityTable.cheapestSetting(at: frameRate, allowedLoss: loss) {
             return setting
         }
-        let ladder = policy.inferenceLadder
         switch level {
         case .nominal, .fair: return ladder[0]
         case .serious: return ladder[ladder.count / 2]

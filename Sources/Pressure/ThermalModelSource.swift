@@ -8,16 +8,21 @@ public final class ThermalModelSource: TemperatureSource {
     /// The simulated sensor's identifier.
     public static let sensorID: SensorID = "model/cpu"
     private let loadSource: any LoadSource
+    private let ambient: (@Sendable (Double) -> Double)?
     private let high: Celsius
     private let critical: Celsius
     private let state: Mutex<(model: ThermalModel, lastTime: Double?)>
 
-    /// A source simulating `model` under `load`, with limits `high` and `critical`.
+    /// A source simulating `model` under `load`, with limits `high` and `critical`; `ambient`,
+    /// when given, sets the room temperature (°C) at each reading's time, for scenarios where
+    /// the room heats up.
     public init(
         model: ThermalModel = ThermalModel(), load: any LoadSource = ProcessCPULoad(),
-        high: Celsius = Celsius(80), critical: Celsius = Celsius(100)
+        high: Celsius = Celsius(80), critical: Celsius = Celsius(100),
+        ambient: (@Sendable (Double) -> Double)? = nil
     ) {
         self.loadSource = load
+        self.ambient = ambient
         self.high = high
         self.critical = critical
         self.state = Mutex((model, nil))
@@ -27,6 +32,7 @@ public final class ThermalModelSource: TemperatureSource {
     public func readTemperatures(at time: Double) -> [SensorReading] {
         let load = loadSource.load(at: time)
         let celsius = state.withLock { state in
+            if let ambient { state.model.ambient = ambient(time) }
             if let last = state.lastTime { state.model.advance(by: time - last, load: load) }
             state.lastTime = time
             return state.model.temperature

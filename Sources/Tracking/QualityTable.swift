@@ -23,6 +23,22 @@ public struct QualityTable: Sendable, Hashable, Codable {
         public var framedFraction: Double
         /// Detector runs per second (framesPerSecond / stride): the inference load.
         public var inferencesPerSecond: Double { framesPerSecond / Double(stride) }
+
+        /// Creates a row.
+        public init(
+            framesPerSecond: Double, stride: Int, scale: Double, idf1: Double, mota: Double = 0,
+            idsw: Int = 0,
+            framingError: Double = 0, framedFraction: Double = 0
+        ) {
+            self.framesPerSecond = framesPerSecond
+            self.stride = stride
+            self.scale = scale
+            self.idf1 = idf1
+            self.mota = mota
+            self.idsw = idsw
+            self.framingError = framingError
+            self.framedFraction = framedFraction
+        }
     }
 
     /// The rows, in the order they were measured.

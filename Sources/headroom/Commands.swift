@@ -1,6 +1,7 @@
 /// Every command, in the order `headroom --help` lists them. A new command is a file of its
 /// own defining `static let command`, plus one line here.
 let commands: [Command] = [
+    RunCommand.command,
     EstimateCommand.command,
     PlanCommand.command,
     ProfilesCommand.command,
