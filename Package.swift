@@ -16,12 +16,19 @@ let package = Package(
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "Files", targets: ["Files"]),
         .library(name: "LaunchTiming", targets: ["LaunchTiming"]),
+        .library(name: "Telemetry", targets: ["Telemetry"]),
     ],
     targets: [
         .target(name: "Files", swiftSettings: strictSettings),
         .target(name: "LaunchTiming", swiftSettings: strictSettings),
         .target(
             name: "Capture", dependencies: ["Files", "LaunchTiming"], swiftSettings: strictSettings),
+        .systemLibrary(
+            name: "CMicroHTTPD", path: "Sources/CMicroHTTPD",
+            providers: [.apt(["libmicrohttpd-dev"])]),
+        .target(
+            name: "Telemetry", dependencies: ["CMicroHTTPD", "Files"],
+            swiftSettings: strictSettings),
         .executableTarget(
             name: "headroom",
             dependencies: ["Capture", "Files", "LaunchTiming"],
@@ -32,6 +39,8 @@ let package = Package(
             dependencies: ["Capture", "LaunchTiming"],
             swiftSettings: strictSettings
         ),
+        .testTarget(
+            name: "TelemetryTests", dependencies: ["Telemetry"], swiftSettings: strictSettings),
         .testTarget(name: "FilesTests", dependencies: ["Files"], swiftSettings: strictSettings),
         .testTarget(name: "CaptureTests", dependencies: ["Capture"], swiftSettings: strictSettings),
         .testTarget(
