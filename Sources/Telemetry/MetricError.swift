@@ -16,6 +16,7 @@ public enum MetricError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A counter was asked to go down or by a value that is not a number.
     case invalidIncrement(metric: String, value: Double)
 
+    /// What went wrong, naming the metric or setting and what was expected.
     public var description: String {
         switch self {
         case .invalidName(let name, let expected):

@@ -7,6 +7,7 @@ public enum MetricsServerError: Error, Equatable, Sendable, CustomStringConverti
     /// libmicrohttpd could not bind or start (e.g. the port is taken); `reason` is `strerror`.
     case cannotStart(address: String, reason: String)
 
+    /// What went wrong, naming the metric or setting and what was expected.
     public var description: String {
         switch self {
         case .invalidListenAddress(let text, let expected):

@@ -67,7 +67,7 @@ import Testing
         let (server, client, _) = try startedServer()
         defer { server.stop() }
         var idle: [Int32] = []
-        defer { idle.forEach { close($0) } }
+        defer { for descriptor in idle { close(descriptor) } }
         for _ in 0..<1000 {
             idle.append(try client.connect())
         }
@@ -86,7 +86,7 @@ import Testing
         let (server, client, _) = try startedServer(configuration)
         defer { server.stop() }
         let held = try (0..<4).map { _ in try client.connect() }
-        defer { held.dropFirst().forEach { close($0) } }
+        defer { for descriptor in held.dropFirst() { close(descriptor) } }
         // A fifth connection waits in the kernel's backlog, unanswered, until one of the four
         // closes; then it is served.
         let fifth = try client.connect()
