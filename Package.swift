@@ -4,7 +4,7 @@ import PackageDescription
 /// Settings every Swift target shares: Swift 6 language mode already implies complete
 /// strict concurrency checking; warnings are kept at zero by `scripts/test.sh`.
 let strictSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(

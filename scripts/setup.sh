@@ -6,7 +6,6 @@ set -euo pipefail
 # Debian packages the build, the tests and the demo need.
 packages=(
   libsqlite3-dev
-  tmux
 )
 
 missing=()

@@ -1,11 +1,12 @@
 import Files
+
 extension DeviceProfile {
     /// The profiles that ship with Headroom, in the order `headroom profiles` lists them.
-    public static let builtIn: [DeviceProfile] = [.genericX86_64, .raspberryPi5, .jetsonOrinNX]
+    public static let builtIn: [DeviceProfile] = [.genericDesktop, .raspberryPi5, .jetsonOrinNX]
 
     /// A four-core x86_64 desktop with USB (UVC) cameras; colour conversion and scaling run on
     /// the CPU with SIMD.
-    public static let genericX86_64 = DeviceProfile(
+    public static let genericDesktop = DeviceProfile(
         name: "generic-x86_64",
         summary: "4-core x86_64 desktop, dual-channel DDR4, USB 3 (UVC) cameras, VA-API encoder",
         pixelRate: 1.2e9,
@@ -44,7 +45,8 @@ extension DeviceProfile {
             "pixelRate": "estimate: ~0.3 Gpx/s per core for NV12 conversion and scaling with SIMD",
             "memoryBandwidth":
                 "estimate: a quarter of dual-channel DDR4-3200's 51.2 GB/s theoretical peak",
-            "cameraPorts": "estimate: USB 3 isochronous bandwidth reservations admit about 4 cameras",
+            "cameraPorts":
+                "estimate: USB 3 isochronous bandwidth reservations admit about 4 cameras",
             "perCameraOverhead": "estimate",
             "rawBytesPerPixel": "UVC cameras deliver YUYV (2 bytes per pixel) into memory",
             "binnedReadoutFactor": "estimate",
@@ -70,12 +72,15 @@ extension DeviceProfile {
             SensorModes(
                 name: "imx708",
                 formats: [
-                    CameraFormat(width: 4608, height: 2592, maxFrameRate: 14.35, pixelFormat: .nv12),
-                    CameraFormat(width: 3840, height: 2160, maxFrameRate: 14.35, pixelFormat: .nv12),
+                    CameraFormat(
+                        width: 4608, height: 2592, maxFrameRate: 14.35, pixelFormat: .nv12),
+                    CameraFormat(
+                        width: 3840, height: 2160, maxFrameRate: 14.35, pixelFormat: .nv12),
                     CameraFormat(
                         width: 2304, height: 1296, maxFrameRate: 56.03, pixelFormat: .nv12,
                         isBinned: true),
-                    CameraFormat(width: 1920, height: 1080, maxFrameRate: 14.35, pixelFormat: .nv12),
+                    CameraFormat(
+                        width: 1920, height: 1080, maxFrameRate: 14.35, pixelFormat: .nv12),
                     CameraFormat(
                         width: 1920, height: 1080, maxFrameRate: 56.03, pixelFormat: .nv12,
                         isBinned: true),
@@ -109,7 +114,8 @@ extension DeviceProfile {
             "memoryBandwidth":
                 "estimate: 30% of LPDDR4X-4267 x32's 17.1 GB/s theoretical peak; raw frames go"
                 + " to DRAM before the memory-to-memory ISP (kernel pisp-be documentation)",
-            "cameraPorts": "Raspberry Pi 5 product brief: two 4-lane MIPI camera/display connectors",
+            "cameraPorts":
+                "Raspberry Pi 5 product brief: two 4-lane MIPI camera/display connectors",
             "perCameraOverhead": "estimate",
             "rawBytesPerPixel": "CSI-2 RAW10 packed: 10 bits per photosite",
             "binnedReadoutFactor": "estimate",
@@ -171,6 +177,7 @@ extension DeviceProfile {
             "binnedReadoutFactor": "estimate",
             "fullSensorReadoutFactor": "estimate",
             "outputWeights": "estimate; movie assumes NVENC",
-            "sensors": "L4T sensor-driver mode tables for IMX274 and IMX219 (Jetson camera modules)",
+            "sensors":
+                "L4T sensor-driver mode tables for IMX274 and IMX219 (Jetson camera modules)",
         ])
 }

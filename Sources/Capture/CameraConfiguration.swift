@@ -1,4 +1,5 @@
 import Files
+
 /// One camera in a capture session: which format it runs and at what frame rate.
 public struct CameraConfiguration: Hashable, Codable, Sendable {
     /// The camera's identifier, unique within the session (`back`, `front`, `stand`).

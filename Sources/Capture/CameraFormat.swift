@@ -1,4 +1,5 @@
 import Files
+
 /// One mode a camera sensor can deliver: output size, frame-rate range, pixel format, and how
 /// the sensor produces it (binned, or cropped from the sensor's area).
 public struct CameraFormat: Hashable, Codable, Sendable, CustomStringConvertible {
@@ -81,7 +82,8 @@ public struct CameraFormat: Hashable, Codable, Sendable, CustomStringConvertible
         guard maxFrameRate > 0, maxFrameRate <= 1000 else {
             throw decoder.invalidValue(
                 CodingKeys.maxFrameRate,
-                "expected a frame rate above 0 and at most 1000 fps, got \(formattedFrameRate(maxFrameRate))")
+                "expected a frame rate above 0 and at most 1000 fps, got \(formattedFrameRate(maxFrameRate))"
+            )
         }
         guard minFrameRate > 0, minFrameRate <= maxFrameRate else {
             throw decoder.invalidValue(

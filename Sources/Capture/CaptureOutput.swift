@@ -1,4 +1,5 @@
 import Files
+
 /// What a capture output does with a camera's frames.
 public enum OutputKind: String, CaseIterable, Codable, Sendable {
     /// An on-screen preview, scaled to display size.

@@ -1,4 +1,5 @@
 import Files
+
 /// A capture session: configured between ``beginConfiguration()`` and
 /// ``commitConfiguration()``, and only committed when the hardware can run it.
 ///

@@ -76,8 +76,10 @@ public struct DeviceProfile: Hashable, Codable, Sendable {
         pixelRate = try container.decode(Double.self, forKey: .pixelRate)
         memoryBandwidth = try container.decode(Double.self, forKey: .memoryBandwidth)
         cameraPorts = try container.decode(Int.self, forKey: .cameraPorts)
-        perCameraOverhead = try container.decodeIfPresent(Double.self, forKey: .perCameraOverhead) ?? 0
-        rawBytesPerPixel = try container.decodeIfPresent(Double.self, forKey: .rawBytesPerPixel) ?? 1.25
+        perCameraOverhead =
+            try container.decodeIfPresent(Double.self, forKey: .perCameraOverhead) ?? 0
+        rawBytesPerPixel =
+            try container.decodeIfPresent(Double.self, forKey: .rawBytesPerPixel) ?? 1.25
         binnedReadoutFactor =
             try container.decodeIfPresent(Double.self, forKey: .binnedReadoutFactor) ?? 0.6
         fullSensorReadoutFactor =
@@ -87,7 +89,9 @@ public struct DeviceProfile: Hashable, Codable, Sendable {
         sensors = try container.decodeIfPresent([SensorModes].self, forKey: .sensors) ?? []
         sources = try container.decodeIfPresent([String: String].self, forKey: .sources) ?? [:]
 
-        guard !name.isEmpty else { throw decoder.invalidValue(CodingKeys.name, "expected a non-empty name") }
+        guard !name.isEmpty else {
+            throw decoder.invalidValue(CodingKeys.name, "expected a non-empty name")
+        }
         let positive: [(CodingKeys, Double)] = [
             (.pixelRate, pixelRate), (.memoryBandwidth, memoryBandwidth),
             (.rawBytesPerPixel, rawBytesPerPixel),
@@ -96,24 +100,30 @@ public struct DeviceProfile: Hashable, Codable, Sendable {
             throw decoder.invalidValue(key, "expected a positive number, got \(value)")
         }
         guard cameraPorts >= 1 else {
-            throw decoder.invalidValue(CodingKeys.cameraPorts, "expected at least 1, got \(cameraPorts)")
+            throw decoder.invalidValue(
+                CodingKeys.cameraPorts, "expected at least 1, got \(cameraPorts)")
         }
         guard perCameraOverhead >= 0, perCameraOverhead < 1 else {
             throw decoder.invalidValue(
-                CodingKeys.perCameraOverhead, "expected a share from 0 up to (not including) 1, got \(perCameraOverhead)")
+                CodingKeys.perCameraOverhead,
+                "expected a share from 0 up to (not including) 1, got \(perCameraOverhead)")
         }
         guard binnedReadoutFactor > 0, binnedReadoutFactor < 1 else {
             throw decoder.invalidValue(
-                CodingKeys.binnedReadoutFactor, "expected a factor above 0 and below 1, got \(binnedReadoutFactor)")
+                CodingKeys.binnedReadoutFactor,
+                "expected a factor above 0 and below 1, got \(binnedReadoutFactor)")
         }
         guard fullSensorReadoutFactor > 1, fullSensorReadoutFactor.isFinite else {
             throw decoder.invalidValue(
-                CodingKeys.fullSensorReadoutFactor, "expected a factor above 1, got \(fullSensorReadoutFactor)")
+                CodingKeys.fullSensorReadoutFactor,
+                "expected a factor above 1, got \(fullSensorReadoutFactor)")
         }
     }
 
     /// Parses and validates profile JSON; errors name `file` and the field path.
-    public static func decode(_ data: Data, file: String? = nil) throws(ConfigurationError) -> DeviceProfile {
+    public static func decode(_ data: Data, file: String? = nil) throws(ConfigurationError)
+        -> DeviceProfile
+    {
         try decodeStrictly(DeviceProfile.self, from: data, file: file)
     }
 }
@@ -131,7 +141,9 @@ public struct OutputWeights: Hashable, Codable, Sendable {
     public var movie: Double
 
     /// Creates weights; the defaults suit a machine with a hardware encoder.
-    public init(preview: Double = 0.25, videoData: Double = 1, photo: Double = 0.1, movie: Double = 1.5) {
+    public init(
+        preview: Double = 0.25, videoData: Double = 1, photo: Double = 0.1, movie: Double = 1.5
+    ) {
         self.preview = preview
         self.videoData = videoData
         self.photo = photo
@@ -158,7 +170,8 @@ public struct OutputWeights: Hashable, Codable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = OutputWeights()
         preview = try container.decodeIfPresent(Double.self, forKey: .preview) ?? defaults.preview
-        videoData = try container.decodeIfPresent(Double.self, forKey: .videoData) ?? defaults.videoData
+        videoData =
+            try container.decodeIfPresent(Double.self, forKey: .videoData) ?? defaults.videoData
         photo = try container.decodeIfPresent(Double.self, forKey: .photo) ?? defaults.photo
         movie = try container.decodeIfPresent(Double.self, forKey: .movie) ?? defaults.movie
         let weights: [(CodingKeys, Double)] = [

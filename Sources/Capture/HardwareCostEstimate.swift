@@ -1,4 +1,5 @@
 import Files
+
 /// The budgets a capture session draws on.
 public enum Budget: String, Codable, Sendable, CaseIterable {
     /// Pixels per second through the imaging pipeline.
@@ -32,8 +33,46 @@ public struct CameraCostFactors: Hashable, Codable, Sendable {
     public var readoutFactor: Double
     /// Full-frame equivalents of work the camera's outputs add per frame.
     public var outputLoad: Double
-    /// The kinds of the outputs attached to the camera.
-    public var outputs: [OutputKind]
+    /// How many outputs of each kind are attached to the camera.
+    public var outputs: OutputCounts
+}
+
+/// How many outputs of each kind a camera feeds.
+public struct OutputCounts: Hashable, Codable, Sendable {
+    /// On-screen previews.
+    public var preview = 0
+    /// Full-rate frame consumers.
+    public var videoData = 0
+    /// Photo outputs.
+    public var photo = 0
+    /// Recordings.
+    public var movie = 0
+
+    /// No outputs.
+    public init() {}
+
+    /// The count of `kind`.
+    public subscript(kind: OutputKind) -> Int {
+        get {
+            switch kind {
+            case .preview: preview
+            case .videoData: videoData
+            case .photo: photo
+            case .movie: movie
+            }
+        }
+        set {
+            switch kind {
+            case .preview: preview = newValue
+            case .videoData: videoData = newValue
+            case .photo: photo = newValue
+            case .movie: movie = newValue
+            }
+        }
+    }
+
+    /// Whether no output is counted.
+    public var isEmpty: Bool { preview + videoData + photo + movie == 0 }
 }
 
 /// One camera's part of a session's hardware cost.

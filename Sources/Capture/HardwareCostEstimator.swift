@@ -1,4 +1,5 @@
 import Files
+
 /// Prices capture sessions on a device profile; the model is described in the module
 /// documentation (`Capture.docc`).
 public struct HardwareCostEstimator: Sendable {
@@ -19,8 +20,6 @@ public struct HardwareCostEstimator: Sendable {
         for camera in configuration.cameras {
             let load = load(of: camera, in: configuration)
             total.add(load)
-            let outputs = configuration.outputs.lazy
-                .filter { configuration.cameraID(of: $0) == camera.id }.map(\.kind)
             cameraCosts.append(
                 CameraCost(
                     id: camera.id, cost: 0, pixelRateShare: load.pixelShare,
@@ -28,7 +27,7 @@ public struct HardwareCostEstimator: Sendable {
                     factors: CameraCostFactors(
                         pixelsPerFrame: camera.format.pixelCount, frameRate: camera.frameRate,
                         readoutFactor: load.readoutFactor, outputLoad: load.outputLoad,
-                        outputs: Array(outputs))))
+                        outputs: load.outputs)))
         }
         let cameraCount = Double(configuration.cameras.count)
         let ports = Double(profile.cameraPorts)
@@ -71,7 +70,9 @@ public struct HardwareCostEstimator: Sendable {
     /// The session's cost from its summed loads: the larger continuous share, unless the
     /// cameras outnumber the ports. Ports are a hard limit rather than a load, so within the
     /// limit the cost keeps rising with every pixel.
-    private func combine(_ total: CameraLoad, cameraCount: Double) -> (cost: Double, limiting: Budget) {
+    private func combine(_ total: CameraLoad, cameraCount: Double) -> (
+        cost: Double, limiting: Budget
+    ) {
         let portShare = cameraCount / Double(profile.cameraPorts)
         let load =
             total.pixelShare >= total.memoryShare
@@ -79,11 +80,32 @@ public struct HardwareCostEstimator: Sendable {
         return portShare > 1 && portShare > load.0 ? (portShare, .cameraPorts) : load
     }
 
+    /// One camera's share of the budget it strains most, counting the outputs attached to it in
+    /// `configuration`: how the planner ranks a camera's options.
+    func dominantShare(of camera: CameraConfiguration, in configuration: SessionConfiguration)
+        -> Double
+    {
+        let load = load(of: camera, in: configuration)
+        return max(load.pixelShare, load.memoryShare)
+    }
+
     /// One camera's demand on the continuous budgets and its shares of them.
-    private func load(of camera: CameraConfiguration, in configuration: SessionConfiguration) -> CameraLoad {
+    @inline(__always)
+    private func load(of camera: CameraConfiguration, in configuration: SessionConfiguration)
+        -> CameraLoad
+    {
         var outputLoad = 0.0
-        for output in configuration.outputs where configuration.cameraID(of: output) == camera.id {
-            outputLoad += profile.outputWeights[output.kind]
+        var outputs = OutputCounts()
+        let isFirst = configuration.cameras.first?.id == camera.id
+        for output in configuration.outputs {
+            guard let id = output.camera else {
+                if isFirst { outputs[output.kind] += 1 }
+                continue
+            }
+            if id == camera.id { outputs[output.kind] += 1 }
+        }
+        for kind in OutputKind.allCases where outputs[kind] > 0 {
+            outputLoad += Double(outputs[kind]) * profile.outputWeights[kind]
         }
         let format = camera.format
         let readoutFactor = readoutFactor(of: format)
@@ -99,7 +121,7 @@ public struct HardwareCostEstimator: Sendable {
             pixelDemand: pixelDemand, memoryDemand: memoryDemand,
             pixelShare: pixelDemand / profile.pixelRate + profile.perCameraOverhead,
             memoryShare: memoryDemand / profile.memoryBandwidth,
-            readoutFactor: readoutFactor, outputLoad: outputLoad)
+            readoutFactor: readoutFactor, outputLoad: outputLoad, outputs: outputs)
     }
 
     /// Raw readout relative to output size: binning reads fewer photosites, a full-sensor mode
@@ -118,6 +140,7 @@ private struct CameraLoad {
     var memoryShare = 0.0
     var readoutFactor = 0.0
     var outputLoad = 0.0
+    var outputs = OutputCounts()
 
     mutating func add(_ other: CameraLoad) {
         pixelDemand += other.pixelDemand

@@ -1,4 +1,5 @@
 import Files
+
 /// How a frame's pixels are laid out in memory, which fixes its size in bytes.
 public enum PixelFormat: String, CaseIterable, Codable, Sendable {
     /// 8-bit Y plane plus interleaved half-resolution CbCr (4:2:0); what ISPs and encoders prefer.
@@ -34,7 +35,8 @@ public enum PixelFormat: String, CaseIterable, Codable, Sendable {
             throw DecodingError.dataCorrupted(
                 .init(
                     codingPath: decoder.codingPath,
-                    debugDescription: "unknown pixel format \"\(name)\"; expected one of: \(known)"))
+                    debugDescription: "unknown pixel format \"\(name)\"; expected one of: \(known)")
+            )
         }
         self = format
     }

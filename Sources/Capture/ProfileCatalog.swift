@@ -1,4 +1,5 @@
 import Files
+
 /// Finds a device profile by built-in name or by the path of a profile JSON file.
 public struct ProfileCatalog: Sendable {
     /// The profiles known by name.
@@ -24,6 +25,8 @@ public struct ProfileCatalog: Sendable {
         let known = profiles.map(\.name).joined(separator: ", ")
         throw ConfigurationError(
             path: field,
-            problem: "unknown profile \"\(reference)\"; expected one of: \(known), or a path to a profile JSON file")
+            problem:
+                "unknown profile \"\(reference)\"; expected one of: \(known), or a path to a profile JSON file"
+        )
     }
 }

@@ -1,4 +1,5 @@
 import Files
+
 /// A session that cannot be committed because it costs more than the device can run.
 public struct SessionOverBudgetError: Error, CustomStringConvertible, Sendable {
     /// The estimate that refused it, with the per-camera and per-budget breakdown.
@@ -13,7 +14,8 @@ public struct SessionOverBudgetError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         let cameras = estimate.cameras.map { "\($0.id) \(String(format2: $0.cost))" }
             .joined(separator: ", ")
-        return "hardware cost \(String(format2: estimate.hardwareCost)) exceeds 1 on \(estimate.profile)"
+        return
+            "hardware cost \(String(format2: estimate.hardwareCost)) exceeds 1 on \(estimate.profile)"
             + " (limited by \(estimate.limitingBudget.rawValue); \(cameras))"
     }
 }

@@ -21,14 +21,16 @@ public enum AtomicFile {
                 atPath: directory, withIntermediateDirectories: true)
         } catch {
             throw ConfigurationError(
-                file: path, path: "", problem: "cannot create directory \(directory): \(error.localizedDescription)")
+                file: path, path: "",
+                problem: "cannot create directory \(directory): \(error.localizedDescription)")
         }
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failure(path, "cannot create \(temporary)") }
         let written = data.withUnsafeBytes { buffer -> Bool in
             var offset = 0
             while offset < buffer.count {
-                let count = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                let count = Glibc.write(
+                    descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if count < 0 {
                     if errno == EINTR { continue }
                     return false
@@ -52,6 +54,7 @@ public enum AtomicFile {
     }
 
     private static func failure(_ path: String, _ what: String) -> ConfigurationError {
-        ConfigurationError(file: path, path: "", problem: "\(what): \(String(cString: strerror(errno)))")
+        ConfigurationError(
+            file: path, path: "", problem: "\(what): \(String(cString: strerror(errno)))")
     }
 }

@@ -76,12 +76,8 @@ extension ConfigurationError {
                 file: file, path: fieldPath(context.codingPath + [key]),
                 problem: "required key is missing")
         case .dataCorrupted(let context):
-            if context.codingPath.isEmpty, let underlying = context.underlyingError {
-                self.init(file: file, path: "", problem: "not valid JSON: \(Self.syntaxMessage(underlying))")
-            } else {
-                self.init(
-                    file: file, path: fieldPath(context.codingPath), problem: context.debugDescription)
-            }
+            self.init(
+                file: file, path: fieldPath(context.codingPath), problem: context.debugDescription)
         @unknown default:
             self.init(file: file, path: "", problem: "\(error)")
         }
@@ -98,9 +94,30 @@ extension ConfigurationError {
         }
     }
 
-    private static func syntaxMessage(_ error: any Error) -> String {
-        let nsError = error as NSError
-        return (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
+    /// Where and why `data` is not JSON: `not valid JSON: Invalid value around line 3, column 7`.
+    /// `nil` when `data` is valid JSON.
+    static func syntaxError(in data: Data, file: String?) -> ConfigurationError? {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return nil
+        } catch {
+            let message =
+                ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
+            return ConfigurationError(
+                file: file, path: "",
+                problem: "not valid JSON: " + Self.withLineAndColumn(message, in: data))
+        }
+    }
+
+    /// Replaces "character N" in a parser message by the line and column users see in an editor.
+    private static func withLineAndColumn(_ message: String, in data: Data) -> String {
+        guard let range = message.range(of: "character "),
+            let offset = Int(message[range.upperBound...].prefix { $0.isNumber })
+        else { return message.hasSuffix(".") ? String(message.dropLast()) : message }
+        let before = data.prefix(offset)
+        let line = before.count(where: { $0 == UInt8(ascii: "\n") }) + 1
+        let column = offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+        return message[..<range.lowerBound] + "line \(line), column \(column)"
     }
 }
 
@@ -112,7 +129,8 @@ public func decodeStrictly<Value: Decodable>(
     do {
         return try JSONDecoder().decode(type, from: data)
     } catch let error as DecodingError {
-        throw ConfigurationError(error, file: file)
+        throw ConfigurationError.syntaxError(in: data, file: file)
+            ?? ConfigurationError(error, file: file)
     } catch let error as ConfigurationError {
         throw file.map(error.inFile) ?? error
     } catch {
@@ -120,12 +138,23 @@ public func decodeStrictly<Value: Decodable>(
     }
 }
 
-/// Reads a whole file, or throws a ``ConfigurationError`` naming it.
+/// Reads a whole file (`-` is standard input), or throws a ``ConfigurationError`` naming it.
 public func readConfigurationFile(_ path: String) throws(ConfigurationError) -> Data {
-    guard let data = FileManager.default.contents(atPath: path) else {
-        let exists = FileManager.default.fileExists(atPath: path)
-        throw ConfigurationError(
-            file: path, path: "", problem: exists ? "cannot be read" : "no such file")
+    if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        throw ConfigurationError(file: path, path: "", problem: "no such file")
     }
-    return data
+    guard !isDirectory.boolValue else {
+        throw ConfigurationError(
+            file: path, path: "", problem: "is a directory; expected a JSON file")
+    }
+    do {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CocoaError(.fileReadNoPermission)
+        }
+        return try handle.readToEnd() ?? Data()  // nil means an empty file
+    } catch {
+        throw ConfigurationError(file: path, path: "", problem: "cannot be read (permissions?)")
+    }
 }

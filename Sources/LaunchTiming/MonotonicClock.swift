@@ -35,6 +35,7 @@ public enum MonotonicClock {
     public static func now() -> MonotonicInstant {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
-        return MonotonicInstant(nanoseconds: UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec))
+        return MonotonicInstant(
+            nanoseconds: UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec))
     }
 }

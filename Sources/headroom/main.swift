@@ -1,1 +1,58 @@
-print("headroom")
+import Files
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `headroom <command> [options]`: dispatches to a command and maps failures to exit codes:
+/// 0 success, 1 a check failed, 2 bad usage or bad input (message on stderr, nothing on stdout).
+func headroomMain(_ words: [String]) async -> Int32 {
+    guard let name = words.first, !["--help", "-h", "help"].contains(name) else {
+        Console.out(overview)
+        return words.isEmpty ? 2 : 0
+    }
+    guard let command = commands.first(where: { $0.name == name }) else {
+        Console.error("headroom: unknown command \"\(name)\"; see `headroom --help`")
+        return 2
+    }
+    let rest = Array(words.dropFirst())
+    if rest.contains("--help") || rest.contains("-h") {
+        Console.out(command.help)
+        return 0
+    }
+    do {
+        let arguments = try Arguments(command: name, words: rest, options: command.options)
+        return try await command.run(arguments)
+    } catch let error as UsageError {
+        Console.error("headroom \(name): \(error)")
+        return 2
+    } catch let error as ConfigurationError {
+        Console.error("headroom \(name): \(error)")
+        return 2
+    } catch {
+        Console.error("headroom \(name): \(error)")
+        return 1
+    }
+}
+
+/// The command list shown by `headroom --help`.
+let overview: String = {
+    let width = commands.map(\.name.count).max() ?? 0
+    let lines = commands.map {
+        "  \($0.name)\(String(repeating: " ", count: width - $0.name.count))  \($0.summary)"
+    }
+    return """
+        usage: headroom <command> [options]
+
+        Headroom prices camera sessions, watches thermal pressure and times launches.
+
+        commands:
+        \(lines.joined(separator: "\n"))
+
+        `headroom <command> --help` describes a command. Exit codes: 0 success, 1 a check failed,
+        2 bad usage or bad input.
+
+        """
+}()
+
+exit(await headroomMain(Array(CommandLine.arguments.dropFirst())))

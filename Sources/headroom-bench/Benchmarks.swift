@@ -1,0 +1,2 @@
+/// Every benchmark, by area. A new area adds its list here.
+let allBenchmarks: [Benchmark] = captureBenchmarks

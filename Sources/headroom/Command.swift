@@ -1,0 +1,35 @@
+/// What `main` dispatches to: a command's name, its help, its options and its body.
+struct Command: Sendable {
+    /// The word after `headroom`.
+    var name: String
+    /// Usage line after `headroom NAME`, e.g. `FILE [--profile NAME|FILE] [--json]`.
+    var usage: String
+    /// One line for the command list.
+    var summary: String
+    /// Paragraphs printed by `--help` after the usage.
+    var details: String = ""
+    /// The options it accepts, besides `--help`.
+    var options: [OptionSpec]
+    /// Runs the command; returns the exit code (0 success, 1 a check failed).
+    /// Throws `UsageError` or `ConfigurationError` for bad input (exit 2).
+    var run: @Sendable (Arguments) async throws -> Int32
+
+    /// The `--help` text.
+    var help: String {
+        var text = "usage: headroom \(name) \(usage)\n\n\(summary)\n"
+        if !details.isEmpty { text += "\n\(details)\n" }
+        let all = options + [.flag("--help", "show this help")]
+        let width = all.map { optionLabel($0).count }.max() ?? 0
+        text += "\noptions:\n"
+        for option in all {
+            let label = optionLabel(option)
+            text +=
+                "  \(label)\(String(repeating: " ", count: width - label.count))  \(option.help)\n"
+        }
+        return text
+    }
+
+    private func optionLabel(_ option: OptionSpec) -> String {
+        option.value.map { "\(option.name) \($0)" } ?? option.name
+    }
+}

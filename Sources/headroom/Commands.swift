@@ -1,0 +1,7 @@
+/// Every command, in the order `headroom --help` lists them. A new command is a file of its
+/// own defining `static let command`, plus one line here.
+let commands: [Command] = [
+    EstimateCommand.command,
+    PlanCommand.command,
+    ProfilesCommand.command,
+]

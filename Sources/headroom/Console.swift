@@ -1,0 +1,78 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where the command line writes: results to stdout, diagnostics to stderr.
+enum Console {
+    /// Writes `text` to stdout, adding a newline unless it ends with one.
+    static func out(_ text: String) {
+        write(text.hasSuffix("\n") ? text : text + "\n", to: STDOUT_FILENO)
+    }
+
+    /// Writes `text` to stderr, adding a newline unless it ends with one.
+    static func error(_ text: String) {
+        write(text.hasSuffix("\n") ? text : text + "\n", to: STDERR_FILENO)
+    }
+
+    /// Writes `value` as pretty, key-sorted JSON to stdout: the stable machine-readable form.
+    static func json(_ value: some Encodable) {
+        out(String(decoding: jsonData(value), as: UTF8.self))
+    }
+
+    /// `value` as pretty, key-sorted JSON.
+    static func jsonData(_ value: some Encodable) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Headroom's report types are plain values; encoding them cannot fail.
+        return (try? encoder.encode(value)) ?? Data("null".utf8)
+    }
+
+    /// Whether stdout is a terminal (live displays) rather than a pipe or file (plain lines).
+    static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
+    /// Writes all of `text` to `descriptor` unbuffered, so stdout and stderr interleave in order.
+    private static func write(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes {
+                Glibc.write(descriptor, $0.baseAddress, $0.count)
+            }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+}
+
+/// A plain-text table with aligned columns: numbers right-aligned, text left-aligned.
+struct TextTable {
+    /// Column headings.
+    var headings: [String]
+    /// Rows of cells, as many as headings.
+    var rows: [[String]] = []
+    /// Indexes of right-aligned (numeric) columns.
+    var numericColumns: Set<Int> = []
+
+    /// The table as text, one line per row, two spaces between columns.
+    var text: String {
+        let all = [headings] + rows
+        let widths = headings.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            row.indices.map { column in
+                let padding = String(repeating: " ", count: widths[column] - row[column].count)
+                return numericColumns.contains(column)
+                    ? padding + row[column] : row[column] + padding
+            }.joined(separator: "  ").trimmingTrailingSpaces()
+        }.joined(separator: "\n")
+    }
+}
+
+extension String {
+    fileprivate func trimmingTrailingSpaces() -> String {
+        var copy = self
+        while copy.last == " " { copy.removeLast() }
+        return copy
+    }
+}

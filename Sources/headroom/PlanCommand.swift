@@ -1,0 +1,75 @@
+import Capture
+import Files
+
+/// `headroom plan FILE`: the closest configuration that fits, and what was traded for it.
+enum PlanCommand {
+    static let command = Command(
+        name: "plan",
+        usage: "FILE [--profile NAME|FILE] [--min-frame-rate FPS] [--out FILE] [--json]",
+        summary:
+            "Find the configuration that fits the budget with the least loss (exit 1 if none).",
+        details: """
+            Lowers frame rates first (never below --min-frame-rate, default 15), then switches to
+            binned or smaller formats of the camera's sensor, then drops outputs marked
+            "optional": true. --out writes the planned session JSON (atomically). --json prints
+            {"fits", "strategy", "trades": [{"kind", "camera", "from", "to"}], "original",
+            "planned", "configuration", "retainedPixelRate"}.
+            """,
+        options: [
+            SessionInput.profileOption,
+            .option("--min-frame-rate", "FPS", "lowest frame rate to step down to (default 15)"),
+            .option("--out", "FILE", "write the planned session to FILE"),
+            .flag("--json", "print the plan as JSON"),
+        ],
+        run: { arguments in
+            let input = try SessionInput(arguments)
+            let floor = try arguments.number("--min-frame-rate", in: 1...240, default: 15)
+            let planner = CapturePlanner(
+                estimator: HardwareCostEstimator(profile: input.profile), minimumFrameRate: floor)
+            let plan = planner.plan(for: input.configuration)
+            if let out = arguments.value("--out") {
+                try AtomicFile.write(plan.configuration.jsonData(), to: out)
+            }
+            if arguments.has("--json") {
+                Console.json(plan)
+            } else {
+                Console.out(text(of: plan, written: arguments.value("--out")))
+            }
+            return plan.fits ? 0 : 1
+        })
+
+    private static func text(of plan: CapturePlan, written: String?) -> String {
+        let before = plan.original.hardwareCost.shortDecimal
+        let after = plan.planned.hardwareCost.shortDecimal
+        var lines: [String] = []
+        switch plan.strategy {
+        case .unchanged:
+            lines.append("The session fits as it is (hardware cost \(before)); nothing to trade.")
+        case .impossible:
+            lines.append(
+                "Nothing the planner may change makes the session fit: the cheapest configuration"
+                    + " costs \(after) (was \(before), limited by \(plan.planned.limitingBudget.rawValue))."
+            )
+        case .frameRate, .format, .droppedOutputs:
+            lines.append(
+                "Hardware cost \(before) → \(after) on \(plan.planned.profile), by trading:")
+        }
+        lines += plan.trades.map { "  - \($0)" }
+        if plan.strategy != .unchanged {
+            lines.append(
+                "Pixel rate kept: \(Int((plan.retainedPixelRate * 100).rounded()))% of what was requested."
+            )
+        }
+        if let written { lines.append("Planned session written to \(written).") }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension Double {
+    /// Two decimals: `1.66`.
+    var shortDecimal: String {
+        let hundredths = Int((self * 100).rounded())
+        let fraction = abs(hundredths % 100)
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+}

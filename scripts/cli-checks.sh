@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Checks the command-line contract with the real binary: exit codes, stdout/stderr discipline,
+# and that every bad input names the file and the field. Usage: scripts/cli-checks.sh HEADROOM
+set -euo pipefail
+headroom=${1:?usage: scripts/cli-checks.sh PATH-TO-headroom}
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+
+# expect CODE NEEDLE -- ARGS...: exit code CODE; for code 2, empty stdout and NEEDLE on stderr.
+expect() {
+  local code=$1 needle=$2
+  shift 3
+  local status=0
+  "$headroom" "$@" >"$work/out" 2>"$work/err" || status=$?
+  if [[ $status -ne $code ]]; then
+    echo "FAIL headroom $*: exit $status, expected $code"; cat "$work/err"; failures=$((failures + 1)); return
+  fi
+  if [[ $code -eq 2 ]]; then
+    if [[ -s "$work/out" ]]; then echo "FAIL headroom $*: printed on stdout on error"; failures=$((failures + 1)); fi
+    if ! grep -qF -- "$needle" "$work/err"; then
+      echo "FAIL headroom $*: stderr lacks \"$needle\":"; cat "$work/err"; failures=$((failures + 1))
+    fi
+  elif [[ -n $needle ]] && ! grep -qF -- "$needle" "$work/out"; then
+    echo "FAIL headroom $*: stdout lacks \"$needle\""; failures=$((failures + 1))
+  fi
+}
+
+# session NAME JSON: writes a session file into the work directory.
+session() { printf '%s\n' "$2" >"$work/$1.json"; }
+camera='{ "id": "back", "format": { "width": 1920, "height": 1080, "maxFrameRate": 30 } }'
+
+session malformed '{ "cameras": [ '
+session unknown-key "{ \"cameras\": [ $camera ], \"colour\": true }"
+session negative '{ "cameras": [ { "id": "a", "format": { "width": 640, "height": 480, "maxFrameRate": -30 } } ] }'
+session override "{ \"cameras\": [ { \"id\": \"a\", \"format\": { \"width\": 640, \"height\": 480, \"maxFrameRate\": 30 }, \"frameRateOverride\": 60 } ] }"
+session twice "{ \"cameras\": [ $camera, $camera ] }"
+session no-camera "{ \"cameras\": [ $camera ], \"outputs\": [ { \"kind\": \"videoData\", \"camera\": \"side\" } ] }"
+session bad-profile "{ \"profile\": \"pi-zero\", \"cameras\": [ $camera ] }"
+
+expect 2 "malformed.json: not valid JSON" -- estimate "$work/malformed.json"
+expect 2 "unknown-key.json: colour: unknown key" -- estimate "$work/unknown-key.json"
+expect 2 "negative.json: cameras[0].format.maxFrameRate: expected a frame rate above 0" -- estimate "$work/negative.json"
+expect 2 "override.json: cameras[0].frameRateOverride: expected a frame rate" -- estimate "$work/override.json"
+expect 2 "twice.json: cameras[1].id: camera id \"back\" is already used" -- estimate "$work/twice.json"
+expect 2 "no-camera.json: outputs[0].camera: no camera has id \"side\"" -- plan "$work/no-camera.json"
+expect 2 "bad-profile.json: profile: unknown profile \"pi-zero\"" -- estimate "$work/bad-profile.json"
+expect 2 "--profile: unknown profile \"nope\"" -- estimate examples/sessions/single-1080p30.json --profile nope
+expect 2 "no such file" -- estimate "$work/missing.json"
+expect 2 "unknown option --fast" -- estimate examples/sessions/single-1080p30.json --fast
+expect 2 "--min-frame-rate: expected a number" -- plan examples/sessions/dual-4k60.json --min-frame-rate fast
+expect 2 "unknown command" -- frobnicate
+expect 2 "expected FILE" -- estimate
+
+expect 0 "fits on generic-x86_64" -- estimate examples/sessions/single-1080p30.json
+expect 1 "over budget" -- estimate examples/sessions/dual-4k60.json
+expect 0 "fits on jetson-orin-nx" -- estimate examples/sessions/dual-1080p60-binned.json
+expect 0 '"hardwareCost"' -- estimate --json examples/sessions/single-1080p30.json
+expect 0 "frame rate 60 fps" -- plan examples/sessions/dual-4k60.json --out "$work/planned.json"
+expect 0 "fits on jetson-orin-nx" -- estimate "$work/planned.json"
+expect 0 "raspberry-pi-5" -- profiles
+for command in $("$headroom" --help | awk '/^commands:/{on=1;next} on&&!NF{exit} on{print $1}'); do
+  expect 0 "usage: headroom $command" -- "$command" --help
+done
+
+python3 - "$headroom" <<'PY'
+import json, subprocess, sys
+out = subprocess.run([sys.argv[1], "estimate", "--json", "examples/sessions/dual-4k60.json"],
+                     capture_output=True, text=True)
+estimate = json.loads(out.stdout)
+for key in ("hardwareCost", "fits", "cameras", "limitingBudget"):
+    assert key in estimate, key
+assert estimate["fits"] is False and estimate["hardwareCost"] > 1
+assert all({"id", "cost"} <= set(c) for c in estimate["cameras"])
+PY
+
+if ((failures > 0)); then
+  echo "cli-checks: $failures failure(s)"
+  exit 1
+fi
+echo "cli-checks: passed"
