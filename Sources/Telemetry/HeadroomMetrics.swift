@@ -19,8 +19,15 @@ public struct HeadroomMetrics: Sendable {
     public let temperatureCritical: Gauge
     /// `headroom_sensor_stale{sensor,source}`: 1 while a sensor cannot be read, else 0.
     public let sensorStale: Gauge
-    /// `headroom_thermal_headroom_ratio`: 1 cool … 0 at the critical limit.
+    /// `headroom_thermal_headroom_ratio`: 0 at baseline, 1 at the serious threshold, above 1
+    /// past it (Android's `getThermalHeadroom` scale).
     public let thermalHeadroom: Gauge
+    /// `headroom_thermal_headroom_forecast_ratio`: the same, forecast a few seconds ahead.
+    public let thermalHeadroomForecast: Gauge
+    /// `headroom_sustainable_budget_ratio`: share of the device budget sustainable now, 0…1.
+    public let sustainableBudget: Gauge
+    /// `headroom_simulated`: 1 while any pressure input is simulated (model, replay), else 0.
+    public let simulated: Gauge
     /// `headroom_pressure_samples_total`: pressure readings taken since start.
     public let pressureSamples: Counter
     /// `headroom_hardware_cost_ratio`: the committed configuration's cost over the budget.
@@ -74,7 +81,15 @@ public struct HeadroomMetrics: Sendable {
             labelNames: sensor)
         thermalHeadroom = try registry.gauge(
             "headroom_thermal_headroom_ratio",
-            help: "Thermal headroom: 1 cool, 0 at the critical limit.")
+            help: "Thermal headroom: 0 at baseline, 1 at the serious threshold.")
+        thermalHeadroomForecast = try registry.gauge(
+            "headroom_thermal_headroom_forecast_ratio",
+            help: "Thermal headroom forecast a few seconds ahead (0 baseline, 1 serious).")
+        sustainableBudget = try registry.gauge(
+            "headroom_sustainable_budget_ratio",
+            help: "Share of the device budget sustainable at the current pressure, 0 to 1.")
+        simulated = try registry.gauge(
+            "headroom_simulated", help: "1 while any pressure input is simulated, else 0.")
         pressureSamples = try registry.counter(
             "headroom_pressure_samples_total", help: "Pressure readings taken.")
         hardwareCost = try registry.gauge(
@@ -100,23 +115,26 @@ public struct HeadroomMetrics: Sendable {
             labelNames: ["phase"], buckets: Self.launchPhaseBuckets)
     }
 
-    /// Publishes one pressure reading: the overall level (0–4), each factor's level, the thermal
-    /// headroom ratio (nil when unknown, which removes the series) and every sensor.
-    public func publish(
-        level: Int, factorLevels: [String: Int], headroom: Double?,
-        sensors: [SensorSample]
-    ) {
-        pressureLevel.family.set(Double(level), at: [])
+    /// Publishes one pressure reading. Unknown values (nil) remove their series rather than
+    /// export a made-up number; sensors not in `status` leave the exposition.
+    public func publish(_ status: PressureStatus) {
+        pressureLevel.family.set(Double(status.level), at: [])
         pressureFactorLevel.family.replaceAll(
-            with: factorLevels.map { ([$0.key], Double($0.value)) })
-        if let headroom {
-            thermalHeadroom.family.set(headroom, at: [])
-        } else {
-            thermalHeadroom.family.remove(at: [])
+            with: status.factorLevels.map { ([$0.key], Double($0.value)) })
+        for (gauge, value) in [
+            (thermalHeadroom, status.headroom), (thermalHeadroomForecast, status.headroomForecast),
+            (sustainableBudget, status.sustainableShare),
+        ] {
+            if let value, !value.isNaN {
+                gauge.family.set(value, at: [])
+            } else {
+                gauge.family.remove(at: [])
+            }
         }
+        simulated.family.set(status.isSimulated ? 1 : 0, at: [])
         // Each family is swapped whole, so a scrape never sees half a reading of it.
         func values(_ value: (SensorSample) -> Double?) -> [([String], Double)] {
-            sensors.compactMap { sample in
+            status.sensors.compactMap { sample in
                 value(sample).map { ([sample.sensor, sample.source], $0) }
             }
         }

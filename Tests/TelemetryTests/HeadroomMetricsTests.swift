@@ -20,21 +20,24 @@ import Testing
         let metrics = try HeadroomMetrics()
         let cpu = ["sensor": "cpu", "source": "hwmon"]
         metrics.publish(
-            level: 1, factorLevels: ["thermal": 1], headroom: 0.4,
-            sensors: [
-                SensorSample(
-                    sensor: "cpu", source: "hwmon", celsius: 72, highCelsius: 80,
-                    criticalCelsius: 100)
-            ])
+            PressureStatus(
+                level: 1, factorLevels: ["thermal": 1], headroom: 0.4, sustainableShare: 0.8,
+                sensors: [
+                    SensorSample(
+                        sensor: "cpu", source: "hwmon", celsius: 72, highCelsius: 80,
+                        criticalCelsius: 100)
+                ]))
         #expect(metrics.temperature.value(labels: cpu) == 72)
         #expect(metrics.sensorStale.value(labels: cpu) == 0)
         metrics.publish(
-            level: 1, factorLevels: [:], headroom: nil,
-            sensors: [SensorSample(sensor: "cpu", source: "hwmon", celsius: nil)])
+            PressureStatus(
+                level: 1, headroom: .nan,
+                sensors: [SensorSample(sensor: "cpu", source: "hwmon", celsius: nil)]))
         #expect(metrics.temperature.value(labels: cpu) == nil)
         #expect(metrics.temperatureHigh.value(labels: cpu) == nil)
         #expect(metrics.sensorStale.value(labels: cpu) == 1)
         #expect(metrics.thermalHeadroom.value() == nil)
+        #expect(metrics.sustainableBudget.value() == nil)
         #expect(metrics.pressureFactorLevel.value(labels: ["factor": "thermal"]) == nil)
         #expect(metrics.pressureSamples.value() == 2)
     }
@@ -42,14 +45,15 @@ import Testing
     @Test func sensorsThatDisappearLeaveTheExposition() throws {
         let metrics = try HeadroomMetrics()
         metrics.publish(
-            level: 0, factorLevels: [:], headroom: 1,
-            sensors: [
-                SensorSample(sensor: "a", source: "hwmon", celsius: 40),
-                SensorSample(sensor: "b", source: "hwmon", celsius: 41),
-            ])
+            PressureStatus(
+                level: 0,
+                sensors: [
+                    SensorSample(sensor: "a", source: "hwmon", celsius: 40),
+                    SensorSample(sensor: "b", source: "hwmon", celsius: 41),
+                ]))
         metrics.publish(
-            level: 0, factorLevels: [:], headroom: 1,
-            sensors: [SensorSample(sensor: "a", source: "hwmon", celsius: 42)])
+            PressureStatus(
+                level: 0, sensors: [SensorSample(sensor: "a", source: "hwmon", celsius: 42)]))
         let text = metrics.registry.exposition(.prometheusText)
         #expect(text.contains("headroom_temperature_celsius{sensor=\"a\",source=\"hwmon\"} 42.0"))
         #expect(!text.contains("sensor=\"b\""))

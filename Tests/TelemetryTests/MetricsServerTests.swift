@@ -10,7 +10,7 @@ import Testing
             listen: try! ListenAddress(parsing: "127.0.0.1:0"))
     ) throws -> (MetricsServer, RawHTTPClient, HeadroomMetrics) {
         let metrics = try HeadroomMetrics()
-        metrics.publish(level: 2, factorLevels: ["thermal": 2], headroom: 0.3, sensors: [])
+        metrics.publish(PressureStatus(level: 2, factorLevels: ["thermal": 2], headroom: 0.3))
         let server = MetricsServer(
             configuration: configuration,
             endpoint: MetricsEndpoint(registry: metrics.registry, status: { "{\"level\":2}" }))

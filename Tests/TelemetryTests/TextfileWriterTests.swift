@@ -13,13 +13,13 @@ import Testing
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let metrics = try HeadroomMetrics()
-        metrics.publish(level: 2, factorLevels: ["thermal": 2], headroom: 0.25, sensors: [])
+        metrics.publish(PressureStatus(level: 2, factorLevels: ["thermal": 2], headroom: 0.25))
         let writer = TextfileWriter(directory: directory)
         try writer.write(metrics.registry)
         let written = try String(contentsOfFile: writer.path, encoding: .utf8)
         #expect(written == metrics.registry.exposition(.prometheusText))
         #expect(written.contains("headroom_pressure_level 2.0\n"))
-        metrics.publish(level: 0, factorLevels: [:], headroom: 0.9, sensors: [])
+        metrics.publish(PressureStatus(level: 0, headroom: 0.9))
         try writer.write(metrics.registry)
         #expect(
             try String(contentsOfFile: writer.path, encoding: .utf8).contains(
