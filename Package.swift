@@ -31,12 +31,12 @@ let package = Package(
             swiftSettings: strictSettings),
         .executableTarget(
             name: "headroom",
-            dependencies: ["Capture", "Files", "LaunchTiming"],
+            dependencies: ["Capture", "Files", "LaunchTiming", "Telemetry"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "headroom-bench",
-            dependencies: ["Capture", "LaunchTiming"],
+            dependencies: ["Capture", "LaunchTiming", "Telemetry"],
             swiftSettings: strictSettings
         ),
         .testTarget(
