@@ -17,7 +17,7 @@ import Testing
                 PressurePoint(
                     timeSeconds: time, level: level, temperatureCelsius: stale ? nil : heat))
             let (target, strideValue) =
-                time < 95 ? (30.0, 1) : time < 135 ? (24.0, 2) : time < 250 ? (15.0, 3) : (24.0, 2)
+                time < 95 ? (30.0, 1) : time < 135 ? (24.0, 2) : time < 265 ? (15.0, 3) : (24.0, 2)
             let jitter = Double((second * 7) % 5) * 0.3
             pipeline.append(
                 PipelinePoint(
@@ -42,7 +42,7 @@ import Testing
             governorChanges: [
                 GovernorChangeMark(timeSeconds: 95, summary: "fair: 30 → 24 fps, stride 1 → 2"),
                 GovernorChangeMark(timeSeconds: 135, summary: "serious: 24 → 15 fps, stride 2 → 3"),
-                GovernorChangeMark(timeSeconds: 250, summary: "fair: 15 → 24 fps, stride 3 → 2"),
+                GovernorChangeMark(timeSeconds: 265, summary: "fair: 15 → 24 fps, stride 3 → 2"),
             ],
             pipeline: pipeline,
             quality: [
