@@ -50,9 +50,10 @@ func populatedMetrics() throws -> HeadroomMetrics {
             level: 1, factorLevels: ["systemTemperature": 1, "cpuPressure": 0], headroom: 0.6,
             headroomForecast: 0.7, sustainableShare: 0.85, sensors: sensors))
     metrics.publishPipeline(targetFrameRate: 30, actualFrameRate: 29.7, inferenceStride: 2)
-    for phase in ["processStart", "sessionConfiguration", "sessionStart", "outputInitialization",
-        "firstPreviewFrame", "deferredStart"]
-    {
+    for phase in [
+        "processStart", "sessionConfiguration", "sessionStart", "outputInitialization",
+        "firstPreviewFrame", "deferredStart",
+    ] {
         for sample in 0..<20 { metrics.recordLaunchPhase(phase, seconds: 0.01 * Double(sample)) }
     }
     try metrics.frames.increment(by: 123_456)
