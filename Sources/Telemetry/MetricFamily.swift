@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One registered metric: its descriptor and the current value of each labelled series.
 ///
 /// Series are keyed by their label values in the order of `labelNames`; a series exists from
@@ -11,7 +9,7 @@ final class MetricFamily: Sendable {
     let labelNames: [String]
     /// Upper bounds of a histogram's buckets, without the implicit `+Inf`.
     let buckets: [Double]
-    private let series = Mutex<[[String]: SeriesValue]>([:])
+    private let series = LockedState<[[String]: SeriesValue]>([:])
 
     init(name: String, help: String, kind: MetricKind, labelNames: [String], buckets: [Double]) {
         self.name = name

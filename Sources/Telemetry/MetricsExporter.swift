@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What `headroom serve` runs: every pressure status it is given is published into the
 /// Headroom metrics, kept for `/status`, and (with a textfile writer) written to disk, while
 /// the HTTP server answers scrapes.
@@ -51,7 +49,7 @@ public final class MetricsExporter: Sendable {
 
 /// The latest status JSON, written by the exporter and read by server threads.
 private final class LatestStatus: Sendable {
-    private let value = Mutex<String?>(nil)
+    private let value = LockedState<String?>(nil)
 
     var json: String? {
         get { value.withLock { $0 } }

@@ -1,12 +1,10 @@
-import Synchronization
-
 /// The metrics of one process: families registered by name, updated from any thread, and
 /// rendered on demand in either exposition format.
 ///
 /// Registering the same name twice with the same kind, help, labels and buckets returns the
 /// same series, so independent parts of a program can ask for a metric they share.
 public final class MetricsRegistry: Sendable {
-    private let families = Mutex<[MetricFamily]>([])
+    private let families = LockedState<[MetricFamily]>([])
 
     /// Creates an empty registry.
     public init() {}

@@ -1,5 +1,4 @@
 import CMicroHTTPD
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -14,7 +13,7 @@ public final class MetricsServer: Sendable {
     /// The address and bounds the server was created with.
     public let configuration: MetricsServerConfiguration
     private let handler: RequestHandler
-    private let state = Mutex<(daemon: OpaquePointer?, port: UInt16)>((nil, 0))
+    private let state = LockedState<(daemon: OpaquePointer?, port: UInt16)>((nil, 0))
 
     /// Creates a server for `endpoint`; nothing listens until ``start()`` or ``run()``.
     public init(configuration: MetricsServerConfiguration, endpoint: MetricsEndpoint) {
