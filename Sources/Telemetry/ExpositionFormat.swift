@@ -44,7 +44,7 @@ public enum ExpositionFormat: Sendable, Hashable, CaseIterable {
                 continue
             }
             guard quality > 0 else { continue }
-            if best == nil || quality > best!.quality { best = (format, quality) }
+            if quality > (best?.quality ?? 0) { best = (format, quality) }
         }
         return best?.format ?? .prometheusText
     }

@@ -18,4 +18,14 @@ public struct HTTPResponse: Sendable, Hashable {
         self.headers = headers
         self.body = Array(body.utf8)
     }
+
+    /// Creates a response with a body already in bytes.
+    public init(
+        status: Int, contentType: String, bytes: [UInt8], headers: [String: String] = [:]
+    ) {
+        self.status = status
+        self.contentType = contentType
+        self.headers = headers
+        self.body = bytes
+    }
 }

@@ -28,7 +28,8 @@ public struct MetricsEndpoint: Sendable {
         case "/metrics":
             let format = ExpositionFormat.negotiated(accept: accept)
             return HTTPResponse(
-                status: 200, contentType: format.contentType, body: registry.exposition(format))
+                status: 200, contentType: format.contentType,
+                bytes: registry.expositionBytes(format))
         case "/healthz":
             return HTTPResponse(status: 200, contentType: Self.textType, body: "ok\n")
         case "/status":

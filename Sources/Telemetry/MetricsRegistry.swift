@@ -58,6 +58,11 @@ public final class MetricsRegistry: Sendable {
     /// Renders every family in `format`, families in registration order, series sorted by
     /// label values. Families without series still show their `HELP` and `TYPE` lines.
     public func exposition(_ format: ExpositionFormat) -> String {
+        String(decoding: expositionBytes(format), as: UTF8.self)
+    }
+
+    /// ``exposition(_:)`` as UTF-8 bytes, what the HTTP endpoint sends.
+    public func expositionBytes(_ format: ExpositionFormat) -> [UInt8] {
         let all = families.withLock { $0 }
         var writer = ExpositionWriter(format: format)
         for family in all {
