@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "Files", targets: ["Files"]),
         .library(name: "LaunchTiming", targets: ["LaunchTiming"]),
+        .library(name: "Pressure", targets: ["Pressure"]),
         .library(name: "Telemetry", targets: ["Telemetry"]),
     ],
     targets: [
@@ -24,6 +25,10 @@ let package = Package(
         .target(
             name: "Capture", dependencies: ["Files", "LaunchTiming"], swiftSettings: strictSettings),
         .systemLibrary(
+            name: "CSensors", path: "Sources/CSensors", providers: [.apt(["libsensors-dev"])]),
+        .target(
+            name: "Pressure", dependencies: ["CSensors", "Files"], swiftSettings: strictSettings),
+        .systemLibrary(
             name: "CMicroHTTPD", path: "Sources/CMicroHTTPD",
             providers: [.apt(["libmicrohttpd-dev"])]),
         .target(
@@ -31,17 +36,20 @@ let package = Package(
             swiftSettings: strictSettings),
         .executableTarget(
             name: "headroom",
-            dependencies: ["Capture", "Files", "LaunchTiming", "Telemetry"],
+            dependencies: ["Capture", "Files", "LaunchTiming", "Pressure", "Telemetry"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "headroom-bench",
-            dependencies: ["Capture", "LaunchTiming", "Telemetry"],
+            dependencies: ["Capture", "LaunchTiming", "Pressure", "CSensors", "Telemetry"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "TelemetryTests", dependencies: ["Telemetry"], swiftSettings: strictSettings),
         .testTarget(name: "FilesTests", dependencies: ["Files"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "PressureTests", dependencies: ["Pressure", "Files"],
+            swiftSettings: strictSettings),
         .testTarget(name: "CaptureTests", dependencies: ["Capture"], swiftSettings: strictSettings),
         .testTarget(
             name: "LaunchTimingTests",

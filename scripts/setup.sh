@@ -8,6 +8,9 @@ packages=(
   curl
   jq
   libmicrohttpd-dev
+  libsensors-dev
+  libsensors-config
+  lm-sensors
   libsqlite3-dev
 )
 
