@@ -44,7 +44,8 @@ start_serve() {
   pids+=($!)
   eval "${name}_pid=$!"
   for _ in $(seq 100); do
-    port=$(sed -n 's/^serving on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/$name.out")
+    # The shell creates the output file asynchronously: it may not exist yet.
+    port=$(sed -n 's/^serving on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/$name.out" 2>/dev/null || true)
     [[ -n $port ]] && break
     sleep 0.1
   done
@@ -123,14 +124,15 @@ YAML
 prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/tsdb" \
   --web.listen-address="127.0.0.1:$prometheus_port" --log.level=warn >"$work/prometheus.log" 2>&1 &
 pids+=($!)
+expected=$(printf '%s\n' "127.0.0.1:$a_port" "127.0.0.1:$b_port" | sort | tr '\n' ' ')
 instances=""
 for _ in $(seq 60); do
   instances=$(curl -sf "http://127.0.0.1:$prometheus_port/api/v1/query?query=headroom_pressure_level" \
     | jq -r '.data.result[].metric.instance' 2>/dev/null | sort | tr '\n' ' ' || true)
-  [[ $instances == "127.0.0.1:$a_port 127.0.0.1:$b_port " ]] && break
+  [[ $instances == "$expected" ]] && break
   sleep 0.5
 done
-[[ $instances == "127.0.0.1:$a_port 127.0.0.1:$b_port " ]] \
+[[ $instances == "$expected" ]] \
   || { tail -n 20 "$work/prometheus.log" >&2; fail "Prometheus has headroom_pressure_level from: '$instances'"; }
 curl -sf "http://127.0.0.1:$prometheus_port/api/v1/query?query=headroom_pressure_level" \
   | jq -r '.data.result[] | "   \(.metric.instance) headroom_pressure_level \(.value[1])"'
