@@ -43,7 +43,9 @@ enum ServeCommand {
                 server: MetricsServerConfiguration(
                     listen: listen, connectionLimit: connectionLimit),
                 textfile: arguments.value("--textfile").map { TextfileWriter(directory: $0) })
-            // Bind before sampling, so a taken port fails at once.
+            // Write the textfile and bind before sampling, so that an unwritable directory or
+            // a taken port fails at once, before anything is printed on stdout.
+            try exporter.textfile?.write(exporter.metrics.registry)
             try exporter.server?.start()
             let address =
                 "\(listen.isIPv6 ? "[\(listen.host)]" : listen.host):\(exporter.server?.port ?? 0)"
