@@ -9,5 +9,10 @@ let commands: [Command] = [
     WatchCommand.command,
     RecordCommand.command,
     ReplayCommand.command,
+    TrackCommand.command,
+    EvaluateCommand.command,
+    QualityCommand.command,
+    SceneCommand.command,
+    LaunchCommand.command,
     ServeCommand.command,
 ]
