@@ -20,6 +20,7 @@ func tests(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
 /// The public library modules, one product each.
 let libraries = [
     "Files", "LaunchTiming", "Capture", "Pressure", "Tracking", "Dock", "Governor", "History",
+    "Telemetry", "Pipeline",
 ]
 
 let package = Package(
@@ -35,6 +36,9 @@ let package = Package(
             name: "CSensors", path: "Sources/CSensors", providers: [.apt(["libsensors-dev"])]),
         .systemLibrary(name: "CSQLite"),
         .systemLibrary(name: "CMallocStats"),
+        .systemLibrary(
+            name: "CMicroHTTPD", path: "Sources/CMicroHTTPD",
+            providers: [.apt(["libmicrohttpd-dev"])]),
 
         // Modules.
         module("Files"),
@@ -45,23 +49,27 @@ let package = Package(
         module("Dock", ["Tracking"]),
         module("Governor", ["Pressure", "Capture", "Tracking", "Files"]),
         module("History", ["CSQLite", "Files", "LaunchTiming"]),
+        module("Telemetry", ["CMicroHTTPD", "Files"]),
         module(
             "Pipeline",
-            ["Capture", "Tracking", "Dock", "Governor", "Pressure", "LaunchTiming", "Files"]),
+            [
+                "Capture", "Tracking", "Dock", "Governor", "Pressure", "LaunchTiming", "Telemetry",
+                "Files",
+            ]),
 
         // Executables.
         .executableTarget(
             name: "headroom",
             dependencies: [
                 "Capture", "Dock", "Files", "Governor", "History", "LaunchTiming", "Pipeline",
-                "Pressure", "Tracking",
+                "Pressure", "Telemetry", "Tracking",
             ],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "headroom-bench",
             dependencies: [
                 "Capture", "CMallocStats", "CSensors", "Dock", "History", "LaunchTiming",
-                "Pressure", "Tracking",
+                "Pressure", "Telemetry", "Tracking",
             ],
             swiftSettings: strictSettings),
 
@@ -75,6 +83,7 @@ let package = Package(
         tests("DockTests", ["Dock", "Tracking"]),
         tests("PipelineTests", ["Pipeline", "Capture", "Governor", "LaunchTiming", "Pressure"]),
         tests("GovernorTests", ["Governor", "Pressure", "Capture", "Tracking", "Files"]),
+        tests("TelemetryTests", ["Telemetry"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -50,6 +50,11 @@ expect 2 "--profile: unknown profile \"nope\"" -- estimate examples/sessions/sin
 expect 2 "no such file" -- estimate "$work/missing.json"
 expect 2 "unknown option --fast" -- estimate examples/sessions/single-1080p30.json --fast
 expect 2 "--min-frame-rate: expected a number" -- plan examples/sessions/dual-4k60.json --min-frame-rate fast
+expect 2 "--listen \"nowhere\": expected HOST:PORT" -- serve --listen nowhere
+expect 2 "--interval: expected a number" -- serve --interval 0
+expect 2 "--max-connections: expected an integer" -- serve --max-connections 0
+printf 'a file, not a directory\n' >"$work/plain"
+expect 2 "plain/sub/headroom.prom: cannot create directory" -- serve --listen 127.0.0.1:0 --textfile "$work/plain/sub"
 expect 2 "unknown command" -- frobnicate
 expect 2 "expected FILE" -- estimate
 

@@ -23,4 +23,7 @@ scripts/sensors-fixture-test.sh "$(swift build --show-bin-path)/headroom"
 echo "== launch checks (measure, compare, crash safety)"
 scripts/launch-checks.sh "$(swift build --show-bin-path)/headroom"
 
+echo "== Prometheus scraping two headroom serve instances; promtool; endpoint abuse"
+scripts/prometheus-integration.sh "$(swift build --show-bin-path)/headroom"
+
 echo "test.sh: all passed"

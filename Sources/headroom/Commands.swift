@@ -15,4 +15,5 @@ let commands: [Command] = [
     QualityCommand.command,
     SceneCommand.command,
     LaunchCommand.command,
+    ServeCommand.command,
 ]

@@ -1,0 +1,37 @@
+// GNU libmicrohttpd (Debian libmicrohttpd-dev) for the Telemetry module, which owns it.
+// MHD_start_daemon and MHD_get_daemon_info are variadic, which Swift cannot call, so this shim
+// gives them fixed signatures; everything else is imported as is.
+#ifndef HEADROOM_CMICROHTTPD_SHIM_H
+#define HEADROOM_CMICROHTTPD_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+// Starts a daemon with an internal polling thread (or a pool of `thread_pool_size` > 1),
+// bound to `address`, with the request and connection bounds given. NULL when it cannot start
+// (errno is then set by libmicrohttpd, e.g. EADDRINUSE).
+static inline struct MHD_Daemon *headroom_mhd_start(
+    unsigned int flags, const struct sockaddr *address, unsigned int connection_limit,
+    size_t connection_memory_limit, unsigned int connection_timeout_seconds,
+    unsigned int thread_pool_size, unsigned int listen_backlog,
+    MHD_AccessHandlerCallback handler, void *handler_context) {
+    return MHD_start_daemon(
+        flags, 0, NULL, NULL, handler, handler_context,
+        MHD_OPTION_SOCK_ADDR, address,
+        MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
+        MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
+        MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size > 1 ? thread_pool_size : 0,
+        MHD_OPTION_LISTEN_BACKLOG_SIZE, listen_backlog,
+        MHD_OPTION_END);
+}
+
+// The port the daemon listens on (useful after binding port 0); 0 when unknown.
+static inline uint16_t headroom_mhd_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+#endif

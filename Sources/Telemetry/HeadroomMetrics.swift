@@ -1,0 +1,161 @@
+/// The metrics every Headroom instance exports, registered under the names that dashboards,
+/// alert rules and users rely on (DESIGN.md, "Metrics"). Extend it; never rename a metric.
+///
+/// The properties are the registered metrics; the methods publish a whole reading at once so
+/// that callers cannot leave, say, a stale sensor's last temperature behind.
+public struct HeadroomMetrics: Sendable {
+    /// The registry these metrics live in; serve it or write it to a textfile.
+    public let registry: MetricsRegistry
+
+    /// `headroom_pressure_level`: 0 nominal, 1 fair, 2 serious, 3 critical, 4 shutdown.
+    public let pressureLevel: Gauge
+    /// `headroom_pressure_factor_level{factor}`: the level each factor asks for (same scale).
+    public let pressureFactorLevel: Gauge
+    /// `headroom_temperature_celsius{sensor,source}`: the latest readable temperatures.
+    public let temperature: Gauge
+    /// `headroom_temperature_high_celsius{sensor,source}`: each sensor's high limit `H`.
+    public let temperatureHigh: Gauge
+    /// `headroom_temperature_critical_celsius{sensor,source}`: each sensor's critical limit `C`.
+    public let temperatureCritical: Gauge
+    /// `headroom_sensor_stale{sensor,source}`: 1 while a sensor cannot be read, else 0.
+    public let sensorStale: Gauge
+    /// `headroom_thermal_headroom_ratio`: 0 at baseline, 1 at the serious threshold, above 1
+    /// past it (Android's `getThermalHeadroom` scale).
+    public let thermalHeadroom: Gauge
+    /// `headroom_thermal_headroom_forecast_ratio`: the same, forecast a few seconds ahead.
+    public let thermalHeadroomForecast: Gauge
+    /// `headroom_sustainable_budget_ratio`: share of the device budget sustainable now, 0…1.
+    public let sustainableBudget: Gauge
+    /// `headroom_simulated`: 1 while any pressure input is simulated (model, replay), else 0.
+    public let simulated: Gauge
+    /// `headroom_pressure_samples_total`: pressure readings taken since start.
+    public let pressureSamples: Counter
+    /// `headroom_hardware_cost_ratio`: the committed configuration's cost over the budget.
+    public let hardwareCost: Gauge
+    /// `headroom_system_pressure_cost_ratio`: cost over the budget sustainable right now.
+    public let systemPressureCost: Gauge
+    /// `headroom_pipeline_frame_rate_hertz{kind}`: `kind` is `target` or `actual`.
+    public let frameRate: Gauge
+    /// `headroom_inference_stride`: the detector runs on every stride-th frame (≥ 1).
+    public let inferenceStride: Gauge
+    /// `headroom_frames_total`: frames delivered to the pipeline.
+    public let frames: Counter
+    /// `headroom_frames_dropped_total`: frames dropped before processing.
+    public let framesDropped: Counter
+    /// `headroom_governor_changes_total`: times the governor changed the pipeline's settings.
+    public let governorChanges: Counter
+    /// `headroom_launch_phase_seconds{phase}`: duration of each launch phase, one per launch.
+    public let launchPhase: Histogram
+
+    /// Bucket bounds for launch phases, in seconds: 1 ms to 10 s.
+    public static let launchPhaseBuckets: [Double] = [
+        0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+    ]
+
+    /// Registers the Headroom metrics in `registry` (a fresh one by default).
+    ///
+    /// - Throws: ``MetricError/conflictingRegistration(_:)`` when `registry` already holds one
+    ///   of these names with a different definition.
+    public init(registry: MetricsRegistry = MetricsRegistry()) throws(MetricError) {
+        self.registry = registry
+        let sensor = ["sensor", "source"]
+        pressureLevel = try registry.gauge(
+            "headroom_pressure_level",
+            help: "System pressure level: 0 nominal, 1 fair, 2 serious, 3 critical, 4 shutdown.")
+        pressureFactorLevel = try registry.gauge(
+            "headroom_pressure_factor_level",
+            help: "Pressure level each factor asks for (0 nominal ... 4 shutdown).",
+            labelNames: ["factor"])
+        temperature = try registry.gauge(
+            "headroom_temperature_celsius", help: "Sensor temperature in degrees Celsius.",
+            labelNames: sensor)
+        temperatureHigh = try registry.gauge(
+            "headroom_temperature_high_celsius",
+            help: "Sensor high limit (serious pressure) in degrees Celsius.", labelNames: sensor)
+        temperatureCritical = try registry.gauge(
+            "headroom_temperature_critical_celsius",
+            help: "Sensor critical limit (shutdown pressure) in degrees Celsius.",
+            labelNames: sensor)
+        sensorStale = try registry.gauge(
+            "headroom_sensor_stale", help: "1 while the sensor cannot be read, else 0.",
+            labelNames: sensor)
+        thermalHeadroom = try registry.gauge(
+            "headroom_thermal_headroom_ratio",
+            help: "Thermal headroom: 0 at baseline, 1 at the serious threshold.")
+        thermalHeadroomForecast = try registry.gauge(
+            "headroom_thermal_headroom_forecast_ratio",
+            help: "Thermal headroom forecast a few seconds ahead (0 baseline, 1 serious).")
+        sustainableBudget = try registry.gauge(
+            "headroom_sustainable_budget_ratio",
+            help: "Share of the device budget sustainable at the current pressure, 0 to 1.")
+        simulated = try registry.gauge(
+            "headroom_simulated", help: "1 while any pressure input is simulated, else 0.")
+        pressureSamples = try registry.counter(
+            "headroom_pressure_samples_total", help: "Pressure readings taken.")
+        hardwareCost = try registry.gauge(
+            "headroom_hardware_cost_ratio",
+            help: "Hardware cost of the committed capture configuration over the budget.")
+        systemPressureCost = try registry.gauge(
+            "headroom_system_pressure_cost_ratio",
+            help: "Cost of the configuration over the budget sustainable at current headroom.")
+        frameRate = try registry.gauge(
+            "headroom_pipeline_frame_rate_hertz",
+            help: "Pipeline frame rate in hertz; kind is target or actual.", labelNames: ["kind"])
+        inferenceStride = try registry.gauge(
+            "headroom_inference_stride", help: "The detector runs on every stride-th frame.")
+        frames = try registry.counter(
+            "headroom_frames_total", help: "Frames delivered to the pipeline.")
+        framesDropped = try registry.counter(
+            "headroom_frames_dropped_total", help: "Frames dropped before processing.")
+        governorChanges = try registry.counter(
+            "headroom_governor_changes_total",
+            help: "Times the governor changed frame rate, stride or detector scale.")
+        launchPhase = try registry.histogram(
+            "headroom_launch_phase_seconds", help: "Launch phase duration in seconds.",
+            labelNames: ["phase"], buckets: Self.launchPhaseBuckets)
+    }
+
+    /// Publishes one pressure reading. Unknown values (nil) remove their series rather than
+    /// export a made-up number; sensors not in `status` leave the exposition.
+    public func publish(_ status: PressureStatus) {
+        pressureLevel.family.set(Double(status.level), at: [])
+        pressureFactorLevel.family.replaceAll(
+            with: status.factorLevels.map { ([$0.key], Double($0.value)) })
+        for (gauge, value) in [
+            (thermalHeadroom, status.headroom), (thermalHeadroomForecast, status.headroomForecast),
+            (sustainableBudget, status.sustainableShare),
+        ] {
+            if let value, !value.isNaN {
+                gauge.family.set(value, at: [])
+            } else {
+                gauge.family.remove(at: [])
+            }
+        }
+        simulated.family.set(status.isSimulated ? 1 : 0, at: [])
+        // Each family is swapped whole, so a scrape never sees half a reading of it.
+        func values(_ value: (SensorSample) -> Double?) -> [([String], Double)] {
+            status.sensors.compactMap { sample in
+                value(sample).map { ([sample.sensor, sample.source], $0) }
+            }
+        }
+        temperature.family.replaceAll(with: values(\.celsius))
+        temperatureHigh.family.replaceAll(with: values(\.highCelsius))
+        temperatureCritical.family.replaceAll(with: values(\.criticalCelsius))
+        sensorStale.family.replaceAll(with: values { $0.celsius == nil ? 1 : 0 })
+        pressureSamples.family.add(1, at: [])
+    }
+
+    /// Publishes the pipeline's current settings and rates.
+    public func publishPipeline(
+        targetFrameRate: Double, actualFrameRate: Double, inferenceStride stride: Int
+    ) {
+        frameRate.family.set(targetFrameRate, at: ["target"])
+        frameRate.family.set(actualFrameRate, at: ["actual"])
+        inferenceStride.family.set(Double(stride), at: [])
+    }
+
+    /// Records the duration of one launch phase, in seconds.
+    public func recordLaunchPhase(_ phase: String, seconds: Double) {
+        launchPhase.family.observe(seconds, at: [phase])
+    }
+}

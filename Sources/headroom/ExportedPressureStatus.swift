@@ -1,0 +1,28 @@
+import Pressure
+import Telemetry
+
+extension PressureStatus {
+    /// The exported form of a pressure reading: levels as numbers, temperature sensors only
+    /// (stale ones without a value), unknown headroom as nil, and the reading's
+    /// `status --json` form for `/status`.
+    init(_ reading: PressureReading) {
+        // Frequency and PSI entries carry a value in a unit; temperature sensors do not.
+        let temperatures = reading.sensors.filter { $0.unit == nil }
+        func known(_ value: Double) -> Double? { value.isNaN ? nil : value }
+        self.init(
+            level: reading.level.rawValue,
+            factorLevels: Dictionary(
+                reading.factors.map { ($0.kind.rawValue, $0.level.rawValue) },
+                uniquingKeysWith: max),
+            headroom: known(reading.headroom.current),
+            headroomForecast: known(reading.headroom.forecast),
+            sustainableShare: known(reading.sustainableShare),
+            isSimulated: reading.simulated,
+            sensors: temperatures.map {
+                SensorSample(
+                    sensor: $0.id.rawValue, source: $0.source.rawValue, celsius: $0.celsius?.value,
+                    highCelsius: $0.high?.value, criticalCelsius: $0.critical?.value)
+            },
+            json: String(decoding: Console.jsonData(reading), as: UTF8.self))
+    }
+}

@@ -1,0 +1,72 @@
+import Pressure
+import Telemetry
+
+/// `headroom serve`: the pressure observer plus the metrics exporter, until SIGINT or SIGTERM.
+enum ServeCommand {
+    static let command = Command(
+        name: "serve",
+        usage: "[--listen ADDR] [--interval S] [--textfile DIR] [--config FILE] [--model]",
+        summary: "Export pressure metrics for Prometheus: /metrics, /healthz and /status.",
+        details: """
+            Samples pressure every --interval seconds (default 5) and serves the readings as
+            Prometheus metrics on --listen (default 127.0.0.1:9464, loopback only; use
+            0.0.0.0:9464 or [::]:9464 to serve other machines). /metrics speaks Prometheus text
+            0.0.4 or OpenMetrics 1.0 by the Accept header; /status is the latest reading as
+            `status --json` prints it; /healthz answers ok. With --textfile DIR it also writes
+            DIR/headroom.prom atomically after every sample, for node_exporter's textfile
+            collector. Prints "serving on HOST:PORT" on stdout once listening (port 0 picks a
+            free port); SIGINT or SIGTERM stops it cleanly with exit 0.
+            """,
+        options: PressureInput.options + [
+            .option("--listen", "ADDR", "HOST:PORT or [IPv6]:PORT to serve on"),
+            .option("--interval", "S", "seconds between samples (0.1 to 3600, default 5)"),
+            .option("--textfile", "DIR", "also write DIR/headroom.prom after every sample"),
+            .option(
+                "--max-connections", "N", "connections served at once (1 to 60000, default 4096)"),
+        ],
+        run: { arguments in
+            try arguments.expectNoPositionals()
+            let interval = try arguments.number("--interval", in: 0.1...3600, default: 5)
+            var listen = ListenAddress.defaultLoopback
+            if let text = arguments.value("--listen") {
+                do throws(MetricsServerError) {
+                    listen = try ListenAddress(parsing: text)
+                } catch {
+                    throw UsageError(description: error.description)
+                }
+            }
+            let connectionLimit = try arguments.integer(
+                "--max-connections", in: 1...60000, default: 4096)
+            let input = try PressureInput(arguments)
+            let exporter = MetricsExporter(
+                metrics: try HeadroomMetrics(),
+                server: MetricsServerConfiguration(
+                    listen: listen, connectionLimit: connectionLimit),
+                textfile: arguments.value("--textfile").map { TextfileWriter(directory: $0) })
+            // Write the textfile and bind before sampling, so that an unwritable directory or
+            // a taken port fails at once, before anything is printed on stdout.
+            try exporter.textfile?.write(exporter.metrics.registry)
+            try exporter.server?.start()
+            let address =
+                "\(listen.isIPv6 ? "[\(listen.host)]" : listen.host):\(exporter.server?.port ?? 0)"
+            if !listen.isLoopback {
+                Console.error("headroom serve: note: serving beyond loopback on \(address)")
+            }
+            Console.out("serving on \(address) (/metrics /healthz /status)")
+            let observer = PressureObserver(
+                source: input.sampler, classifier: input.classifier, interval: interval)
+            let statuses = observer.readings().map { PressureStatus($0) }
+            try await withSignalCancellation {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await observer.run() }
+                    group.addTask { try await exporter.run(statuses) }
+                    // The first to end (cancellation ends both) ends the other.
+                    defer { group.cancelAll() }
+                    try await group.next()
+                }
+            }
+            exporter.server?.stop()
+            Console.error("headroom serve: stopped")
+            return 0
+        })
+}
