@@ -5,6 +5,7 @@ import Governor
 import LaunchTiming
 import Pressure
 import Synchronization
+import Telemetry
 import Tracking
 
 /// The options of one run of the main job.
@@ -74,6 +75,8 @@ public final class PipelineRun: Sendable {
     public let options: RunOptions
     /// The launch timeline every phase is marked on.
     public let timeline: LaunchTimeline
+    /// The metrics the run publishes as it goes (serve them with a `MetricsServer`).
+    public let metrics: HeadroomMetrics
 
     /// Mutable state shared by the run's tasks.
     private struct State {
@@ -89,16 +92,19 @@ public final class PipelineRun: Sendable {
         var subjects = 0
         var periodFrames = 0
         var periodFramingError = 0.0
+        var statusJSON: String?
     }
 
     private let state: Mutex<State>
 
     /// A run with `options`, marking its phases on `timeline`.
-    public init(options: RunOptions, timeline: LaunchTimeline = LaunchTimeline())
-        throws(TrackerConfigurationError)
-    {
+    ///
+    /// - Throws: `TrackerConfigurationError` or `MetricError` when the built-in tracker or
+    ///   metric definitions are unusable (a programming error caught at the first run).
+    public init(options: RunOptions, timeline: LaunchTimeline = LaunchTimeline()) throws {
         self.options = options
         self.timeline = timeline
+        metrics = try HeadroomMetrics()
         let frameRate = options.configuration.cameras.first?.frameRate ?? 30
         let heaviest = options.policy.inferenceLadder.first ?? InferenceSetting(stride: 1, scale: 1)
         state = Mutex(
@@ -130,6 +136,7 @@ public final class PipelineRun: Sendable {
             timeline: timeline)
         session.beginConfiguration()
         let estimate = try session.commitConfiguration()
+        try? metrics.hardwareCost.set(estimate.hardwareCost)
         let stand = try SimulatedStand(motors: StandMotors(camera: pose))
         await stand.setSystemTracking(false)
 
@@ -165,10 +172,17 @@ public final class PipelineRun: Sendable {
             group.cancelAll()
         }
         await session.stopRunning()
-        return summary(
+        let result = summary(
             estimate: estimate, session: session, isSimulated: isSimulated, notes: notes,
             loadReference: load.reference)
+        for phase in result.launch.phases where phase.isComplete {
+            metrics.recordLaunchPhase(phase.name, seconds: phase.duration)
+        }
+        return result
     }
+
+    /// The latest pressure reading as `status --json` prints it, for `/status`.
+    public var statusJSON: String? { state.withLock { $0.statusJSON } }
 
     // MARK: - Pressure
 
@@ -218,12 +232,18 @@ public final class PipelineRun: Sendable {
         start: MonotonicInstant
     ) async {
         for await reading in observer.readings() {
-            state.withLock { $0.reading = reading }
+            let status = PressureStatus(reading)
+            metrics.publish(status)
+            state.withLock { state in
+                state.reading = reading
+                state.statusJSON = status.json
+            }
             guard options.isGovernorEnabled, let change = governor.update(with: reading) else {
                 continue
             }
             var relative = change
             relative.time = MonotonicClock.now().seconds(since: start)
+            try? metrics.governorChanges.increment()
             state.withLock { state in
                 state.changes.append(relative)
                 state.settings = change.to
@@ -313,11 +333,19 @@ public final class PipelineRun: Sendable {
                     framesProcessed: state.stage.framesProcessed,
                     framesDropped: state.framesDropped, governorChanges: state.changes.count,
                     detectorCalls: state.stage.detectorCalls)
+                if let previous = state.samples.last {
+                    try? metrics.frames.increment(by: Double(sample.framesProcessed - previous.framesProcessed))
+                    try? metrics.framesDropped.increment(by: Double(sample.framesDropped - previous.framesDropped))
+                }
                 state.samples.append(sample)
                 state.periodFrames = 0
                 state.periodFramingError = 0
                 return sample
             }
+            metrics.publishPipeline(
+                targetFrameRate: sample.targetFrameRate, actualFrameRate: sample.actualFrameRate,
+                inferenceStride: sample.stride)
+            try? metrics.systemPressureCost.set(sample.systemPressureCost)
             progress(sample)
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Pressure
 import Telemetry
 
@@ -5,7 +6,7 @@ extension PressureStatus {
     /// The exported form of a pressure reading: levels as numbers, temperature sensors only
     /// (stale ones without a value), unknown headroom as nil, and the reading's
     /// `status --json` form for `/status`.
-    init(_ reading: PressureReading) {
+    public init(_ reading: PressureReading) {
         // Frequency and PSI entries carry a value in a unit; temperature sensors do not.
         let temperatures = reading.sensors.filter { $0.unit == nil }
         func known(_ value: Double) -> Double? { value.isNaN ? nil : value }
@@ -23,6 +24,15 @@ extension PressureStatus {
                     sensor: $0.id.rawValue, source: $0.source.rawValue, celsius: $0.celsius?.value,
                     highCelsius: $0.high?.value, criticalCelsius: $0.critical?.value)
             },
-            json: String(decoding: Console.jsonData(reading), as: UTF8.self))
+            json: String(decoding: Self.json(reading), as: UTF8.self))
+    }
+
+    /// The reading as `status --json` prints it: pretty, sorted keys.
+    private static func json(_ reading: PressureReading) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        return (try? encoder.encode(reading)) ?? Data("{}".utf8)
     }
 }
