@@ -53,6 +53,7 @@ expect_usage "expected two run selections" launch compare deferred --db "$db"
 expect_usage "run selector \"9-3\"" launch compare 9-3 1 --db "$db"
 expect_usage "--runs does not apply to \`launch report\`" launch report --runs 3 --db "$db"
 expect_usage "nope.json: no such file" launch measure --session "$work/nope.json" --db "$db"
+expect_usage "nope.y4m: no such file" launch measure --frames "$work/nope.y4m" --db "$db"
 
 # Crash safety: kill the measuring process mid-write, five times.
 crash_db="$work/crash.sqlite3"

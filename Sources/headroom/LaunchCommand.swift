@@ -12,8 +12,9 @@ enum LaunchCommand {
         "compare": ["--db", "--json", "--alpha", "--min-change"],
         "measure": [
             "--db", "--session", "--runs", "--no-deferred", "--label", "--json", "--out-dir",
+            "--frames",
         ],
-        LaunchMeasure.runOnceName: ["--session", "--no-deferred", "--label"],
+        LaunchMeasure.runOnceName: ["--session", "--no-deferred", "--label", "--frames"],
     ]
 
     static let options: [OptionSpec] = [
@@ -26,6 +27,7 @@ enum LaunchCommand {
         .option("--alpha", "P", "compare: significance level (default 0.05)"),
         .option("--min-change", "R", "compare: smallest relative change that counts"),
         .option("--session", "FILE", "measure: the session to launch"),
+        .option("--frames", "FILE", "measure: frames from this .y4m file (default: a pattern)"),
         .flag("--no-deferred", "measure: start every output before the first frame"),
         .option("--out-dir", "DIR", "measure: write each run's JSON report into DIR"),
         .flag("--check", "history: check the database's integrity"),
@@ -35,10 +37,11 @@ enum LaunchCommand {
     static let command = Command(
         name: "launch",
         usage: """
-            report [RUN] [--format json|csv|trace|md|html] [--out PATH] [--from FILE] [--db PATH]
+            report [RUN] [--format json|csv|trace|md|html] [--out PATH] [--from FILE]
+                                  [--db PATH]
                    headroom launch history [--runs N] [--label LABEL] [--json] [--check] [--db PATH]
                    headroom launch compare A B [--alpha P] [--min-change R] [--json] [--db PATH]
-                   headroom launch measure [--session FILE] [--runs N] [--no-deferred]
+                   headroom launch measure [--session FILE] [--runs N] [--no-deferred] [--frames FILE]
                                            [--label LABEL] [--out-dir DIR] [--json] [--db PATH]
             """,
         summary: "Launch timelines: reports, history (p50/p95 per phase), compare, measure.",
