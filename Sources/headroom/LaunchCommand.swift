@@ -7,13 +7,15 @@ import LaunchTiming
 enum LaunchCommand {
     /// The subcommands and the options each accepts.
     static let subcommands: [String: Set<String>] = [
-        "report": ["--db", "--format", "--out", "--from"],
+        "report": ["--db", "--format", "--out", "--from", "--out-dir"],
+        "import": ["--db", "--label"],
         "history": ["--db", "--runs", "--label", "--json", "--check"],
         "compare": ["--db", "--json", "--alpha", "--min-change"],
         "measure": [
             "--db", "--session", "--runs", "--no-deferred", "--label", "--json", "--out-dir",
+            "--frames",
         ],
-        LaunchMeasure.runOnceName: ["--session", "--no-deferred", "--label"],
+        LaunchMeasure.runOnceName: ["--session", "--no-deferred", "--label", "--frames"],
     ]
 
     static let options: [OptionSpec] = [
@@ -22,12 +24,13 @@ enum LaunchCommand {
         .option("--out", "PATH", "write the report to PATH atomically instead of stdout"),
         .option("--from", "FILE", "report: read this JSON report instead of the history"),
         .option("--runs", "N", "history: runs to summarize; measure: launches to make"),
-        .option("--label", "LABEL", "history: only runs with LABEL; measure: label the runs"),
+        .option("--label", "LABEL", "history: only runs with LABEL; measure, import: label runs"),
         .option("--alpha", "P", "compare: significance level (default 0.05)"),
         .option("--min-change", "R", "compare: smallest relative change that counts"),
         .option("--session", "FILE", "measure: the session to launch"),
+        .option("--frames", "FILE", "measure: frames from this .y4m file (default: a pattern)"),
         .flag("--no-deferred", "measure: start every output before the first frame"),
-        .option("--out-dir", "DIR", "measure: write each run's JSON report into DIR"),
+        .option("--out-dir", "DIR", "report, measure: write each run's report into DIR"),
         .flag("--check", "history: check the database's integrity"),
         .flag("--json", "print JSON"),
     ]
@@ -35,18 +38,21 @@ enum LaunchCommand {
     static let command = Command(
         name: "launch",
         usage: """
-            report [RUN] [--format json|csv|trace|md|html] [--out PATH] [--from FILE] [--db PATH]
+            report [RUN] [--format json|csv|trace|md|html] [--out PATH | --out-dir DIR]
+                                  [--from FILE] [--db PATH]
                    headroom launch history [--runs N] [--label LABEL] [--json] [--check] [--db PATH]
                    headroom launch compare A B [--alpha P] [--min-change R] [--json] [--db PATH]
-                   headroom launch measure [--session FILE] [--runs N] [--no-deferred]
+                   headroom launch measure [--session FILE] [--runs N] [--no-deferred] [--frames FILE]
                                            [--label LABEL] [--out-dir DIR] [--json] [--db PATH]
+                   headroom launch import FILE... [--label LABEL] [--db PATH]
             """,
-        summary: "Launch timelines: reports, history (p50/p95 per phase), compare, measure.",
+        summary: "Launch timelines: report, history (p50/p95 per phase), compare, measure, import.",
         details: """
             report: one run's timeline (RUN: a run id, LABEL or LABEL~N for its newest run,
             default the newest run; --from FILE re-exports a JSON report instead) as JSON, CSV,
             Chrome trace-event JSON (open in ui.perfetto.dev or chrome://tracing), Markdown or a
-            self-contained HTML waterfall, to stdout or atomically to --out.
+            self-contained HTML waterfall, to stdout or atomically to --out; --out-dir DIR writes
+            every run RUN selects (e.g. deferred) as DIR/run-ID.EXT.
             history: p50 and p95 of every phase's duration and every mark's time (@name) over
             the last N runs (default 20); --check verifies the database (exit 1 if damaged).
             compare: A and B select runs (12, 10-19, LABEL, LABEL~N, last~N); per phase, the
@@ -58,13 +64,15 @@ enum LaunchCommand {
             processes and stores each run, labelled "deferred" or, with --no-deferred (every
             output started before the first frame), "no-deferred"; --out-dir also writes each
             run's JSON report there.
+            import: adds JSON reports (from another machine, or --out-dir) to the history.
             The history is $XDG_DATA_HOME/headroom/history.sqlite3 unless --db PATH.
             """,
         options: options,
         run: { arguments in
             guard let name = arguments.positionals.first, let allowed = subcommands[name] else {
                 throw UsageError(
-                    description: "expected a subcommand: report, history, compare or measure"
+                    description:
+                        "expected a subcommand: report, history, compare, measure or import"
                         + (arguments.positionals.first.map { ", got \"\($0)\"" } ?? ""))
             }
             for option in options.map(\.name)
@@ -76,12 +84,32 @@ enum LaunchCommand {
             let rest = Array(arguments.positionals.dropFirst())
             switch name {
             case "report": return try report(arguments, rest)
+            case "import": return try importReports(arguments, rest)
             case "history": return try LaunchHistoryText.history(arguments, rest)
             case "compare": return try LaunchHistoryText.compare(arguments, rest)
             case "measure": return try await LaunchMeasure.measure(arguments, rest)
             default: return try await LaunchMeasure.runOnce(arguments, rest)
             }
         })
+
+    /// Adds JSON reports (from `report --format json`, `measure --out-dir`, another machine)
+    /// to the history, each validated first.
+    private static func importReports(_ arguments: Arguments, _ files: [String]) throws -> Int32 {
+        guard !files.isEmpty else {
+            throw UsageError(description: "expected one or more JSON report FILEs")
+        }
+        let reports = try files.map { file in
+            var report = try LaunchReport.decode(readConfigurationFile(file), file: file)
+            if let label = arguments.value("--label") { report.label = label }
+            return report
+        }
+        let store = try store(arguments)
+        let ids = try reports.map { try store.add($0) }
+        Console.out(
+            "imported \(ids.count) run(s) into \(store.path): \(ids.map(\.description).joined(separator: " "))"
+        )
+        return 0
+    }
 
     /// The history named by `--db`, or the default one.
     static func store(_ arguments: Arguments) throws -> HistoryStore {
@@ -104,6 +132,11 @@ enum LaunchCommand {
         guard rest.count <= 1 else {
             throw UsageError(description: "expected at most one RUN, got \(rest.count)")
         }
+        if arguments.value("--out-dir") != nil
+            && (arguments.value("--out") != nil || arguments.value("--from") != nil)
+        {
+            throw UsageError(description: "--out-dir writes runs of the history; drop --out/--from")
+        }
         let formatName = arguments.value("--format") ?? "json"
         guard let format = LaunchReportFormat(rawValue: formatName) else {
             let known = LaunchReportFormat.allCases.map(\.rawValue).joined(separator: ", ")
@@ -122,6 +155,14 @@ enum LaunchCommand {
             guard let newest = runs.first else {
                 Console.error("headroom launch report: no run matches \"\(rest.first ?? "last")\"")
                 return 2
+            }
+            if let directory = arguments.value("--out-dir") {
+                for run in runs {
+                    let path = "\(directory)/run-\(run.id).\(format.fileExtension)"
+                    try format.write(store.report(run.id), to: path)
+                }
+                Console.out("wrote \(runs.count) report(s) to \(directory)")
+                return 0
             }
             report = try store.report(newest.id)
         }

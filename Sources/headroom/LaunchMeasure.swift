@@ -36,10 +36,12 @@ enum LaunchMeasure {
         let label = arguments.value("--label") ?? (deferred ? "deferred" : "no-deferred")
         // Check the session here so that a bad file is one clear error, not N child failures.
         if let path = arguments.value("--session") { _ = try SessionConfiguration.load(from: path) }
+        if let path = arguments.value("--frames") { _ = try Y4MFrameSource(path: path) }
         let store = try LaunchCommand.store(arguments)
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         var words = [LaunchCommand.command.name, runOnceName, "--label", label]
         if let path = arguments.value("--session") { words += ["--session", path] }
+        if let path = arguments.value("--frames") { words += ["--frames", path] }
         if !deferred { words.append("--no-deferred") }
 
         var stored: [(RunID, LaunchReport)] = []
@@ -108,9 +110,12 @@ enum LaunchMeasure {
             }
         }
         let profile = try ProfileCatalog().profile(configuration.profile)
+        let frameSource: any FrameSource =
+            try arguments.value("--frames").map { try Y4MFrameSource(path: $0) }
+            ?? PatternFrameSource()
         let session = CaptureSession(
             configuration: configuration, estimator: HardwareCostEstimator(profile: profile),
-            timeline: timeline)
+            frameSource: frameSource, timeline: timeline)
         let events = session.events()
         timeline.end(.appInit)
 
