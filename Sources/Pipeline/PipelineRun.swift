@@ -334,8 +334,10 @@ public final class PipelineRun: Sendable {
                     framesDropped: state.framesDropped, governorChanges: state.changes.count,
                     detectorCalls: state.stage.detectorCalls)
                 if let previous = state.samples.last {
-                    try? metrics.frames.increment(by: Double(sample.framesProcessed - previous.framesProcessed))
-                    try? metrics.framesDropped.increment(by: Double(sample.framesDropped - previous.framesDropped))
+                    try? metrics.frames.increment(
+                        by: Double(sample.framesProcessed - previous.framesProcessed))
+                    try? metrics.framesDropped.increment(
+                        by: Double(sample.framesDropped - previous.framesDropped))
                 }
                 state.samples.append(sample)
                 state.periodFrames = 0

@@ -1,10 +1,14 @@
 import Files
 import Foundation
 import LaunchTiming
+import Pressure
+import Telemetry
 
 /// The files a run leaves behind, written atomically into one directory:
-/// `run.json` (the whole ``RunSummary``), `run.md` (a readable summary), `launch.trace.json`
-/// (the launch timeline for Perfetto / chrome://tracing) and `launch.md`.
+/// `run.json` (the whole ``RunSummary``), `run.md` (a readable summary), `run.html` (one
+/// self-contained page: launch waterfall, pressure and temperature with the governor's changes,
+/// frame rate and stride, quality), `launch.trace.json` (the launch timeline for Perfetto /
+/// chrome://tracing) and `launch.md`.
 public enum RunReport {
     /// Writes the reports of `summary` into `directory`; returns the paths written.
     ///
@@ -20,6 +24,7 @@ public enum RunReport {
         let files: [(String, Data)] = [
             ("run.json", json),
             ("run.md", Data(markdown(summary).utf8)),
+            ("run.html", Data(HTMLRunReport(data: htmlData(summary)).render().utf8)),
             (
                 "launch.\(LaunchReportFormat.trace.fileExtension)",
                 LaunchReportFormat.trace.render(summary.launch)
@@ -55,6 +60,45 @@ public enum RunReport {
             text += "\n## Notes\n\n" + summary.notes.map { "- \($0)\n" }.joined()
         }
         return text
+    }
+
+    /// What the HTML report draws, from the summary.
+    public static func htmlData(_ summary: RunSummary) -> RunReportData {
+        let processStart = summary.launch.phase(named: LaunchPhase.processStart.name)?.start ?? 0
+        return RunReportData(
+            title:
+                "headroom run — \(summary.scenario), governor \(summary.isGovernorEnabled ? "on" : "off")",
+            context: [
+                "profile \(summary.profile), seed \(summary.seed), \(decimal(summary.seconds, 0)) s",
+                summary.isSimulated
+                    ? "temperatures SIMULATED by the thermal model" : "temperatures measured",
+            ] + summary.notes,
+            launchPhases: summary.launch.phases.filter(\.isComplete).map {
+                LaunchPhaseSpan(
+                    name: $0.name, startSeconds: max(0, $0.start - processStart),
+                    durationSeconds: $0.duration)
+            },
+            pressure: summary.samples.map {
+                PressurePoint(
+                    timeSeconds: $0.time, level: $0.level.rawValue,
+                    temperatureCelsius: $0.temperature)
+            },
+            governorChanges: summary.governorChanges.map {
+                GovernorChangeMark(timeSeconds: $0.time, summary: "\($0.level): \($0.to)")
+            },
+            pipeline: summary.samples.map {
+                PipelinePoint(
+                    timeSeconds: $0.time, targetFrameRate: $0.isCapturing ? $0.targetFrameRate : 0,
+                    actualFrameRate: $0.actualFrameRate, inferenceStride: $0.stride)
+            },
+            quality: figures(summary).map { name, value in
+                QualityFigure(
+                    name: name, value: value,
+                    isConcern: (name == "worst level" && summary.worstLevel >= .critical)
+                        || (name == "frames dropped"
+                            && summary.framesDropped > summary.framesProcessed / 10)
+                )
+            })
     }
 
     /// The headline figures, in order, as (name, text).

@@ -5,6 +5,7 @@ import Governor
 import History
 import LaunchTiming
 import Pipeline
+import Telemetry
 
 /// `headroom run`: the main job.
 enum RunCommand {
@@ -37,6 +38,9 @@ enum RunCommand {
             .option("--policy", "FILE", "governor policy JSON"),
             .option("--out", "DIR", "where to write the reports (default runs/<time>)"),
             .option("--db", "PATH", "the history database"),
+            .option(
+                "--serve", "ADDR", "serve /metrics, /healthz and /status on HOST:PORT while running"
+            ),
             .flag("--json", "print the summary as JSON (no live display)"),
         ],
         run: { arguments in
@@ -58,6 +62,8 @@ enum RunCommand {
                 }
                 let run = try PipelineRun(
                     options: options, timeline: index == 0 ? timeline : LaunchTimeline())
+                let server = try serve(run, at: arguments.value("--serve"), quiet: json)
+                defer { server?.stop() }
                 let display = RunDisplay(
                     isLive: !json && Console.isTerminal, isQuiet: json, seconds: options.seconds)
                 if !json { Console.out(display.header(options)) }
@@ -125,6 +131,28 @@ enum RunCommand {
             options.policy = try GovernorPolicy.load(from: policy)
         }
         return options
+    }
+
+    /// Starts serving `run`'s metrics at `address`, if given.
+    private static func serve(_ run: PipelineRun, at address: String?, quiet: Bool) throws
+        -> MetricsServer?
+    {
+        guard let address else { return nil }
+        let listen: ListenAddress
+        do throws(MetricsServerError) {
+            listen = try ListenAddress(parsing: address)
+        } catch {
+            throw UsageError(description: "--serve: \(error.description)")
+        }
+        let server = MetricsServer(
+            configuration: MetricsServerConfiguration(listen: listen),
+            endpoint: MetricsEndpoint(registry: run.metrics.registry, status: { run.statusJSON }))
+        try server.start()
+        if !quiet {
+            Console.out(
+                "serving metrics on \(listen.host):\(server.port) (/metrics /healthz /status)")
+        }
+        return server
     }
 
     /// The figures stored with the run in the history.
