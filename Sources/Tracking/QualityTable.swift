@@ -14,7 +14,7 @@ public struct QualityTable: Sendable, Hashable, Codable {
         public var idf1: Double
         /// Multiple-object tracking accuracy, ≤ 1.
         public var mota: Double
-        /// Identity switches.
+        /// Identity switches, summed over the seeds.
         public var idsw: Int
         /// The mean framing error of the primary subject's true position, in picture units.
         public var framingError: Double
@@ -27,9 +27,17 @@ public struct QualityTable: Sendable, Hashable, Codable {
 
     /// The rows, in the order they were measured.
     public var rows: [Row]
+    /// Seconds of scene each setting ran for, per seed.
+    public var secondsPerRun: Double
+    /// The scene seeds each setting ran with; rows are means over them (IDSW the sum).
+    public var seeds: [UInt64]
 
     /// Creates a table.
-    public init(rows: [Row]) { self.rows = rows }
+    public init(rows: [Row], secondsPerRun: Double, seeds: [UInt64]) {
+        self.rows = rows
+        self.secondsPerRun = secondsPerRun
+        self.seeds = seeds
+    }
 
     /// The row for a setting, if it was measured.
     public func row(framesPerSecond: Double, stride: Int, scale: Double) -> Row? {
