@@ -30,8 +30,11 @@ def load(path):
 
 
 def write(path, rows):
+    """Writes the rows; boxes with no area (which MOTChallenge readers reject) are dropped."""
     with open(path, "w") as handle:
         for frame, ident, x, y, w, h in rows:
+            if not (w > 0 and h > 0):
+                continue
             handle.write(f"{frame},{ident},{x:.3f},{y:.3f},{w:.3f},{h:.3f},1,-1,-1,-1\n")
 
 
