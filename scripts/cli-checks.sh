@@ -60,6 +60,17 @@ expect 0 '"hardwareCost"' -- estimate --json examples/sessions/single-1080p30.js
 expect 0 "frame rate 60 fps" -- plan examples/sessions/dual-4k60.json --out "$work/planned.json"
 expect 0 "fits on jetson-orin-nx" -- estimate "$work/planned.json"
 expect 0 "raspberry-pi-5" -- profiles
+# Pressure commands: bad input names the file, line and field; no thermal sensors is said.
+printf '{"time": 0}\n{"time": 1, "sensor": []}\n' >"$work/bad-trace.jsonl"
+printf '{"cpuPressure": {"fair": 90}}\n' >"$work/bad-pressure.json"
+expect 2 "bad-trace.jsonl: line 2: sensor: unknown key" -- replay "$work/bad-trace.jsonl"
+expect 2 "bad-pressure.json: cpuPressure.serious: expected more than fair" -- status --config "$work/bad-pressure.json"
+expect 2 "--interval: expected a number" -- watch --interval 0
+expect 2 "--seconds: expected" -- record --out "$work/trace.jsonl"
+expect 0 "recorded 2 samples" -- record --seconds 0.1 --interval 0.1 --out "$work/trace.jsonl" --model
+expect 0 "SIMULATED" -- replay "$work/trace.jsonl"
+expect 0 "level:" -- status
+expect 0 '"sensors"' -- sensors --json
 # Tracking: MOTChallenge input errors name FILE:LINE; a short synthetic sequence round-trips.
 printf '1,-1,10,20,30,60,0.9\n2,-1,12,20,30,nan,0.9\n' >"$work/nan-det.txt"
 printf '1,-1,10,20,30,60,0.9\n1,-1,12,20,-30,60,0.9\n' >"$work/negative-det.txt"

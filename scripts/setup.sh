@@ -5,6 +5,9 @@ set -euo pipefail
 
 # Debian packages the build, the tests and the demo need.
 packages=(
+  libsensors-dev
+  libsensors-config
+  lm-sensors
   libsqlite3-dev
 )
 

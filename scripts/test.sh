@@ -17,4 +17,10 @@ swift format lint --strict --recursive Package.swift Sources Tests
 echo "== command-line checks"
 scripts/cli-checks.sh "$(swift build --show-bin-path)/headroom"
 
+echo "== real libsensors on fake hwmon trees (root, mount namespace)"
+scripts/sensors-fixture-test.sh "$(swift build --show-bin-path)/headroom"
+
+echo "== launch checks (measure, compare, crash safety)"
+scripts/launch-checks.sh "$(swift build --show-bin-path)/headroom"
+
 echo "test.sh: all passed"

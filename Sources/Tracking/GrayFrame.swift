@@ -14,6 +14,14 @@ public struct GrayFrame: Sendable {
         pixels = [UInt8](repeating: value, count: width * height)
     }
 
+    /// Wraps existing pixels (`width × height` bytes, row after row) without copying them.
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(pixels.count == width * height, "GrayFrame: expected \(width * height) pixels")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
     /// The pixel at column `x`, row `y`.
     public subscript(x: Int, y: Int) -> UInt8 {
         get { pixels[y * width + x] }

@@ -23,6 +23,22 @@ public struct QualityTable: Sendable, Hashable, Codable {
         public var framedFraction: Double
         /// Detector runs per second (framesPerSecond / stride): the inference load.
         public var inferencesPerSecond: Double { framesPerSecond / Double(stride) }
+
+        /// Creates a row.
+        public init(
+            framesPerSecond: Double, stride: Int, scale: Double, idf1: Double, mota: Double = 0,
+            idsw: Int = 0,
+            framingError: Double = 0, framedFraction: Double = 0
+        ) {
+            self.framesPerSecond = framesPerSecond
+            self.stride = stride
+            self.scale = scale
+            self.idf1 = idf1
+            self.mota = mota
+            self.idsw = idsw
+            self.framingError = framingError
+            self.framedFraction = framedFraction
+        }
     }
 
     /// The rows, in the order they were measured.
@@ -32,11 +48,24 @@ public struct QualityTable: Sendable, Hashable, Codable {
     /// The scene seeds each setting ran with; rows are means over them (IDSW the sum).
     public var seeds: [UInt64]
 
-    /// Creates a table.
-    public init(rows: [Row], secondsPerRun: Double, seeds: [UInt64]) {
+    /// Creates a table; `secondsPerRun` and `seeds` record how it was measured (0 and none
+    /// when unknown).
+    public init(rows: [Row], secondsPerRun: Double = 0, seeds: [UInt64] = []) {
         self.rows = rows
         self.secondsPerRun = secondsPerRun
         self.seeds = seeds
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case rows, secondsPerRun, seeds
+    }
+
+    /// Decodes a table; tables written before `secondsPerRun` and `seeds` existed still load.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        rows = try container.decode([Row].self, forKey: .rows)
+        secondsPerRun = try container.decodeIfPresent(Double.self, forKey: .secondsPerRun) ?? 0
+        seeds = try container.decodeIfPresent([UInt64].self, forKey: .seeds) ?? []
     }
 
     /// The row for a setting, if it was measured.

@@ -90,21 +90,9 @@ public struct SceneRun<Rig: CameraRig>: Sendable {
                         frame: number, id: track.id.rawValue, box: track.box,
                         confidence: track.confidence))
             }
-            // Framing error of the true person behind the primary subject.
-            var error = 0.5
-            if let framing = outcome.framing, let subject = outcome.subjects.first {
-                let pixels = BoundingBox(
-                    minX: subject.box.minX * width, minY: subject.box.minY * height,
-                    width: subject.box.width * width, height: subject.box.height * height)
-                if let truth = visible.max(by: {
-                    $0.box.intersectionOverUnion(with: pixels)
-                        < $1.box.intersectionOverUnion(with: pixels)
-                }), truth.box.intersectionOverUnion(with: pixels) > 0.3 {
-                    let dx = truth.box.centerX / width - framing.target.x
-                    let dy = truth.box.centerY / height - framing.target.y
-                    error = min(0.5, (dx * dx + dy * dy).squareRoot())
-                }
-            }
+            let error = FramingError.measure(
+                framing: outcome.framing, subject: outcome.subjects.first,
+                people: visible.map(\.box), width: width, height: height)
             errorSum += error
             if error < 0.1 { framed += 1 }
             rig.drive(

@@ -1,11 +1,18 @@
 /// Every command, in the order `headroom --help` lists them. A new command is a file of its
 /// own defining `static let command`, plus one line here.
 let commands: [Command] = [
+    RunCommand.command,
     EstimateCommand.command,
     PlanCommand.command,
     ProfilesCommand.command,
+    SensorsCommand.command,
+    StatusCommand.command,
+    WatchCommand.command,
+    RecordCommand.command,
+    ReplayCommand.command,
     TrackCommand.command,
     EvaluateCommand.command,
     QualityCommand.command,
     SceneCommand.command,
+    LaunchCommand.command,
 ]

@@ -16,6 +16,11 @@ enum Console {
         write(text.hasSuffix("\n") ? text : text + "\n", to: STDERR_FILENO)
     }
 
+    /// Writes `text` to stdout as it is (live displays redraw a line with it).
+    static func write(_ text: String) {
+        write(text, to: STDOUT_FILENO)
+    }
+
     /// Writes `value` as pretty, key-sorted JSON to stdout: the stable machine-readable form.
     static func json(_ value: some Encodable) {
         out(String(decoding: jsonData(value), as: UTF8.self))

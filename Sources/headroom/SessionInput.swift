@@ -14,25 +14,39 @@ struct SessionInput {
 
     /// Loads the session file named by the single positional argument.
     init(_ arguments: Arguments) throws {
-        let path = try arguments.single("FILE")
-        var configuration = try SessionConfiguration.load(from: path)
-        let override = arguments.value("--profile")
-        let reference = override ?? configuration.profile
+        try self.init(path: arguments.single("FILE"), profileOverride: arguments.value("--profile"))
+    }
+
+    /// Loads the session file named by `option` (e.g. `--session`), which must be given.
+    init(_ arguments: Arguments, fileOption option: String) throws {
+        guard let path = arguments.value(option) else {
+            throw UsageError(description: "\(option): expected a session file")
+        }
+        try self.init(path: path, profileOverride: arguments.value("--profile"))
+    }
+
+    private init(path: String, profileOverride: String?) throws {
+        configuration = try SessionConfiguration.load(from: path)
+        profile = try Self.profile(
+            profileOverride ?? configuration.profile, override: profileOverride != nil, file: path)
+        if let profileOverride { configuration.profile = profileOverride }
+    }
+
+    /// Resolves a profile reference: a mistake in `--profile` is a usage error; in a session
+    /// file's `profile` field it names `file`.
+    static func profile(_ reference: String, override: Bool, file: String?) throws -> DeviceProfile
+    {
         let result = Result { () throws(ConfigurationError) in
-            try ProfileCatalog().profile(
-                reference, field: override == nil ? "profile" : "--profile")
+            try ProfileCatalog().profile(reference, field: override ? "--profile" : "profile")
         }
         switch result {
         case .success(let profile):
-            self.profile = profile
+            return profile
         case .failure(let error) where error.file != nil:
             throw error
         case .failure(let error):
-            // An unknown name: a mistake in the flag, or in the session file's "profile" field.
-            if override != nil { throw UsageError(description: error.description) }
-            throw error.inFile(path)
+            if override { throw UsageError(description: error.description) }
+            throw file.map(error.inFile) ?? error
         }
-        if let override { configuration.profile = override }
-        self.configuration = configuration
     }
 }

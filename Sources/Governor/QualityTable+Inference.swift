@@ -1,0 +1,29 @@
+import Tracking
+
+extension QualityTable {
+    /// The cheapest inference setting whose IDF1 at `frameRate` (the nearest measured frame
+    /// rate) is within `allowedLoss` (absolute, 0…1) of the best measured there; ties go to the
+    /// better quality. `nil` when the table is empty.
+    public func cheapestSetting(at frameRate: Double, allowedLoss: Double) -> InferenceSetting? {
+        guard
+            let nearest = rows.min(by: {
+                abs($0.framesPerSecond - frameRate) < abs($1.framesPerSecond - frameRate)
+            })
+        else { return nil }
+        let candidates = rows.filter { $0.framesPerSecond == nearest.framesPerSecond }
+        guard let best = candidates.map(\.idf1).max() else { return nil }
+        return candidates.filter { $0.idf1 >= best - allowedLoss }
+            .min { ($0.setting.relativeCost, -$0.idf1) < ($1.setting.relativeCost, -$1.idf1) }?
+            .setting
+    }
+
+    /// The lightest inference setting measured.
+    public var lightestSetting: InferenceSetting? {
+        rows.map(\.setting).min { $0.relativeCost < $1.relativeCost }
+    }
+}
+
+extension QualityTable.Row {
+    /// The row's stride and scale as an inference setting.
+    public var setting: InferenceSetting { InferenceSetting(stride: stride, scale: scale) }
+}

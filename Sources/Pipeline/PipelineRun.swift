@@ -1,0 +1,353 @@
+import Capture
+import Dock
+import Foundation
+import Governor
+import LaunchTiming
+import Pressure
+import Synchronization
+import Tracking
+
+/// The options of one run of the main job.
+public struct RunOptions: Sendable {
+    /// How long to run, seconds.
+    public var seconds: Double
+    /// The conditions played.
+    public var scenario: RunScenario
+    /// The seed of the synthetic scene.
+    public var seed: UInt64
+    /// Whether the governor adapts the pipeline (off: settings stay as requested).
+    public var isGovernorEnabled: Bool
+    /// The capture session; its first camera feeds the tracking pipeline.
+    public var configuration: SessionConfiguration
+    /// The device profile the session is priced on.
+    public var profile: DeviceProfile
+    /// The governor's policy.
+    public var policy: GovernorPolicy
+    /// The tracking quality table the governor consults.
+    public var qualityTable: QualityTable
+    /// Seconds between pressure readings.
+    public var pressureInterval: Double
+    /// The thermal model's load reference (process CPU share at full settings); `nil` measures it.
+    public var loadReference: Double?
+    /// Where pressure samples come from instead of the host and the scenario's model: a
+    /// recorded trace, or a test's fixture. Its times are seconds on the monotonic clock.
+    public var pressureSource: (any SampleSource)?
+
+    /// Options with the defaults of `headroom run`.
+    public init(
+        seconds: Double? = nil, scenario: RunScenario = .standard, seed: UInt64 = 1,
+        isGovernorEnabled: Bool = true,
+        configuration: SessionConfiguration = PipelineRun.defaultSession,
+        profile: DeviceProfile = .genericDesktop, policy: GovernorPolicy = GovernorPolicy(),
+        qualityTable: QualityTable = .standard, pressureInterval: Double = 0.5,
+        loadReference: Double? = nil
+    ) {
+        self.seconds = seconds ?? scenario.defaultSeconds
+        self.scenario = scenario
+        self.seed = seed
+        self.isGovernorEnabled = isGovernorEnabled
+        self.configuration = configuration
+        self.profile = profile
+        self.policy = policy
+        self.qualityTable = qualityTable
+        self.pressureInterval = pressureInterval
+        self.loadReference = loadReference
+    }
+}
+
+/// One run of the main job (see the module overview). Create it, then `await run(progress:)`.
+public final class PipelineRun: Sendable {
+    /// The session `headroom run` uses unless given one: a 960×540 camera at 30 fps feeding a
+    /// preview and the tracker, and a deferred photo output.
+    public static let defaultSession = SessionConfiguration(
+        profile: DeviceProfile.genericDesktop.name,
+        cameras: [
+            CameraConfiguration(
+                id: "stand", format: CameraFormat(width: 960, height: 540, maxFrameRate: 30))
+        ],
+        outputs: [
+            CaptureOutput(kind: .preview), CaptureOutput(kind: .videoData),
+            CaptureOutput(kind: .photo, isDeferredStartEnabled: true),
+        ])
+
+    /// The options.
+    public let options: RunOptions
+    /// The launch timeline every phase is marked on.
+    public let timeline: LaunchTimeline
+
+    /// Mutable state shared by the run's tasks.
+    private struct State {
+        var settings: PipelineSettings
+        var stage: TrackingStage
+        var reading: PressureReading?
+        var samples: [RunSample] = []
+        var changes: [GovernorChange] = []
+        var captureRun = 0
+        var framesDropped = 0
+        var lastFrameNumber: Int?
+        var lastFrameTime: MonotonicInstant?
+        var subjects = 0
+        var periodFrames = 0
+        var periodFramingError = 0.0
+    }
+
+    private let state: Mutex<State>
+
+    /// A run with `options`, marking its phases on `timeline`.
+    public init(options: RunOptions, timeline: LaunchTimeline = LaunchTimeline())
+        throws(TrackerConfigurationError)
+    {
+        self.options = options
+        self.timeline = timeline
+        let frameRate = options.configuration.cameras.first?.frameRate ?? 30
+        let heaviest = options.policy.inferenceLadder.first ?? InferenceSetting(stride: 1, scale: 1)
+        state = Mutex(
+            State(
+                settings: PipelineSettings(frameRate: frameRate, inference: heaviest),
+                stage: try TrackingStage(inference: heaviest, framesPerSecond: frameRate)))
+    }
+
+    /// Runs for ``RunOptions/seconds`` (or until cancelled), calling `progress` with a sample
+    /// every half second, and returns the summary.
+    ///
+    /// - Throws: ``SessionOverBudgetError`` when the session does not fit its profile,
+    ///   ``ConfigurationError`` for an invalid session, or a capture error.
+    public func run(progress: @escaping @Sendable (RunSample) -> Void = { _ in }) async throws
+        -> RunSummary
+    {
+        timeline.mark(.appInit)
+        let configuration = options.configuration
+        try configuration.validate()
+        let camera = configuration.cameras[0]
+        let estimator = HardwareCostEstimator(profile: options.profile)
+        let pose = CameraPose()
+        var scene = SyntheticScene.Configuration()
+        scene.seed = options.seed
+        let source = SceneFrameSource(
+            scene: scene, width: camera.format.width, height: camera.format.height, pose: pose)
+        let session = CaptureSession(
+            configuration: configuration, estimator: estimator, frameSource: source,
+            timeline: timeline)
+        session.beginConfiguration()
+        let estimate = try session.commitConfiguration()
+        let stand = try SimulatedStand(motors: StandMotors(camera: pose))
+        await stand.setSystemTracking(false)
+
+        let start = MonotonicClock.now()
+        let load = ReferencedLoad(reference: options.loadReference)
+        let (sampler, isSimulated, notes): (any SampleSource, Bool, [String]) =
+            options.pressureSource.map {
+                ($0, true, ["pressure comes from a given source, not this host"])
+            }
+            ?? pressureSampler(load: load, start: start)
+        let observer = PressureObserver(source: sampler, interval: options.pressureInterval)
+        let governor = Governor(
+            policy: options.policy,
+            costModel: SystemPressureCost(estimator: estimator, configuration: configuration),
+            qualityTable: options.qualityTable)
+
+        try session.startRunning()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await observer.run() }
+            group.addTask { try await stand.run() }
+            group.addTask {
+                await self.followPressure(
+                    observer, governor: governor, session: session, start: start)
+            }
+            group.addTask {
+                try await self.processFrames(session: session, source: source, stand: stand)
+            }
+            group.addTask {
+                try await self.sampleProgress(
+                    start: start, session: session, governor: governor, progress: progress)
+            }
+            try await Task.sleep(for: .seconds(options.seconds))
+            group.cancelAll()
+        }
+        await session.stopRunning()
+        return summary(
+            estimate: estimate, session: session, isSimulated: isSimulated, notes: notes,
+            loadReference: load.reference)
+    }
+
+    // MARK: - Pressure
+
+    /// The pressure sources: the host's real sensors, unless the scenario simulates or the host
+    /// has none, in which case PSI and throttling plus the labelled thermal model.
+    private func pressureSampler(load: ReferencedLoad, start: MonotonicInstant)
+        -> (sampler: PressureSampler, isSimulated: Bool, notes: [String])
+    {
+        var system = PressureSampler.system()
+        let hasSensors =
+            system.sample(at: 0)?.sensors.contains {
+                $0.isTemperature && $0.celsius != nil && !$0.isStale
+            } ?? false
+        if hasSensors && !options.scenario.alwaysSimulates {
+            return (system, false, [])
+        }
+        let scenario = options.scenario
+        let seconds = options.seconds
+        let model = ThermalModel(
+            ambient: scenario.ambient(at: 0, runSeconds: seconds),
+            riseAtFullLoad: scenario.riseAtFullLoad,
+            timeConstant: scenario.timeConstant)
+        let thermal = ThermalModelSource(
+            model: model, load: load, high: Celsius(scenario.high),
+            critical: Celsius(scenario.critical),
+            ambient: { _ in
+                scenario.ambient(
+                    at: MonotonicClock.now().seconds(since: start), runSeconds: seconds)
+            })
+        system.temperatureSources = [thermal]
+        let why =
+            hasSensors
+            ? "scenario \(scenario.name) simulates the machine's temperature"
+            : "no thermal sensors on this host"
+        return (
+            system, true,
+            [
+                "\(why): temperatures come from a thermal model (SIMULATED) driven by this process's CPU use"
+            ]
+        )
+    }
+
+    /// Feeds every reading to the governor and applies its changes to the capture session and
+    /// the detector.
+    private func followPressure(
+        _ observer: PressureObserver, governor: Governor, session: CaptureSession,
+        start: MonotonicInstant
+    ) async {
+        for await reading in observer.readings() {
+            state.withLock { $0.reading = reading }
+            guard options.isGovernorEnabled, let change = governor.update(with: reading) else {
+                continue
+            }
+            var relative = change
+            relative.time = MonotonicClock.now().seconds(since: start)
+            state.withLock { state in
+                state.changes.append(relative)
+                state.settings = change.to
+                state.stage.apply(change.to.inference)
+            }
+            session.limitFrameRate(to: change.to.frameRate)
+            if change.from.isCapturing && !change.to.isCapturing {
+                await session.stopRunning()
+            } else if !change.from.isCapturing && change.to.isCapturing {
+                try? session.startRunning()
+            }
+        }
+    }
+
+    // MARK: - Frames
+
+    /// Takes the session's frames through the tracking stage and drives the stand; while
+    /// capture is stopped, waits for it to run again.
+    private func processFrames(
+        session: CaptureSession, source: SceneFrameSource, stand: SimulatedStand
+    ) async throws {
+        while !Task.isCancelled {
+            guard session.isRunning else {
+                try await Task.sleep(for: .milliseconds(20))  // capture is stopped for pressure
+                continue
+            }
+            let run = state.withLock { state in
+                state.lastFrameNumber = nil
+                defer { state.captureRun += 1 }
+                return state.captureRun
+            }
+            for await frame in session.videoFrames(bufferLimit: 2) {
+                let cameraPose = await stand.motors.pose
+                let people = source.groundTruth(run: run, number: frame.number)
+                let step = state.withLock { state in
+                    let interval =
+                        state.lastFrameTime.map { frame.timestamp.seconds(since: $0) } ?? (1 / 30)
+                    // Numbers the pipeline never saw were skipped by the camera or by us.
+                    state.framesDropped +=
+                        frame.number - (state.lastFrameNumber.map { $0 + 1 } ?? 0)
+                    state.lastFrameNumber = frame.number
+                    state.lastFrameTime = frame.timestamp
+                    let step = state.stage.process(
+                        frame, pose: cameraPose, interval: interval, people: people)
+                    state.subjects = step.outcome.subjects.count
+                    state.periodFrames += 1
+                    state.periodFramingError += step.framingError
+                    return step
+                }
+                try? await stand.setAngularVelocity(
+                    yaw: step.outcome.command.yaw, pitch: step.outcome.command.pitch)
+                source.setPose(await stand.motors.pose)
+            }
+        }
+    }
+
+    // MARK: - Samples
+
+    private func sampleProgress(
+        start: MonotonicInstant, session: CaptureSession, governor: Governor,
+        progress: @Sendable (RunSample) -> Void
+    ) async throws {
+        let period = 0.5
+        let clock = ContinuousClock()
+        var next = clock.now
+        while true {
+            next += .seconds(period)
+            try await Task.sleep(until: next, clock: clock)
+            let sample = state.withLock { state -> RunSample in
+                let reading = state.reading
+                let temperatures =
+                    reading?.sensors.compactMap { $0.isStale ? nil : $0.celsius?.value } ?? []
+                let share = reading?.sustainableShare ?? 1
+                let sample = RunSample(
+                    time: MonotonicClock.now().seconds(since: start),
+                    level: reading?.level ?? .nominal,
+                    temperature: temperatures.max(), isSimulated: reading?.simulated ?? false,
+                    targetFrameRate: state.settings.frameRate,
+                    actualFrameRate: Double(state.periodFrames) / period,
+                    stride: state.settings.inference.stride, scale: state.settings.inference.scale,
+                    isCapturing: state.settings.isCapturing, subjects: state.subjects,
+                    framingError: state.periodFrames > 0
+                        ? state.periodFramingError / Double(state.periodFrames)
+                        : FramingError.missed,
+                    systemPressureCost: governor.costModel.cost(
+                        atFrameRate: state.settings.frameRate, sustainableShare: share),
+                    framesProcessed: state.stage.framesProcessed,
+                    framesDropped: state.framesDropped, governorChanges: state.changes.count,
+                    detectorCalls: state.stage.detectorCalls)
+                state.samples.append(sample)
+                state.periodFrames = 0
+                state.periodFramingError = 0
+                return sample
+            }
+            progress(sample)
+        }
+    }
+
+    // MARK: - Summary
+
+    private func summary(
+        estimate: HardwareCostEstimate, session: CaptureSession, isSimulated: Bool, notes: [String],
+        loadReference: Double?
+    ) -> RunSummary {
+        state.withLock { state in
+            let metrics = state.stage.metrics()
+            let temperatures = state.samples.compactMap(\.temperature)
+            let serious = state.samples.filter { $0.level >= .serious }.count
+            return RunSummary(
+                scenario: options.scenario.name, isGovernorEnabled: options.isGovernorEnabled,
+                seed: options.seed,
+                seconds: options.seconds, hardwareCost: estimate.hardwareCost,
+                profile: options.profile.name,
+                isSimulated: isSimulated, peakTemperature: temperatures.max(),
+                worstLevel: state.samples.map(\.level).max() ?? .nominal,
+                secondsAtSeriousOrWorse: Double(serious) * 0.5,
+                framesProcessed: state.stage.framesProcessed,
+                framesDropped: state.framesDropped,
+                detectorCalls: state.stage.detectorCalls, idf1: metrics.idf1, mota: metrics.mota,
+                identitySwitches: metrics.idsw, meanFramingError: state.stage.meanFramingError,
+                governorChanges: state.changes, samples: state.samples,
+                launch: timeline.report(
+                    label: "run", metadata: ["scenario": options.scenario.name]),
+                loadReference: loadReference, notes: notes)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Governor
+import LaunchTiming
+import Pressure
+
+/// What the pipeline looks like at one moment: shown live in the terminal, kept every half
+/// second for the reports.
+public struct RunSample: Hashable, Sendable, Codable {
+    /// Seconds since the run started.
+    public var time: Double
+    /// The pressure level.
+    public var level: PressureLevel
+    /// The hottest temperature read, °C; `nil` without thermal sensors.
+    public var temperature: Double?
+    /// Whether the temperature comes from the thermal model rather than a sensor.
+    public var isSimulated: Bool
+    /// The governor's target frame rate, frames per second.
+    public var targetFrameRate: Double
+    /// Frames processed per second over the last sample period.
+    public var actualFrameRate: Double
+    /// The detector's stride.
+    public var stride: Int
+    /// The detector's scale.
+    public var scale: Double
+    /// Whether capture runs (false while shut down for pressure).
+    public var isCapturing: Bool
+    /// Confirmed subjects in view.
+    public var subjects: Int
+    /// Mean framing error over the last sample period, picture units.
+    public var framingError: Double
+    /// Hardware cost at the target frame rate over the sustainable share.
+    public var systemPressureCost: Double
+    /// Frames processed so far.
+    public var framesProcessed: Int
+    /// Frames dropped so far (skipped by the capture session or not taken by the pipeline).
+    public var framesDropped: Int
+    /// Changes the governor has made so far.
+    public var governorChanges: Int
+    /// Detector runs so far.
+    public var detectorCalls: Int
+}
+
+/// What a run produced: its settings history, its quality, its launch.
+public struct RunSummary: Hashable, Sendable, Codable {
+    /// The scenario's name.
+    public var scenario: String
+    /// Whether the governor adapted the pipeline.
+    public var isGovernorEnabled: Bool
+    /// The seed of the synthetic scene.
+    public var seed: UInt64
+    /// Seconds the run lasted.
+    public var seconds: Double
+    /// The session's hardware cost on its profile, as committed.
+    public var hardwareCost: Double
+    /// The profile's name.
+    public var profile: String
+    /// Whether temperatures came from the thermal model (labelled simulated).
+    public var isSimulated: Bool
+    /// The hottest temperature seen, °C; `nil` without thermal sensors.
+    public var peakTemperature: Double?
+    /// The most severe level reached.
+    public var worstLevel: PressureLevel
+    /// Seconds spent at `serious` or worse.
+    public var secondsAtSeriousOrWorse: Double
+    /// Frames the pipeline processed.
+    public var framesProcessed: Int
+    /// Frames dropped: skipped by the capture session when late, or not taken by the pipeline.
+    public var framesDropped: Int
+    /// Detector runs.
+    public var detectorCalls: Int
+    /// Identity F1 of the tracks against the scene's ground truth, 0…1.
+    public var idf1: Double
+    /// Multiple-object tracking accuracy, ≤ 1.
+    public var mota: Double
+    /// Identity switches.
+    public var identitySwitches: Int
+    /// Mean framing error per processed frame, picture units.
+    public var meanFramingError: Double
+    /// Every change the governor made, in order.
+    public var governorChanges: [GovernorChange]
+    /// The samples, every half second.
+    public var samples: [RunSample]
+    /// The launch timeline of the capture pipeline.
+    public var launch: LaunchReport
+    /// The process CPU share at full settings that the thermal model's load is relative to.
+    public var loadReference: Double?
+    /// Things the user should know (no thermal sensors, simulated temperatures, …).
+    public var notes: [String]
+}

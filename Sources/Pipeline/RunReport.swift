@@ -1,0 +1,98 @@
+import Files
+import Foundation
+import LaunchTiming
+
+/// The files a run leaves behind, written atomically into one directory:
+/// `run.json` (the whole ``RunSummary``), `run.md` (a readable summary), `launch.trace.json`
+/// (the launch timeline for Perfetto / chrome://tracing) and `launch.md`.
+public enum RunReport {
+    /// Writes the reports of `summary` into `directory`; returns the paths written.
+    ///
+    /// - Throws: ``ConfigurationError`` naming the file that could not be written.
+    public static func write(_ summary: RunSummary, to directory: String) throws(ConfigurationError)
+        -> [String]
+    {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        let json = (try? encoder.encode(summary)) ?? Data()
+        let files: [(String, Data)] = [
+            ("run.json", json),
+            ("run.md", Data(markdown(summary).utf8)),
+            (
+                "launch.\(LaunchReportFormat.trace.fileExtension)",
+                LaunchReportFormat.trace.render(summary.launch)
+            ),
+            ("launch.md", LaunchReportFormat.markdown.render(summary.launch)),
+        ]
+        var written: [String] = []
+        for (name, data) in files {
+            let path = "\(directory)/\(name)"
+            try AtomicFile.write(data, to: path)
+            written.append(path)
+        }
+        return written
+    }
+
+    /// The run summary as Markdown: results, the governor's changes, the notes.
+    public static func markdown(_ summary: RunSummary) -> String {
+        var text =
+            "# Headroom run: \(summary.scenario), governor \(summary.isGovernorEnabled ? "on" : "off")\n\n"
+        text += "| figure | value |\n|---|---:|\n"
+        for (name, value) in figures(summary) { text += "| \(name) | \(value) |\n" }
+        text += "\n## Governor changes\n\n"
+        if summary.governorChanges.isEmpty {
+            text += "None.\n"
+        } else {
+            text += "| time (s) | level | from | to | why |\n|---:|---|---|---|---|\n"
+            for change in summary.governorChanges {
+                text +=
+                    "| \(decimal(change.time, 1)) | \(change.level) | \(change.from) | \(change.to) | \(change.reason) |\n"
+            }
+        }
+        if !summary.notes.isEmpty {
+            text += "\n## Notes\n\n" + summary.notes.map { "- \($0)\n" }.joined()
+        }
+        return text
+    }
+
+    /// The headline figures, in order, as (name, text).
+    public static func figures(_ summary: RunSummary) -> [(String, String)] {
+        [
+            ("seconds", decimal(summary.seconds, 0)),
+            (
+                "peak temperature",
+                summary.peakTemperature.map {
+                    "\(decimal($0, 1)) °C\(summary.isSimulated ? " (simulated)" : "")"
+                } ?? "no sensors"
+            ),
+            ("worst level", summary.worstLevel.name),
+            ("time at serious or worse", "\(decimal(summary.secondsAtSeriousOrWorse, 1)) s"),
+            ("frames processed", String(summary.framesProcessed)),
+            ("frames dropped", String(summary.framesDropped)),
+            ("detector calls", String(summary.detectorCalls)),
+            ("IDF1", decimal(summary.idf1, 3)),
+            ("MOTA", decimal(summary.mota, 3)),
+            ("identity switches", String(summary.identitySwitches)),
+            ("mean framing error", decimal(summary.meanFramingError, 3)),
+            ("governor changes", String(summary.governorChanges.count)),
+            ("hardware cost", decimal(summary.hardwareCost, 2)),
+        ]
+    }
+
+    /// `value` with `digits` decimals.
+    public static func decimal(_ value: Double, _ digits: Int) -> String {
+        guard value.isFinite else { return String(value) }
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let rounded = (value * scale).rounded() / scale
+        var text = String(rounded)
+        if digits == 0, text.hasSuffix(".0") { text.removeLast(2) }
+        if let dot = text.firstIndex(of: "."), digits > 0 {
+            let decimals = text.distance(from: dot, to: text.endIndex) - 1
+            if decimals < digits { text += String(repeating: "0", count: digits - decimals) }
+        }
+        return text
+    }
+}

@@ -1,0 +1,78 @@
+import Capture
+import LaunchTiming
+import Synchronization
+import Tracking
+
+/// The capture session's camera in `headroom run`: draws the synthetic scene as the stand's
+/// camera sees it at the moment of each frame, and keeps each frame's ground truth (the people
+/// in view, in pixels) for evaluating the tracks afterwards.
+///
+/// The scene moves in real time: each frame advances it by the time since the previous one, so
+/// a lower frame rate sees the same people move further between frames.
+public final class SceneFrameSource: FrameSource {
+    /// People less visible than this are not in the ground truth.
+    public let minimumVisibility: Double
+    private struct State {
+        var scene: SyntheticScene
+        var renderer: FrameRenderer
+        var pose: CameraPose
+        var canvas: GrayFrame
+        var lastRender: MonotonicInstant?
+        var run = -1
+        var truth: [FrameKey: [MOTRecord]] = [:]
+    }
+
+    private let state: Mutex<State>
+
+    /// A source for a `width × height` camera looking at `scene` from `pose`.
+    public init(
+        scene: SyntheticScene.Configuration, width: Int, height: Int, pose: CameraPose,
+        minimumVisibility: Double = 0.3
+    ) {
+        self.minimumVisibility = minimumVisibility
+        state = Mutex(
+            State(
+                scene: SyntheticScene(configuration: scene),
+                renderer: FrameRenderer(width: width, height: height, seed: scene.seed &+ 11),
+                pose: pose, canvas: GrayFrame(width: width, height: height)))
+    }
+
+    /// Points the camera: called by the pipeline as the stand moves.
+    public func setPose(_ pose: CameraPose) {
+        state.withLock { $0.pose = pose }
+    }
+
+    /// Renders the scene for `frame` (frames numbered from 0 again start a new run).
+    public func render(_ frame: inout Frame) {
+        let now = MonotonicClock.now()
+        let number = frame.number
+        let pixels: [UInt8] = state.withLock { state in
+            if number == 0 { state.run += 1 }
+            if let last = state.lastRender {
+                state.scene.advance(by: max(0, now.seconds(since: last)))
+            }
+            state.lastRender = now
+            guard state.canvas.width == frame.width, state.canvas.height == frame.height else {
+                return []
+            }
+            let visible = state.renderer.render(state.scene, from: state.pose, into: &state.canvas)
+            let key = FrameKey(run: state.run, number: number)
+            state.truth[key] = visible.filter { $0.visibility >= minimumVisibility }.map {
+                MOTRecord(frame: 0, id: $0.id, box: $0.box)
+            }
+            return state.canvas.pixels
+        }
+        if pixels.count == frame.luma.count { frame.luma = pixels }
+    }
+
+    /// The people in view in frame `number` of run `run` (pixels), if it was rendered.
+    public func groundTruth(run: Int, number: Int) -> [MOTRecord]? {
+        state.withLock { $0.truth[FrameKey(run: run, number: number)] }
+    }
+}
+
+/// A frame's identity across restarts of the capture session.
+struct FrameKey: Hashable {
+    var run: Int
+    var number: Int
+}

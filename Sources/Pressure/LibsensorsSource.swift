@@ -1,0 +1,59 @@
+import Synchronization
+
+/// Temperatures from lm-sensors: libsensors for discovery, labels and limits; the input files
+/// kept open and re-read with `pread` for each sample.
+///
+/// Discovery runs again every ``rescanInterval`` seconds and whenever a file vanishes, so
+/// chips that appear later are picked up and removed ones turn stale.
+public final class LibsensorsSource: TemperatureSource {
+    /// Seconds between discoveries; 0 rediscovers on every sample.
+    public let rescanInterval: Double
+    private let library: Libsensors
+    private struct State {
+        var table = PolledSensorTable()
+        var lastDiscovery: Double?
+    }
+    private let state = Mutex(State())
+
+    /// A source using `library` (the process's one owner), rediscovering every
+    /// `rescanInterval` seconds.
+    public init(library: Libsensors = .shared, rescanInterval: Double = 5) {
+        self.library = library
+        self.rescanInterval = rescanInterval
+    }
+
+    /// Reads every discovered temperature input, rediscovering when due.
+    ///
+    /// - Throws: ``SourceUnavailable`` when libsensors cannot be initialized.
+    public func readTemperatures(at time: Double) throws(SourceUnavailable) -> [SensorReading] {
+        let library = self.library
+        let interval = rescanInterval
+        let result: Result<[SensorReading], SourceUnavailable> = state.withLock { state in
+            let isDue =
+                state.lastDiscovery.map { time - $0 >= interval || time < $0 } ?? true
+            if isDue || state.table.needsRediscovery {
+                do throws(LibsensorsError) {
+                    let discovered = try library.discover()
+                    state.table.reconcile(with: discovered.map { Self.entry(for: $0, library) })
+                    state.lastDiscovery = time
+                } catch {
+                    return .failure(SourceUnavailable(source: .libsensors, reason: error.problem))
+                }
+            }
+            return .success(state.table.read())
+        }
+        return try result.get()
+    }
+
+    private static func entry(for sensor: DiscoveredSensor, _ library: Libsensors)
+        -> PolledSensorTable.Entry
+    {
+        let template = SensorReading(
+            id: sensor.id, source: .libsensors, label: sensor.label, high: sensor.high,
+            critical: sensor.critical, emergency: sensor.emergency,
+            hysteresis: sensor.hysteresis, alarm: sensor.alarm)
+        let overrideRead: (@Sendable () -> Result<Celsius, SensorFault>)? =
+            sensor.isComputed ? { @Sendable in library.readValues([sensor])[0] } : nil
+        return .init(template: template, path: sensor.inputPath, overrideRead: overrideRead)
+    }
+}

@@ -1,0 +1,97 @@
+/// The sensors a source keeps open between samples: for each, how to describe it and its
+/// open value file (or why it cannot be opened).
+///
+/// ``reconcile(with:)`` takes the result of a fresh discovery: files are reopened (a replaced
+/// file is picked up), new sensors are added, and sensors no longer discovered stay listed
+/// as stale `vanished` instead of silently disappearing. Used inside one owner's lock.
+struct PolledSensorTable {
+    /// Opens a sensor's value file; tests substitute files that fail with chosen errors.
+    typealias Opener = @Sendable (String) throws(SensorFault) -> any SensorAttribute
+
+    /// The real opener: a ``SysfsValueFile`` kept open.
+    static let sysfs: Opener = { path throws(SensorFault) in try SysfsValueFile(path: path) }
+
+    private let open: Opener
+
+    init(open: @escaping Opener = PolledSensorTable.sysfs) {
+        self.open = open
+    }
+
+    /// A discovered sensor: its reading without a value, and the file holding its value.
+    struct Entry {
+        var template: SensorReading
+        var path: String
+        /// Reads the value through another path (libsensors `compute`), when the raw file
+        /// cannot be used.
+        var overrideRead: (@Sendable () -> Result<Celsius, SensorFault>)?
+    }
+
+    private struct Polled {
+        var template: SensorReading
+        var file: Result<any SensorAttribute, SensorFault>
+        var overrideRead: (@Sendable () -> Result<Celsius, SensorFault>)?
+    }
+
+    private var sensors: [SensorID: Polled] = [:]
+    private var order: [SensorID] = []
+
+    /// Whether any listed sensor's file failed in a way a rediscovery might fix.
+    private(set) var needsRediscovery = false
+
+    /// Replaces the table's contents with `discovered`, keeping vanished sensors as stale.
+    mutating func reconcile(with discovered: [Entry]) {
+        var next: [SensorID: Polled] = [:]
+        for entry in discovered {
+            let file: Result<any SensorAttribute, SensorFault>
+            do throws(SensorFault) {
+                file = .success(try open(entry.path))
+            } catch {
+                file = .failure(error)
+            }
+            next[entry.template.id] = Polled(
+                template: entry.template, file: file, overrideRead: entry.overrideRead)
+            if !order.contains(entry.template.id) { order.append(entry.template.id) }
+        }
+        for id in order where next[id] == nil {
+            if let old = sensors[id] {
+                next[id] = Polled(
+                    template: old.template, file: .failure(.vanished), overrideRead: nil)
+            }
+        }
+        sensors = next
+        needsRediscovery = false
+    }
+
+    /// Reads every sensor: a value in the plausible range, or stale with the reason.
+    mutating func read() -> [SensorReading] {
+        var readings: [SensorReading] = []
+        readings.reserveCapacity(order.count)
+        for id in order {
+            guard let polled = sensors[id] else { continue }
+            let result: Result<Celsius, SensorFault>
+            if let overrideRead = polled.overrideRead {
+                result = overrideRead()
+            } else {
+                switch polled.file {
+                case .failure(let fault): result = .failure(fault)
+                case .success(let file):
+                    do throws(SensorFault) {
+                        result = .success(try Celsius.plausible(millidegrees: file.readInteger()))
+                    } catch {
+                        result = .failure(error)
+                    }
+                }
+            }
+            switch result {
+            case .success(let celsius):
+                var reading = polled.template
+                reading.celsius = celsius
+                readings.append(reading)
+            case .failure(let fault):
+                if fault == .vanished { needsRediscovery = true }
+                readings.append(polled.template.stale(fault))
+            }
+        }
+        return readings
+    }
+}

@@ -1,0 +1,174 @@
+import Files
+
+// Strict decoding of the configuration file: every key optional, unknown keys rejected,
+// values checked with the field path in the error.
+
+extension PressureConfiguration {
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case temperature, throttling, cpuPressure, memoryPressure, ioPressure, headroom, budget
+    }
+
+    /// Decodes a configuration; missing keys keep their defaults.
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = PressureConfiguration()
+        temperature =
+            try container.decodeIfPresent(TemperatureRules.self, forKey: .temperature)
+            ?? defaults.temperature
+        func rules(_ key: CodingKeys, _ fallback: RatioRules) throws -> RatioRules {
+            guard let rules = try container.decodeIfPresent(PartialRatioRules.self, forKey: key)
+            else {
+                return fallback
+            }
+            return try rules.applied(to: fallback, at: decoder.codingPath + [key])
+        }
+        throttling = try rules(.throttling, defaults.throttling)
+        cpuPressure = try rules(.cpuPressure, defaults.cpuPressure)
+        memoryPressure = try rules(.memoryPressure, defaults.memoryPressure)
+        ioPressure = try rules(.ioPressure, defaults.ioPressure)
+        headroom =
+            try container.decodeIfPresent(HeadroomRules.self, forKey: .headroom)
+            ?? defaults.headroom
+        budget =
+            try container.decodeIfPresent(SustainableBudget.self, forKey: .budget)
+            ?? defaults.budget
+    }
+}
+
+/// Ratio rules as written in a file, where each field may be missing.
+private struct PartialRatioRules: Decodable {
+    var fair, serious, critical, hysteresis: Double?
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case fair, serious, critical, hysteresis
+    }
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        fair = try container.decodeIfPresent(Double.self, forKey: .fair)
+        serious = try container.decodeIfPresent(Double.self, forKey: .serious)
+        critical = try container.decodeIfPresent(Double.self, forKey: .critical)
+        hysteresis = try container.decodeIfPresent(Double.self, forKey: .hysteresis)
+    }
+
+    func applied(
+        to fallback: PressureConfiguration.RatioRules, at path: [any CodingKey]
+    ) throws -> PressureConfiguration.RatioRules {
+        let rules = PressureConfiguration.RatioRules(
+            fair: fair ?? fallback.fair, serious: serious ?? fallback.serious,
+            critical: critical ?? fallback.critical, hysteresis: hysteresis ?? fallback.hysteresis)
+        func fail(_ key: CodingKeys, _ problem: String) -> DecodingError {
+            .dataCorrupted(.init(codingPath: path + [key], debugDescription: problem))
+        }
+        guard rules.fair >= 0 else { throw fail(.fair, "expected a number ≥ 0, got \(rules.fair)") }
+        guard rules.serious > rules.fair else {
+            throw fail(.serious, "expected more than fair (\(rules.fair)), got \(rules.serious)")
+        }
+        guard rules.critical > rules.serious else {
+            throw fail(
+                .critical, "expected more than serious (\(rules.serious)), got \(rules.critical)")
+        }
+        guard rules.hysteresis >= 0 else {
+            throw fail(.hysteresis, "expected a number ≥ 0, got \(rules.hysteresis)")
+        }
+        return rules
+    }
+}
+
+extension PressureConfiguration.TemperatureRules {
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case defaultHigh, defaultCritical, highBelowCritical, fairBelowHigh, criticalBelowCritical
+        case hysteresis, cameraLabels, ignoredSensors, sensors
+    }
+
+    /// Decodes temperature rules; missing keys keep their defaults.
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init()
+        func degrees(_ key: CodingKeys, _ fallback: Double, positive: Bool) throws -> Double {
+            guard let value = try container.decodeIfPresent(Double.self, forKey: key) else {
+                return fallback
+            }
+            guard value.isFinite, !positive || value >= 0 else {
+                throw decoder.invalidValue(key, "expected a number of °C ≥ 0, got \(value)")
+            }
+            return value
+        }
+        defaultHigh = try degrees(.defaultHigh, defaultHigh, positive: false)
+        defaultCritical = try degrees(.defaultCritical, defaultCritical, positive: false)
+        guard defaultCritical > defaultHigh else {
+            throw decoder.invalidValue(
+                CodingKeys.defaultCritical,
+                "expected more than defaultHigh (\(defaultHigh)), got \(defaultCritical)")
+        }
+        highBelowCritical = try degrees(.highBelowCritical, highBelowCritical, positive: true)
+        fairBelowHigh = try degrees(.fairBelowHigh, fairBelowHigh, positive: true)
+        criticalBelowCritical = try degrees(
+            .criticalBelowCritical, criticalBelowCritical, positive: true)
+        hysteresis = try degrees(.hysteresis, hysteresis, positive: true)
+        cameraLabels =
+            try container.decodeIfPresent([String].self, forKey: .cameraLabels) ?? cameraLabels
+        ignoredSensors =
+            try container.decodeIfPresent([SensorID].self, forKey: .ignoredSensors) ?? []
+        sensors =
+            try container.decodeIfPresent(
+                [String: PressureConfiguration.SensorLimits].self, forKey: .sensors) ?? [:]
+    }
+}
+
+extension PressureConfiguration.SensorLimits {
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case high, critical, hysteresis
+    }
+
+    /// Decodes per-sensor limits; unknown keys are errors.
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            high: try container.decodeIfPresent(Double.self, forKey: .high),
+            critical: try container.decodeIfPresent(Double.self, forKey: .critical),
+            hysteresis: try container.decodeIfPresent(Double.self, forKey: .hysteresis))
+        if let high, let critical, critical <= high {
+            throw decoder.invalidValue(
+                CodingKeys.critical, "expected more than high (\(high)), got \(critical)")
+        }
+        if let hysteresis, hysteresis < 0 {
+            throw decoder.invalidValue(
+                CodingKeys.hysteresis, "expected a number ≥ 0, got \(hysteresis)")
+        }
+    }
+}
+
+extension PressureConfiguration.HeadroomRules {
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case baseline, forecastSeconds, window, minimumSamples
+    }
+
+    /// Decodes headroom rules; missing keys keep their defaults.
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init()
+        baseline = try container.decodeIfPresent(Double.self, forKey: .baseline) ?? baseline
+        forecastSeconds =
+            try container.decodeIfPresent(Double.self, forKey: .forecastSeconds) ?? forecastSeconds
+        guard forecastSeconds >= 0 else {
+            throw decoder.invalidValue(
+                CodingKeys.forecastSeconds, "expected seconds ≥ 0, got \(forecastSeconds)")
+        }
+        window = try container.decodeIfPresent(Double.self, forKey: .window) ?? window
+        guard window > 0 else {
+            throw decoder.invalidValue(CodingKeys.window, "expected seconds > 0, got \(window)")
+        }
+        minimumSamples =
+            try container.decodeIfPresent(Int.self, forKey: .minimumSamples) ?? minimumSamples
+        guard minimumSamples >= 2 else {
+            throw decoder.invalidValue(
+                CodingKeys.minimumSamples, "expected an integer ≥ 2, got \(minimumSamples)")
+        }
+    }
+}

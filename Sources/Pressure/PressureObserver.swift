@@ -1,0 +1,132 @@
+import Synchronization
+
+/// Samples pressure on an interval and publishes readings and level changes.
+///
+/// ``run()`` is the one owner of sampling and classification (sources are never read from two
+/// tasks at once); any number of consumers subscribe with ``readings()`` and
+/// ``levelChanges()``. Cancelling the task running `run()` ends it cleanly and finishes
+/// every stream.
+public final class PressureObserver: Sendable {
+    /// Seconds between samples.
+    public let interval: Double
+    private let source: any SampleSource
+    private let clock: any PressureClock
+    private struct State {
+        var classifier: PressureClassifier
+        var latest: PressureReading?
+        var readingSubscribers: [Int: AsyncStream<PressureReading>.Continuation] = [:]
+        var changeSubscribers: [Int: AsyncStream<LevelChange>.Continuation] = [:]
+        var nextID = 0
+        var isFinished = false
+    }
+    private let state: Mutex<State>
+
+    /// An observer sampling `source` every `interval` seconds on `clock`, classified by
+    /// `classifier`.
+    public init(
+        source: any SampleSource, classifier: PressureClassifier = PressureClassifier(),
+        interval: Double = 1, clock: any PressureClock = MonotonicPressureClock()
+    ) {
+        self.source = source
+        self.clock = clock
+        self.interval = max(interval, 0.001)
+        self.state = Mutex(State(classifier: classifier))
+    }
+
+    /// The most recent reading, `nil` before the first sample.
+    public var latest: PressureReading? { state.withLock { $0.latest } }
+
+    /// A new stream of every reading from now on; it finishes when `run()` ends.
+    public func readings() -> AsyncStream<PressureReading> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: PressureReading.self, bufferingPolicy: .bufferingNewest(64))
+        subscribe(continuation, into: \.readingSubscribers)
+        return stream
+    }
+
+    /// A new stream of overall level changes from now on (the first reading counts as a change
+    /// from nominal when it is not nominal); it finishes when `run()` ends.
+    public func levelChanges() -> AsyncStream<LevelChange> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: LevelChange.self, bufferingPolicy: .bufferingNewest(64))
+        subscribe(continuation, into: \.changeSubscribers)
+        return stream
+    }
+
+    private func subscribe<Element>(
+        _ continuation: AsyncStream<Element>.Continuation,
+        into subscribers: WritableKeyPath<State, [Int: AsyncStream<Element>.Continuation]>
+    ) {
+        let id: Int? = state.withLock { state in
+            guard !state.isFinished else { return nil }
+            state.nextID += 1
+            state[keyPath: subscribers][state.nextID] = continuation
+            return state.nextID
+        }
+        guard let id else {
+            continuation.finish()
+            return
+        }
+        continuation.onTermination = { [weak self] _ in
+            // Identifiers are unique across both kinds of subscriber.
+            self?.state.withLock { state in
+                state.readingSubscribers[id] = nil
+                state.changeSubscribers[id] = nil
+            }
+        }
+    }
+
+    /// Takes one sample now, classifies and publishes it; `nil` when the source is exhausted.
+    @discardableResult
+    public func sampleOnce() -> PressureReading? {
+        guard let sample = source.sample(at: clock.now()) else { return nil }
+        let (reading, change, readingSubscribers, changeSubscribers) = state.withLock { state in
+            let previous = state.latest?.level ?? .nominal
+            let reading = state.classifier.classify(sample)
+            state.latest = reading
+            let change =
+                reading.level != previous
+                ? LevelChange(from: previous, to: reading.level, reading: reading) : nil
+            return (
+                reading, change, Array(state.readingSubscribers.values),
+                Array(state.changeSubscribers.values)
+            )
+        }
+        for subscriber in readingSubscribers { subscriber.yield(reading) }
+        if let change {
+            for subscriber in changeSubscribers { subscriber.yield(change) }
+        }
+        return reading
+    }
+
+    /// Samples every ``interval`` seconds until cancelled or the source is exhausted, then
+    /// finishes every stream. Returns normally on cancellation.
+    public func run() async throws {
+        defer { finish() }
+        var deadline = clock.now()
+        while !Task.isCancelled {
+            guard sampleOnce() != nil else { return }
+            deadline += interval
+            let now = clock.now()
+            if deadline < now { deadline = now + interval }
+            do {
+                try await clock.sleep(until: deadline)
+            } catch is CancellationError {
+                return
+            }
+        }
+    }
+
+    private func finish() {
+        let (readings, changes) = state.withLock { state in
+            state.isFinished = true
+            defer {
+                state.readingSubscribers = [:]
+                state.changeSubscribers = [:]
+            }
+            return (Array(state.readingSubscribers.values), Array(state.changeSubscribers.values))
+        }
+        for subscriber in readings { subscriber.finish() }
+        for subscriber in changes { subscriber.finish() }
+    }
+}

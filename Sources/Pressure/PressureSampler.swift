@@ -1,0 +1,66 @@
+/// Reads every configured source into one ``PressureSample``.
+///
+/// Each source is independent: one that is unavailable is noted in the sample and the
+/// others still count.
+public struct PressureSampler: SampleSource {
+    /// Temperature sources, read in order.
+    public var temperatureSources: [any TemperatureSource]
+    /// The CPU throttling source, if any.
+    public var throttlingSource: (any ThrottlingSource)?
+    /// The PSI source, if any.
+    public var stallSource: (any PressureStallSource)?
+
+    /// A sampler over the given sources.
+    public init(
+        temperatureSources: [any TemperatureSource],
+        throttlingSource: (any ThrottlingSource)? = nil,
+        stallSource: (any PressureStallSource)? = nil
+    ) {
+        self.temperatureSources = temperatureSources
+        self.throttlingSource = throttlingSource
+        self.stallSource = stallSource
+    }
+
+    /// The real sources of this host: libsensors, thermal zones, cpufreq and PSI under `roots`.
+    ///
+    /// `rescanInterval` is how often (seconds) sensor discovery runs again to find new chips.
+    public static func system(roots: SystemRoots = SystemRoots(), rescanInterval: Double = 5)
+        -> PressureSampler
+    {
+        PressureSampler(
+            temperatureSources: [
+                LibsensorsSource(rescanInterval: rescanInterval),
+                ThermalZoneSource(roots: roots, rescanInterval: rescanInterval),
+            ],
+            throttlingSource: CPUFrequencySource(roots: roots),
+            stallSource: PSISource(roots: roots))
+    }
+
+    /// Reads every source at `time`; never `nil`.
+    public func sample(at time: Double) -> PressureSample? {
+        var sample = PressureSample(time: time)
+        for source in temperatureSources {
+            do throws(SourceUnavailable) {
+                sample.sensors += try source.readTemperatures(at: time)
+            } catch {
+                sample.unavailable.append(error)
+            }
+        }
+        if let throttlingSource {
+            do throws(SourceUnavailable) {
+                sample.throttling = try throttlingSource.readThrottling()
+            } catch {
+                sample.unavailable.append(error)
+            }
+        }
+        if let stallSource {
+            do throws(SourceUnavailable) {
+                sample.pressure = try stallSource.readPressure()
+            } catch {
+                sample.unavailable.append(error)
+            }
+        }
+        sample.isSimulated = sample.sensors.contains { $0.source.isSimulated }
+        return sample
+    }
+}

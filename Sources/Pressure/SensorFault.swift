@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Why a sensor could not give a value; such a sensor is *stale*, never read as 0 °C.
+public enum SensorFault: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The driver has no data now (`ENODATA`).
+    case noData
+    /// The device did not answer (`EIO`).
+    case ioError
+    /// The driver rejected the read (`EINVAL`).
+    case invalidArgument
+    /// The sensor's file disappeared (hot-unplug, `ENODEV`/`ENOENT`).
+    case vanished
+    /// Another `errno` from opening or reading the file.
+    case systemError(errno: Int32)
+    /// The file held text that is not a number.
+    case garbage(String)
+    /// The value is outside the plausible range (≤ −40 °C or ≥ 150 °C for a temperature).
+    case outOfRange(Double)
+    /// A source-specific reason, such as "libsensors: cannot read".
+    case other(String)
+
+    /// The fault for an `errno` returned by `open` or `pread`.
+    public init(errno code: Int32) {
+        switch code {
+        case ENODATA: self = .noData
+        case EIO: self = .ioError
+        case EINVAL: self = .invalidArgument
+        case ENODEV, ENOENT, ENXIO: self = .vanished
+        default: self = .systemError(errno: code)
+        }
+    }
+
+    /// A short human reason, such as `no data (ENODATA)`.
+    public var description: String {
+        switch self {
+        case .noData: "no data (ENODATA)"
+        case .ioError: "I/O error (EIO)"
+        case .invalidArgument: "invalid argument (EINVAL)"
+        case .vanished: "vanished"
+        case .systemError(let code): "read failed: \(String(cString: strerror(code)))"
+        case .garbage(let text): "not a number: \(text.debugDescription)"
+        case .outOfRange(let value): "out of range: \(value)"
+        case .other(let reason): reason
+        }
+    }
+}

@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A sysfs or procfs attribute kept open and re-read with `pread` at offset 0.
+///
+/// Re-reading an open attribute costs one system call, where `open`/`read`/`close` costs
+/// three plus the path lookup; that is what makes sampling many sensors cheap. `pread` does
+/// not move a file offset, so one file may be read from several threads.
+public final class SysfsValueFile: SensorAttribute {
+    /// The attribute's path.
+    public let path: String
+    private let descriptor: Int32
+
+    /// Opens the attribute at `path` for reading.
+    ///
+    /// - Throws: ``SensorFault`` from the `open` error (`vanished` for a missing file).
+    public init(path: String) throws(SensorFault) {
+        self.path = path
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        if descriptor < 0 { throw SensorFault(errno: errno) }
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Reads the whole attribute (up to 4 KiB) from offset 0.
+    ///
+    /// - Throws: ``SensorFault`` from the `pread` error.
+    public func readText() throws(SensorFault) -> String {
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) {
+            buffer throws(SensorFault) in
+            let count = try readBytes(into: buffer)
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+        }
+    }
+
+    /// Reads the attribute as one decimal integer, as hwmon and thermal attributes hold.
+    ///
+    /// - Throws: ``SensorFault`` for a failed read, or `garbage` when the text is not an integer.
+    public func readInteger() throws(SensorFault) -> Int {
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) {
+            buffer throws(SensorFault) in
+            let count = try readBytes(into: buffer)
+            let bytes = UnsafeBufferPointer(rebasing: buffer[..<count])
+            guard let value = Self.parseInteger(bytes) else {
+                throw .garbage(String(decoding: bytes, as: UTF8.self))
+            }
+            return value
+        }
+    }
+
+    private func readBytes(into buffer: UnsafeMutableBufferPointer<UInt8>) throws(SensorFault)
+        -> Int
+    {
+        while true {
+            let count = pread(descriptor, buffer.baseAddress, buffer.count, 0)
+            if count >= 0 { return count }
+            if errno != EINTR { throw SensorFault(errno: errno) }
+        }
+    }
+
+    /// Parses `[spaces][-]digits[whitespace]` without allocating; `nil` for anything else.
+    static func parseInteger(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var index = 0
+        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
+        var negative = false
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
+            negative = true
+            index += 1
+        }
+        var value = 0
+        var digits = 0
+        while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+            let (product, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = product.addingReportingOverflow(Int(bytes[index] - 0x30))
+            if overflow1 || overflow2 { return nil }
+            value = sum
+            digits += 1
+            index += 1
+        }
+        while index < bytes.count, [0x0A, 0x20, 0x09, 0x0D, 0x00].contains(bytes[index]) {
+            index += 1
+        }
+        guard digits > 0, index == bytes.count else { return nil }
+        return negative ? -value : value
+    }
+
+    /// Reads a small attribute once (open, read, close), trimming the trailing newline.
+    ///
+    /// - Throws: ``SensorFault`` when the file cannot be opened or read.
+    public static func readText(at path: String) throws(SensorFault) -> String {
+        let file = try SysfsValueFile(path: path)
+        var text = try file.readText()
+        while let last = text.last, last.isWhitespace { text.removeLast() }
+        return text
+    }
+
+    /// Reads a small integer attribute once (open, read, close).
+    ///
+    /// - Throws: ``SensorFault`` when the file cannot be read or holds no integer.
+    public static func readInteger(at path: String) throws(SensorFault) -> Int {
+        try SysfsValueFile(path: path).readInteger()
+    }
+}
+
+/// A sensor attribute holding one integer, re-read on every sample.
+public protocol SensorAttribute: Sendable {
+    /// Reads the attribute's current integer value.
+    ///
+    /// - Throws: ``SensorFault`` when the read fails or the text is not an integer.
+    func readInteger() throws(SensorFault) -> Int
+}
+
+extension Celsius {
+    /// The plausible range of a real temperature sensor: readings outside it are faults.
+    public static let plausibleRange: ClosedRange<Double> = -40...150
+
+    /// The temperature in `millidegrees`, or the `outOfRange` fault when it is ≤ −40 °C or
+    /// ≥ 150 °C (the values broken or disconnected sensors report).
+    public static func plausible(millidegrees: Int) throws(SensorFault) -> Celsius {
+        let celsius = Celsius(millidegrees: millidegrees)
+        guard celsius.value > plausibleRange.lowerBound, celsius.value < plausibleRange.upperBound
+        else { throw .outOfRange(celsius.value) }
+        return celsius
+    }
+}

@@ -1,0 +1,30 @@
+/// The recent history of one temperature, fitted with least squares to extrapolate it.
+struct TemperatureTrend {
+    private var points: [(time: Double, celsius: Double)] = []
+
+    /// Adds a point and forgets points older than `window` seconds before it.
+    mutating func add(time: Double, celsius: Double, window: Double) {
+        if let last = points.last, time < last.time { points.removeAll() }
+        points.append((time, celsius))
+        points.removeAll { time - $0.time > window }
+    }
+
+    /// The temperature extrapolated `seconds` past the last point, or NaN with fewer than
+    /// `minimumSamples` points or no spread in time.
+    func forecast(seconds: Double, minimumSamples: Int) -> Double {
+        guard points.count >= max(2, minimumSamples), let last = points.last else { return .nan }
+        let count = Double(points.count)
+        let meanTime = points.map(\.time).reduce(0, +) / count
+        let meanValue = points.map(\.celsius).reduce(0, +) / count
+        var covariance = 0.0
+        var variance = 0.0
+        for point in points {
+            covariance += (point.time - meanTime) * (point.celsius - meanValue)
+            variance += (point.time - meanTime) * (point.time - meanTime)
+        }
+        guard variance > 0 else { return .nan }
+        let slope = covariance / variance
+        let fitted = meanValue + slope * (last.time - meanTime)
+        return fitted + slope * seconds
+    }
+}

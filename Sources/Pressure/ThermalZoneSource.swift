@@ -1,0 +1,109 @@
+import Foundation
+import Synchronization
+
+/// Temperatures from kernel thermal zones (`class/thermal/thermal_zone*`), with limits from
+/// their trip points, and the state of their cooling devices.
+///
+/// The first `passive` trip point is the high limit, the `hot` and `critical` trip points the
+/// others; a trip point's `hyst` is the sensor's hysteresis. Cooling devices appear as
+/// entries with a `ratio` value (`cur_state / max_state`).
+public final class ThermalZoneSource: TemperatureSource {
+    /// Where `/sys` is.
+    public let roots: SystemRoots
+    /// Seconds between rediscoveries of zones and trip points; 0 rediscovers every sample.
+    public let rescanInterval: Double
+    private struct State {
+        var table: PolledSensorTable
+        var lastDiscovery: Double?
+    }
+    private let state: Mutex<State>
+
+    /// A source reading zones under `roots`, rediscovering every `rescanInterval` seconds.
+    public convenience init(roots: SystemRoots = SystemRoots(), rescanInterval: Double = 5) {
+        self.init(roots: roots, rescanInterval: rescanInterval, open: PolledSensorTable.sysfs)
+    }
+
+    /// A source whose value files are opened by `open` (tests inject failing files).
+    init(roots: SystemRoots, rescanInterval: Double, open: @escaping PolledSensorTable.Opener) {
+        self.roots = roots
+        self.rescanInterval = rescanInterval
+        self.state = Mutex(State(table: PolledSensorTable(open: open)))
+    }
+
+    /// Reads every zone and cooling device.
+    ///
+    /// - Throws: ``SourceUnavailable`` when there is no thermal class directory at all.
+    public func readTemperatures(at time: Double) throws(SourceUnavailable) -> [SensorReading] {
+        let directory = roots.thermalClass
+        guard FileManager.default.fileExists(atPath: directory) else {
+            throw SourceUnavailable(source: .thermalZone, reason: "no \(directory)")
+        }
+        let interval = rescanInterval
+        return state.withLock { state in
+            let isDue = state.lastDiscovery.map { time - $0 >= interval || time < $0 } ?? true
+            if isDue || state.table.needsRediscovery {
+                state.table.reconcile(with: Self.discoverZones(in: directory))
+                state.lastDiscovery = time
+            }
+            return state.table.read() + Self.readCoolingDevices(in: directory)
+        }
+    }
+
+    private static func discoverZones(in directory: String) -> [PolledSensorTable.Entry] {
+        numberedEntries(in: directory, prefix: "thermal_zone").map { zone in
+            let path = "\(directory)/\(zone.name)"
+            let type = (try? SysfsValueFile.readText(at: "\(path)/type")) ?? zone.name
+            var template = SensorReading(id: SensorID(zone.name), source: .thermalZone, label: type)
+            for trip in tripNumbers(in: path) {
+                let prefix = "\(path)/trip_point_\(trip)_"
+                guard let kind = try? SysfsValueFile.readText(at: prefix + "type"),
+                    let millidegrees = try? SysfsValueFile.readInteger(at: prefix + "temp"),
+                    let celsius = try? Celsius.plausible(millidegrees: millidegrees)
+                else { continue }
+                let hysteresis = (try? SysfsValueFile.readInteger(at: prefix + "hyst"))
+                    .flatMap { $0 > 0 ? Celsius(millidegrees: $0) : nil }
+                switch kind {
+                case "passive" where template.high == nil:
+                    template.high = celsius
+                    template.hysteresis = hysteresis ?? template.hysteresis
+                case "hot" where template.hot == nil:
+                    template.hot = celsius
+                case "critical" where template.critical == nil:
+                    template.critical = celsius
+                default:
+                    break
+                }
+            }
+            return .init(template: template, path: "\(path)/temp", overrideRead: nil)
+        }
+    }
+
+    /// Trip point numbers N for which `trip_point_N_type` exists, in order.
+    private static func tripNumbers(in path: String) -> [Int] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return names.compactMap { name -> Int? in
+            guard name.hasPrefix("trip_point_"), name.hasSuffix("_type") else { return nil }
+            return Int(name.dropFirst("trip_point_".count).dropLast("_type".count))
+        }
+        .sorted()
+    }
+
+    private static func readCoolingDevices(in directory: String) -> [SensorReading] {
+        numberedEntries(in: directory, prefix: "cooling_device").map { device in
+            let path = "\(directory)/\(device.name)"
+            let type = (try? SysfsValueFile.readText(at: "\(path)/type")) ?? device.name
+            let entry = SensorReading(
+                id: SensorID(device.name), source: .thermalZone, label: "cooling: \(type)",
+                unit: "ratio")
+            do throws(SensorFault) {
+                let current = try SysfsValueFile.readInteger(at: "\(path)/cur_state")
+                let maximum = try SysfsValueFile.readInteger(at: "\(path)/max_state")
+                var reading = entry
+                reading.value = maximum > 0 ? Double(current) / Double(maximum) : 0
+                return reading
+            } catch {
+                return entry.stale(error)
+            }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Files
+import Foundation
+import Pressure
+
+/// The options every pressure command shares and the sampler and classifier they build:
+/// the host's real sources (roots from `HEADROOM_SYSFS_ROOT` / `HEADROOM_PROCFS_ROOT`), the
+/// simulated thermal model with `--model`, and rules from `--config FILE`.
+struct PressureInput {
+    /// The sampler over the selected sources.
+    var sampler: PressureSampler
+    /// The classifier with the configured rules.
+    var classifier: PressureClassifier
+
+    /// `--config FILE` and `--model`.
+    static let options: [OptionSpec] = [
+        .option("--config", "FILE", "level rules, hysteresis and budget curve as JSON"),
+        .flag(
+            "--model",
+            "add a simulated CPU temperature (first-order thermal model driven by this"
+                + " process's CPU use); labelled simulated"),
+    ]
+
+    init(_ arguments: Arguments) throws {
+        let roots = SystemRoots.from(environment: ProcessInfo.processInfo.environment)
+        sampler = PressureSampler.system(roots: roots)
+        if arguments.has("--model") {
+            sampler.temperatureSources.append(ThermalModelSource())
+        }
+        let configuration = try arguments.value("--config").map(PressureConfiguration.load)
+        classifier = PressureClassifier(configuration: configuration ?? PressureConfiguration())
+    }
+
+    /// One sample now on the monotonic clock.
+    func sampleNow() -> PressureSample {
+        // The live sampler always produces a sample.
+        sampler.sample(at: MonotonicPressureClock().now()) ?? PressureSample(time: 0)
+    }
+
+    /// Tells stderr, once, which sources are unavailable and why.
+    static func reportUnavailable(_ sample: PressureSample) {
+        for source in sample.unavailable {
+            Console.error("headroom: note: \(source)")
+        }
+    }
+}

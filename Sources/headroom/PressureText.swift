@@ -1,0 +1,82 @@
+import Pressure
+
+/// Human forms of pressure readings and sensor lists.
+enum PressureText {
+    /// The sensor table: id, source, label, value, high, critical, state.
+    static func sensors(_ sensors: [SensorReading]) -> String {
+        var table = TextTable(
+            headings: ["sensor", "source", "label", "value", "high", "critical", "state"],
+            numericColumns: [3, 4, 5])
+        for sensor in sensors {
+            table.rows.append([
+                sensor.id.rawValue, sensor.source.rawValue, sensor.label, value(of: sensor),
+                sensor.high.map(\.description) ?? "-", sensor.critical.map(\.description) ?? "-",
+                sensor.fault.map { "STALE: \($0)" }
+                    ?? (sensor.source.isSimulated ? "simulated" : "ok"),
+            ])
+        }
+        return table.text
+    }
+
+    /// The value column: `+45.0 °C`, `83%`, `12 events`, or `-` when stale.
+    static func value(of sensor: SensorReading) -> String {
+        if let celsius = sensor.celsius { return celsius.description }
+        guard let value = sensor.value else { return "-" }
+        switch sensor.unit {
+        case "ratio": return "\(Int((value * 100).rounded()))%"
+        case "percent": return "\(value.shortDecimal)%"
+        default: return "\(value.shortText) \(sensor.unit ?? "")"
+        }
+    }
+
+    /// What the thermal part rests on, in words.
+    static func coverage(_ thermal: ThermalCoverage) -> String {
+        switch thermal {
+        case .measured: "measured"
+        case .simulated: "SIMULATED (thermal model or replayed trace)"
+        case .none: "NO THERMAL SENSORS on this host: level from PSI and CPU throttling only"
+        case .stale: "every thermal sensor is STALE: level from PSI and CPU throttling only"
+        }
+    }
+
+    /// A headroom value, or `n/a` for NaN.
+    static func headroom(_ value: Double) -> String {
+        value.isNaN ? "n/a" : value.shortDecimal
+    }
+
+    /// The full status text.
+    static func status(_ reading: PressureReading) -> String {
+        var lines = [
+            "level: \(reading.level)\(reading.simulated ? "  [SIMULATED]" : "")",
+            "thermal: \(coverage(reading.thermal))",
+            "headroom: \(headroom(reading.headroom.current)) now, "
+                + "\(headroom(reading.headroom.forecast)) in \(reading.headroom.forecastSeconds.shortText) s"
+                + " (1.0 = serious threshold)",
+            "sustainable budget share: \(reading.sustainableShare.shortDecimal)",
+            "",
+        ]
+        var factors = TextTable(headings: ["factor", "level", "why"])
+        for factor in reading.factors {
+            factors.rows.append([factor.kind.rawValue, factor.level.name, factor.detail])
+        }
+        lines.append(reading.factors.isEmpty ? "factors: none" : factors.text)
+        lines.append("")
+        lines.append(sensors(reading.sensors))
+        if !reading.notes.isEmpty {
+            lines.append("")
+            lines += reading.notes.map { "note: \($0)" }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// One `watch` line: time, level, the main factor, headroom.
+    static func line(_ reading: PressureReading, from previous: PressureLevel?) -> String {
+        let change = previous.map { "\($0) → \(reading.level)" } ?? "\(reading.level)"
+        let why = reading.factors.first?.detail ?? "no factors"
+        return "\(String(format: "%.1f", reading.time)) s  \(change)  \(why)"
+            + "  headroom \(headroom(reading.headroom.current))"
+            + "  share \(reading.sustainableShare.shortDecimal)"
+            + (reading.simulated ? "  [SIMULATED]" : "")
+            + (reading.thermal == .none ? "  [no thermal sensors]" : "")
+    }
+}

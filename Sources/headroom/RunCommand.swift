@@ -1,0 +1,158 @@
+import Capture
+import Files
+import Foundation
+import Governor
+import History
+import LaunchTiming
+import Pipeline
+
+/// `headroom run`: the main job.
+enum RunCommand {
+    static let command = Command(
+        name: "run",
+        usage:
+            "[--seconds S] [--scenario NAME] [--governor on|off] [--compare] [--seed N] [--session FILE]"
+            + " [--profile NAME|FILE] [--policy FILE] [--out DIR] [--db PATH] [--json]",
+        summary:
+            "Run the tracking pipeline under pressure, with the governor adapting it (the main job).",
+        details: """
+            Prices and commits the session (refused when over budget, with the planner's
+            suggestion), starts it with deferred start, observes pressure (real sensors where the
+            host has them, otherwise PSI plus a thermal model labelled SIMULATED, driven by this
+            process's CPU use), runs the synthetic scene through detector, tracker and framing
+            to the simulated stand, and lets the governor adapt frame rate and inference. Shows
+            live progress, then writes the run report (run.json, run.md, launch.trace.json,
+            launch.md) into --out (default runs/<time>) and adds the run to the history.
+            Scenarios: default (a steady room), thermal-ramp (the room heats up). --compare runs
+            the scenario with the governor on and then off and prints both side by side.
+            """,
+        options: [
+            .option("--seconds", "S", "how long to run (default: the scenario's, 20 or 75)"),
+            .option("--scenario", "NAME", "default or thermal-ramp"),
+            .option("--governor", "on|off", "adapt the pipeline to pressure (default on)"),
+            .flag("--compare", "run with the governor on, then off, and compare"),
+            .option("--seed", "N", "seed of the synthetic scene (default 1)"),
+            .option("--session", "FILE", "capture session JSON (default: one 960x540@30 camera)"),
+            SessionInput.profileOption,
+            .option("--policy", "FILE", "governor policy JSON"),
+            .option("--out", "DIR", "where to write the reports (default runs/<time>)"),
+            .option("--db", "PATH", "the history database"),
+            .flag("--json", "print the summary as JSON (no live display)"),
+        ],
+        run: { arguments in
+            try arguments.expectNoPositionals()
+            var options = try runOptions(arguments)
+            let json = arguments.has("--json")
+            let out = arguments.value("--out") ?? "runs/\(timestamp())"
+            let timeline = LaunchTimeline.startingAtProcessStart()
+            let history = try HistoryStore(
+                path: arguments.value("--db")
+                    ?? HistoryStore.defaultPath(environment: ProcessInfo.processInfo.environment))
+
+            var summaries: [RunSummary] = []
+            let modes = arguments.has("--compare") ? [true, false] : [options.isGovernorEnabled]
+            for (index, governed) in modes.enumerated() {
+                options.isGovernorEnabled = governed
+                if let reference = summaries.first?.loadReference {
+                    options.loadReference = reference
+                }
+                let run = try PipelineRun(
+                    options: options, timeline: index == 0 ? timeline : LaunchTimeline())
+                let display = RunDisplay(
+                    isLive: !json && Console.isTerminal, isQuiet: json, seconds: options.seconds)
+                if !json { Console.out(display.header(options)) }
+                let summary: RunSummary
+                do {
+                    summary = try await run.run(progress: { display.show($0) })
+                } catch let error as SessionOverBudgetError {
+                    Console.error("headroom run: \(error)")
+                    let plan = CapturePlanner(
+                        estimator: HardwareCostEstimator(profile: options.profile)
+                    )
+                    .plan(for: options.configuration)
+                    if plan.fits {
+                        Console.error(
+                            "the planner suggests: \(plan.trades.map(\.description).joined(separator: "; "))"
+                                + " (`headroom plan` writes it with --out)")
+                    }
+                    return 1
+                }
+                display.finish()
+                let directory = modes.count > 1 ? "\(out)/governor-\(governed ? "on" : "off")" : out
+                let files = try RunReport.write(summary, to: directory)
+                do {
+                    try history.add(summary.launch, summary: historyFigures(summary))
+                } catch {
+                    Console.error("headroom run: the run was not added to the history: \(error)")
+                }
+                summaries.append(summary)
+                if !json {
+                    Console.out(RunDisplay.summaryText(summary))
+                    Console.out("reports: \(files.joined(separator: ", "))\n")
+                }
+            }
+            if json {
+                Console.json(
+                    summaries.count == 1 ? AnyEncodable(summaries[0]) : AnyEncodable(summaries))
+            } else if summaries.count == 2 {
+                Console.out(RunDisplay.comparisonText(on: summaries[0], off: summaries[1]))
+            }
+            return 0
+        })
+
+    private static func runOptions(_ arguments: Arguments) throws -> RunOptions {
+        let scenario = try RunScenario.named(arguments.value("--scenario") ?? "default")
+        let seconds = try arguments.value("--seconds").map { _ in
+            try arguments.number("--seconds", in: 1...86_400, default: 0)
+        }
+        let seed = try arguments.integer("--seed", in: 0...Int(Int32.max), default: 1)
+        let governor = arguments.value("--governor") ?? "on"
+        guard governor == "on" || governor == "off" else {
+            throw UsageError(description: "--governor: expected on or off, got \"\(governor)\"")
+        }
+        var options = RunOptions(
+            seconds: seconds, scenario: scenario, seed: UInt64(seed),
+            isGovernorEnabled: governor == "on")
+        if arguments.value("--session") != nil {
+            let input = try SessionInput(arguments, fileOption: "--session")
+            options.configuration = input.configuration
+            options.profile = input.profile
+        } else if let profile = arguments.value("--profile") {
+            options.profile = try SessionInput.profile(profile, override: true, file: nil)
+            options.configuration.profile = profile
+        }
+        if let policy = arguments.value("--policy") {
+            options.policy = try GovernorPolicy.load(from: policy)
+        }
+        return options
+    }
+
+    /// The figures stored with the run in the history.
+    private static func historyFigures(_ summary: RunSummary) -> [String: Double] {
+        var figures: [String: Double] = [
+            "idf1": summary.idf1, "mota": summary.mota,
+            "framesProcessed": Double(summary.framesProcessed),
+            "framesDropped": Double(summary.framesDropped),
+            "governorChanges": Double(summary.governorChanges.count),
+            "secondsAtSeriousOrWorse": summary.secondsAtSeriousOrWorse,
+            "worstLevel": Double(summary.worstLevel.rawValue),
+            "meanFramingError": summary.meanFramingError,
+        ]
+        if let peak = summary.peakTemperature { figures["peakTemperatureCelsius"] = peak }
+        return figures
+    }
+
+    private static func timestamp() -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: Date())
+    }
+}
+
+/// Any encodable value, so one `--json` path prints one summary or several.
+struct AnyEncodable: Encodable {
+    let value: any Encodable
+    init(_ value: any Encodable) { self.value = value }
+    func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+}

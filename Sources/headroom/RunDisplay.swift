@@ -1,0 +1,123 @@
+import Pipeline
+import Pressure
+import Synchronization
+
+/// How `headroom run` shows progress: a status line redrawn in place on a terminal (with the
+/// governor's changes printed above it as they happen), plain log lines every second otherwise.
+final class RunDisplay: Sendable {
+    private let isLive: Bool
+    private let isQuiet: Bool
+    private let seconds: Double
+    private let state = Mutex<(changes: Int, samples: Int)>((0, 0))
+
+    init(isLive: Bool, isQuiet: Bool, seconds: Double) {
+        self.isLive = isLive
+        self.isQuiet = isQuiet
+        self.seconds = seconds
+    }
+
+    /// What the run is about to do.
+    func header(_ options: RunOptions) -> String {
+        let camera = options.configuration.cameras.first.map { "\($0.id) \($0.format)" } ?? "-"
+        return
+            "headroom run: scenario \(options.scenario.name), governor \(options.isGovernorEnabled ? "on" : "off"),"
+            + " \(Int(options.seconds)) s, seed \(options.seed), \(camera) on \(options.profile.name)"
+    }
+
+    /// Shows one sample.
+    func show(_ sample: RunSample) {
+        guard !isQuiet else { return }
+        let (newChange, count) = state.withLock { state -> (Bool, Int) in
+            defer {
+                state.changes = sample.governorChanges
+                state.samples += 1
+            }
+            return (sample.governorChanges > state.changes, state.samples)
+        }
+        if isLive {
+            var text = "\r\u{1B}[K"
+            if newChange {
+                text +=
+                    "  \(Self.seconds(sample.time)) governor → \(Self.settings(sample)) (\(sample.level))\n"
+            }
+            text += Self.bar(sample.time / seconds) + " " + Self.line(sample)
+            Console.write(text)
+        } else if newChange || count % 2 == 1 {
+            if newChange {
+                Console.out(
+                    "\(Self.seconds(sample.time)) governor → \(Self.settings(sample)) (\(sample.level))"
+                )
+            }
+            Console.out(Self.line(sample))
+        }
+    }
+
+    /// Ends the live line.
+    func finish() {
+        if isLive && !isQuiet { Console.out("") }
+    }
+
+    static func line(_ sample: RunSample) -> String {
+        let temperature =
+            sample.temperature.map {
+                "\(RunReportText.decimal($0, 1))°C\(sample.isSimulated ? " sim" : "")"
+            } ?? "no sensor"
+        return "\(seconds(sample.time)) \(pad(sample.level.name, 8)) \(pad(temperature, 12))"
+            + " fps \(RunReportText.decimal(sample.targetFrameRate, 0))/\(pad(RunReportText.decimal(sample.actualFrameRate, 0), 3))"
+            + " \(pad(settings(sample, withRate: false), 15)) subjects \(sample.subjects)"
+            + " framing \(RunReportText.decimal(sample.framingError, 2)) cost \(RunReportText.decimal(sample.systemPressureCost, 2))"
+            + " dropped \(sample.framesDropped)"
+    }
+
+    static func settings(_ sample: RunSample, withRate: Bool = true) -> String {
+        guard sample.isCapturing else { return "capture stopped" }
+        let inference = "stride \(sample.stride) @\(RunReportText.decimal(sample.scale, 2))"
+        return withRate
+            ? "\(RunReportText.decimal(sample.targetFrameRate, 0)) fps, \(inference)" : inference
+    }
+
+    static func seconds(_ time: Double) -> String {
+        pad(RunReportText.decimal(time, 1) + "s", 6, right: true)
+    }
+
+    static func bar(_ fraction: Double) -> String {
+        let width = 12
+        let filled = max(0, min(width, Int((fraction * Double(width)).rounded())))
+        return "[" + String(repeating: "#", count: filled)
+            + String(repeating: ".", count: width - filled) + "]"
+    }
+
+    static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+        let padding = String(repeating: " ", count: max(0, width - text.count))
+        return right ? padding + text : text + padding
+    }
+
+    /// The summary table after a run.
+    static func summaryText(_ summary: RunSummary) -> String {
+        var table = TextTable(headings: ["", ""], numericColumns: [1])
+        table.rows = RunReport.figures(summary).map { [$0.0, $0.1] }
+        var text =
+            "\n"
+            + table.text.split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
+            .joined(separator: "\n")
+        for note in summary.notes { text += "\nnote: \(note)" }
+        return text
+    }
+
+    /// The governor-on/off table of `--compare`.
+    static func comparisonText(on: RunSummary, off: RunSummary) -> String {
+        var table = TextTable(
+            headings: ["", "governor on", "governor off"], numericColumns: [1, 2])
+        for (left, right) in zip(RunReport.figures(on), RunReport.figures(off)) {
+            table.rows.append([left.0, left.1, right.1])
+        }
+        return "\n== \(on.scenario): governor on vs off (seed \(on.seed))\n" + table.text
+    }
+}
+
+/// Decimal formatting shared by the run display.
+enum RunReportText {
+    static func decimal(_ value: Double, _ digits: Int) -> String {
+        RunReport.decimal(value, digits)
+    }
+}

@@ -1,0 +1,48 @@
+import Pressure
+
+/// `headroom sensors`: every discovered sensor, its source, value and limits.
+enum SensorsCommand {
+    static let command = Command(
+        name: "sensors",
+        usage: "[--model] [--json]",
+        summary:
+            "List every sensor (libsensors, thermal zones, cpufreq, PSI) with value and limits.",
+        details: """
+            A sensor that cannot be read is shown stale with the reason, never as 0 °C. Sources
+            that are unavailable on this host are named on stderr. --json prints {"sensors":
+            [{"id", "source", "label", "celsius", "high", "critical", "stale", ...}],
+            "unavailable": [{"source", "reason"}], "thermal", "simulated"}.
+            """,
+        options: PressureInput.options.filter { $0.name == "--model" } + [
+            .flag("--json", "print the sensors as JSON")
+        ],
+        run: { arguments in
+            try arguments.expectNoPositionals()
+            let input = try PressureInput(arguments)
+            let sample = input.sampleNow()
+            var classifier = input.classifier
+            let reading = classifier.classify(sample)
+            PressureInput.reportUnavailable(sample)
+            for problem in Libsensors.shared.configurationProblems {
+                Console.error("headroom: warning: libsensors configuration: \(problem)")
+            }
+            if arguments.has("--json") {
+                Console.json(
+                    SensorsReport(
+                        sensors: reading.sensors, unavailable: sample.unavailable,
+                        thermal: reading.thermal, simulated: reading.simulated))
+            } else {
+                Console.out(PressureText.sensors(reading.sensors))
+                Console.out("thermal: \(PressureText.coverage(reading.thermal))")
+            }
+            return 0
+        })
+}
+
+/// The `sensors --json` document.
+struct SensorsReport: Encodable {
+    var sensors: [SensorReading]
+    var unavailable: [SourceUnavailable]
+    var thermal: ThermalCoverage
+    var simulated: Bool
+}

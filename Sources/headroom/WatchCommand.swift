@@ -1,0 +1,57 @@
+import Foundation
+import Pressure
+
+/// `headroom watch`: live pressure readings, a line per level change.
+enum WatchCommand {
+    static let command = Command(
+        name: "watch",
+        usage: "[--interval S] [--samples N] [--config FILE] [--model] [--json]",
+        summary: "Watch pressure live: a line at start and at every level change.",
+        details: """
+            Samples every --interval seconds (default 1) until interrupted, or for --samples
+            readings. --json prints one JSON reading per line (the `status --json` form, on
+            one line) at start and at each change.
+            """,
+        options: PressureInput.options + [
+            .option("--interval", "S", "seconds between samples (0.01 to 3600, default 1)"),
+            .option("--samples", "N", "stop after N samples (default: run until interrupted)"),
+            .flag("--json", "print JSON lines"),
+        ],
+        run: { arguments in
+            try arguments.expectNoPositionals()
+            let interval = try arguments.number("--interval", in: 0.01...3600, default: 1)
+            let limit = try arguments.integer("--samples", in: 1...Int.max, default: Int.max)
+            let input = try PressureInput(arguments)
+            let observer = PressureObserver(
+                source: input.sampler, classifier: input.classifier, interval: interval)
+            let readings = observer.readings()
+            let task = Task { try await observer.run() }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            var previous: PressureLevel?
+            var count = 0
+            var start: Double?
+            for await sampled in readings {
+                // Times are shown from the first sample, not from boot.
+                var reading = sampled
+                reading.time -= start ?? reading.time
+                start = start ?? sampled.time
+                count += 1
+                if previous == nil {
+                    for note in reading.notes { Console.error("headroom: note: \(note)") }
+                }
+                if reading.level != previous {
+                    if arguments.has("--json") {
+                        Console.out(String(decoding: try encoder.encode(reading), as: UTF8.self))
+                    } else {
+                        Console.out(PressureText.line(reading, from: previous))
+                    }
+                    previous = reading.level
+                }
+                if count >= limit { break }
+            }
+            task.cancel()
+            try await task.value
+            return 0
+        })
+}

@@ -1,0 +1,122 @@
+import Capture
+import Governor
+import LaunchTiming
+import Pipeline
+import Pressure
+import Synchronization
+import Testing
+
+/// The main job end to end, with pressure from a fixture instead of the host.
+struct PipelineRunTests {
+    /// A temperature that follows a schedule of (seconds since the first sample, °C): the
+    /// fixture backend of `PressureSampler`, as swift-metrics' test kit is of its factory.
+    final class ScheduledTemperature: SampleSource {
+        let schedule: [(from: Double, celsius: Double)]
+        private let start = Mutex<Double?>(nil)
+
+        init(_ schedule: [(from: Double, celsius: Double)]) {
+            self.schedule = schedule
+        }
+
+        func sample(at time: Double) -> PressureSample? {
+            let origin = start.withLock { start in
+                if start == nil { start = time }
+                return start!
+            }
+            let celsius = schedule.last { time - origin >= $0.from }?.celsius ?? schedule[0].celsius
+            return PressureSample(
+                time: time,
+                sensors: [
+                    SensorReading(
+                        id: "fixture/cpu", source: .model, label: "fixture",
+                        celsius: Celsius(celsius),
+                        high: Celsius(80), critical: Celsius(95))
+                ], isSimulated: true)
+        }
+    }
+
+    /// A small, quick session: 320×180 at 30 fps feeding the tracker.
+    static let session = SessionConfiguration(
+        cameras: [
+            CameraConfiguration(
+                id: "cam", format: CameraFormat(width: 320, height: 180, maxFrameRate: 30))
+        ],
+        outputs: [CaptureOutput(kind: .preview), CaptureOutput(kind: .videoData)])
+
+    func run(_ schedule: [(from: Double, celsius: Double)], seconds: Double, governed: Bool = true)
+        async throws
+        -> RunSummary
+    {
+        var options = RunOptions(
+            seconds: seconds, isGovernorEnabled: governed, configuration: Self.session,
+            policy: GovernorPolicy(stepDownDwellSeconds: 0.5, restoreDwellSeconds: 1),
+            pressureInterval: 0.1)
+        options.pressureSource = ScheduledTemperature(schedule)
+        return try await PipelineRun(options: options).run()
+    }
+
+    @Test(
+        "serious pressure lowers the frame rate the session delivers and the detector's share of frames"
+    )
+    func settingsReachSessionAndDetector() async throws {
+        let summary = try await run([(0, 40), (2, 84)], seconds: 5)
+        let change = try #require(summary.governorChanges.first)
+        #expect(change.level == .serious)
+        #expect(change.from.frameRate == 30 && change.from.inference.stride == 1)
+        #expect(change.to.frameRate == 20)
+        #expect(change.to.inference.stride > 1)
+        // Frames the camera delivered (processed or dropped) and detector runs, per second and
+        // per frame, over a window before and after the change.
+        let before = try #require(summary.samples.last { $0.time < change.time })
+        let start = try #require(summary.samples.first { $0.time > 0.4 })
+        let settled = try #require(summary.samples.first { $0.time > change.time + 0.5 })
+        let end = try #require(summary.samples.last)
+        func captureRate(_ from: RunSample, _ to: RunSample) -> Double {
+            Double(
+                to.framesProcessed + to.framesDropped - from.framesProcessed - from.framesDropped)
+                / (to.time - from.time)
+        }
+        func detectorShare(_ from: RunSample, _ to: RunSample) -> Double {
+            Double(to.detectorCalls - from.detectorCalls)
+                / Double(max(1, to.framesProcessed - from.framesProcessed))
+        }
+        #expect(captureRate(start, before) > 25, "the camera delivers 30 fps before")
+        #expect(captureRate(settled, end) < 23, "and 20 fps after")
+        #expect(detectorShare(start, before) == 1)
+        #expect(detectorShare(settled, end) <= 0.5)
+    }
+
+    @Test("shutdown stops capture, and capture resumes when pressure eases")
+    func shutdownStopsAndResumes() async throws {
+        let summary = try await run([(0, 40), (1.5, 97), (3, 40)], seconds: 7)
+        let stop = try #require(summary.governorChanges.first { !$0.to.isCapturing })
+        let resume = try #require(
+            summary.governorChanges.first { $0.from.isCapturing == false && $0.to.isCapturing })
+        #expect(resume.time > stop.time)
+        let stopped = summary.samples.filter { !$0.isCapturing }
+        #expect(!stopped.isEmpty)
+        let framesWhileStopped = stopped.map(\.actualFrameRate).dropFirst().reduce(0, +)
+        #expect(framesWhileStopped == 0)
+        let processedAfter =
+            summary.samples.last!.framesProcessed - (stopped.last?.framesProcessed ?? 0)
+        #expect(processedAfter > 0, "frames flow again after the resume")
+    }
+
+    @Test("without the governor the settings never change")
+    func governorOff() async throws {
+        let summary = try await run([(0, 40), (1, 92)], seconds: 3, governed: false)
+        #expect(summary.governorChanges.isEmpty)
+        #expect(summary.worstLevel == .critical)
+        #expect(summary.samples.allSatisfy { $0.targetFrameRate == 30 && $0.stride == 1 })
+    }
+
+    @Test("the run records its launch phases in order")
+    func launchPhases() async throws {
+        let summary = try await run([(0, 40)], seconds: 2)
+        let session = try #require(summary.launch.phase(named: "sessionStart"))
+        let firstFrame = try #require(summary.launch.time(of: "firstPreviewFrame"))
+        #expect(firstFrame >= session.start)
+        #expect(summary.framesProcessed > 0)
+        #expect(summary.idf1 >= 0 && summary.idf1 <= 1)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// A temporary directory standing for `/sys` or `/proc`, removed when the test ends.
+final class FixtureTree {
+    let root: String
+
+    init() throws {
+        root =
+            FileManager.default.temporaryDirectory
+            .appendingPathComponent("headroom-pressure-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: root)
+    }
+
+    /// Writes `text` (plus a newline, as sysfs does) at `path` below the root, in place when
+    /// the file exists so open descriptors see the new value.
+    func write(_ path: String, _ text: String) throws {
+        let full = root + "/" + path
+        try FileManager.default.createDirectory(
+            atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        if let handle = FileHandle(forWritingAtPath: full) {
+            try handle.truncate(atOffset: 0)
+            try handle.write(contentsOf: Data((text + "\n").utf8))
+            try handle.close()
+        } else {
+            try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: full))
+        }
+    }
+
+    func remove(_ path: String) throws {
+        try FileManager.default.removeItem(atPath: root + "/" + path)
+    }
+
+    func symlink(_ path: String, to target: String) throws {
+        try FileManager.default.createSymbolicLink(
+            atPath: root + "/" + path, withDestinationPath: target)
+    }
+
+    /// A thermal zone with a temperature in °C and trip points `(type, °C, hyst °C)`.
+    func addZone(_ number: Int, type: String, celsius: Double, trips: [(String, Double, Double)])
+        throws
+    {
+        let zone = "class/thermal/thermal_zone\(number)"
+        try write("\(zone)/type", type)
+        try write("\(zone)/temp", String(Int(celsius * 1000)))
+        for (index, trip) in trips.enumerated() {
+            try write("\(zone)/trip_point_\(index)_type", trip.0)
+            try write("\(zone)/trip_point_\(index)_temp", String(Int(trip.1 * 1000)))
+            try write("\(zone)/trip_point_\(index)_hyst", String(Int(trip.2 * 1000)))
+        }
+    }
+
+    func setZone(_ number: Int, celsius: Double) throws {
+        try write("class/thermal/thermal_zone\(number)/temp", String(Int(celsius * 1000)))
+    }
+}

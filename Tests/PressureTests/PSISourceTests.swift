@@ -1,0 +1,67 @@
+import Testing
+
+@testable import Pressure
+
+@Suite struct PSISourceTests {
+    @Test func parsesTheKernelFormat() throws {
+        let reading = try PSIReading(
+            resource: .memory,
+            parsing: """
+                some avg10=4.76 avg60=1.15 avg300=0.81 total=6451825
+                full avg10=2.50 avg60=0.00 avg300=0.00 total=12
+
+                """)
+        #expect(reading.some.avg10 == 4.76)
+        #expect(reading.some.totalMicroseconds == 6_451_825)
+        #expect(reading.full?.avg10 == 2.5)
+        #expect(reading.stallPercent == 2.5)
+        #expect(reading.sensorEntry.id == "psi/memory")
+    }
+
+    @Test(arguments: [
+        "", "some avg10=x avg60=1 avg300=1 total=1", "most avg10=1 avg60=1 avg300=1 total=1",
+    ])
+    func rejectsGarbage(text: String) {
+        #expect(throws: SensorFault.self) { try PSIReading(resource: .cpu, parsing: text) }
+    }
+
+    @Test func readsTheFixtureTree() throws {
+        let tree = try FixtureTree()
+        try tree.write("pressure/cpu", "some avg10=30.00 avg60=1.00 avg300=0.50 total=100")
+        try tree.write(
+            "pressure/io",
+            "some avg10=0.00 avg60=0.00 avg300=0.00 total=0\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0"
+        )
+        let readings = try PSISource(roots: SystemRoots(procfs: tree.root)).readPressure()
+        #expect(readings.map(\.resource) == [.cpu, .io])
+        var classifier = PressureClassifier()
+        let reading = classifier.classify(PressureSample(time: 0, pressure: readings))
+        #expect(reading.level == .fair)
+    }
+
+    @Test func missingPSIIsUnavailableWithTheReason() throws {
+        let tree = try FixtureTree()
+        #expect {
+            try PSISource(roots: SystemRoots(procfs: tree.root)).readPressure()
+        } throws: { error in
+            "\(error)".hasPrefix("psi unavailable: no \(tree.root)/pressure/cpu")
+        }
+    }
+
+    @Test func theSamplerNotesUnavailableSourcesAndKeepsTheOthers() throws {
+        let tree = try FixtureTree()
+        try tree.write("pressure/cpu", "some avg10=1.00 avg60=1.00 avg300=0.50 total=100")
+        let roots = SystemRoots(sysfs: tree.root, procfs: tree.root)
+        let sampler = PressureSampler(
+            temperatureSources: [ThermalZoneSource(roots: roots)],
+            throttlingSource: CPUFrequencySource(roots: roots), stallSource: PSISource(roots: roots)
+        )
+        let sample = try #require(sampler.sample(at: 0))
+        #expect(sample.unavailable.map(\.source) == [.thermalZone, .cpufreq])
+        #expect(sample.pressure.count == 1)
+        var classifier = PressureClassifier()
+        let reading = classifier.classify(sample)
+        #expect(reading.thermal == .none)
+        #expect(reading.notes.contains { $0.hasPrefix("thermal_zone unavailable") })
+    }
+}

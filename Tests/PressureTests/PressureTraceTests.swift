@@ -1,0 +1,78 @@
+import Files
+import Foundation
+import Testing
+
+@testable import Pressure
+
+@Suite struct PressureTraceTests {
+    private func heatingTrace() -> PressureTrace {
+        PressureTrace(
+            samples: (0...20).map { second in
+                PressureSample(
+                    time: Double(second),
+                    sensors: [
+                        sensor("cpu", 60 + 2 * Double(second)),
+                        sensor("gone", second > 10 ? nil : 40),
+                    ])
+            })
+    }
+
+    @Test func aTraceSurvivesWritingAndReading() throws {
+        let tree = try FixtureTree()
+        let path = tree.root + "/trace.jsonl"
+        let trace = heatingTrace()
+        try trace.write(to: path)
+        let read = try PressureTrace.read(from: path)
+        #expect(read.samples.count == 21)
+        #expect(
+            read.samples.map { $0.sensors[0].celsius }
+                == trace.samples.map { $0.sensors[0].celsius })
+        #expect(read.samples[15].sensors[1].isStale)
+        #expect(read.samples[15].sensors[1].celsius == nil)
+    }
+
+    @Test func replayRunsTheTraceThroughTheClassifier() throws {
+        struct Collector: PressureReadingConsumer {
+            var readings: [PressureReading] = []
+            mutating func consume(_ reading: PressureReading) { readings.append(reading) }
+        }
+        var classifier = PressureClassifier()
+        var collector = Collector()
+        let summary = PressureReplay.run(
+            TraceReplaySource(trace: heatingTrace()), classifier: &classifier, consumer: &collector)
+        #expect(summary.samples == 21)
+        #expect(summary.simulated)
+        #expect(collector.readings.allSatisfy { $0.simulated && $0.thermal == .simulated })
+        #expect(collector.readings[0].sensors[0].source == .replay)
+        #expect(summary.changes.map(\.to) == [.fair, .serious, .critical, .shutdown])
+        #expect(summary.changes.map(\.time) == [5, 10, 18, 20])
+        #expect(summary.worstLevel == .shutdown)
+        #expect(summary.secondsAtLevel["nominal"] == 5)
+    }
+
+    @Test(arguments: [
+        ("{\"time\": 0}\n{\"time\": 1, \"sensor\": []}", "line 2: sensor: unknown key"),
+        ("{\"time\": 1}\n{\"time\": 0}", "line 2: time: expected a time ≥ 1"),
+        (
+            "{\"time\": 0, \"sensors\": [{\"id\": \"a\", \"source\": \"libsensors\"}]}",
+            "line 1: sensors[0].celsius"
+        ),
+        (
+            "{\"time\": 0, \"sensors\": [{\"id\": \"a\", \"source\": \"sun\", \"celsius\": 3}]}",
+            "line 1: sensors[0].source"
+        ),
+        ("not json", "line 1: "),
+        ("", "expected at least one sample"),
+    ])
+    func badTracesNameTheLineAndField(text: String, message: String) throws {
+        let tree = try FixtureTree()
+        let path = tree.root + "/bad.jsonl"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        #expect {
+            try PressureTrace.read(from: path)
+        } throws: { error in
+            "\(error)".hasPrefix("\(path): \(message)")
+                && (!text.hasPrefix("not") || "\(error)".contains("not valid JSON"))
+        }
+    }
+}

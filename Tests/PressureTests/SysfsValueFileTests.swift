@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+@testable import Pressure
+
+@Suite struct SysfsValueFileTests {
+    @Test func rereadsTheOpenFileWhenItsValueChanges() throws {
+        let tree = try FixtureTree()
+        try tree.write("temp", "45000")
+        let file = try SysfsValueFile(path: tree.root + "/temp")
+        #expect(try file.readInteger() == 45000)
+        try tree.write("temp", "-1500")
+        #expect(try file.readInteger() == -1500)
+    }
+
+    @Test(arguments: ["", "abc", "12a", "1 2", "--5", "99999999999999999999999"])
+    func garbageIsAFaultNotZero(text: String) throws {
+        let tree = try FixtureTree()
+        try tree.write("temp", text)
+        let file = try SysfsValueFile(path: tree.root + "/temp")
+        #expect {
+            try file.readInteger()
+        } throws: { error in
+            guard case .garbage = error as? SensorFault else { return false }
+            return true
+        }
+    }
+
+    @Test func aMissingFileIsVanished() throws {
+        let tree = try FixtureTree()
+        #expect(throws: SensorFault.vanished) { try SysfsValueFile(path: tree.root + "/nope") }
+    }
+
+    @Test func aReadErrorFromTheKernelIsReported() throws {
+        // /proc/self/mem has nothing mapped at offset 0: pread fails with EIO, as a sensor
+        // whose device does not answer.
+        let tree = try FixtureTree()
+        try tree.symlink("temp", to: "/proc/self/mem")
+        let file = try SysfsValueFile(path: tree.root + "/temp")
+        #expect(throws: SensorFault.ioError) { try file.readInteger() }
+    }
+
+    @Test func errnoValuesMapToNamedFaults() {
+        #expect(SensorFault(errno: ENODATA) == .noData)
+        #expect(SensorFault(errno: EIO) == .ioError)
+        #expect(SensorFault(errno: EINVAL) == .invalidArgument)
+        #expect(SensorFault(errno: ENODEV) == .vanished)
+        #expect(SensorFault(errno: ENOENT) == .vanished)
+        #expect(SensorFault(errno: EACCES) == .systemError(errno: EACCES))
+        #expect(SensorFault.noData.description.contains("ENODATA"))
+    }
+
+    @Test func implausibleTemperaturesAreOutOfRange() throws {
+        #expect(throws: SensorFault.outOfRange(-40)) { try Celsius.plausible(millidegrees: -40000) }
+        #expect(throws: SensorFault.outOfRange(150)) { try Celsius.plausible(millidegrees: 150000) }
+        #expect(throws: SensorFault.outOfRange(0xFFFF)) {
+            try Celsius.plausible(millidegrees: 0xFFFF * 1000)
+        }
+        #expect(try Celsius.plausible(millidegrees: -39999) == Celsius(-39.999))
+        #expect(try Celsius.plausible(millidegrees: 149999) == Celsius(149.999))
+    }
+}

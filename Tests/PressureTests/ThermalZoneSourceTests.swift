@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+@testable import Pressure
+
+@Suite struct ThermalZoneSourceTests {
+    @Test func discoversZonesTripPointsAndCoolingDevices() throws {
+        let tree = try FixtureTree()
+        try tree.addZone(
+            0, type: "x86_pkg_temp", celsius: 52.5,
+            trips: [("passive", 85, 2), ("hot", 95, 0), ("critical", 105, 0)])
+        try tree.addZone(1, type: "acpitz", celsius: 40, trips: [("critical", 110, 0)])
+        try tree.write("class/thermal/cooling_device0/type", "Processor")
+        try tree.write("class/thermal/cooling_device0/cur_state", "3")
+        try tree.write("class/thermal/cooling_device0/max_state", "10")
+        let source = ThermalZoneSource(roots: SystemRoots(sysfs: tree.root))
+
+        let readings = try source.readTemperatures(at: 0)
+
+        let zone0 = try #require(readings.first { $0.id == "thermal_zone0" })
+        #expect(zone0.label == "x86_pkg_temp")
+        #expect(zone0.source == .thermalZone)
+        #expect(zone0.celsius == Celsius(52.5))
+        #expect(zone0.high == Celsius(85))
+        #expect(zone0.hot == Celsius(95))
+        #expect(zone0.critical == Celsius(105))
+        #expect(zone0.hysteresis == Celsius(2))
+        let zone1 = try #require(readings.first { $0.id == "thermal_zone1" })
+        #expect(zone1.high == nil)
+        #expect(zone1.critical == Celsius(110))
+        let cooling = try #require(readings.first { $0.id == "cooling_device0" })
+        #expect(cooling.value == 0.3)
+        #expect(cooling.unit == "ratio")
+        #expect(!cooling.isTemperature)
+    }
+
+    @Test func aHostWithoutThermalClassIsUnavailable() throws {
+        let tree = try FixtureTree()
+        let source = ThermalZoneSource(roots: SystemRoots(sysfs: tree.root))
+        #expect(throws: SourceUnavailable.self) { try source.readTemperatures(at: 0) }
+    }
+
+    @Test(arguments: [
+        ("garbage", "not a number"), ("150000", "out of range"), ("-40000", "out of range"),
+    ])
+    func badValuesMakeOnlyThatZoneStale(text: String, reason: String) throws {
+        let tree = try FixtureTree()
+        try tree.addZone(0, type: "cpu", celsius: 50, trips: [])
+        try tree.addZone(1, type: "gpu", celsius: 60, trips: [])
+        let source = ThermalZoneSource(roots: SystemRoots(sysfs: tree.root))
+        try tree.write("class/thermal/thermal_zone0/temp", text)
+
+        let readings = try source.readTemperatures(at: 0)
+
+        #expect(readings[0].isStale)
+        #expect(readings[0].celsius == nil)
+        #expect(readings[0].fault?.description.contains(reason) == true)
+        #expect(readings[1].celsius == Celsius(60))
+    }
+
+    @Test func aZoneThatVanishesTurnsStaleAndOneThatAppearsIsPickedUp() throws {
+        let tree = try FixtureTree()
+        try tree.addZone(0, type: "cpu", celsius: 50, trips: [])
+        try tree.addZone(1, type: "gpu", celsius: 60, trips: [])
+        let source = ThermalZoneSource(roots: SystemRoots(sysfs: tree.root), rescanInterval: 1)
+        #expect(try source.readTemperatures(at: 0).allSatisfy { !$0.isStale })
+
+        try tree.remove("class/thermal/thermal_zone1")
+        try tree.addZone(2, type: "camera", celsius: 45, trips: [])
+        let after = try source.readTemperatures(at: 1)
+
+        #expect(after.map(\.id) == ["thermal_zone0", "thermal_zone1", "thermal_zone2"])
+        #expect(after[0].celsius == Celsius(50))
+        #expect(after[1].fault == .vanished)
+        #expect(after[1].celsius == nil)
+        #expect(after[2].celsius == Celsius(45))
+    }
+
+    @Test(arguments: [SensorFault.noData, .ioError, .invalidArgument, .vanished])
+    func driverErrorsMakeOnlyThatZoneStale(fault: SensorFault) throws {
+        let tree = try FixtureTree()
+        try tree.addZone(0, type: "cpu", celsius: 50, trips: [("passive", 80, 0)])
+        try tree.addZone(1, type: "gpu", celsius: 60, trips: [])
+        let failing = tree.root + "/class/thermal/thermal_zone0/temp"
+        let source = ThermalZoneSource(
+            roots: SystemRoots(sysfs: tree.root), rescanInterval: 5,
+            open: { path throws(SensorFault) in
+                if path == failing { return FailingAttribute(fault: fault) }
+                return try SysfsValueFile(path: path)
+            })
+
+        let readings = try source.readTemperatures(at: 0)
+        var classifier = PressureClassifier()
+        let reading = classifier.classify(PressureSample(time: 0, sensors: readings))
+
+        #expect(readings[0].fault == fault)
+        #expect(readings[0].high == Celsius(80))
+        #expect(readings[1].celsius == Celsius(60))
+        #expect(reading.factors.map { $0.sensor } == [SensorID("thermal_zone1")])
+        #expect(
+            reading.notes.contains {
+                $0.contains("thermal_zone0") && $0.contains(fault.description)
+            })
+    }
+}
+
+/// A sensor file whose every read fails with one fault, as a misbehaving driver's.
+struct FailingAttribute: SensorAttribute {
+    var fault: SensorFault
+    func readInteger() throws(SensorFault) -> Int { throw fault }
+}
