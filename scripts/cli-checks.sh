@@ -76,6 +76,21 @@ expect 0 "recorded 2 samples" -- record --seconds 0.1 --interval 0.1 --out "$wor
 expect 0 "SIMULATED" -- replay "$work/trace.jsonl"
 expect 0 "level:" -- status
 expect 0 '"sensors"' -- sensors --json
+# Tracking: MOTChallenge input errors name FILE:LINE; a short synthetic sequence round-trips.
+printf '1,-1,10,20,30,60,0.9\n2,-1,12,20,30,nan,0.9\n' >"$work/nan-det.txt"
+printf '1,-1,10,20,30,60,0.9\n1,-1,12,20,-30,60,0.9\n' >"$work/negative-det.txt"
+printf '1,-1,10,20\n' >"$work/short-det.txt"
+expect 2 "nan-det.txt:2: height: expected a finite number" -- track "$work/nan-det.txt"
+expect 2 "negative-det.txt:2: width: expected > 0" -- track "$work/negative-det.txt"
+expect 2 "short-det.txt:1: expected at least 6" -- evaluate "$work/short-det.txt" "$work/short-det.txt"
+expect 2 "--image-size: expected WIDTHxHEIGHT" -- track "$work/nan-det.txt" --image-size 640
+expect 2 "expected GT.txt and TRACKS.txt" -- evaluate "$work/nan-det.txt"
+mkdir -p "$work/scene"
+expect 0 "Wrote" -- scene "$work/scene" --seconds 2 --people 3
+expect 0 "MOTA" -- track "$work/scene/det.txt" --gt "$work/scene/gt.txt" --out "$work/scene/out.txt"
+expect 0 '"idf1"' -- evaluate "$work/scene/gt.txt" "$work/scene/out.txt" --json
+expect 0 '"framesPerSecond"' -- track "$work/scene/det.txt" --gt "$work/scene/gt.txt" --json
+expect 0 "| fps | stride |" -- quality --seconds 1 --fps 15 --strides 1,3
 
 for command in $("$headroom" --help | awk '/^commands:/{on=1;next} on&&!NF{exit} on{print $1}'); do
   expect 0 "usage: headroom $command" -- "$command" --help

@@ -1,2 +1,3 @@
 /// Every benchmark, by area. A new area adds its list here.
-let allBenchmarks: [Benchmark] = captureBenchmarks + launchBenchmarks + telemetryBenchmarks
+let allBenchmarks: [Benchmark] =
+    captureBenchmarks + launchBenchmarks + telemetryBenchmarks + trackingBenchmarks
