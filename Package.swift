@@ -34,7 +34,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "headroom-bench",
-            dependencies: ["Capture", "LaunchTiming", "Pressure", "CSensors"],
+            dependencies: ["Capture", "LaunchTiming", "Pressure"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "FilesTests", dependencies: ["Files"], swiftSettings: strictSettings),

@@ -15,11 +15,12 @@ public final class ThermalZoneSource: TemperatureSource {
     private struct State {
         var table: PolledSensorTable
         var lastDiscovery: Double?
+        var fingerprint: Int?
     }
     private let state: Mutex<State>
 
     /// A source reading zones under `roots`, rediscovering every `rescanInterval` seconds.
-    public convenience init(roots: SystemRoots = SystemRoots(), rescanInterval: Double = 5) {
+    public convenience init(roots: SystemRoots = SystemRoots(), rescanInterval: Double = 60) {
         self.init(roots: roots, rescanInterval: rescanInterval, open: PolledSensorTable.sysfs)
     }
 
@@ -41,7 +42,9 @@ public final class ThermalZoneSource: TemperatureSource {
         let interval = rescanInterval
         return state.withLock { state in
             let isDue = state.lastDiscovery.map { time - $0 >= interval || time < $0 } ?? true
-            if isDue || state.table.needsRediscovery {
+            let fingerprint = directoryFingerprint(directory)
+            if isDue || state.table.needsRediscovery || fingerprint != state.fingerprint {
+                state.fingerprint = fingerprint
                 state.table.reconcile(with: Self.discoverZones(in: directory))
                 state.lastDiscovery = time
             }
