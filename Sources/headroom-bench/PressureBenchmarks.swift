@@ -20,7 +20,8 @@ let pressureBenchmarks: [Benchmark] = [
         measure: {
             try FakeHwmonTree.prepare()
             let source = LibsensorsSource(rescanInterval: .infinity)
-            let fastCount = try source.readTemperatures(at: 0).filter { !$0.isStale }.count
+            let first = try source.readTemperatures(at: 0)
+            let fastCount = first.filter { !$0.isStale }.count
             // Discovered after the source's own discovery, which starts libsensors afresh.
             let sensors = try Libsensors.shared.discover()
             let libraryCount = Libsensors.shared.readValues(sensors).filter {
@@ -86,10 +87,21 @@ let pressureBenchmarks: [Benchmark] = [
             try await task.value
             let cpu = processCPUSeconds() - before
             let wall = MonotonicClock.now().seconds(since: wallStart)
+            // Where the time goes: reading the sources, and classifying one sample.
+            let sampler = PressureSampler.system()
+            let sampleCost = nanosecondsPerCall(iterations: 200) {
+                blackHole(sampler.sample(at: 0))
+            }
+            var classifier = PressureClassifier()
+            let sample = sampler.sample(at: 0) ?? PressureSample(time: 0)
+            let classifyCost = nanosecondsPerCall(iterations: 2_000) {
+                blackHole(classifier.classify(sample))
+            }
             return Measurement(
                 nanoseconds: cpu / Double(count) * 1e9, baselineNanoseconds: 1e8,
                 extras: [
                     "samples": String(count),
+                    "sources": format(sampleCost), "classify": format(classifyCost),
                     "cpu": String(format: "%.4f%% of one core over %.0f s", cpu / wall * 100, wall),
                 ])
         }),
@@ -169,8 +181,11 @@ enum FakeHwmonTree {
         }
     }
 
+    /// Writes `text` with the trailing newline sysfs always has (libsensors drops the last
+    /// character of what it reads).
     private static func write(_ path: String, _ text: String) throws {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let line = text.hasSuffix("\n") ? text : text + "\n"
+        try Data(line.utf8).write(to: URL(fileURLWithPath: path))
     }
 }
 
