@@ -93,8 +93,9 @@ let pressureBenchmarks: [Benchmark] = [
                 blackHole(sampler.sample(at: 0))
             }
             var classifier = PressureClassifier()
-            let sample = sampler.sample(at: 0) ?? PressureSample(time: 0)
+            var sample = sampler.sample(at: 0) ?? PressureSample(time: 0)
             let classifyCost = nanosecondsPerCall(iterations: 2_000) {
+                sample.time += 0.1
                 blackHole(classifier.classify(sample))
             }
             return Measurement(
@@ -120,6 +121,8 @@ let pressureBenchmarks: [Benchmark] = [
             var latencies: [Double] = []
             for step in 0..<10 {
                 // 50 °C is nominal, 96 °C is critical (H = 80, C = 100) on chip 0, input 1.
+                // A random phase within the interval, as a real step would have.
+                try await Task.sleep(nanoseconds: UInt64.random(in: 0..<100_000_000))
                 let start = MonotonicClock.now()
                 try FakeHwmonTree.setTemperature(
                     chip: 0, input: 1, celsius: step % 2 == 0 ? 96 : 50)
