@@ -3,9 +3,10 @@ import Synchronization
 /// Temperatures from lm-sensors: libsensors for discovery, labels and limits; the input files
 /// kept open and re-read with `pread` for each sample.
 ///
-/// Discovery runs again when the entries of `/sys/class/hwmon` change (one `readdir` per
-/// sample), when a file vanishes, and every ``rescanInterval`` seconds (limits may change), so
-/// chips that appear later are picked up and removed ones turn stale.
+/// Discovery runs again when the entries of `/sys/class/hwmon` change (looked for with
+/// `readdir` at most once a second), when a file vanishes, and every ``rescanInterval``
+/// seconds (limits may change), so chips that appear later are picked up and removed ones
+/// turn stale.
 public final class LibsensorsSource: TemperatureSource {
     /// Seconds between discoveries; 0 rediscovers on every sample.
     public let rescanInterval: Double
@@ -14,6 +15,7 @@ public final class LibsensorsSource: TemperatureSource {
         var table = PolledSensorTable()
         var lastDiscovery: Double?
         var fingerprint: Int?
+        var lastFingerprintCheck: Double?
         var failure: SourceUnavailable?
     }
     private let state = Mutex(State())
@@ -34,7 +36,12 @@ public final class LibsensorsSource: TemperatureSource {
         let result: Result<[SensorReading], SourceUnavailable> = state.withLock { state in
             let isDue =
                 state.lastDiscovery.map { time - $0 >= interval || time < $0 } ?? true
-            let fingerprint = directoryFingerprint("/sys/class/hwmon")
+            // New or removed entries are looked for at most once a second.
+            var fingerprint = state.fingerprint
+            if state.lastFingerprintCheck.map({ abs(time - $0) >= 1 }) ?? true {
+                fingerprint = directoryFingerprint("/sys/class/hwmon")
+                state.lastFingerprintCheck = time
+            }
             if isDue || state.table.needsRediscovery || fingerprint != state.fingerprint {
                 state.fingerprint = fingerprint
                 // A failed start is retried at the next discovery, not on every sample.

@@ -21,9 +21,17 @@ struct TemperatureTrend {
     /// `minimumSamples` points or no spread in time.
     func forecast(seconds: Double, minimumSamples: Int) -> Double {
         guard points.count >= max(2, minimumSamples), let last = points.last else { return .nan }
+        // Plain loops: key-path maps over tuples instantiate generic metadata at run time,
+        // which cost more than the fit itself.
         let count = Double(points.count)
-        let meanTime = points.map(\.time).reduce(0, +) / count
-        let meanValue = points.map(\.celsius).reduce(0, +) / count
+        var sumTime = 0.0
+        var sumValue = 0.0
+        for point in points {
+            sumTime += point.time
+            sumValue += point.celsius
+        }
+        let meanTime = sumTime / count
+        let meanValue = sumValue / count
         var covariance = 0.0
         var variance = 0.0
         for point in points {

@@ -16,6 +16,7 @@ public final class ThermalZoneSource: TemperatureSource {
         var table: PolledSensorTable
         var lastDiscovery: Double?
         var fingerprint: Int?
+        var lastFingerprintCheck: Double?
     }
     private let state: Mutex<State>
 
@@ -42,7 +43,12 @@ public final class ThermalZoneSource: TemperatureSource {
         let interval = rescanInterval
         return state.withLock { state in
             let isDue = state.lastDiscovery.map { time - $0 >= interval || time < $0 } ?? true
-            let fingerprint = directoryFingerprint(directory)
+            // New or removed entries are looked for at most once a second.
+            var fingerprint = state.fingerprint
+            if state.lastFingerprintCheck.map({ abs(time - $0) >= 1 }) ?? true {
+                fingerprint = directoryFingerprint(directory)
+                state.lastFingerprintCheck = time
+            }
             if isDue || state.table.needsRediscovery || fingerprint != state.fingerprint {
                 state.fingerprint = fingerprint
                 state.table.reconcile(with: Self.discoverZones(in: directory))
