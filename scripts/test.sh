@@ -20,4 +20,7 @@ scripts/cli-checks.sh "$(swift build --show-bin-path)/headroom"
 echo "== real libsensors on fake hwmon trees (root, mount namespace)"
 scripts/sensors-fixture-test.sh "$(swift build --show-bin-path)/headroom"
 
+echo "== launch checks (measure, compare, crash safety)"
+scripts/launch-checks.sh "$(swift build --show-bin-path)/headroom"
+
 echo "test.sh: all passed"

@@ -86,9 +86,9 @@ public struct CapturePlanner: Sendable {
     private func options(for configuration: SessionConfiguration, formats: Bool) -> [[Option]] {
         configuration.cameras.map { camera in
             var formatsToTry = [camera.format]
-            if formats, let sensor = estimator.profile.sensor(for: camera) {
+            if formats {
                 let floor = min(minimumFrameRate, camera.frameRate)
-                formatsToTry += sensor.formats.filter {
+                formatsToTry += estimator.profile.candidateFormats(for: camera).filter {
                     $0 != camera.format && $0.pixelCount <= camera.format.pixelCount
                         && $0.maxFrameRate >= floor
                 }

@@ -1,42 +1,581 @@
 import Files
+import Foundation
+import LaunchTiming
+import Synchronization
 
 /// A capture session: configured between ``beginConfiguration()`` and
-/// ``commitConfiguration()``, and only committed when the hardware can run it.
+/// ``commitConfiguration()`` (committed only when the hardware can run it), then started: its
+/// outputs are initialized, a frame source feeds one frame loop per camera, and the first
+/// frame reaches the preview.
 ///
-/// Not thread-safe; one owner configures it.
-public final class CaptureSession {
+/// **Deferred start.** Outputs with `isDeferredStartEnabled` (photo, movie, video data; a
+/// preview is never deferred, the first frame needs it) are initialized only after the first
+/// preview frame: automatically soon after it when ``automaticallyRunsDeferredStart`` is on
+/// (the default), or after ``runDeferredStartWhenNeeded()`` in manual mode. Observers see
+/// ``CaptureSessionEvent/willRunDeferredStart`` and ``CaptureSessionEvent/didRunDeferredStart``
+/// around it. Using a deferred output before it is ready *waits* for it when its start is on
+/// the way (automatic mode, or requested), and *fails* with
+/// ``CaptureSessionError/deferredStartNotRequested(index:kind:)`` in manual mode before the
+/// request.
+///
+/// **Responsive capture.** Each camera keeps a ring of its recent frames; ``capturePhoto(at:)``
+/// takes the frame of the moment it was requested and delivers it once the photo output is
+/// ready, so a photo requested during the deferred start shows that moment, not a later one.
+///
+/// Every launch phase is marked on ``timeline``. The session is thread-safe: its state sits
+/// behind one lock, and frames are produced on its own tasks, never on the caller's thread.
+public final class CaptureSession: Sendable {
     /// Prices configurations before they are committed.
     public let estimator: HardwareCostEstimator
-    /// The configuration being edited, or the committed one.
-    public var configuration: SessionConfiguration
-    /// The estimate of the last committed configuration; `nil` before the first commit.
-    public private(set) var committedEstimate: HardwareCostEstimate?
-    /// Whether a configuration block is open.
-    public private(set) var isConfiguring = false
+    /// Where the session marks its launch phases.
+    public let timeline: LaunchTimeline
+    /// What draws the frames.
+    public let frameSource: any FrameSource
+    /// How many recent frames each camera keeps for responsive capture (at least 1).
+    public let ringCapacity: Int
+    /// Where a movie output preallocates its storage.
+    public let storageDirectory: String
+
+    private let state: Mutex<State>
 
     /// A session for `configuration`, priced by `estimator`; nothing is committed yet.
-    public init(configuration: SessionConfiguration, estimator: HardwareCostEstimator) {
-        self.configuration = configuration
-        self.estimator = estimator
-    }
-
-    /// Opens a configuration block; changes to ``configuration`` take effect at commit.
-    public func beginConfiguration() {
-        isConfiguring = true
-    }
-
-    /// Validates and prices the configuration and commits it.
     ///
-    /// - Throws: ``ConfigurationError`` for an invalid configuration, or
-    ///   ``SessionOverBudgetError`` (carrying the breakdown) when its hardware cost is over 1;
-    ///   either way the previously committed configuration stays in force.
+    /// `ringCapacity` frames per camera are kept for responsive capture (8 by default, a quarter
+    /// second at 30 fps); movie storage is preallocated in `storageDirectory`.
+    public init(
+        configuration: SessionConfiguration, estimator: HardwareCostEstimator,
+        frameSource: any FrameSource = PatternFrameSource(),
+        timeline: LaunchTimeline = LaunchTimeline(), ringCapacity: Int = 8,
+        storageDirectory: String = NSTemporaryDirectory()
+    ) {
+        self.estimator = estimator
+        self.timeline = timeline
+        self.frameSource = frameSource
+        self.ringCapacity = max(ringCapacity, 1)
+        self.storageDirectory = storageDirectory
+        self.state = Mutex(State(configuration: configuration))
+    }
+
+    // MARK: Configuration
+
+    /// The configuration being edited; it takes effect at the next commit.
+    public var configuration: SessionConfiguration {
+        get { state.withLock { $0.configuration } }
+        set { state.withLock { $0.configuration = newValue } }
+    }
+
+    /// The estimate of the last committed configuration; `nil` before the first commit.
+    public var committedEstimate: HardwareCostEstimate? { state.withLock { $0.committedEstimate } }
+
+    /// The configuration the session runs; `nil` before the first commit.
+    public var committedConfiguration: SessionConfiguration? {
+        state.withLock { $0.committed }
+    }
+
+    /// Whether a configuration block is open.
+    public var isConfiguring: Bool { state.withLock { $0.isConfiguring } }
+
+    /// Whether the session is started (from ``startRunning()`` until it has stopped).
+    public var isRunning: Bool { state.withLock { $0.isRunning } }
+
+    /// Whether deferred outputs start by themselves soon after the first preview frame (the
+    /// default); off, they wait for ``runDeferredStartWhenNeeded()``. Read when the first
+    /// preview frame arrives.
+    public var automaticallyRunsDeferredStart: Bool {
+        get { state.withLock { $0.automaticallyRunsDeferredStart } }
+        set { state.withLock { $0.automaticallyRunsDeferredStart = newValue } }
+    }
+
+    /// Opens a configuration block (the `sessionConfiguration` phase begins); changes to
+    /// ``configuration`` take effect at commit.
+    public func beginConfiguration() {
+        state.withLock { $0.isConfiguring = true }
+        timeline.begin(.sessionConfiguration)
+    }
+
+    /// Validates and prices the configuration and commits it (the `sessionConfiguration` phase
+    /// ends).
+    ///
+    /// - Throws: ``ConfigurationError`` for an invalid configuration, ``SessionOverBudgetError``
+    ///   (carrying the estimate) when its hardware cost is over 1, or
+    ///   ``CaptureSessionError/alreadyRunning`` while the session runs; in every case the
+    ///   previously committed configuration stays in force.
     @discardableResult
     public func commitConfiguration() throws -> HardwareCostEstimate {
-        defer { isConfiguring = false }
+        defer {
+            state.withLock { $0.isConfiguring = false }
+            timeline.end(.sessionConfiguration)
+        }
+        let configuration = state.withLock { $0.configuration }
         try configuration.validate()
         let estimate = estimator.cost(of: configuration)
         guard estimate.fits else { throw SessionOverBudgetError(estimate: estimate) }
-        committedEstimate = estimate
+        try state.withLock { state throws(CaptureSessionError) in
+            guard !state.isRunning else { throw .alreadyRunning }
+            state.committed = configuration
+            state.committedEstimate = estimate
+        }
         return estimate
+    }
+
+    // MARK: Running
+
+    /// Starts the committed session on its own task and returns at once; follow progress with
+    /// ``events()``. A failure while running is reported as
+    /// ``CaptureSessionEvent/runtimeError(_:)`` and stops the session.
+    ///
+    /// - Throws: ``CaptureSessionError/notCommitted`` or ``CaptureSessionError/alreadyRunning``.
+    public func startRunning() throws(CaptureSessionError) {
+        try state.withLock { state throws(CaptureSessionError) in
+            let plan = try state.claim(ringCapacity: ringCapacity)
+            state.runTask = Task { [self] in try? await self.run(plan) }
+        }
+    }
+
+    /// Stops the session started with ``startRunning()`` and waits until it has stopped (its
+    /// outputs released, ``CaptureSessionEvent/didStopRunning`` sent).
+    public func stopRunning() async {
+        let task = state.withLock { $0.runTask }
+        task?.cancel()
+        await task?.value
+    }
+
+    /// Runs the committed session in the calling task until it is cancelled, then stops
+    /// cleanly and returns; the structured alternative to ``startRunning()``.
+    ///
+    /// - Throws: ``CaptureSessionError`` when the session is not committed or already runs;
+    ///   ``OutputInitializationError`` when an output cannot be initialized (the session has
+    ///   then stopped).
+    public func run() async throws {
+        let plan = try state.withLock { state throws(CaptureSessionError) in
+            try state.claim(ringCapacity: ringCapacity)
+        }
+        try await run(plan)
+    }
+
+    /// Lets deferred outputs start in manual mode: right away when the first preview frame has
+    /// already been delivered, otherwise right after it. A request made before the session
+    /// starts applies to its next run; stopping clears it. Harmless in automatic mode.
+    public func runDeferredStartWhenNeeded() {
+        state.withLock { state in
+            state.isDeferredStartRequested = true
+            if state.hasDeliveredFirstPreviewFrame { state.triggerDeferredStart() }
+        }
+    }
+
+    /// Whether the output at `index` of the committed configuration is initialized.
+    public func isOutputReady(at index: Int) -> Bool {
+        state.withLock { $0.outputs.indices.contains(index) && $0.outputs[index].isReady }
+    }
+
+    /// Frames the movie outputs have encoded in the current (or last) run since they became ready.
+    public var encodedMovieFrameCount: Int { state.withLock { $0.encodedMovieFrames } }
+
+    /// Frames skipped in the current (or last) run because their time passed before they could
+    /// be produced (their numbers are missing from the stream).
+    public var droppedFrameCount: Int { state.withLock { $0.droppedFrames } }
+
+    /// Frames delivered to the preview in the current (or last) run.
+    public var previewFrameCount: Int { state.withLock { $0.previewFrames } }
+
+    /// The session's events from now on, in order; the stream ends when the session stops.
+    public func events() -> AsyncStream<CaptureSessionEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: CaptureSessionEvent.self)
+        let id = state.withLock { state in
+            state.nextObserver += 1
+            state.eventObservers[state.nextObserver] = continuation
+            return state.nextObserver
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.eventObservers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// The frames of the video-data outputs once they are ready; a slow reader gets the newest
+    /// `bufferLimit` frames. The stream ends when the session stops.
+    public func videoFrames(bufferLimit: Int = 4) -> AsyncStream<Frame> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: Frame.self, bufferingPolicy: .bufferingNewest(max(bufferLimit, 1)))
+        let id = state.withLock { state in
+            state.nextObserver += 1
+            state.frameObservers[state.nextObserver] = continuation
+            return state.nextObserver
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.frameObservers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Captures a photo of the moment `instant` (by default now): the newest frame captured at
+    /// or before it (within one frame interval), delivered when the photo output is ready.
+    ///
+    /// Before the photo output is ready this waits (its start is under way: the session is
+    /// starting, deferred start is automatic, or it was requested) — the photo still shows the
+    /// requested moment as long as the ring holds it; a request older than the ring gets the
+    /// oldest frame kept.
+    ///
+    /// - Throws: ``CaptureSessionError/notRunning``, ``CaptureSessionError/noOutput(_:)``,
+    ///   ``CaptureSessionError/deferredStartNotRequested(index:kind:)`` (manual mode, not yet
+    ///   requested), or ``CaptureSessionError/stopped`` when the session stops while waiting.
+    public func capturePhoto(at instant: MonotonicInstant? = nil) async throws(CaptureSessionError)
+        -> CapturedPhoto
+    {
+        let requestedAt = instant ?? MonotonicClock.now()
+        let (index, camera) = try state.withLock { state throws(CaptureSessionError) in
+            guard state.isRunning, let committed = state.committed else { throw .notRunning }
+            guard let index = committed.outputs.firstIndex(where: { $0.kind == .photo }) else {
+                throw .noOutput(.photo)
+            }
+            let output = state.outputs[index]
+            if !output.isReady && output.isDeferred && !state.automaticallyRunsDeferredStart
+                && !state.isDeferredStartRequested
+            {
+                throw .deferredStartNotRequested(index: index, kind: .photo)
+            }
+            return (index, committed.cameraID(of: committed.outputs[index]) ?? "")
+        }
+        let frame = try await frame(of: camera, at: requestedAt)
+        try await waitUntilReady(index)
+        return CapturedPhoto.process(frame, requestedAt: requestedAt)
+    }
+
+    // MARK: Internals
+
+    private func run(_ plan: RunPlan) async throws {
+        do {
+            try await runClaimed(plan)
+            finish(error: nil)
+        } catch is CancellationError {
+            finish(error: nil)
+        } catch {
+            finish(error: error)
+            throw error
+        }
+    }
+
+    private func runClaimed(_ plan: RunPlan) async throws {
+        timeline.begin(.sessionStart)
+        do {
+            for index in plan.configuration.outputs.indices where !plan.isDeferred[index] {
+                try initializeOutput(index, plan)
+            }
+        } catch {
+            timeline.end(.sessionStart)
+            throw error
+        }
+        timeline.end(.sessionStart)
+        emit(.didStartRunning)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for camera in plan.configuration.cameras {
+                group.addTask { try await self.frameLoop(camera, plan) }
+            }
+            if plan.isDeferred.contains(true) {
+                group.addTask { try await self.deferredStart(plan) }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    private func initializeOutput(_ index: Int, _ plan: RunPlan) throws {
+        let output = plan.configuration.outputs[index]
+        let cameraID = plan.configuration.cameraID(of: output)
+        guard let camera = plan.configuration.cameras.first(where: { $0.id == cameraID }) else {
+            return
+        }
+        let resources = try timeline.measure(plan.phases[index]) {
+            () throws(OutputInitializationError) in
+            try OutputResources.initialize(
+                output.kind, camera: camera, storageDirectory: storageDirectory)
+        }
+        state.withLock { state in
+            state.outputs[index].resources = resources
+            state.outputs[index].isReady = true
+            if output.kind == .photo && !state.hasMarkedCaptureReady {
+                state.hasMarkedCaptureReady = true
+                timeline.mark(.firstCaptureReady)
+            }
+            state.emit(.outputReady(index: index, kind: output.kind))
+            let waiting = state.readinessWaiters.filter { $0.index == index }
+            state.readinessWaiters.removeAll { $0.index == index }
+            for waiter in waiting { waiter.continuation.resume() }
+        }
+    }
+
+    private func deferredStart(_ plan: RunPlan) async throws {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                state.withLock { state in
+                    if state.isDeferredStartTriggered || state.isCancelled {
+                        continuation.resume()
+                    } else {
+                        state.deferredTrigger = continuation
+                    }
+                }
+            }
+        } onCancel: {
+            state.withLock { state in
+                state.isCancelled = true
+                state.deferredTrigger?.resume()
+                state.deferredTrigger = nil
+            }
+        }
+        try Task.checkCancellation()
+        emit(.willRunDeferredStart)
+        try timeline.measure(.deferredStart) {
+            for index in plan.configuration.outputs.indices where plan.isDeferred[index] {
+                try initializeOutput(index, plan)
+            }
+        }
+        emit(.didRunDeferredStart)
+    }
+
+    private func frameLoop(_ camera: CameraConfiguration, _ plan: RunPlan) async throws {
+        let isPreviewCamera = camera.id == plan.previewCamera
+        let previewIndex = plan.configuration.outputs.firstIndex {
+            $0.kind == .preview && plan.configuration.cameraID(of: $0) == camera.id
+        }
+        var preview = previewIndex.flatMap { index in
+            state.withLock { $0.outputs[index].resources }
+        }.map(PreviewScaler.init)
+        let width = camera.format.width
+        let height = camera.format.height
+        let interval = Duration.nanoseconds(Int64((1e9 / camera.frameRate).rounded()))
+        let clock = ContinuousClock()
+        let start = clock.now
+        var recycled: [UInt8] = []
+        var number = 0
+        while true {
+            try Task.checkCancellation()
+            var frame = Frame(
+                camera: camera.id, number: number, width: width, height: height,
+                reusing: &recycled)
+            frameSource.render(&frame)
+            frame.timestamp = MonotonicClock.now()
+            preview?.draw(frame)
+            let evicted = deliver(frame, isPreviewCamera: isPreviewCamera)
+            if let evicted { recycled = evicted.luma }
+            number += 1
+            // More than a frame late (a slow source, a busy machine): like a sensor, skip the
+            // frames whose time has passed instead of delivering a burst of stale ones.
+            let due = Int(((clock.now - start) / interval).rounded(.down))
+            if due > number {
+                let skipped = due - number
+                state.withLock { $0.droppedFrames += skipped }
+                number = due
+            }
+            try await Task.sleep(until: start + interval * number, clock: clock)
+        }
+    }
+
+    private func deliver(_ frame: Frame, isPreviewCamera: Bool) -> Frame? {
+        state.withLock { state in
+            let evicted = state.rings[frame.camera]?.append(frame)
+            let waiting = state.frameWaiters.filter { $0.camera == frame.camera }
+            state.frameWaiters.removeAll { $0.camera == frame.camera }
+            for waiter in waiting { waiter.continuation.resume(returning: frame) }
+            if isPreviewCamera {
+                state.previewFrames += 1
+                if !state.hasDeliveredFirstPreviewFrame {
+                    state.hasDeliveredFirstPreviewFrame = true
+                    timeline.mark(.firstPreviewFrame)
+                    state.emit(.firstPreviewFrame(frame: frame.number, camera: frame.camera))
+                    if state.automaticallyRunsDeferredStart || state.isDeferredStartRequested {
+                        state.triggerDeferredStart()
+                    }
+                }
+            }
+            if let plan = state.plan {
+                for (index, output) in plan.configuration.outputs.enumerated()
+                where state.outputs[index].isReady
+                    && plan.configuration.cameraID(of: output) == frame.camera
+                {
+                    switch output.kind {
+                    case .movie: state.encodedMovieFrames += 1
+                    case .videoData:
+                        for observer in state.frameObservers.values { observer.yield(frame) }
+                    case .preview, .photo: break
+                    }
+                }
+            }
+            return evicted
+        }
+    }
+
+    private func frame(of camera: String, at instant: MonotonicInstant)
+        async throws(CaptureSessionError) -> Frame
+    {
+        do {
+            return try await withCheckedThrowingContinuation { continuation in
+                state.withLock { state in
+                    if let frame = state.rings[camera]?.frame(at: instant) {
+                        continuation.resume(returning: frame)
+                    } else if !state.isRunning {
+                        continuation.resume(throwing: CaptureSessionError.stopped)
+                    } else {
+                        state.frameWaiters.append((camera, continuation))
+                    }
+                }
+            }
+        } catch {
+            throw (error as? CaptureSessionError) ?? .stopped
+        }
+    }
+
+    private func waitUntilReady(_ index: Int) async throws(CaptureSessionError) {
+        do {
+            try await withCheckedThrowingContinuation { continuation in
+                state.withLock { state in
+                    if state.outputs[index].isReady {
+                        continuation.resume()
+                    } else if !state.isRunning {
+                        continuation.resume(throwing: CaptureSessionError.stopped)
+                    } else {
+                        state.readinessWaiters.append((index, continuation))
+                    }
+                }
+            }
+        } catch {
+            throw (error as? CaptureSessionError) ?? .stopped
+        }
+    }
+
+    private func emit(_ event: CaptureSessionEvent) {
+        state.withLock { $0.emit(event) }
+    }
+
+    private func finish(error: (any Error)?) {
+        // Streams are finished outside the lock: finishing calls their termination handlers,
+        // which take the lock to unregister.
+        let (events, frames) = state.withLock { state in
+            if let error { state.emit(.runtimeError(String(describing: error))) }
+            for output in state.outputs { output.resources?.release() }
+            for waiter in state.frameWaiters {
+                waiter.continuation.resume(throwing: CaptureSessionError.stopped)
+            }
+            for waiter in state.readinessWaiters {
+                waiter.continuation.resume(throwing: CaptureSessionError.stopped)
+            }
+            state.emit(.didStopRunning)
+            let observers = (state.eventObservers, state.frameObservers)
+            state.reset()
+            return observers
+        }
+        for observer in events.values { observer.finish() }
+        for observer in frames.values { observer.finish() }
+    }
+}
+
+/// What one run of the session works from, fixed when it starts.
+struct RunPlan: Sendable {
+    var configuration: SessionConfiguration
+    /// Whether each output's start is deferred (never a preview's).
+    var isDeferred: [Bool]
+    /// The phase timing each output's initialization.
+    var phases: [LaunchPhase]
+    /// The camera whose frames feed the preview (the first preview's, else the first camera).
+    var previewCamera: String?
+
+    init(_ configuration: SessionConfiguration) {
+        self.configuration = configuration
+        isDeferred = configuration.outputs.map { $0.isDeferredStartEnabled && $0.kind != .preview }
+        var seen: [OutputKind: Int] = [:]
+        phases = configuration.outputs.map { output in
+            seen[output.kind, default: 0] += 1
+            let count = seen[output.kind]!
+            let label = count == 1 ? output.kind.rawValue : "\(output.kind.rawValue).\(count)"
+            return LaunchPhase.outputInitialization(named: label)
+        }
+        let preview = configuration.outputs.first { $0.kind == .preview }
+        previewCamera =
+            preview.flatMap(configuration.cameraID(of:)) ?? configuration.cameras.first?.id
+    }
+}
+
+/// The session's mutable state, only touched under its lock.
+private struct State: Sendable {
+    struct OutputState: Sendable {
+        var isDeferred: Bool
+        var isReady = false
+        var resources: OutputResources?
+    }
+
+    var configuration: SessionConfiguration
+    var committed: SessionConfiguration?
+    var committedEstimate: HardwareCostEstimate?
+    var isConfiguring = false
+    var automaticallyRunsDeferredStart = true
+
+    var isRunning = false
+    var plan: RunPlan?
+    var runTask: Task<Void, Never>?
+    var outputs: [OutputState] = []
+    var rings: [String: FrameRing] = [:]
+    var hasDeliveredFirstPreviewFrame = false
+    var hasMarkedCaptureReady = false
+    var isDeferredStartRequested = false
+    var isDeferredStartTriggered = false
+    var isCancelled = false
+    var deferredTrigger: CheckedContinuation<Void, Never>?
+    var frameWaiters: [(camera: String, continuation: CheckedContinuation<Frame, any Error>)] = []
+    var readinessWaiters: [(index: Int, continuation: CheckedContinuation<Void, any Error>)] = []
+    var previewFrames = 0
+    var encodedMovieFrames = 0
+    var droppedFrames = 0
+
+    var nextObserver = 0
+    var eventObservers: [Int: AsyncStream<CaptureSessionEvent>.Continuation] = [:]
+    var frameObservers: [Int: AsyncStream<Frame>.Continuation] = [:]
+
+    init(configuration: SessionConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// Marks the session running with its committed configuration, or says why it cannot run.
+    mutating func claim(ringCapacity: Int) throws(CaptureSessionError) -> RunPlan {
+        guard let committed else { throw .notCommitted }
+        guard !isRunning else { throw .alreadyRunning }
+        let plan = RunPlan(committed)
+        isRunning = true
+        self.plan = plan
+        previewFrames = 0
+        encodedMovieFrames = 0
+        droppedFrames = 0
+        outputs = plan.isDeferred.map { OutputState(isDeferred: $0) }
+        rings = Dictionary(
+            uniqueKeysWithValues: committed.cameras.map {
+                ($0.id, FrameRing(capacity: ringCapacity))
+            })
+        return plan
+    }
+
+    mutating func triggerDeferredStart() {
+        isDeferredStartTriggered = true
+        deferredTrigger?.resume()
+        deferredTrigger = nil
+    }
+
+    func emit(_ event: CaptureSessionEvent) {
+        for observer in eventObservers.values { observer.yield(event) }
+    }
+
+    /// Back to a stopped session, keeping the configuration and the observers' absence.
+    mutating func reset() {
+        isRunning = false
+        plan = nil
+        runTask = nil
+        outputs = []
+        rings = [:]
+        hasDeliveredFirstPreviewFrame = false
+        hasMarkedCaptureReady = false
+        isDeferredStartRequested = false
+        isDeferredStartTriggered = false
+        isCancelled = false
+        deferredTrigger = nil
+        frameWaiters = []
+        readinessWaiters = []
+        eventObservers = [:]
+        frameObservers = [:]
     }
 }

@@ -61,6 +61,14 @@ public struct DeviceProfile: Hashable, Codable, Sendable {
         return sensors.first { $0.formats.contains(camera.format) }
     }
 
+    /// The formats the planner may switch `camera` to: its sensor's formats, or, when the
+    /// camera's format is not one a profile sensor offers, every format of every sensor.
+    /// A camera naming a sensor the profile does not have gets none.
+    public func candidateFormats(for camera: CameraConfiguration) -> [CameraFormat] {
+        if let sensor = sensor(for: camera) { return sensor.formats }
+        return camera.sensor == nil ? sensors.flatMap(\.formats) : []
+    }
+
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, summary, pixelRate, memoryBandwidth, cameraPorts, perCameraOverhead
         case rawBytesPerPixel, binnedReadoutFactor, fullSensorReadoutFactor, outputWeights

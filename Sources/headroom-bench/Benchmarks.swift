@@ -1,2 +1,2 @@
 /// Every benchmark, by area. A new area adds its list here.
-let allBenchmarks: [Benchmark] = captureBenchmarks + pressureBenchmarks
+let allBenchmarks: [Benchmark] = captureBenchmarks + launchBenchmarks + pressureBenchmarks

@@ -9,4 +9,9 @@ let commands: [Command] = [
     WatchCommand.command,
     RecordCommand.command,
     ReplayCommand.command,
+    TrackCommand.command,
+    EvaluateCommand.command,
+    QualityCommand.command,
+    SceneCommand.command,
+    LaunchCommand.command,
 ]

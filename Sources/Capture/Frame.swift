@@ -1,0 +1,49 @@
+import LaunchTiming
+
+/// One frame delivered by a capture session: its luminance plane and when it was captured.
+///
+/// Frames carry the luma (Y) plane only, 8 bits per pixel, row-major without padding; that is
+/// what previews, detectors and the photo pipeline here read. Pixels are a copy-on-write array,
+/// so keeping a frame (in the ring of recent frames, in a photo) costs no copy.
+public struct Frame: Sendable {
+    /// The camera that produced it.
+    public var camera: String
+    /// Its position in the camera's stream, from 0.
+    public var number: Int
+    /// When it was captured, on the monotonic clock.
+    public var timestamp: MonotonicInstant
+    /// Width in pixels.
+    public var width: Int
+    /// Height in pixels.
+    public var height: Int
+    /// `width × height` luminance values, row after row.
+    public var luma: [UInt8]
+
+    /// A black frame of `width × height` pixels.
+    public init(camera: String, number: Int = 0, width: Int, height: Int) {
+        self.camera = camera
+        self.number = number
+        self.timestamp = MonotonicInstant(nanoseconds: 0)
+        self.width = width
+        self.height = height
+        self.luma = [UInt8](repeating: 0, count: width * height)
+    }
+}
+
+extension Frame {
+    /// A frame drawing into `buffer` when it has the right size (taking it, so the caller's
+    /// copy is emptied), else into a new buffer.
+    init(camera: String, number: Int, width: Int, height: Int, reusing buffer: inout [UInt8]) {
+        self.camera = camera
+        self.number = number
+        self.timestamp = MonotonicInstant(nanoseconds: 0)
+        self.width = width
+        self.height = height
+        if buffer.count == width * height {
+            self.luma = buffer
+            buffer = []
+        } else {
+            self.luma = [UInt8](repeating: 0, count: width * height)
+        }
+    }
+}

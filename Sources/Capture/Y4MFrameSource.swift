@@ -1,0 +1,103 @@
+import Files
+import Foundation
+
+/// Frames from a YUV4MPEG2 (`.y4m`) file, looped: the luma plane of each frame, scaled
+/// (nearest neighbour) to the session's frame size when the sizes differ.
+///
+/// The whole file is read at creation, so rendering never touches the disk. Supported colour
+/// spaces are the planar 8-bit ones: `C420`, `C420jpeg` (the default), `C420paldv`,
+/// `C420mpeg2`, `C422`, `C444` and `Cmono`.
+public struct Y4MFrameSource: FrameSource {
+    /// The file's frame width in pixels.
+    public let width: Int
+    /// The file's frame height in pixels.
+    public let height: Int
+    /// The luma plane of each frame in the file, in order.
+    public let frames: [[UInt8]]
+
+    /// Reads the Y4M file at `path`.
+    ///
+    /// - Throws: ``ConfigurationError`` naming the file and what is wrong (no such file, not a
+    ///   YUV4MPEG2 header, an unsupported colour space, a truncated frame, no frames).
+    public init(path: String) throws(ConfigurationError) {
+        try self.init(data: readConfigurationFile(path), file: path)
+    }
+
+    /// Parses Y4M `data`; `file` names it in errors.
+    public init(data: Data, file: String? = nil) throws(ConfigurationError) {
+        let bytes = [UInt8](data)
+        func failure(_ problem: String) -> ConfigurationError {
+            ConfigurationError(file: file, path: "", problem: problem)
+        }
+        guard let headerEnd = bytes.firstIndex(of: 0x0A) else {
+            throw failure("expected a YUV4MPEG2 header line")
+        }
+        let header = String(decoding: bytes[..<headerEnd], as: UTF8.self).split(separator: " ")
+        guard header.first == "YUV4MPEG2" else {
+            throw failure("expected a file starting with \"YUV4MPEG2\"")
+        }
+        var width = 0
+        var height = 0
+        var colourSpace = "420"
+        for field in header.dropFirst() {
+            let value = String(field.dropFirst())
+            switch field.first {
+            case "W": width = Int(value) ?? 0
+            case "H": height = Int(value) ?? 0
+            case "C": colourSpace = value
+            default: break
+            }
+        }
+        guard width > 0, height > 0, width <= 32_768, height <= 32_768 else {
+            throw failure("expected positive W and H in the header, got W\(width) H\(height)")
+        }
+        let chroma: Int
+        switch colourSpace {
+        case "420", "420jpeg", "420paldv", "420mpeg2":
+            chroma = 2 * ((width + 1) / 2) * ((height + 1) / 2)
+        case "422": chroma = 2 * ((width + 1) / 2) * height
+        case "444": chroma = 2 * width * height
+        case "mono": chroma = 0
+        default:
+            throw failure(
+                "unsupported colour space C\(colourSpace); expected C420, C422, C444 or Cmono")
+        }
+        let luma = width * height
+        var frames: [[UInt8]] = []
+        var offset = headerEnd + 1
+        while offset < bytes.count {
+            guard let lineEnd = bytes[offset...].firstIndex(of: 0x0A),
+                bytes[offset..<lineEnd].starts(with: Array("FRAME".utf8))
+            else { throw failure("frame \(frames.count): expected a FRAME line") }
+            let start = lineEnd + 1
+            guard start + luma + chroma <= bytes.count else {
+                throw failure("frame \(frames.count): truncated, expected \(luma + chroma) bytes")
+            }
+            frames.append(Array(bytes[start..<(start + luma)]))
+            offset = start + luma + chroma
+        }
+        guard !frames.isEmpty else { throw failure("expected at least one frame") }
+        self.width = width
+        self.height = height
+        self.frames = frames
+    }
+
+    /// Draws file frame `frame.number` modulo the frame count, scaled to the frame's size.
+    public func render(_ frame: inout Frame) {
+        let source = frames[frame.number % frames.count]
+        if frame.width == width && frame.height == height {
+            frame.luma = source
+            return
+        }
+        let (targetWidth, targetHeight) = (frame.width, frame.height)
+        let (sourceWidth, sourceHeight) = (width, height)
+        frame.luma.withUnsafeMutableBufferPointer { pixels in
+            for y in 0..<targetHeight {
+                let row = y * sourceHeight / targetHeight * sourceWidth
+                for x in 0..<targetWidth {
+                    pixels[y * targetWidth + x] = source[row + x * sourceWidth / targetWidth]
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,192 @@
+import Capture
+import Pressure
+import Synchronization
+
+/// One change of pipeline settings, with why it happened.
+public struct GovernorChange: Hashable, Sendable, Codable {
+    /// Seconds on the pressure readings' clock.
+    public var time: Double
+    /// The settings before.
+    public var from: PipelineSettings
+    /// The settings after.
+    public var to: PipelineSettings
+    /// The pressure level that drove it.
+    public var level: PressureLevel
+    /// The system pressure cost at the time (hardware cost over the sustainable share).
+    public var systemPressureCost: Double
+    /// Why, in words: `serious: cap 20 fps, inference within 0.05 IDF1`.
+    public var reason: String
+}
+
+/// Adapts frame rate and inference load to system pressure, with hysteresis: it steps down at
+/// most once per ``GovernorPolicy/stepDownDwellSeconds`` (at once for `critical` and
+/// `shutdown`), and restores only after pressure has eased for
+/// ``GovernorPolicy/restoreDwellSeconds``. Every change is published on ``changes()``.
+///
+/// Thread-safe; ``update(with:)`` is normally called from one pressure loop.
+public final class Governor: Sendable {
+    /// The policy in force.
+    public let policy: GovernorPolicy
+    /// The frame rate the session asked for, frames per second.
+    public let requestedFrameRate: Double
+    /// Measured tracking quality per setting; empty falls back to the policy's inference ladder.
+    public let qualityTable: QualityTable
+    /// Prices the configuration at a frame rate against the sustainable share.
+    public let costModel: SystemPressureCost
+
+    private struct State {
+        var settings: PipelineSettings
+        var lastChange: Double = -.infinity
+        var easedSince: Double?
+        var continuations: [Int: AsyncStream<GovernorChange>.Continuation] = [:]
+        var nextSubscriber = 0
+    }
+
+    private let state: Mutex<State>
+
+    /// A governor starting at full settings: the requested frame rate and the heaviest inference.
+    public init(
+        policy: GovernorPolicy = GovernorPolicy(), costModel: SystemPressureCost,
+        qualityTable: QualityTable = QualityTable(rows: [])
+    ) {
+        self.policy = policy
+        self.costModel = costModel
+        self.qualityTable = qualityTable
+        let requested = costModel.configuration.cameras.map(\.frameRate).max() ?? 30
+        self.requestedFrameRate = requested
+        let heaviest = policy.inferenceLadder.first ?? InferenceSetting(stride: 1, scale: 1)
+        state = Mutex(State(settings: PipelineSettings(frameRate: requested, inference: heaviest)))
+    }
+
+    /// The settings in force.
+    public var settings: PipelineSettings { state.withLock { $0.settings } }
+
+    /// A stream of every change from now on; it ends when the governor is deallocated.
+    public func changes() -> AsyncStream<GovernorChange> {
+        let (stream, continuation) = AsyncStream<GovernorChange>.makeStream(
+            bufferingPolicy: .bufferingNewest(64))
+        let id = state.withLock { state in
+            state.nextSubscriber += 1
+            state.continuations[state.nextSubscriber] = continuation
+            return state.nextSubscriber
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.continuations.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    deinit {
+        state.withLock { state in
+            for continuation in state.continuations.values { continuation.finish() }
+        }
+    }
+
+    /// What the policy asks for at `level` with `sustainableShare` of the budget, and why.
+    public func target(level: PressureLevel, sustainableShare: Double) -> (
+        settings: PipelineSettings, reason: String
+    ) {
+        let lightest =
+            qualityTable.lightestSetting ?? policy.inferenceLadder.last
+            ?? InferenceSetting(stride: 1, scale: 1)
+        guard level < .shutdown else {
+            return (
+                PipelineSettings(
+                    frameRate: policy.minimumFrameRate, inference: lightest, isCapturing: false),
+                "shutdown: capture stopped until pressure eases"
+            )
+        }
+        let floor = min(policy.minimumFrameRate, requestedFrameRate)
+        var frameRate = max(
+            floor, min(requestedFrameRate, policy.frameRateCap[level] ?? requestedFrameRate))
+        var reason = "\(level)"
+        if frameRate < requestedFrameRate { reason += ": cap \(frameRate.formatted) fps" }
+        var effectiveLevel = level
+        var cost = costModel.cost(atFrameRate: frameRate, sustainableShare: sustainableShare)
+        if cost > 1 {
+            let before = cost
+            for step in CapturePlanner.frameRateSteps where step < frameRate && step >= floor {
+                frameRate = step
+                cost = costModel.cost(atFrameRate: frameRate, sustainableShare: sustainableShare)
+                if cost <= 1 { break }
+            }
+            effectiveLevel =
+                PressureLevel(rawValue: min(level.rawValue + 1, PressureLevel.critical.rawValue))
+                ?? level
+            reason += "; system pressure cost \(before.rounded2) > 1: \(frameRate.formatted) fps"
+        }
+        let inference = inferenceSetting(at: frameRate, level: effectiveLevel)
+        if inference != policy.inferenceLadder.first {
+            reason += ", inference \(inference)"
+        }
+        return (PipelineSettings(frameRate: frameRate, inference: inference), reason)
+    }
+
+    /// The cheapest inference setting the level's allowed quality loss permits. Without a
+    /// quality table: the ladder's heaviest setting up to `fair`, its middle at `serious`, its
+    /// lightest at `critical`.
+    private func inferenceSetting(at frameRate: Double, level: PressureLevel) -> InferenceSetting {
+        let loss = policy.allowedQualityLoss[level]
+        if let setting = qualityTable.cheapestSetting(at: frameRate, allowedLoss: loss) {
+            return setting
+        }
+        let ladder = policy.inferenceLadder
+        switch level {
+        case .nominal, .fair: return ladder[0]
+        case .serious: return ladder[ladder.count / 2]
+        case .critical, .shutdown: return ladder[ladder.count - 1]
+        }
+    }
+
+    /// Feeds one pressure reading; returns the change it caused, if any (also published).
+    @discardableResult
+    public func update(with reading: PressureReading) -> GovernorChange? {
+        update(level: reading.level, sustainableShare: reading.sustainableShare, at: reading.time)
+    }
+
+    /// Feeds a level and sustainable share observed at `time` (seconds, monotonic).
+    @discardableResult
+    public func update(level: PressureLevel, sustainableShare: Double, at time: Double)
+        -> GovernorChange?
+    {
+        let (target, reason) = target(level: level, sustainableShare: sustainableShare)
+        let cost = costModel.cost(atFrameRate: target.frameRate, sustainableShare: sustainableShare)
+        let change: GovernorChange? = state.withLock { state in
+            let current = state.settings
+            guard target != current else {
+                state.easedSince = nil
+                return nil
+            }
+            let lighter =
+                target.load(relativeTo: requestedFrameRate)
+                < current.load(relativeTo: requestedFrameRate)
+            if lighter {
+                state.easedSince = nil
+                let urgent = level >= .critical
+                guard urgent || time - state.lastChange >= policy.stepDownDwellSeconds else {
+                    return nil
+                }
+            } else {
+                let since = state.easedSince ?? time
+                state.easedSince = since
+                guard time - since >= policy.restoreDwellSeconds,
+                    time - state.lastChange >= policy.restoreDwellSeconds
+                else { return nil }
+                state.easedSince = nil
+            }
+            state.settings = target
+            state.lastChange = time
+            let change = GovernorChange(
+                time: time, from: current, to: target, level: level, systemPressureCost: cost,
+                reason: lighter ? reason : "eased to \(reason)")
+            for continuation in state.continuations.values { continuation.yield(change) }
+            return change
+        }
+        return change
+    }
+}
+
+extension Double {
+    /// Two decimals.
+    var rounded2: String { String((self * 100).rounded() / 100) }
+}

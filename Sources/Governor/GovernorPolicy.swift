@@ -1,0 +1,146 @@
+import Files
+import Foundation
+import Pressure
+
+/// A value for each pressure level below `shutdown` (which always stops capture).
+public struct PerLevel<Value: Hashable & Sendable & Codable>: Hashable, Sendable, Codable {
+    /// At `nominal`.
+    public var nominal: Value
+    /// At `fair`.
+    public var fair: Value
+    /// At `serious`.
+    public var serious: Value
+    /// At `critical`.
+    public var critical: Value
+
+    /// Creates the four values.
+    public init(nominal: Value, fair: Value, serious: Value, critical: Value) {
+        self.nominal = nominal
+        self.fair = fair
+        self.serious = serious
+        self.critical = critical
+    }
+
+    /// The value at `level`; `shutdown` shares `critical`'s.
+    public subscript(level: PressureLevel) -> Value {
+        switch level {
+        case .nominal: nominal
+        case .fair: fair
+        case .serious: serious
+        case .critical, .shutdown: critical
+        }
+    }
+}
+
+/// How the governor maps pressure to pipeline settings. The defaults follow the references:
+/// at `serious` cap the frame rate at 20 fps and lighten inference within a small quality loss;
+/// at `critical` go to the 15 fps floor and the lightest inference; at `shutdown` stop capture.
+public struct GovernorPolicy: Hashable, Sendable, Codable {
+    /// The highest frame rate allowed at each level, in frames per second; `nil` = as requested.
+    public var frameRateCap: PerLevel<Double?>
+    /// The IDF1 (absolute, 0…1) the inference setting may lose at each level, from the quality
+    /// table's best at that frame rate; 1 means "the lightest setting".
+    public var allowedQualityLoss: PerLevel<Double>
+    /// The lowest frame rate the governor ever sets, frames per second.
+    public var minimumFrameRate: Double
+    /// Seconds between two step-downs (a step-down to `critical` or `shutdown` never waits).
+    public var stepDownDwellSeconds: Double
+    /// Seconds pressure must have eased, and since the last change, before settings are restored.
+    public var restoreDwellSeconds: Double
+    /// Inference settings from heaviest to lightest, used when there is no quality table.
+    public var inferenceLadder: [InferenceSetting]
+
+    /// The default policy.
+    public init(
+        frameRateCap: PerLevel<Double?> = PerLevel(
+            nominal: nil, fair: nil, serious: 20, critical: 15),
+        allowedQualityLoss: PerLevel<Double> = PerLevel(
+            nominal: 0, fair: 0.01, serious: 0.05, critical: 1),
+        minimumFrameRate: Double = 15, stepDownDwellSeconds: Double = 2,
+        restoreDwellSeconds: Double = 10,
+        inferenceLadder: [InferenceSetting] = [
+            InferenceSetting(stride: 1, scale: 1), InferenceSetting(stride: 2, scale: 1),
+            InferenceSetting(stride: 3, scale: 0.75), InferenceSetting(stride: 5, scale: 0.5),
+        ]
+    ) {
+        self.frameRateCap = frameRateCap
+        self.allowedQualityLoss = allowedQualityLoss
+        self.minimumFrameRate = minimumFrameRate
+        self.stepDownDwellSeconds = stepDownDwellSeconds
+        self.restoreDwellSeconds = restoreDwellSeconds
+        self.inferenceLadder = inferenceLadder
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case frameRateCap, allowedQualityLoss, minimumFrameRate, stepDownDwellSeconds
+        case restoreDwellSeconds, inferenceLadder
+    }
+
+    /// Decodes a policy; missing keys keep their defaults, values are range-checked.
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = GovernorPolicy()
+        frameRateCap =
+            try container.decodeIfPresent(PerLevel<Double?>.self, forKey: .frameRateCap)
+            ?? defaults.frameRateCap
+        allowedQualityLoss =
+            try container.decodeIfPresent(PerLevel<Double>.self, forKey: .allowedQualityLoss)
+            ?? defaults.allowedQualityLoss
+        minimumFrameRate =
+            try container.decodeIfPresent(Double.self, forKey: .minimumFrameRate)
+            ?? defaults.minimumFrameRate
+        stepDownDwellSeconds =
+            try container.decodeIfPresent(Double.self, forKey: .stepDownDwellSeconds)
+            ?? defaults.stepDownDwellSeconds
+        restoreDwellSeconds =
+            try container.decodeIfPresent(Double.self, forKey: .restoreDwellSeconds)
+            ?? defaults.restoreDwellSeconds
+        inferenceLadder =
+            try container.decodeIfPresent([InferenceSetting].self, forKey: .inferenceLadder)
+            ?? defaults.inferenceLadder
+
+        guard minimumFrameRate > 0, minimumFrameRate <= 240 else {
+            throw decoder.invalidValue(
+                CodingKeys.minimumFrameRate, "expected 0 < fps ≤ 240, got \(minimumFrameRate)")
+        }
+        for (key, value) in [
+            (CodingKeys.stepDownDwellSeconds, stepDownDwellSeconds),
+            (.restoreDwellSeconds, restoreDwellSeconds),
+        ]
+        where !(value >= 0 && value <= 3600) {
+            throw decoder.invalidValue(key, "expected seconds from 0 to 3600, got \(value)")
+        }
+        guard !inferenceLadder.isEmpty,
+            inferenceLadder.allSatisfy({ $0.stride >= 1 && $0.scale > 0 && $0.scale <= 1 })
+        else {
+            throw decoder.invalidValue(
+                CodingKeys.inferenceLadder,
+                "expected at least one setting, each with stride ≥ 1 and 0 < scale ≤ 1")
+        }
+        for level in [PressureLevel.nominal, .fair, .serious, .critical] {
+            if let cap = frameRateCap[level], !(cap > 0) {
+                throw decoder.invalidValue(
+                    CodingKeys.frameRateCap, "expected positive caps, got \(cap) at \(level)")
+            }
+            let loss = allowedQualityLoss[level]
+            if !(loss >= 0 && loss <= 1) {
+                throw decoder.invalidValue(
+                    CodingKeys.allowedQualityLoss,
+                    "expected losses from 0 to 1, got \(loss) at \(level)")
+            }
+        }
+    }
+
+    /// Parses and validates policy JSON; errors name `file` and the field path.
+    public static func decode(_ data: Data, file: String? = nil) throws(ConfigurationError)
+        -> GovernorPolicy
+    {
+        try decodeStrictly(GovernorPolicy.self, from: data, file: file)
+    }
+
+    /// Reads a policy JSON file.
+    public static func load(from path: String) throws(ConfigurationError) -> GovernorPolicy {
+        try decode(readConfigurationFile(path), file: path)
+    }
+}

@@ -1,0 +1,55 @@
+/// How heavily the detector runs: on every `stride`-th frame, on frames scaled by `scale`.
+public struct InferenceSetting: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Run the detector on every `stride`-th frame (1 = every frame); the tracker predicts between.
+    public var stride: Int
+    /// Linear scale of the frame the detector sees, 0 < scale ≤ 1.
+    public var scale: Double
+
+    /// Creates a setting; `stride` ≥ 1, `scale` in (0, 1].
+    public init(stride: Int, scale: Double) {
+        self.stride = stride
+        self.scale = scale
+    }
+
+    /// Detector work per captured frame relative to stride 1 at full scale: `scale² / stride`.
+    public var relativeCost: Double { scale * scale / Double(stride) }
+
+    /// `stride 2 @ 0.75`.
+    public var description: String { "stride \(stride) @ \(scale)" }
+}
+
+/// What the governor sets on the pipeline.
+public struct PipelineSettings: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The target frame rate, in frames per second (applied as the camera's frame-rate override).
+    public var frameRate: Double
+    /// The detector's stride and scale.
+    public var inference: InferenceSetting
+    /// Whether capture runs; `false` at `shutdown` until pressure eases.
+    public var isCapturing: Bool
+
+    /// Creates settings.
+    public init(frameRate: Double, inference: InferenceSetting, isCapturing: Bool = true) {
+        self.frameRate = frameRate
+        self.inference = inference
+        self.isCapturing = isCapturing
+    }
+
+    /// The work these settings cause, relative to full rate with inference on every frame:
+    /// used to order settings from light to heavy.
+    public func load(relativeTo requestedFrameRate: Double) -> Double {
+        guard isCapturing else { return 0 }
+        return frameRate / requestedFrameRate * (1 + inference.relativeCost) / 2
+    }
+
+    /// `30 fps, stride 1 @ 1.0` or `capture stopped`.
+    public var description: String {
+        isCapturing ? "\(frameRate.formatted) fps, \(inference)" : "capture stopped"
+    }
+}
+
+extension Double {
+    /// Without a needless `.0`: `30`, `12.5`.
+    var formatted: String {
+        self == rounded() && abs(self) < 1e9 ? String(Int(self)) : String(self)
+    }
+}

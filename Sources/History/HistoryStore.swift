@@ -1,0 +1,280 @@
+import CSQLite
+import Files
+import Foundation
+import LaunchTiming
+import Synchronization
+
+/// The launch history: every run's timeline and summary in an SQLite database.
+///
+/// The database runs in WAL mode, and every run is added in one transaction, so a process
+/// killed while writing leaves the previous runs intact and no partial run. Several processes
+/// may use the same file; SQLite serializes the writers (waiting up to 5 s for a lock).
+public final class HistoryStore: Sendable {
+    /// The database file.
+    public let path: String
+    private let connection: Mutex<SQLiteConnection>
+
+    /// The schema version this code writes (SQLite's `user_version`).
+    public static let schemaVersion = 1
+
+    /// The default location: `$XDG_DATA_HOME/headroom/history.sqlite3`, with `XDG_DATA_HOME`
+    /// defaulting to `$HOME/.local/share` as the XDG base-directory specification says.
+    public static func defaultPath(environment: [String: String]) -> String {
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            return "\(data)/headroom/history.sqlite3"
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return "\(home)/.local/share/headroom/history.sqlite3"
+    }
+
+    /// Opens the history at `path`, creating the file, its directory and the schema if needed.
+    ///
+    /// - Throws: ``HistoryError`` when the file cannot be opened, is not a Headroom history,
+    ///   or was written by a newer version.
+    public init(path: String) throws(HistoryError) {
+        self.path = path
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw HistoryError(
+                    path: path, operation: "create its directory",
+                    problem: error.localizedDescription)
+            }
+        }
+        let connection = try SQLiteConnection(path: path)
+        try connection.execute(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
+            operation: "configure")
+        try Self.migrate(connection)
+        self.connection = Mutex(connection)
+    }
+
+    private static func migrate(_ connection: SQLiteConnection) throws(HistoryError) {
+        let version = try connection.prepare("PRAGMA user_version", operation: "read version")
+        _ = try version.step()
+        let current = Int(version.integer(0))
+        guard current <= schemaVersion else {
+            throw HistoryError(
+                path: connection.path, operation: "open",
+                problem:
+                    "schema version \(current) is newer than \(schemaVersion); upgrade Headroom")
+        }
+        guard current < schemaVersion else { return }
+        try connection.transaction("create the schema") { () throws(HistoryError) in
+            try connection.execute(
+                """
+                CREATE TABLE runs (
+                    id INTEGER PRIMARY KEY, label TEXT NOT NULL, started_at REAL NOT NULL,
+                    origin TEXT NOT NULL, total_seconds REAL NOT NULL,
+                    first_preview_seconds REAL, dropped_events INTEGER NOT NULL,
+                    metadata TEXT NOT NULL);
+                CREATE INDEX runs_label ON runs(label, id);
+                CREATE TABLE phases (
+                    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL, name TEXT NOT NULL, start_seconds REAL NOT NULL,
+                    duration_seconds REAL NOT NULL, depth INTEGER NOT NULL, parent TEXT,
+                    complete INTEGER NOT NULL, PRIMARY KEY (run_id, position));
+                CREATE TABLE marks (
+                    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL, name TEXT NOT NULL, time_seconds REAL NOT NULL,
+                    PRIMARY KEY (run_id, position));
+                CREATE TABLE summaries (
+                    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+                    name TEXT NOT NULL, value REAL NOT NULL, PRIMARY KEY (run_id, name));
+                PRAGMA user_version = \(schemaVersion);
+                """, operation: "create the schema")
+        }
+    }
+
+    /// Adds a run: its report and a summary of named figures (frames, drops, pressure…).
+    ///
+    /// - Returns: the new run's identifier.
+    /// - Throws: ``HistoryError``; nothing of the run is stored then.
+    @discardableResult
+    public func add(_ report: LaunchReport, summary: [String: Double] = [:]) throws(HistoryError)
+        -> RunID
+    {
+        let metadata = String(
+            decoding: (try? Self.encoder.encode(report.metadata)) ?? Data("{}".utf8), as: UTF8.self)
+        return try connection.withLock { connection throws(HistoryError) in
+            try connection.transaction("add a run") { () throws(HistoryError) in
+                let operation = "add a run"
+                try connection.prepare(
+                    """
+                    INSERT INTO runs (label, started_at, origin, total_seconds,
+                        first_preview_seconds, dropped_events, metadata)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """, operation: operation
+                ).run([
+                    .text(report.label), .real(report.startedAt), .text(report.origin.rawValue),
+                    .real(report.totalDuration),
+                    report.timeToFirstPreviewFrame.map(SQLiteValue.real) ?? .null,
+                    .integer(Int64(report.droppedEvents)), .text(metadata),
+                ])
+                let id = connection.lastInsertRowID
+                let phase = try connection.prepare(
+                    "INSERT INTO phases VALUES (?, ?, ?, ?, ?, ?, ?, ?)", operation: operation)
+                for (position, interval) in report.phases.enumerated() {
+                    try phase.run([
+                        .integer(id), .integer(Int64(position)), .text(interval.name),
+                        .real(interval.start), .real(interval.duration),
+                        .integer(Int64(interval.depth)),
+                        interval.parent.map(SQLiteValue.text) ?? .null,
+                        .integer(interval.isComplete ? 1 : 0),
+                    ])
+                }
+                let mark = try connection.prepare(
+                    "INSERT INTO marks VALUES (?, ?, ?, ?)", operation: operation)
+                for (position, instant) in report.marks.enumerated() {
+                    try mark.run([
+                        .integer(id), .integer(Int64(position)), .text(instant.name),
+                        .real(instant.time),
+                    ])
+                }
+                let figure = try connection.prepare(
+                    "INSERT INTO summaries VALUES (?, ?, ?)", operation: operation)
+                for (name, value) in summary.sorted(by: { $0.key < $1.key }) {
+                    try figure.run([.integer(id), .text(name), .real(value)])
+                }
+                return RunID(id)
+            }
+        }
+    }
+
+    /// Runs newest first, optionally only those labelled `label`, at most `limit` of them.
+    public func runs(label: String? = nil, limit: Int? = nil) throws(HistoryError) -> [StoredRun] {
+        try connection.withLock { connection throws(HistoryError) in
+            let statement = try connection.prepare(
+                """
+                SELECT id, label, started_at, total_seconds, first_preview_seconds FROM runs
+                WHERE ?1 IS NULL OR label = ?1 ORDER BY id DESC LIMIT ?2
+                """, operation: "list runs")
+            try statement.bind([label.map(SQLiteValue.text) ?? .null, .integer(Int64(limit ?? -1))])
+            var runs: [StoredRun] = []
+            while try statement.step() {
+                runs.append(
+                    StoredRun(
+                        id: RunID(statement.integer(0)), label: statement.text(1),
+                        startedAt: statement.real(2), totalSeconds: statement.real(3),
+                        firstPreviewSeconds: statement.isNull(4) ? nil : statement.real(4)))
+            }
+            return runs
+        }
+    }
+
+    /// The runs a selector names, newest first.
+    ///
+    /// - Throws: ``HistoryError`` when a named run does not exist.
+    public func runs(matching selector: RunSelector) throws(HistoryError) -> [StoredRun] {
+        switch selector {
+        case .run(let id):
+            guard let run = try runs().first(where: { $0.id == id }) else {
+                throw HistoryError(path: path, operation: "find run \(id)", problem: "no such run")
+            }
+            return [run]
+        case .range(let range):
+            return try runs().filter { range.contains($0.id.rawValue) }
+        case .label(let label, let limit):
+            return try runs(label: label, limit: limit)
+        case .latest(let count):
+            return try runs(limit: count)
+        }
+    }
+
+    /// The full report of run `id`, as it was added.
+    ///
+    /// - Throws: ``HistoryError`` when there is no such run.
+    public func report(_ id: RunID) throws(HistoryError) -> LaunchReport {
+        try connection.withLock { connection throws(HistoryError) in
+            let operation = "read run \(id)"
+            let run = try connection.prepare(
+                "SELECT label, started_at, origin, dropped_events, metadata FROM runs WHERE id = ?",
+                operation: operation)
+            try run.bind([.integer(id.rawValue)])
+            guard try run.step() else {
+                throw HistoryError(path: path, operation: operation, problem: "no such run")
+            }
+            let metadata =
+                (try? JSONDecoder().decode([String: String].self, from: Data(run.text(4).utf8)))
+                ?? [:]
+            var report = LaunchReport(
+                label: run.text(0), startedAt: run.real(1),
+                origin: ReportOrigin(rawValue: run.text(2)) ?? .timelineStart, phases: [],
+                marks: [],
+                droppedEvents: Int(run.integer(3)), metadata: metadata)
+            let phases = try connection.prepare(
+                """
+                SELECT name, start_seconds, duration_seconds, depth, parent, complete FROM phases
+                WHERE run_id = ? ORDER BY position
+                """, operation: operation)
+            try phases.bind([.integer(id.rawValue)])
+            while try phases.step() {
+                report.phases.append(
+                    PhaseInterval(
+                        name: phases.text(0), start: phases.real(1), duration: phases.real(2),
+                        depth: Int(phases.integer(3)),
+                        parent: phases.isNull(4) ? nil : phases.text(4),
+                        isComplete: phases.integer(5) != 0))
+            }
+            let marks = try connection.prepare(
+                "SELECT name, time_seconds FROM marks WHERE run_id = ? ORDER BY position",
+                operation: operation)
+            try marks.bind([.integer(id.rawValue)])
+            while try marks.step() {
+                report.marks.append(PhaseMark(name: marks.text(0), time: marks.real(1)))
+            }
+            return report
+        }
+    }
+
+    /// The summary figures stored with run `id`.
+    public func summary(of id: RunID) throws(HistoryError) -> [String: Double] {
+        try connection.withLock { connection throws(HistoryError) in
+            let statement = try connection.prepare(
+                "SELECT name, value FROM summaries WHERE run_id = ?", operation: "read summary")
+            try statement.bind([.integer(id.rawValue)])
+            var summary: [String: Double] = [:]
+            while try statement.step() { summary[statement.text(0)] = statement.real(1) }
+            return summary
+        }
+    }
+
+    /// Every phase's durations and every mark's times over `runs`, one sample per run (the
+    /// first occurrence), keyed by ``LaunchMetric``.
+    public func samples(of runs: [RunID]) throws(HistoryError) -> [LaunchMetric: [Double]] {
+        var samples: [LaunchMetric: [Double]] = [:]
+        for id in runs {
+            let report = try report(id)
+            var seen = Set<LaunchMetric>()
+            for phase in report.phases where phase.isComplete {
+                let metric = LaunchMetric(name: phase.name, kind: .phaseDuration)
+                if seen.insert(metric).inserted {
+                    samples[metric, default: []].append(phase.duration)
+                }
+            }
+            for mark in report.marks {
+                let metric = LaunchMetric(name: mark.name, kind: .markTime)
+                if seen.insert(metric).inserted { samples[metric, default: []].append(mark.time) }
+            }
+        }
+        return samples
+    }
+
+    /// Whether SQLite finds the database intact (`PRAGMA integrity_check`).
+    public func isIntact() throws(HistoryError) -> Bool {
+        try connection.withLock { connection throws(HistoryError) in
+            let statement = try connection.prepare(
+                "PRAGMA integrity_check", operation: "check integrity")
+            return try statement.step() && statement.text(0) == "ok"
+        }
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+}

@@ -1,0 +1,132 @@
+import CSQLite
+
+/// One SQLite connection and the few calls the history needs; used by one owner at a time
+/// (``HistoryStore`` keeps it behind a lock).
+final class SQLiteConnection {
+    let path: String
+    private var handle: OpaquePointer?
+
+    /// Opens (creating if needed) the database at `path`.
+    init(path: String) throws(HistoryError) {
+        self.path = path
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let result = sqlite3_open_v2(path, &handle, flags, nil)
+        guard result == SQLITE_OK else {
+            let problem =
+                handle.map { String(cString: sqlite3_errmsg($0)) }
+                ?? String(cString: sqlite3_errstr(result))
+            sqlite3_close(handle)
+            handle = nil
+            throw HistoryError(path: path, operation: "open", problem: problem)
+        }
+        sqlite3_busy_timeout(handle, 5000)
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs SQL statements that return nothing of interest.
+    func execute(_ sql: String, operation: String) throws(HistoryError) {
+        let result = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard result == SQLITE_OK else { throw error(operation) }
+    }
+
+    /// A prepared statement for `sql`.
+    func prepare(_ sql: String, operation: String) throws(HistoryError) -> SQLiteStatement {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement
+        else { throw error(operation) }
+        return SQLiteStatement(statement, connection: self, operation: operation)
+    }
+
+    /// The row id of the last insert.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    func transaction<Result>(
+        _ operation: String, _ body: () throws(HistoryError) -> Result
+    ) throws(HistoryError) -> Result {
+        try execute("BEGIN IMMEDIATE", operation: operation)
+        do {
+            let result = try body()
+            try execute("COMMIT", operation: operation)
+            return result
+        } catch {
+            try? execute("ROLLBACK", operation: operation)
+            throw error
+        }
+    }
+
+    /// The error SQLite reports for the last call, for `operation`.
+    func error(_ operation: String) -> HistoryError {
+        HistoryError(
+            path: path, operation: operation,
+            problem: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "no connection")
+    }
+}
+
+/// A prepared statement: bind, step through rows, read columns.
+final class SQLiteStatement {
+    private let statement: OpaquePointer
+    private let connection: SQLiteConnection
+    private let operation: String
+
+    init(_ statement: OpaquePointer, connection: SQLiteConnection, operation: String) {
+        self.statement = statement
+        self.connection = connection
+        self.operation = operation
+    }
+
+    deinit {
+        sqlite3_finalize(statement)
+    }
+
+    /// Binds values to the parameters `?1…?n`, in order, after resetting the statement.
+    func bind(_ values: [SQLiteValue]) throws(HistoryError) {
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let result: Int32 =
+                switch value {
+                case .integer(let integer): sqlite3_bind_int64(statement, index, integer)
+                case .real(let real): sqlite3_bind_double(statement, index, real)
+                case .text(let text):
+                    sqlite3_bind_text(statement, index, text, -1, csqlite_transient())
+                case .null: sqlite3_bind_null(statement, index)
+                }
+            guard result == SQLITE_OK else { throw connection.error(operation) }
+        }
+    }
+
+    /// Advances to the next row; `false` when there is none.
+    func step() throws(HistoryError) -> Bool {
+        switch sqlite3_step(statement) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw connection.error(operation)
+        }
+    }
+
+    /// Runs the statement with `values` to completion.
+    func run(_ values: [SQLiteValue]) throws(HistoryError) {
+        try bind(values)
+        while try step() {}
+    }
+
+    func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+    func real(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+    func text(_ column: Int32) -> String {
+        sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""
+    }
+}
+
+/// A value bound to a statement parameter.
+enum SQLiteValue {
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case null
+}

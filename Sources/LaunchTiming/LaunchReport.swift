@@ -1,0 +1,241 @@
+import Files
+import Foundation
+
+/// One timed phase of a launch report.
+public struct PhaseInterval: Hashable, Codable, Sendable {
+    /// The phase's name (`sessionStart`, `outputInitialization.photo`, a custom name).
+    public var name: String
+    /// When it began, in seconds since the report's origin.
+    public var start: Double
+    /// How long it lasted, in seconds.
+    public var duration: Double
+    /// How many other phases contain it (0 for top-level phases).
+    public var depth: Int
+    /// The name of the innermost phase containing it, if any.
+    public var parent: String?
+    /// Whether it ended; an unfinished phase lasts until the report was made.
+    public var isComplete: Bool
+
+    /// Creates an interval; times are in seconds.
+    public init(
+        name: String, start: Double, duration: Double, depth: Int = 0, parent: String? = nil,
+        isComplete: Bool = true
+    ) {
+        self.name = name
+        self.start = start
+        self.duration = duration
+        self.depth = depth
+        self.parent = parent
+        self.isComplete = isComplete
+    }
+
+    /// When it ended, in seconds since the report's origin.
+    public var end: Double { start + duration }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case name, start, duration, depth, parent
+        case isComplete = "complete"
+    }
+
+    /// Decodes an interval, rejecting unknown keys and negative times.
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        start = try container.decode(Double.self, forKey: .start)
+        duration = try container.decode(Double.self, forKey: .duration)
+        depth = try container.decodeIfPresent(Int.self, forKey: .depth) ?? 0
+        parent = try container.decodeIfPresent(String.self, forKey: .parent)
+        isComplete = try container.decodeIfPresent(Bool.self, forKey: .isComplete) ?? true
+        for (key, value) in [(CodingKeys.start, start), (.duration, duration)] where !(value >= 0) {
+            throw decoder.invalidValue(key, "expected seconds at least 0, got \(value)")
+        }
+    }
+}
+
+/// One instant of a launch report, such as `firstPreviewFrame`.
+public struct PhaseMark: Hashable, Codable, Sendable {
+    /// The phase's name.
+    public var name: String
+    /// When it happened, in seconds since the report's origin.
+    public var time: Double
+
+    /// Creates a mark at `time` seconds.
+    public init(name: String, time: Double) {
+        self.name = name
+        self.time = time
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case name, time
+    }
+
+    /// Decodes a mark, rejecting unknown keys and negative times.
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        time = try container.decode(Double.self, forKey: .time)
+        guard time >= 0 else {
+            throw decoder.invalidValue(CodingKeys.time, "expected seconds at least 0, got \(time)")
+        }
+    }
+}
+
+/// What a launch report's times count from.
+public enum ReportOrigin: String, Codable, Sendable, CaseIterable {
+    /// The kernel's creation of the process (read from `/proc/self/stat`).
+    case processStart
+    /// The creation of the timeline, when the process start was unknown.
+    case timelineStart
+}
+
+/// A finished launch: its phases and marks with times in seconds, ready to export or to store
+/// in the history. Exporters: ``LaunchReportFormat``.
+public struct LaunchReport: Hashable, Codable, Sendable {
+    /// The version of this document's schema.
+    public static let currentVersion = 1
+
+    /// The schema version the report was written with.
+    public var version: Int
+    /// What the launch was (`deferred`, `baseline`, a session name); free text.
+    public var label: String
+    /// Wall-clock time of the report's origin, in seconds since 1970 (UTC).
+    public var startedAt: Double
+    /// What the times count from.
+    public var origin: ReportOrigin
+    /// The timed phases, ordered by start.
+    public var phases: [PhaseInterval]
+    /// The instants, ordered by time.
+    public var marks: [PhaseMark]
+    /// Events the timeline could not keep (beyond its capacity).
+    public var droppedEvents: Int
+    /// Free-form facts about the launch (`session`, `host`, `deferredStart`).
+    public var metadata: [String: String]
+
+    /// Creates a report; times are in seconds since `origin`.
+    public init(
+        label: String, startedAt: Double, origin: ReportOrigin, phases: [PhaseInterval],
+        marks: [PhaseMark], droppedEvents: Int = 0, metadata: [String: String] = [:]
+    ) {
+        self.version = Self.currentVersion
+        self.label = label
+        self.startedAt = startedAt
+        self.origin = origin
+        self.phases = phases
+        self.marks = marks
+        self.droppedEvents = droppedEvents
+        self.metadata = metadata
+    }
+
+    /// The first interval named `name`, if the launch had one.
+    public func phase(named name: String) -> PhaseInterval? {
+        phases.first { $0.name == name }
+    }
+
+    /// The time of the first mark named `name`, in seconds since the origin.
+    public func time(of name: String) -> Double? {
+        marks.first { $0.name == name }?.time
+    }
+
+    /// The time to the first preview frame in seconds since the origin, when it was marked.
+    public var timeToFirstPreviewFrame: Double? { time(of: LaunchPhase.firstPreviewFrame.name) }
+
+    /// When the last recorded phase or mark ended, in seconds since the origin.
+    public var totalDuration: Double {
+        max(phases.map(\.end).max() ?? 0, marks.map(\.time).max() ?? 0)
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case version, label, startedAt, origin, phases, marks, droppedEvents, metadata
+    }
+
+    /// Decodes a report, rejecting unknown keys and versions this code does not know.
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decode(Int.self, forKey: .version)
+        guard version == Self.currentVersion else {
+            throw decoder.invalidValue(
+                CodingKeys.version, "expected version \(Self.currentVersion), got \(version)")
+        }
+        label = try container.decode(String.self, forKey: .label)
+        startedAt = try container.decode(Double.self, forKey: .startedAt)
+        origin = try container.decode(ReportOrigin.self, forKey: .origin)
+        phases = try container.decode([PhaseInterval].self, forKey: .phases)
+        marks = try container.decode([PhaseMark].self, forKey: .marks)
+        droppedEvents = try container.decodeIfPresent(Int.self, forKey: .droppedEvents) ?? 0
+        metadata = try container.decodeIfPresent([String: String].self, forKey: .metadata) ?? [:]
+    }
+
+    /// Parses a report written by ``LaunchReportFormat/json``.
+    ///
+    /// - Throws: ``ConfigurationError`` naming `file` and the field that is wrong.
+    public static func decode(
+        _ data: Data, file: String? = nil
+    ) throws(ConfigurationError) -> LaunchReport {
+        try decodeStrictly(LaunchReport.self, from: data, file: file)
+    }
+}
+
+extension LaunchTimeline {
+    /// The report of everything recorded so far.
+    ///
+    /// Begins pair with ends of the same phase (innermost first); a phase still open is reported
+    /// up to now and marked incomplete. Nesting is by containment in time, so phases begun on
+    /// other threads nest wherever they fall. With a known process start, a `processStart`
+    /// phase spans from it to the timeline's creation.
+    public func report(label: String = "", metadata: [String: String] = [:]) -> LaunchReport {
+        let now = MonotonicClock.now()
+        let seconds = { (instant: MonotonicInstant) in max(instant.seconds(since: self.origin), 0) }
+        var intervals: [PhaseInterval] = []
+        if processStart != nil {
+            intervals.append(
+                PhaseInterval(
+                    name: LaunchPhase.processStart.name, start: 0, duration: seconds(createdAt)))
+        }
+        var marks: [PhaseMark] = []
+        var open: [UInt16: [(index: Int, begin: MonotonicInstant)]] = [:]
+        for event in events() {
+            switch event.kind {
+            case .mark:
+                marks.append(PhaseMark(name: event.phase.name, time: seconds(event.instant)))
+            case .begin:
+                open[event.phase.id, default: []].append((intervals.count, event.instant))
+                intervals.append(
+                    PhaseInterval(
+                        name: event.phase.name, start: seconds(event.instant),
+                        duration: max(now.seconds(since: event.instant), 0), isComplete: false))
+            case .end:
+                guard let begun = open[event.phase.id]?.popLast() else { continue }
+                intervals[begun.index].duration = max(event.instant.seconds(since: begun.begin), 0)
+                intervals[begun.index].isComplete = true
+            }
+        }
+        let wallClockNow = Date().timeIntervalSince1970
+        return LaunchReport(
+            label: label, startedAt: wallClockNow - now.seconds(since: origin),
+            origin: processStart == nil ? .timelineStart : .processStart,
+            phases: Self.nested(intervals), marks: marks.sorted { $0.time < $1.time },
+            droppedEvents: droppedEventCount, metadata: metadata)
+    }
+
+    /// Orders intervals by start (longer first on ties) and gives each its depth and parent:
+    /// the innermost earlier interval that contains it.
+    static func nested(_ intervals: [PhaseInterval]) -> [PhaseInterval] {
+        var sorted = intervals.enumerated().sorted { lhs, rhs in
+            lhs.element.start != rhs.element.start
+                ? lhs.element.start < rhs.element.start
+                : lhs.element.duration != rhs.element.duration
+                    ? lhs.element.duration > rhs.element.duration : lhs.offset < rhs.offset
+        }.map(\.element)
+        var stack: [Int] = []
+        for index in sorted.indices {
+            while let top = stack.last, sorted[top].end < sorted[index].end { stack.removeLast() }
+            sorted[index].depth = stack.count
+            sorted[index].parent = stack.last.map { sorted[$0].name }
+            stack.append(index)
+        }
+        return sorted
+    }
+}

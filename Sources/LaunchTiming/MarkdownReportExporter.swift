@@ -1,0 +1,47 @@
+import Foundation
+
+/// Renders a launch report as Markdown: a summary line, the phases indented by nesting, then
+/// the marks; times in milliseconds.
+public enum MarkdownReportExporter {
+    /// The report as Markdown text.
+    public static func render(_ report: LaunchReport) -> String {
+        var lines = ["# Launch report\(report.label.isEmpty ? "" : ": \(report.label)")", ""]
+        let origin = report.origin == .processStart ? "process start" : "timeline start"
+        var summary = "Times in milliseconds since the \(origin)."
+        if let first = report.timeToFirstPreviewFrame {
+            summary += " First preview frame at **\(milliseconds(first)) ms**."
+        }
+        if report.droppedEvents > 0 {
+            summary += " \(report.droppedEvents) events were dropped (timeline full)."
+        }
+        lines += [summary, "", "| phase | start | duration |", "|---|---:|---:|"]
+        for phase in report.phases {
+            let indent = String(repeating: "&nbsp;&nbsp;", count: phase.depth)
+            let unfinished = phase.isComplete ? "" : " (unfinished)"
+            lines.append(
+                "| \(indent)\(escaped(phase.name))\(unfinished) | \(milliseconds(phase.start)) |"
+                    + " \(milliseconds(phase.duration)) |")
+        }
+        if !report.marks.isEmpty {
+            lines += ["", "| mark | time |", "|---|---:|"]
+            for mark in report.marks {
+                lines.append("| \(escaped(mark.name)) | \(milliseconds(mark.time)) |")
+            }
+        }
+        if !report.metadata.isEmpty {
+            lines += [""]
+            for (key, value) in report.metadata.sorted(by: { $0.key < $1.key }) {
+                lines.append("- \(escaped(key)): \(escaped(value))")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func milliseconds(_ seconds: Double) -> String {
+        String(format: "%.3f", seconds * 1000)
+    }
+
+    private static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|")
+    }
+}

@@ -1,0 +1,156 @@
+/// Optimal (not greedy) assignment of rows to columns: the Hungarian method in its
+/// shortest-augmenting-path form (Jonker–Volgenant), O(n²·m) for n ≤ m.
+public enum LinearAssignment {
+    /// A matched pair.
+    public struct Pair: Sendable, Hashable {
+        /// The row index.
+        public var row: Int
+        /// The column index.
+        public var column: Int
+
+        /// Creates a pair.
+        public init(row: Int, column: Int) {
+            self.row = row
+            self.column = column
+        }
+    }
+
+    /// Pairs rows with columns so that the total cost of the pairs plus `limit` for every pair
+    /// left unmade is minimal; only pairs cheaper than `limit` are ever made.
+    ///
+    /// This is the formulation ByteTrack uses (`lapjv` with `cost_limit`): a pair is worth
+    /// making when it costs less than leaving both sides unmatched. The problem splits into
+    /// the connected components of the "cheaper than limit" graph, each solved exactly, which
+    /// keeps sparse scenes (most tracks overlap only one or two detections) fast.
+    ///
+    /// - Parameters:
+    ///   - costs: the pair costs; NaN and infinite entries are never paired.
+    ///   - limit: the threshold; pairs costing `limit` or more are never made.
+    /// - Returns: the pairs, sorted by row.
+    public static func solve(_ costs: CostMatrix, limit: Double) -> [Pair] {
+        let rows = costs.rows
+        let columns = costs.columns
+        guard rows > 0, columns > 0 else { return [] }
+        // Union-find over rows (0..<rows) and columns (rows..<rows+columns).
+        var parent = Array(0..<(rows + columns))
+        func find(_ node: Int) -> Int {
+            var node = node
+            while parent[node] != node {
+                parent[node] = parent[parent[node]]
+                node = parent[node]
+            }
+            return node
+        }
+        var hasEdge = false
+        for row in 0..<rows {
+            for column in 0..<columns where costs[row, column] < limit {
+                hasEdge = true
+                let a = find(row)
+                let b = find(rows + column)
+                if a != b { parent[a] = b }
+            }
+        }
+        guard hasEdge else { return [] }
+        var components: [Int: (rows: [Int], columns: [Int])] = [:]
+        for row in 0..<rows { components[find(row), default: ([], [])].rows.append(row) }
+        for column in 0..<columns {
+            components[find(rows + column), default: ([], [])].columns.append(column)
+        }
+        var pairs: [Pair] = []
+        for component in components.values {
+            guard !component.rows.isEmpty, !component.columns.isEmpty else { continue }
+            if component.rows.count == 1 && component.columns.count == 1 {
+                pairs.append(Pair(row: component.rows[0], column: component.columns[0]))
+                continue
+            }
+            // Maximize the total saving (limit − cost) over pairs: a minimum-cost assignment
+            // where an unmade pair costs 0 and a made one costs −(limit − cost).
+            var sub = CostMatrix(rows: component.rows.count, columns: component.columns.count)
+            for (i, row) in component.rows.enumerated() {
+                for (j, column) in component.columns.enumerated() {
+                    let cost = costs[row, column]
+                    sub[i, j] = cost < limit ? cost - limit : 0
+                }
+            }
+            for (i, j) in minimumCostAssignment(sub) where sub[i, j] < 0 {
+                pairs.append(Pair(row: component.rows[i], column: component.columns[j]))
+            }
+        }
+        return pairs.sorted { $0.row < $1.row }
+    }
+
+    /// The assignment of every row (when rows ≤ columns) or every column (otherwise) that
+    /// minimizes the total of finite costs.
+    ///
+    /// - Parameter costs: the costs; must be finite.
+    /// - Returns: `(row, column)` pairs, `min(rows, columns)` of them.
+    public static func minimumCostAssignment(_ costs: CostMatrix) -> [(Int, Int)] {
+        if costs.rows <= costs.columns {
+            return hungarian(costs)
+        }
+        var transposed = CostMatrix(rows: costs.columns, columns: costs.rows)
+        for row in 0..<costs.rows {
+            for column in 0..<costs.columns { transposed[column, row] = costs[row, column] }
+        }
+        return hungarian(transposed).map { ($0.1, $0.0) }
+    }
+
+    /// The shortest-augmenting-path Hungarian method with potentials, for rows ≤ columns.
+    private static func hungarian(_ costs: CostMatrix) -> [(Int, Int)] {
+        let n = costs.rows
+        let m = costs.columns
+        // 1-based arrays as in the classic formulation; index 0 is the virtual start.
+        var rowPotential = [Double](repeating: 0, count: n + 1)
+        var columnPotential = [Double](repeating: 0, count: m + 1)
+        var rowOfColumn = [Int](repeating: 0, count: m + 1)
+        var previousColumn = [Int](repeating: 0, count: m + 1)
+        var minimumSlack = [Double](repeating: 0, count: m + 1)
+        var used = [Bool](repeating: false, count: m + 1)
+        for row in 1...n {
+            rowOfColumn[0] = row
+            var column0 = 0
+            for j in 0...m {
+                minimumSlack[j] = .infinity
+                used[j] = false
+            }
+            repeat {
+                used[column0] = true
+                let row0 = rowOfColumn[column0]
+                var delta = Double.infinity
+                var column1 = 0
+                for j in 1...m where !used[j] {
+                    let slack =
+                        costs.values[(row0 - 1) * m + (j - 1)] - rowPotential[row0]
+                        - columnPotential[j]
+                    if slack < minimumSlack[j] {
+                        minimumSlack[j] = slack
+                        previousColumn[j] = column0
+                    }
+                    if minimumSlack[j] < delta {
+                        delta = minimumSlack[j]
+                        column1 = j
+                    }
+                }
+                for j in 0...m {
+                    if used[j] {
+                        rowPotential[rowOfColumn[j]] += delta
+                        columnPotential[j] -= delta
+                    } else {
+                        minimumSlack[j] -= delta
+                    }
+                }
+                column0 = column1
+            } while rowOfColumn[column0] != 0
+            repeat {
+                let column1 = previousColumn[column0]
+                rowOfColumn[column0] = rowOfColumn[column1]
+                column0 = column1
+            } while column0 != 0
+        }
+        var pairs: [(Int, Int)] = []
+        for j in 1...m where rowOfColumn[j] != 0 {
+            pairs.append((rowOfColumn[j] - 1, j - 1))
+        }
+        return pairs.sorted { $0.0 < $1.0 }
+    }
+}

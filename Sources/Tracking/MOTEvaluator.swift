@@ -1,0 +1,153 @@
+/// Scores tracker output against ground truth with CLEAR-MOT and identity matching at an IoU
+/// threshold (0.5 by default), the way py-motmetrics does.
+///
+/// Per frame, a ground-truth object keeps the track it was last matched to when that track is
+/// still within the threshold; the remaining pairs are matched optimally (most pairs first,
+/// then the smallest total distance `1 − IoU`). The identity scores come from a global
+/// optimal assignment of ground-truth ids to track ids over the whole sequence.
+public struct MOTEvaluator: Sendable {
+    /// The minimum IoU for a pair to count as a match, 0...1.
+    public var minimumIoU: Double
+
+    /// Creates an evaluator.
+    public init(minimumIoU: Double = 0.5) {
+        self.minimumIoU = minimumIoU
+    }
+
+    /// Scores `hypotheses` against `groundTruth`. Frames are matched by number.
+    public func evaluate(groundTruth: [MOTRecord], hypotheses: [MOTRecord]) -> MOTMetrics {
+        var truthByFrame: [Int: [MOTRecord]] = [:]
+        var hypothesesByFrame: [Int: [MOTRecord]] = [:]
+        for record in groundTruth { truthByFrame[record.frame, default: []].append(record) }
+        for record in hypotheses { hypothesesByFrame[record.frame, default: []].append(record) }
+        let frames = Set(truthByFrame.keys).union(hypothesesByFrame.keys).sorted()
+        let maximumDistance = 1 - minimumIoU
+
+        var lastMatch: [Int: Int] = [:]  // ground-truth id -> track id
+        var matchedFrames: [Int: Int] = [:]  // ground-truth id -> frames matched
+        var objectFrames: [Int: Int] = [:]  // ground-truth id -> frames present
+        var hypothesisFrames: [Int: Int] = [:]
+        var pairFrames: [Pair: Int] = [:]  // frames a pair is within the threshold
+        var fp = 0
+        var fn = 0
+        var idsw = 0
+        var matches = 0
+        var distanceSum = 0.0
+
+        for frame in frames {
+            let truths = truthByFrame[frame] ?? []
+            let tracks = hypothesesByFrame[frame] ?? []
+            for truth in truths { objectFrames[truth.id, default: 0] += 1 }
+            for track in tracks { hypothesisFrames[track.id, default: 0] += 1 }
+            // Distances; NaN where the pair is beyond the threshold.
+            var distances = CostMatrix(rows: truths.count, columns: tracks.count)
+            for (i, truth) in truths.enumerated() {
+                for (j, track) in tracks.enumerated() {
+                    let distance = 1 - truth.box.intersectionOverUnion(with: track.box)
+                    if distance <= maximumDistance {
+                        distances[i, j] = distance
+                        pairFrames[Pair(truth: truth.id, track: track.id), default: 0] += 1
+                    } else {
+                        distances[i, j] = .nan
+                    }
+                }
+            }
+            var truthMatched = [Bool](repeating: false, count: truths.count)
+            var trackMatched = [Bool](repeating: false, count: tracks.count)
+            func record(_ i: Int, _ j: Int) {
+                truthMatched[i] = true
+                trackMatched[j] = true
+                matches += 1
+                distanceSum += distances[i, j]
+                matchedFrames[truths[i].id, default: 0] += 1
+                lastMatch[truths[i].id] = tracks[j].id
+            }
+            // 1. Keep last correspondences that are still within the threshold.
+            for (i, truth) in truths.enumerated() {
+                guard let previous = lastMatch[truth.id],
+                    let j = tracks.indices.first(where: {
+                        !trackMatched[$0] && tracks[$0].id == previous
+                    }),
+                    !distances[i, j].isNaN
+                else { continue }
+                record(i, j)
+            }
+            // 2. Optimal matching of the rest: most pairs first, then least total distance.
+            let rows = truths.indices.filter { !truthMatched[$0] }
+            let columns = tracks.indices.filter { !trackMatched[$0] }
+            if !rows.isEmpty && !columns.isEmpty {
+                let bonus = Double(min(rows.count, columns.count)) * 2 + 1
+                var costs = CostMatrix(rows: rows.count, columns: columns.count)
+                var anyValid = false
+                for (r, i) in rows.enumerated() {
+                    for (c, j) in columns.enumerated() where !distances[i, j].isNaN {
+                        costs[r, c] = distances[i, j] - bonus
+                        anyValid = true
+                    }
+                }
+                if anyValid {
+                    for (r, c) in LinearAssignment.minimumCostAssignment(costs) {
+                        let i = rows[r]
+                        let j = columns[c]
+                        guard !distances[i, j].isNaN else { continue }
+                        if let previous = lastMatch[truths[i].id], previous != tracks[j].id {
+                            idsw += 1
+                        }
+                        record(i, j)
+                    }
+                }
+            }
+            fn += truthMatched.lazy.filter { !$0 }.count
+            fp += trackMatched.lazy.filter { !$0 }.count
+        }
+
+        let groundTruthCount = objectFrames.values.reduce(0, +)
+        let hypothesisCount = hypothesisFrames.values.reduce(0, +)
+        let identityTruePositives = identityMatches(
+            pairFrames: pairFrames, truthIDs: objectFrames.keys.sorted(),
+            trackIDs: hypothesisFrames.keys.sorted())
+        let idfn = groundTruthCount - identityTruePositives
+        let idfp = hypothesisCount - identityTruePositives
+        var mt = 0
+        var ml = 0
+        for (id, present) in objectFrames {
+            let ratio = Double(matchedFrames[id] ?? 0) / Double(present)
+            if ratio >= 0.8 { mt += 1 }
+            if ratio < 0.2 { ml += 1 }
+        }
+        func ratio(_ numerator: Int, _ denominator: Int) -> Double {
+            denominator == 0 ? 0 : Double(numerator) / Double(denominator)
+        }
+        return MOTMetrics(
+            mota: groundTruthCount == 0
+                ? 0 : 1 - Double(fn + fp + idsw) / Double(groundTruthCount),
+            motp: matches == 0 ? 0 : 1 - distanceSum / Double(matches),
+            idf1: ratio(2 * identityTruePositives, 2 * identityTruePositives + idfp + idfn),
+            idp: ratio(identityTruePositives, identityTruePositives + idfp),
+            idr: ratio(identityTruePositives, identityTruePositives + idfn),
+            idsw: idsw, fp: fp, fn: fn, mt: mt, ml: ml, groundTruthCount: groundTruthCount,
+            objectCount: objectFrames.count, matchCount: matches)
+    }
+
+    private struct Pair: Hashable {
+        var truth: Int
+        var track: Int
+    }
+
+    /// The largest number of frames in which ground-truth and track ids agree, over one-to-one
+    /// id assignments (IDTP).
+    private func identityMatches(pairFrames: [Pair: Int], truthIDs: [Int], trackIDs: [Int])
+        -> Int
+    {
+        guard !pairFrames.isEmpty else { return 0 }
+        let truthIndex = Dictionary(uniqueKeysWithValues: truthIDs.enumerated().map { ($1, $0) })
+        let trackIndex = Dictionary(uniqueKeysWithValues: trackIDs.enumerated().map { ($1, $0) })
+        var costs = CostMatrix(rows: truthIDs.count, columns: trackIDs.count)
+        for (pair, count) in pairFrames {
+            costs[truthIndex[pair.truth]!, trackIndex[pair.track]!] = -Double(count)
+        }
+        var total = 0.0
+        for (i, j) in LinearAssignment.minimumCostAssignment(costs) { total -= costs[i, j] }
+        return Int(total.rounded())
+    }
+}

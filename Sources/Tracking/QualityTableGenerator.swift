@@ -1,0 +1,71 @@
+/// Measures a ``QualityTable``: runs the synthetic scene through renderer, detector, tracker,
+/// subject selection, framing and a camera rig for each setting, and scores the tracks against
+/// the scene's ground truth. Seeded: the same settings give the same table on every machine.
+public struct QualityTableGenerator: Sendable {
+    /// The scene.
+    public var scene: SyntheticScene.Configuration
+    /// Seconds of scene per setting, > 0.
+    public var duration: Double
+    /// Frame width in pixels.
+    public var width: Int
+    /// Frame height in pixels.
+    public var height: Int
+    /// The tracker settings.
+    public var tracker: TrackerConfiguration
+    /// Ground-truth people less visible than this (0...1) are not expected to be tracked.
+    public var minimumVisibility: Double = 0.3
+
+    /// Creates a generator; the defaults are a 20 s scene of six people at 320 × 180.
+    public init(
+        scene: SyntheticScene.Configuration = SyntheticScene.Configuration(),
+        duration: Double = 20, width: Int = 320, height: Int = 180,
+        tracker: TrackerConfiguration = TrackerConfiguration()
+    ) {
+        self.scene = scene
+        self.duration = duration
+        self.width = width
+        self.height = height
+        self.tracker = tracker
+    }
+
+    /// The grid: strides 1, 2, 3, 5 at 30, 20 and 15 fps, at each scale.
+    ///
+    /// - Parameters:
+    ///   - rig: the camera rig to start every run from (a copy is driven per run).
+    ///   - scales: detector scales to measure.
+    /// - Throws: ``TrackerConfigurationError`` when the tracker settings are invalid.
+    public func generate<Rig: CameraRig>(
+        rig: Rig, framesPerSecond: [Double] = [30, 20, 15], strides: [Int] = [1, 2, 3, 5],
+        scales: [Double] = [0.5]
+    ) throws(TrackerConfigurationError) -> QualityTable {
+        var rows: [QualityTable.Row] = []
+        for fps in framesPerSecond {
+            for stride in strides {
+                for scale in scales {
+                    rows.append(
+                        try measure(rig: rig, framesPerSecond: fps, stride: stride, scale: scale))
+                }
+            }
+        }
+        return QualityTable(rows: rows)
+    }
+
+    /// Measures one setting.
+    ///
+    /// - Throws: ``TrackerConfigurationError`` when the tracker settings are invalid.
+    public func measure<Rig: CameraRig>(
+        rig: Rig, framesPerSecond: Double, stride: Int, scale: Double
+    ) throws(TrackerConfigurationError) -> QualityTable.Row {
+        var sceneRun = try SceneRun(
+            scene: scene, rig: rig, width: width, height: height, tracker: tracker,
+            scale: scale, stride: stride, framesPerSecond: framesPerSecond,
+            minimumVisibility: minimumVisibility)
+        let run = sceneRun.run(duration: duration)
+        let metrics = MOTEvaluator().evaluate(
+            groundTruth: run.groundTruth, hypotheses: run.hypotheses)
+        return QualityTable.Row(
+            framesPerSecond: framesPerSecond, stride: max(1, stride), scale: scale,
+            idf1: metrics.idf1, mota: metrics.mota, idsw: metrics.idsw,
+            framingError: run.meanFramingError, framedFraction: run.framedFraction)
+    }
+}

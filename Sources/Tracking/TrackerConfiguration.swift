@@ -1,0 +1,79 @@
+/// The tracker's thresholds and ages; defaults follow ByteTrack's published settings.
+public struct TrackerConfiguration: Sendable, Hashable, Codable {
+    /// Detections at or above this confidence take part in the first association stage.
+    public var highConfidence: Double = 0.5
+    /// Detections below this confidence are ignored; those between this and
+    /// ``highConfidence`` only continue existing tracks (the second stage).
+    public var lowConfidence: Double = 0.1
+    /// A high-confidence detection that matches nothing starts a track when at least this sure.
+    public var newTrackConfidence: Double = 0.6
+    /// Minimum IoU for the first stage (ByteTrack's `match_thresh` 0.8 as a cost, 1 − IoU).
+    public var firstStageIoU: Double = 0.2
+    /// Minimum IoU for the second stage (low-confidence detections).
+    public var secondStageIoU: Double = 0.5
+    /// Minimum IoU for tentative tracks to match the leftover high-confidence detections.
+    public var tentativeIoU: Double = 0.3
+    /// Consecutive matched inference frames a new track needs to be confirmed (given an id).
+    public var confirmationHits: Int = 2
+    /// Frames (inference or not) a lost track is kept for re-identification before removal.
+    public var maximumLostFrames: Int = 30
+    /// The Kalman filter's noise model.
+    public var positionNoise: Double = 1.0 / 20
+    /// The Kalman filter's velocity noise, per unit of box size.
+    public var velocityNoise: Double = 1.0 / 160
+
+    /// The ByteTrack defaults.
+    public init() {}
+
+    /// Checks the ranges and returns a message for the first field out of range.
+    ///
+    /// - Throws: ``TrackerConfigurationError`` naming the field and the expected range.
+    public func validate() throws(TrackerConfigurationError) {
+        func unit(_ value: Double, _ field: String) throws(TrackerConfigurationError) {
+            guard value.isFinite, value >= 0, value <= 1 else {
+                throw TrackerConfigurationError(
+                    field: field, problem: "expected 0...1, got \(value)")
+            }
+        }
+        try unit(highConfidence, "highConfidence")
+        try unit(lowConfidence, "lowConfidence")
+        try unit(newTrackConfidence, "newTrackConfidence")
+        try unit(firstStageIoU, "firstStageIoU")
+        try unit(secondStageIoU, "secondStageIoU")
+        try unit(tentativeIoU, "tentativeIoU")
+        guard lowConfidence <= highConfidence else {
+            throw TrackerConfigurationError(
+                field: "lowConfidence",
+                problem: "expected at most highConfidence (\(highConfidence)), got \(lowConfidence)"
+            )
+        }
+        guard confirmationHits >= 1 else {
+            throw TrackerConfigurationError(
+                field: "confirmationHits", problem: "expected at least 1, got \(confirmationHits)")
+        }
+        guard maximumLostFrames >= 0 else {
+            throw TrackerConfigurationError(
+                field: "maximumLostFrames", problem: "expected at least 0, got \(maximumLostFrames)"
+            )
+        }
+        guard positionNoise.isFinite, positionNoise > 0 else {
+            throw TrackerConfigurationError(
+                field: "positionNoise", problem: "expected a positive number, got \(positionNoise)")
+        }
+        guard velocityNoise.isFinite, velocityNoise > 0 else {
+            throw TrackerConfigurationError(
+                field: "velocityNoise", problem: "expected a positive number, got \(velocityNoise)")
+        }
+    }
+}
+
+/// A tracker setting out of range: which field and what was expected.
+public struct TrackerConfigurationError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The field name, such as `lowConfidence`.
+    public var field: String
+    /// What was wrong and what was expected.
+    public var problem: String
+
+    /// `field: problem`.
+    public var description: String { "\(field): \(problem)" }
+}

@@ -1,0 +1,135 @@
+import Files
+import Foundation
+import History
+import LaunchTiming
+
+/// `headroom launch report|history|compare|measure`: launch reports and the launch history.
+enum LaunchCommand {
+    /// The subcommands and the options each accepts.
+    static let subcommands: [String: Set<String>] = [
+        "report": ["--db", "--format", "--out", "--from"],
+        "history": ["--db", "--runs", "--label", "--json", "--check"],
+        "compare": ["--db", "--json", "--alpha", "--min-change"],
+        "measure": [
+            "--db", "--session", "--runs", "--no-deferred", "--label", "--json", "--out-dir",
+        ],
+        LaunchMeasure.runOnceName: ["--session", "--no-deferred", "--label"],
+    ]
+
+    static let options: [OptionSpec] = [
+        .option("--db", "PATH", "the history database"),
+        .option("--format", "json|csv|trace|md|html", "report format (default json)"),
+        .option("--out", "PATH", "write the report to PATH atomically instead of stdout"),
+        .option("--from", "FILE", "report: read this JSON report instead of the history"),
+        .option("--runs", "N", "history: runs to summarize; measure: launches to make"),
+        .option("--label", "LABEL", "history: only runs with LABEL; measure: label the runs"),
+        .option("--alpha", "P", "compare: significance level (default 0.05)"),
+        .option("--min-change", "R", "compare: smallest relative change that counts"),
+        .option("--session", "FILE", "measure: the session to launch"),
+        .flag("--no-deferred", "measure: start every output before the first frame"),
+        .option("--out-dir", "DIR", "measure: write each run's JSON report into DIR"),
+        .flag("--check", "history: check the database's integrity"),
+        .flag("--json", "print JSON"),
+    ]
+
+    static let command = Command(
+        name: "launch",
+        usage: """
+            report [RUN] [--format json|csv|trace|md|html] [--out PATH] [--from FILE] [--db PATH]
+                   headroom launch history [--runs N] [--label LABEL] [--json] [--check] [--db PATH]
+                   headroom launch compare A B [--alpha P] [--min-change R] [--json] [--db PATH]
+                   headroom launch measure [--session FILE] [--runs N] [--no-deferred]
+                                           [--label LABEL] [--out-dir DIR] [--json] [--db PATH]
+            """,
+        summary: "Launch timelines: reports, history (p50/p95 per phase), compare, measure.",
+        details: """
+            report: one run's timeline (RUN: a run id, LABEL or LABEL~N for its newest run,
+            default the newest run; --from FILE re-exports a JSON report instead) as JSON, CSV,
+            Chrome trace-event JSON (open in ui.perfetto.dev or chrome://tracing), Markdown or a
+            self-contained HTML waterfall, to stdout or atomically to --out.
+            history: p50 and p95 of every phase's duration and every mark's time (@name) over
+            the last N runs (default 20); --check verifies the database (exit 1 if damaged).
+            compare: A and B select runs (12, 10-19, LABEL, LABEL~N, last~N); per phase, the
+            change of the median and a Mann–Whitney test over the runs; exit 1 when B regresses
+            significantly (p < --alpha, default 0.05) by more than --min-change (default 0.05,
+            5 %) and 0.5 ms.
+            measure: launches the session (default: a 4K30 preview with deferred photo and movie
+            outputs, examples/sessions/launch-photo-movie.json) N times (default 10) in fresh
+            processes and stores each run, labelled "deferred" or, with --no-deferred (every
+            output started before the first frame), "no-deferred"; --out-dir also writes each
+            run's JSON report there.
+            The history is $XDG_DATA_HOME/headroom/history.sqlite3 unless --db PATH.
+            """,
+        options: options,
+        run: { arguments in
+            guard let name = arguments.positionals.first, let allowed = subcommands[name] else {
+                throw UsageError(
+                    description: "expected a subcommand: report, history, compare or measure"
+                        + (arguments.positionals.first.map { ", got \"\($0)\"" } ?? ""))
+            }
+            for option in options.map(\.name)
+            where !allowed.contains(option)
+                && (arguments.value(option) != nil || arguments.has(option))
+            {
+                throw UsageError(description: "\(option) does not apply to `launch \(name)`")
+            }
+            let rest = Array(arguments.positionals.dropFirst())
+            switch name {
+            case "report": return try report(arguments, rest)
+            case "history": return try LaunchHistoryText.history(arguments, rest)
+            case "compare": return try LaunchHistoryText.compare(arguments, rest)
+            case "measure": return try await LaunchMeasure.measure(arguments, rest)
+            default: return try await LaunchMeasure.runOnce(arguments, rest)
+            }
+        })
+
+    /// The history named by `--db`, or the default one.
+    static func store(_ arguments: Arguments) throws -> HistoryStore {
+        let path =
+            arguments.value("--db")
+            ?? HistoryStore.defaultPath(environment: ProcessInfo.processInfo.environment)
+        return try HistoryStore(path: path)
+    }
+
+    /// Parses a run selector typed on the command line.
+    static func selector(_ text: String) throws(UsageError) -> RunSelector {
+        do {
+            return try RunSelector(parsing: text)
+        } catch {
+            throw UsageError(description: error.description)
+        }
+    }
+
+    private static func report(_ arguments: Arguments, _ rest: [String]) throws -> Int32 {
+        guard rest.count <= 1 else {
+            throw UsageError(description: "expected at most one RUN, got \(rest.count)")
+        }
+        let formatName = arguments.value("--format") ?? "json"
+        guard let format = LaunchReportFormat(rawValue: formatName) else {
+            let known = LaunchReportFormat.allCases.map(\.rawValue).joined(separator: ", ")
+            throw UsageError(
+                description: "--format: expected one of \(known), got \"\(formatName)\"")
+        }
+        let report: LaunchReport
+        if let file = arguments.value("--from") {
+            guard rest.isEmpty else {
+                throw UsageError(description: "give either RUN or --from FILE, not both")
+            }
+            report = try LaunchReport.decode(readConfigurationFile(file), file: file)
+        } else {
+            let store = try store(arguments)
+            let runs = try store.runs(matching: selector(rest.first ?? "last~1"))
+            guard let newest = runs.first else {
+                Console.error("headroom launch report: no run matches \"\(rest.first ?? "last")\"")
+                return 2
+            }
+            report = try store.report(newest.id)
+        }
+        if let path = arguments.value("--out") {
+            try format.write(report, to: path)
+        } else {
+            Console.out(String(decoding: format.render(report), as: UTF8.self))
+        }
+        return 0
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import History
+
+/// `headroom launch history` and `headroom launch compare`: the history's figures as tables or
+/// JSON.
+enum LaunchHistoryText {
+    /// p50/p95 per metric over the latest runs.
+    static func history(_ arguments: Arguments, _ rest: [String]) throws -> Int32 {
+        guard rest.isEmpty else {
+            throw UsageError(description: "unexpected argument \"\(rest[0])\"")
+        }
+        let store = try LaunchCommand.store(arguments)
+        if arguments.has("--check") {
+            let intact = try store.isIntact()
+            Console.out("\(store.path): \(intact ? "intact" : "DAMAGED (integrity_check failed)")")
+            return intact ? 0 : 1
+        }
+        let count = try arguments.integer("--runs", in: 1...100_000, default: 20)
+        let runs = try store.runs(label: arguments.value("--label"), limit: count)
+        let statistics = MetricStatistics.all(try store.samples(of: runs.map(\.id)))
+        if arguments.has("--json") {
+            Console.json(HistoryDocument(runs: runs.count, metrics: statistics))
+            return 0
+        }
+        guard !runs.isEmpty else {
+            Console.out("no runs in \(store.path); `headroom launch measure` adds some")
+            return 0
+        }
+        var table = TextTable(
+            headings: ["phase", "runs", "p50 ms", "p95 ms", "min ms", "max ms"],
+            numericColumns: [1, 2, 3, 4, 5])
+        for metric in statistics {
+            table.rows.append([
+                metric.metric.description, String(metric.count), milliseconds(metric.p50),
+                milliseconds(metric.p95), milliseconds(metric.minimum),
+                milliseconds(metric.maximum),
+            ])
+        }
+        let label = arguments.value("--label").map { " labelled \"\($0)\"" } ?? ""
+        Console.out("\(runs.count) latest runs\(label) (runs \(runs.last!.id)–\(runs.first!.id))\n")
+        Console.out(table.text)
+        return 0
+    }
+
+    /// Per-metric change between two selections, exit 1 on a significant regression.
+    static func compare(_ arguments: Arguments, _ rest: [String]) throws -> Int32 {
+        guard rest.count == 2 else {
+            throw UsageError(
+                description: "expected two run selections A and B, got \(rest.count) arguments")
+        }
+        let comparison = LaunchComparison(
+            significance: try arguments.number("--alpha", in: 0.0001...0.5, default: 0.05),
+            minimumRelativeChange: try arguments.number("--min-change", in: 0...10, default: 0.05))
+        let store = try LaunchCommand.store(arguments)
+        var samples: [[LaunchMetric: [Double]]] = []
+        for text in rest {
+            let runs = try store.runs(matching: LaunchCommand.selector(text))
+            guard !runs.isEmpty else {
+                Console.error("headroom launch compare: no run matches \"\(text)\"")
+                return 2
+            }
+            samples.append(try store.samples(of: runs.map(\.id)))
+        }
+        let changes = comparison.changes(baseline: samples[0], candidate: samples[1])
+        let regressions = changes.filter { $0.verdict == .regression }
+        if arguments.has("--json") {
+            Console.json(CompareDocument(changes: changes, regressions: regressions.count))
+        } else {
+            var table = TextTable(
+                headings: ["phase", "runs", "A p50 ms", "B p50 ms", "change", "p", "verdict"],
+                numericColumns: [1, 2, 3, 4, 5])
+            for change in changes {
+                table.rows.append([
+                    change.metric.description, "\(change.baselineCount)/\(change.candidateCount)",
+                    milliseconds(change.baselineMedian), milliseconds(change.candidateMedian),
+                    String(format: "%+.1f%%", change.relativeChange * 100),
+                    change.pValue.map { String(format: "%.4f", $0) } ?? "-",
+                    change.verdict.rawValue,
+                ])
+            }
+            Console.out(table.text)
+            Console.out(
+                regressions.isEmpty
+                    ? "\nno significant regression from \(rest[0]) to \(rest[1])"
+                    : "\n\(regressions.count) significant regression(s) from \(rest[0]) to \(rest[1]): "
+                        + regressions.map(\.metric.description).joined(separator: ", "))
+        }
+        return regressions.isEmpty ? 0 : 1
+    }
+
+    static func milliseconds(_ seconds: Double) -> String {
+        String(format: "%.3f", seconds * 1000)
+    }
+
+    private struct HistoryDocument: Encodable {
+        var runs: Int
+        var metrics: [MetricStatistics]
+    }
+
+    private struct CompareDocument: Encodable {
+        var changes: [MetricChange]
+        var regressions: Int
+    }
+}

@@ -1,0 +1,160 @@
+import Capture
+import Files
+import Foundation
+import History
+import LaunchTiming
+
+/// `headroom launch measure`: launches a session in fresh processes and stores each timeline;
+/// each launch is the hidden `headroom launch run-once`, which prints its report as JSON.
+enum LaunchMeasure {
+    /// The hidden subcommand a measured launch runs.
+    static let runOnceName = "run-once"
+
+    /// The session measured when none is given: the shipped
+    /// `examples/sessions/launch-photo-movie.json`.
+    static let defaultSession = """
+        {
+          "profile": "generic-x86_64",
+          "cameras": [
+            { "id": "back",
+              "format": { "width": 3840, "height": 2160, "maxFrameRate": 30, "pixelFormat": "nv12" } }
+          ],
+          "outputs": [
+            { "kind": "preview" },
+            { "kind": "photo", "camera": "back", "deferredStart": true },
+            { "kind": "movie", "camera": "back", "deferredStart": true }
+          ]
+        }
+        """
+
+    static func measure(_ arguments: Arguments, _ rest: [String]) async throws -> Int32 {
+        guard rest.isEmpty else {
+            throw UsageError(description: "unexpected argument \"\(rest[0])\"")
+        }
+        let count = try arguments.integer("--runs", in: 1...10_000, default: 10)
+        let deferred = !arguments.has("--no-deferred")
+        let label = arguments.value("--label") ?? (deferred ? "deferred" : "no-deferred")
+        // Check the session here so that a bad file is one clear error, not N child failures.
+        if let path = arguments.value("--session") { _ = try SessionConfiguration.load(from: path) }
+        let store = try LaunchCommand.store(arguments)
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        var words = [LaunchCommand.command.name, runOnceName, "--label", label]
+        if let path = arguments.value("--session") { words += ["--session", path] }
+        if !deferred { words.append("--no-deferred") }
+
+        var stored: [(RunID, LaunchReport)] = []
+        for index in 0..<count {
+            let report = try launchOnce(executable, words)
+            let id = try store.add(report)
+            if let directory = arguments.value("--out-dir") {
+                try LaunchReportFormat.json.write(report, to: "\(directory)/run-\(id).json")
+            }
+            stored.append((id, report))
+            if !arguments.has("--json") {
+                let first =
+                    report.timeToFirstPreviewFrame.map(LaunchHistoryText.milliseconds) ?? "-"
+                Console.out(
+                    "run \(id) (\(index + 1)/\(count), \(label)): first preview frame \(first) ms")
+            }
+        }
+        let firstFrames = stored.compactMap { $0.1.timeToFirstPreviewFrame }.sorted()
+        let median = MetricStatistics.percentile(firstFrames, 0.5)
+        if arguments.has("--json") {
+            Console.json(
+                MeasureDocument(
+                    label: label, runs: stored.map(\.0), medianFirstPreviewFrame: median))
+        } else {
+            Console.out(
+                "median first preview frame over \(count) \(label) launches: "
+                    + "\(LaunchHistoryText.milliseconds(median)) ms (stored in \(store.path))")
+        }
+        return 0
+    }
+
+    /// Runs one launch in a child process and returns its report.
+    private static func launchOnce(_ executable: String, _ words: [String]) throws -> LaunchReport {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = words
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw LaunchFailure(
+                status: process.terminationStatus,
+                message: String(decoding: message, as: UTF8.self))
+        }
+        return try LaunchReport.decode(data, file: "output of headroom launch \(runOnceName)")
+    }
+
+    /// One launch: process start → app init → configuration → start → first preview frame →
+    /// every output ready; prints the report as JSON.
+    static func runOnce(_ arguments: Arguments, _ rest: [String]) async throws -> Int32 {
+        let timeline = LaunchTimeline.startingAtProcessStart()
+        timeline.begin(.appInit)
+        let path = arguments.value("--session")
+        var configuration =
+            try path.map { try SessionConfiguration.load(from: $0) }
+            ?? SessionConfiguration.decode(Data(defaultSession.utf8), file: "default session")
+        let deferred = !arguments.has("--no-deferred")
+        if !deferred {
+            for index in configuration.outputs.indices {
+                configuration.outputs[index].isDeferredStartEnabled = false
+            }
+        }
+        let profile = try ProfileCatalog().profile(configuration.profile)
+        let session = CaptureSession(
+            configuration: configuration, estimator: HardwareCostEstimator(profile: profile),
+            timeline: timeline)
+        let events = session.events()
+        timeline.end(.appInit)
+
+        session.beginConfiguration()
+        try session.commitConfiguration()
+        try session.startRunning()
+        var pending = Set(configuration.outputs.indices)
+        var hasFirstFrame = false
+        for await event in events {
+            switch event {
+            case .firstPreviewFrame: hasFirstFrame = true
+            case .outputReady(let index, _): pending.remove(index)
+            case .runtimeError(let message):
+                Console.error("headroom launch \(runOnceName): \(message)")
+                return 1
+            default: break
+            }
+            if hasFirstFrame && pending.isEmpty { break }
+        }
+        await session.stopRunning()
+        let report = timeline.report(
+            label: arguments.value("--label") ?? "",
+            metadata: [
+                "session": path ?? "examples/sessions/launch-photo-movie.json",
+                "deferredStart": String(deferred),
+                "host": ProcessInfo.processInfo.hostName,
+            ])
+        Console.out(String(decoding: LaunchReportFormat.json.render(report), as: UTF8.self))
+        return 0
+    }
+
+    private struct MeasureDocument: Encodable {
+        var label: String
+        var runs: [RunID]
+        var medianFirstPreviewFrame: Double
+    }
+}
+
+/// A measured launch that failed.
+struct LaunchFailure: Error, CustomStringConvertible {
+    var status: Int32
+    var message: String
+
+    var description: String {
+        "a launch exited with status \(status): \(message.trimmingCharacters(in: .whitespacesAndNewlines))"
+    }
+}

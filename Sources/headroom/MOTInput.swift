@@ -1,0 +1,48 @@
+import Tracking
+
+/// MOTChallenge files named on the command line, read with errors that exit 2 and name
+/// `FILE:LINE`.
+enum MOTInput {
+    /// Reads `path`; a malformed file is a `UsageError` (bad input, exit 2).
+    static func read(_ path: String) throws(UsageError) -> [MOTRecord] {
+        do {
+            return try MOTFile.read(path)
+        } catch {
+            throw UsageError(description: error.description)
+        }
+    }
+
+    /// The metrics as the `--json` keys of `track` and `evaluate`.
+    static func jsonFields(_ metrics: MOTMetrics) -> [String: Double] {
+        [
+            "mota": metrics.mota, "motp": metrics.motp, "idf1": metrics.idf1, "idp": metrics.idp,
+            "idr": metrics.idr, "idsw": Double(metrics.idsw), "fp": Double(metrics.fp),
+            "fn": Double(metrics.fn), "mt": Double(metrics.mt), "ml": Double(metrics.ml),
+            "groundTruthBoxes": Double(metrics.groundTruthCount),
+            "objects": Double(metrics.objectCount),
+        ]
+    }
+
+    /// The metrics as an aligned text table.
+    static func text(_ metrics: MOTMetrics) -> String {
+        var table = TextTable(
+            headings: ["MOTA", "MOTP", "IDF1", "IDP", "IDR", "IDSW", "FP", "FN", "MT", "ML"])
+        table.numericColumns = Set(0..<10)
+        func three(_ value: Double) -> String {
+            let thousandths = Int((value * 1000).rounded())
+            let sign = thousandths < 0 ? "-" : ""
+            let magnitude = abs(thousandths)
+            let fraction = magnitude % 1000
+            let padding = fraction < 10 ? "00" : fraction < 100 ? "0" : ""
+            return "\(sign)\(magnitude / 1000).\(padding)\(fraction)"
+        }
+        table.rows = [
+            [
+                three(metrics.mota), three(metrics.motp), three(metrics.idf1), three(metrics.idp),
+                three(metrics.idr), String(metrics.idsw), String(metrics.fp), String(metrics.fn),
+                "\(metrics.mt)/\(metrics.objectCount)", "\(metrics.ml)/\(metrics.objectCount)",
+            ]
+        ]
+        return table.text
+    }
+}

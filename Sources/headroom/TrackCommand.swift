@@ -1,0 +1,108 @@
+import Files
+import LaunchTiming
+import Tracking
+
+/// `headroom track DETECTIONS.txt`: runs the multi-object tracker on MOTChallenge detections.
+enum TrackCommand {
+    static let command = Command(
+        name: "track",
+        usage:
+            "DETECTIONS.txt [--out TRACKS.txt] [--gt GT.txt] [--stride N] [--image-size WxH] [--json]",
+        summary: "Track MOTChallenge detections; with --gt, score the tracks (MOTA, IDF1, ...).",
+        details: """
+            DETECTIONS.txt has one box per line: frame,id,left,top,width,height,conf,... in
+            pixels (MOTChallenge). With --image-size WxH the boxes are read as normalized 0...1
+            coordinates and scaled to that image. --stride N feeds detections only on every
+            N-th frame; the frames between are prediction-only, as under the governor. --out
+            writes the confirmed tracks per frame (atomically) in the same format. --json prints
+            {"frames", "tracks", "trackBoxes", "framesPerSecond"} (tracking only, without file
+            I/O) and, with --gt, "mota", "motp", "idf1", "idp", "idr", "idsw", "fp", "fn", "mt",
+            "ml". MOTP is the mean IoU of matched pairs (higher is better).
+            """,
+        options: [
+            .option("--out", "TRACKS.txt", "write the tracks in MOTChallenge format"),
+            .option("--gt", "GT.txt", "ground truth to score the tracks against"),
+            .option("--stride", "N", "use detections only on every N-th frame (default 1)"),
+            .option("--image-size", "WxH", "read boxes as normalized coordinates of this image"),
+            .flag("--json", "print the results as JSON"),
+        ],
+        run: { arguments in
+            let path = try arguments.single("DETECTIONS.txt")
+            let stride = try arguments.integer("--stride", in: 1...1000, default: 1)
+            let scale = try imageSize(arguments.value("--image-size"))
+            var records = try MOTInput.read(path)
+            if let scale {
+                records = records.map { record in
+                    var copy = record
+                    copy.box = BoundingBox(
+                        minX: record.box.minX * scale.width, minY: record.box.minY * scale.height,
+                        width: record.box.width * scale.width,
+                        height: record.box.height * scale.height)
+                    return copy
+                }
+            }
+            let truth = try arguments.value("--gt").map { path throws(UsageError) in
+                try MOTInput.read(path)
+            }
+            let lastFrame = max(records.map(\.frame).max() ?? 0, truth?.map(\.frame).max() ?? 0)
+            var byFrame = [[Detection]](repeating: [], count: lastFrame + 1)
+            for record in records {
+                byFrame[record.frame].append(
+                    Detection(box: record.box, confidence: record.confidence))
+            }
+            var tracker = try MultiObjectTracker()
+            var tracks: [MOTRecord] = []
+            let start = MonotonicClock.now()
+            if lastFrame >= 1 {
+                for frame in 1...lastFrame {
+                    let objects =
+                        (frame - 1) % stride == 0
+                        ? tracker.update(with: byFrame[frame]) : tracker.predict()
+                    for object in objects {
+                        tracks.append(
+                            MOTRecord(
+                                frame: frame, id: object.id.rawValue, box: object.box,
+                                confidence: object.confidence))
+                    }
+                }
+            }
+            let seconds = Double(MonotonicClock.now().nanoseconds - start.nanoseconds) / 1e9
+            let framesPerSecond = seconds > 0 ? Double(lastFrame) / seconds : 0
+            if let out = arguments.value("--out") {
+                try AtomicFile.write(MOTFile.format(tracks), to: out)
+            }
+            let identities = Set(tracks.map(\.id)).count
+            let metrics = truth.map {
+                MOTEvaluator().evaluate(groundTruth: $0, hypotheses: tracks)
+            }
+            if arguments.has("--json") {
+                var fields: [String: Double] = [
+                    "frames": Double(lastFrame), "tracks": Double(identities),
+                    "trackBoxes": Double(tracks.count), "framesPerSecond": framesPerSecond,
+                ]
+                if let metrics { fields.merge(MOTInput.jsonFields(metrics)) { $1 } }
+                Console.json(fields)
+            } else {
+                var text =
+                    "Tracked \(lastFrame) frames: \(identities) tracks, \(tracks.count) boxes, "
+                    + "\(Int(framesPerSecond.rounded())) frames/s (tracking only)."
+                if let out = arguments.value("--out") { text += "\nTracks written to \(out)." }
+                if let metrics { text += "\n\n" + MOTInput.text(metrics) }
+                Console.out(text)
+            }
+            return 0
+        })
+
+    /// Parses `WxH` into positive numbers.
+    static func imageSize(_ text: String?) throws(UsageError) -> (width: Double, height: Double)? {
+        guard let text else { return nil }
+        let parts = text.lowercased().split(separator: "x").map { Double($0) }
+        guard parts.count == 2, let width = parts[0], let height = parts[1], width > 0,
+            height > 0, width.isFinite, height.isFinite
+        else {
+            throw UsageError(
+                description: "--image-size: expected WIDTHxHEIGHT in pixels, got \"\(text)\"")
+        }
+        return (width, height)
+    }
+}

@@ -1,0 +1,62 @@
+import Capture
+import Foundation
+import Testing
+
+@Test(arguments: OutputKind.allCases)
+func outputInitializationGrowsWithTheFormat(kind: OutputKind) throws {
+    let directory = NSTemporaryDirectory()
+    let small = CameraConfiguration(
+        id: "a", format: CameraFormat(width: 320, height: 240, maxFrameRate: 30))
+    let large = CameraConfiguration(
+        id: "a", format: CameraFormat(width: 1280, height: 960, maxFrameRate: 30))
+    let a = try OutputResources.initialize(kind, camera: small, storageDirectory: directory)
+    let b = try OutputResources.initialize(kind, camera: large, storageDirectory: directory)
+    defer {
+        a.release()
+        b.release()
+    }
+    #expect(a.pooledBytes > 0)
+    #expect(b.pooledBytes > a.pooledBytes)
+    #expect(a.buffers.allSatisfy { buffer in buffer.allSatisfy { $0 != 0 } }, "pages are written")
+}
+
+@Test func aMovieOutputPreallocatesStorageAndReleasesIt() throws {
+    let camera = CameraConfiguration(
+        id: "a", format: CameraFormat(width: 640, height: 480, maxFrameRate: 30))
+    let movie = try OutputResources.initialize(
+        .movie, camera: camera, storageDirectory: NSTemporaryDirectory(), storageSeconds: 2)
+    let path = try #require(movie.storagePath)
+    let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
+    // 640×480×30 px/s at 0.1 bit per pixel, for two seconds.
+    #expect(size == 640 * 480 * 30 / 80 * 2)
+    movie.release()
+    #expect(!FileManager.default.fileExists(atPath: path))
+}
+
+@Test func aMovieOutputWithoutWritableStorageFailsNamingTheDirectory() {
+    let camera = CameraConfiguration(
+        id: "a", format: CameraFormat(width: 64, height: 48, maxFrameRate: 30))
+    do {
+        _ = try OutputResources.initialize(
+            .movie, camera: camera, storageDirectory: "/nonexistent/headroom")
+        Issue.record("initialization succeeded without storage")
+    } catch {
+        #expect(error.description.hasPrefix("movie output: cannot create a file in /nonexistent"))
+    }
+}
+
+@Test func previewsFitTheDisplaySizeKeepingTheAspectRatio() {
+    #expect(OutputResources.displaySize(width: 3840, height: 2160) == (1920, 1080))
+    #expect(OutputResources.displaySize(width: 4000, height: 3000) == (1440, 1080))
+    #expect(OutputResources.displaySize(width: 640, height: 480) == (640, 480))
+}
+
+@Test func thePatternChangesEveryFrameAndCanBeRecognized() {
+    let source = PatternFrameSource()
+    var first = Frame(camera: "a", number: 0, width: 16, height: 8)
+    var second = Frame(camera: "a", number: 1, width: 16, height: 8)
+    source.render(&first)
+    source.render(&second)
+    #expect(first.luma != second.luma)
+    #expect(second.luma[3 * 16 + 5] == source.value(x: 5, y: 3, frame: 1))
+}

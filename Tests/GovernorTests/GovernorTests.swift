@@ -1,0 +1,162 @@
+import Capture
+import Files
+import Foundation
+import Governor
+import Pressure
+import Testing
+
+/// The adaptation policy: its table, its hysteresis, shutdown and the cost-driven step-down.
+struct GovernorTests {
+    /// A light 1080p30 session on the desktop profile: its hardware cost is far below 1.
+    static let session = SessionConfiguration(
+        cameras: [
+            CameraConfiguration(
+                id: "cam", format: CameraFormat(width: 1920, height: 1080, maxFrameRate: 30))
+        ],
+        outputs: [CaptureOutput(kind: .videoData)])
+
+    static func governor(
+        policy: GovernorPolicy = GovernorPolicy(), table: QualityTable = QualityTable(rows: []),
+        session: SessionConfiguration = session
+    ) -> Governor {
+        Governor(
+            policy: policy,
+            costModel: SystemPressureCost(
+                estimator: HardwareCostEstimator(profile: .genericDesktop), configuration: session),
+            qualityTable: table)
+    }
+
+    @Test(
+        "the default policy table",
+        arguments: [
+            (PressureLevel.nominal, 30.0, 1, true),
+            (.fair, 30, 1, true),
+            (.serious, 20, 3, true),
+            (.critical, 15, 5, true),
+            (.shutdown, 15, 5, false),
+        ])
+    func policyTable(level: PressureLevel, frameRate: Double, stride: Int, capturing: Bool) {
+        let target = Self.governor().target(level: level, sustainableShare: 1).settings
+        #expect(target.isCapturing == capturing)
+        if capturing {
+            #expect(target.frameRate == frameRate)
+            #expect(target.inference.stride == stride)
+        }
+    }
+
+    @Test("the quality table picks the cheapest setting within the allowed loss")
+    func qualityTable() {
+        let rows: [QualityTable.Row] = [
+            .init(frameRate: 20, inference: .init(stride: 1, scale: 1), idf1: 0.90),
+            .init(frameRate: 20, inference: .init(stride: 2, scale: 1), idf1: 0.89),
+            .init(frameRate: 20, inference: .init(stride: 3, scale: 1), idf1: 0.86),
+            .init(frameRate: 20, inference: .init(stride: 5, scale: 0.5), idf1: 0.70),
+        ]
+        let table = QualityTable(rows: rows)
+        #expect(
+            table.cheapestSetting(at: 20, allowedLoss: 0.02)
+                == InferenceSetting(stride: 2, scale: 1))
+        #expect(
+            table.cheapestSetting(at: 21, allowedLoss: 0.05)
+                == InferenceSetting(stride: 3, scale: 1))
+        #expect(
+            table.cheapestSetting(at: 20, allowedLoss: 0) == InferenceSetting(stride: 1, scale: 1))
+        let target = Self.governor(table: table).target(level: .serious, sustainableShare: 1)
+            .settings
+        #expect(target.inference == InferenceSetting(stride: 3, scale: 1))
+    }
+
+    @Test("a noisy trace around a threshold gives at most one change per dwell period")
+    func hysteresis() {
+        let policy = GovernorPolicy(stepDownDwellSeconds: 2, restoreDwellSeconds: 10)
+        let governor = Self.governor(policy: policy)
+        var changes: [Double] = []
+        // Flip between fair and serious every 0.5 s for two minutes.
+        for tick in 0..<240 {
+            let time = Double(tick) * 0.5
+            let level: PressureLevel = tick % 2 == 0 ? .serious : .fair
+            if let change = governor.update(level: level, sustainableShare: 1, at: time) {
+                changes.append(change.time)
+            }
+        }
+        #expect(!changes.isEmpty)
+        for (earlier, later) in zip(changes, changes.dropFirst()) {
+            #expect(later - earlier >= policy.stepDownDwellSeconds)
+        }
+        // It steps down once and never restores, because pressure never eases for 10 s.
+        #expect(changes.count == 1)
+    }
+
+    @Test("settings are restored only after pressure has eased for the restore dwell")
+    func restores() {
+        let governor = Self.governor(
+            policy: GovernorPolicy(stepDownDwellSeconds: 2, restoreDwellSeconds: 10))
+        #expect(governor.update(level: .serious, sustainableShare: 1, at: 0) != nil)
+        #expect(governor.settings.frameRate == 20)
+        for time in stride(from: 1.0, through: 10.5, by: 0.5) {
+            #expect(
+                governor.update(level: .nominal, sustainableShare: 1, at: time) == nil, "at \(time)"
+            )
+        }
+        let restored = governor.update(level: .nominal, sustainableShare: 1, at: 11)
+        #expect(restored?.to.frameRate == 30)
+        #expect(restored?.reason.hasPrefix("eased") == true)
+    }
+
+    @Test("shutdown stops capture at once and capture resumes when pressure eases")
+    func shutdownAndResume() {
+        let governor = Self.governor(
+            policy: GovernorPolicy(stepDownDwellSeconds: 2, restoreDwellSeconds: 5))
+        _ = governor.update(level: .serious, sustainableShare: 1, at: 0)
+        let stop = governor.update(level: .shutdown, sustainableShare: 0, at: 0.5)
+        #expect(stop?.to.isCapturing == false)
+        _ = governor.update(level: .critical, sustainableShare: 0.3, at: 1)
+        #expect(!governor.settings.isCapturing)
+        let resumed = governor.update(level: .critical, sustainableShare: 0.3, at: 6)
+        #expect(resumed?.to.isCapturing == true)
+        #expect(resumed?.to.frameRate == 15)
+    }
+
+    @Test("a system pressure cost over 1 steps down before the level forces it")
+    func costDrivenStepDown() {
+        let heavy = SessionConfiguration(
+            cameras: [
+                CameraConfiguration(
+                    id: "cam", format: CameraFormat(width: 3840, height: 2160, maxFrameRate: 30))
+            ],
+            outputs: [CaptureOutput(kind: .videoData), CaptureOutput(kind: .preview)])
+        let governor = Self.governor(session: heavy)
+        let full = governor.costModel.hardwareCost(atFrameRate: 30)
+        #expect(full < 1)
+        let share = full * 0.8  // the configuration is 25 % over what is sustainable now
+        let (settings, reason) = governor.target(level: .nominal, sustainableShare: share)
+        #expect(settings.frameRate < 30)
+        #expect(
+            governor.costModel.cost(atFrameRate: settings.frameRate, sustainableShare: share) <= 1)
+        #expect(reason.contains("system pressure cost"))
+    }
+
+    @Test("changes are published with their reasons")
+    func publishes() async {
+        let governor = Self.governor()
+        let stream = governor.changes()
+        _ = governor.update(level: .critical, sustainableShare: 0.3, at: 0)
+        var iterator = stream.makeAsyncIterator()
+        let change = await iterator.next()
+        #expect(change?.to.frameRate == 15)
+        #expect(change?.reason.contains("critical") == true)
+    }
+
+    @Test("a policy file with a bad value names the field")
+    func policyValidation() throws {
+        let error = try #require(throws: Files.ConfigurationError.self) {
+            try GovernorPolicy.decode(
+                Data(#"{ "restoreDwellSeconds": -1 }"#.utf8), file: "policy.json")
+        }
+        #expect(error.path == "restoreDwellSeconds")
+        #expect(throws: Files.ConfigurationError.self) {
+            try GovernorPolicy.decode(Data(#"{ "hysteresis": 3 }"#.utf8))
+        }
+        #expect(try GovernorPolicy.decode(Data("{}".utf8)) == GovernorPolicy())
+    }
+}

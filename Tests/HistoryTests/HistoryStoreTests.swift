@@ -1,0 +1,105 @@
+import Foundation
+import History
+import LaunchTiming
+import Testing
+
+func temporaryDatabase() -> String {
+    NSTemporaryDirectory() + "history-\(UUID().uuidString)/nested/history.sqlite3"
+}
+
+func report(label: String, firstFrame: Double, start: Double = 0.01) -> LaunchReport {
+    LaunchReport(
+        label: label, startedAt: 1_700_000_000.5, origin: .processStart,
+        phases: [
+            PhaseInterval(name: "processStart", start: 0, duration: start),
+            PhaseInterval(name: "sessionStart", start: start, duration: firstFrame - start - 0.001),
+            PhaseInterval(
+                name: "outputInitialization.preview", start: start, duration: 0.002, depth: 1,
+                parent: "sessionStart"),
+        ],
+        marks: [PhaseMark(name: "firstPreviewFrame", time: firstFrame)],
+        metadata: ["session": "s.json", "deferredStart": "true"])
+}
+
+@Test func theHistorySurvivesReopening() throws {
+    let path = temporaryDatabase()
+    let first = report(label: "deferred", firstFrame: 0.05)
+    let second = report(label: "baseline", firstFrame: 0.12)
+    let ids: [RunID]
+    do {
+        let store = try HistoryStore(path: path)
+        ids = [
+            try store.add(first, summary: ["frames": 30, "dropped": 1]), try store.add(second),
+        ]
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"), "WAL mode")
+    }
+    let reopened = try HistoryStore(path: path)
+    #expect(try reopened.isIntact())
+    #expect(try reopened.runs().map(\.id) == ids.reversed())
+    #expect(try reopened.report(ids[0]) == first)
+    #expect(try reopened.report(ids[1]) == second)
+    #expect(try reopened.summary(of: ids[0]) == ["frames": 30, "dropped": 1])
+    let runs = try reopened.runs(label: "deferred")
+    #expect(runs.map(\.firstPreviewSeconds) == [0.05])
+    #expect(runs.first?.totalSeconds == 0.05)
+}
+
+@Test func missingRunsAndUnopenableFilesAreErrorsNamingThem() throws {
+    let store = try HistoryStore(path: temporaryDatabase())
+    #expect(throws: HistoryError.self) { try store.report(RunID(7)) }
+    #expect(throws: HistoryError.self) { try store.runs(matching: .run(RunID(7))) }
+    do {
+        _ = try HistoryStore(path: "/proc/headroom/history.sqlite3")
+        Issue.record("opened a database under /proc")
+    } catch {
+        #expect(error.path == "/proc/headroom/history.sqlite3")
+    }
+}
+
+@Test func selectorsPickRunsByIdRangeLabelAndRecency() throws {
+    let store = try HistoryStore(path: temporaryDatabase())
+    for index in 0..<6 {
+        try store.add(report(label: index % 2 == 0 ? "even" : "odd", firstFrame: 0.05))
+    }
+    let ids = { (text: String) in
+        try store.runs(matching: RunSelector(parsing: text)).map(\.id.rawValue)
+    }
+    #expect(try ids("3") == [3])
+    #expect(try ids("2-4") == [4, 3, 2])
+    #expect(try ids("even") == [5, 3, 1])
+    #expect(try ids("odd~2") == [6, 4])
+    #expect(try ids("last~3") == [6, 5, 4])
+    #expect(throws: RunSelectorError.self) { try RunSelector(parsing: "5-2") }
+    #expect(throws: RunSelectorError.self) { try RunSelector(parsing: "even~0") }
+    #expect(throws: RunSelectorError.self) { try RunSelector(parsing: "") }
+}
+
+@Test func samplesAndPercentilesPerPhase() throws {
+    let store = try HistoryStore(path: temporaryDatabase())
+    var ids: [RunID] = []
+    for index in 1...10 {
+        ids.append(try store.add(report(label: "r", firstFrame: Double(index) / 100)))
+    }
+    let samples = try store.samples(of: ids)
+    let first = LaunchMetric(name: "firstPreviewFrame", kind: .markTime)
+    #expect(samples[first]?.count == 10)
+    let statistics = MetricStatistics.all(samples)
+    #expect(statistics.first?.metric.kind == .phaseDuration)
+    let firstFrame = try #require(statistics.first { $0.metric == first })
+    #expect(abs(firstFrame.p50 - 0.055) < 1e-12)
+    #expect(abs(firstFrame.p95 - 0.0955) < 1e-12)
+    #expect(firstFrame.minimum == 0.01 && firstFrame.maximum == 0.1)
+    #expect(first.description == "@firstPreviewFrame")
+}
+
+@Test func theDefaultPathFollowsXDG() {
+    #expect(
+        HistoryStore.defaultPath(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/u"])
+            == "/data/headroom/history.sqlite3")
+    #expect(
+        HistoryStore.defaultPath(environment: ["HOME": "/home/u"])
+            == "/home/u/.local/share/headroom/history.sqlite3")
+    #expect(
+        HistoryStore.defaultPath(environment: ["XDG_DATA_HOME": "relative", "HOME": "/h"])
+            == "/h/.local/share/headroom/history.sqlite3", "relative paths are ignored per XDG")
+}

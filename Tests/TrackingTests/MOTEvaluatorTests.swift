@@ -1,0 +1,52 @@
+import Testing
+import Tracking
+
+@Suite struct MOTEvaluatorTests {
+    private func record(_ frame: Int, _ id: Int, _ x: Double) -> MOTRecord {
+        MOTRecord(frame: frame, id: id, box: BoundingBox(minX: x, minY: 0, width: 10, height: 20))
+    }
+
+    @Test func perfectTrackingScoresOne() {
+        let truth = (1...10).flatMap { [record($0, 1, 0), record($0, 2, 50)] }
+        let tracks = truth.map {
+            var copy = $0
+            copy.id += 100
+            return copy
+        }
+        let metrics = MOTEvaluator().evaluate(groundTruth: truth, hypotheses: tracks)
+        #expect(metrics.mota == 1)
+        #expect(metrics.idf1 == 1)
+        #expect(metrics.motp == 1)
+        #expect(metrics.idsw == 0 && metrics.fp == 0 && metrics.fn == 0)
+        #expect(metrics.mt == 2 && metrics.ml == 0)
+    }
+
+    @Test func countsSwitchesMissesAndFalsePositives() {
+        // Object 1 for 10 frames: track 7 on frames 1–4, nothing on 5–6, track 8 on 7–10.
+        // A stray track 9 on frames 1–2 far away.
+        var truth: [MOTRecord] = []
+        var tracks: [MOTRecord] = []
+        for frame in 1...10 {
+            truth.append(record(frame, 1, 0))
+            if frame <= 4 { tracks.append(record(frame, 7, 1)) }
+            if frame >= 7 { tracks.append(record(frame, 8, 1)) }
+            if frame <= 2 { tracks.append(record(frame, 9, 500)) }
+        }
+        let metrics = MOTEvaluator().evaluate(groundTruth: truth, hypotheses: tracks)
+        #expect(metrics.idsw == 1)
+        #expect(metrics.fn == 2)
+        #expect(metrics.fp == 2)
+        #expect(abs(metrics.mota - (1 - 5.0 / 10)) < 1e-12)
+        // IDTP = 4 (object 1 ↔ track 7 or 8), IDFN = 6, IDFP = 10 − 4 = 6.
+        #expect(abs(metrics.idf1 - 8.0 / (8 + 6 + 6)) < 1e-12)
+        #expect(abs(metrics.motp - 9.0 / 11) < 1e-12)  // IoU of boxes shifted by 1 of 10
+        #expect(metrics.mt == 1 && metrics.ml == 0)  // matched in 8 of 10 frames
+    }
+
+    @Test func belowThresholdIsNoMatch() {
+        let truth = [record(1, 1, 0)]
+        let tracks = [record(1, 5, 6)]  // IoU 4/16 = 0.25
+        let metrics = MOTEvaluator().evaluate(groundTruth: truth, hypotheses: tracks)
+        #expect(metrics.fn == 1 && metrics.fp == 1 && metrics.matchCount == 0)
+    }
+}

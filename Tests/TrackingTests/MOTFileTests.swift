@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import Tracking
+
+@Suite struct MOTFileTests {
+    @Test func parsesDetectionsAndGroundTruth() throws {
+        let text = """
+            1,-1,10.5,20,30,60,0.9,-1,-1,-1
+            1,3,100,20,30,60
+
+            2,3,102,21,30,60,1,1,0.8
+            """
+        let records = try MOTFile.parse(text, file: "det.txt")
+        #expect(records.count == 3)
+        #expect(
+            records[0]
+                == MOTRecord(
+                    frame: 1, id: -1, box: BoundingBox(minX: 10.5, minY: 20, width: 30, height: 60),
+                    confidence: 0.9))
+        #expect(records[1].confidence == 1)
+        #expect(records[2].frame == 2)
+    }
+
+    @Test(arguments: [
+        ("1,2,3", 1, "at least 6"),
+        ("x,2,3,4,5,6", 1, "frame"),
+        ("1,2,nan,4,5,6", 1, "left: expected a finite number"),
+        ("1,2,3,inf,5,6", 1, "top: expected a finite number"),
+        ("1,2,3,4,-5,6", 1, "width: expected > 0"),
+        ("1,2,3,4,5,0", 1, "height: expected > 0"),
+        ("0,2,3,4,5,6", 1, "frame: expected a whole number"),
+        ("1.5,2,3,4,5,6", 1, "frame: expected a whole number"),
+    ])
+    func malformedLinesNameFileAndLine(line: String, number: Int, problem: String) {
+        let text = "1,1,0,0,10,10\n\n" + line + "\n"
+        do {
+            _ = try MOTFile.parse(text, file: "gt.txt")
+            Issue.record("expected an error for \(line)")
+        } catch {
+            #expect(error.file == "gt.txt")
+            #expect(error.line == 3)
+            #expect(error.description.hasPrefix("gt.txt:3: "))
+            #expect(error.problem.contains(problem))
+        }
+    }
+
+    @Test func formatRoundTrips() throws {
+        let records = [
+            MOTRecord(frame: 1, id: 4, box: BoundingBox(minX: 1.25, minY: 2, width: 3, height: 4)),
+            MOTRecord(
+                frame: 7, id: 9, box: BoundingBox(minX: -3, minY: 0.5, width: 10.125, height: 4),
+                confidence: 0.75),
+        ]
+        #expect(try MOTFile.parse(MOTFile.format(records), file: "x") == records)
+    }
+
+    @Test func missingFileIsAnError() {
+        #expect(throws: MOTFormatError.self) {
+            try MOTFile.read("/nonexistent/headroom/det.txt")
+        }
+    }
+}
