@@ -1,3 +1,4 @@
 /// Every benchmark, by area. A new area adds its list here.
 let allBenchmarks: [Benchmark] =
-    captureBenchmarks + launchBenchmarks + telemetryBenchmarks + trackingBenchmarks
+    captureBenchmarks + launchBenchmarks + pressureBenchmarks + telemetryBenchmarks
+    + trackingBenchmarks
