@@ -19,7 +19,8 @@ func tests(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
 
 /// The public library modules, one product each.
 let libraries = [
-    "Files", "LaunchTiming", "Capture", "Pressure", "Tracking", "Dock", "Governor", "History",
+    "Files", "Locking", "LaunchTiming", "Capture", "Pressure", "Tracking", "Dock", "Governor",
+    "History",
     "Telemetry", "Pipeline",
 ]
 
@@ -42,19 +43,20 @@ let package = Package(
 
         // Modules.
         module("Files"),
-        module("LaunchTiming", ["Files"]),
-        module("Capture", ["Files", "LaunchTiming"]),
+        module("Locking"),
+        module("LaunchTiming", ["Files", "Locking"]),
+        module("Capture", ["Files", "LaunchTiming", "Locking"]),
         module("Pressure", ["CSensors", "Files"]),
         module("Tracking"),
         module("Dock", ["Tracking"]),
-        module("Governor", ["Pressure", "Capture", "Tracking", "Files"]),
+        module("Governor", ["Pressure", "Capture", "Tracking", "Files", "Locking"]),
         module("History", ["CSQLite", "Files", "LaunchTiming"]),
-        module("Telemetry", ["CMicroHTTPD", "Files"]),
+        module("Telemetry", ["CMicroHTTPD", "Files", "Locking"]),
         module(
             "Pipeline",
             [
                 "Capture", "Tracking", "Dock", "Governor", "Pressure", "LaunchTiming", "Telemetry",
-                "Files",
+                "Files", "Locking",
             ]),
 
         // Executables.

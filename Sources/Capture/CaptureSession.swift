@@ -1,7 +1,7 @@
 import Files
 import Foundation
 import LaunchTiming
-import Synchronization
+import Locking
 
 /// A capture session: configured between ``beginConfiguration()`` and
 /// ``commitConfiguration()`` (committed only when the hardware can run it), then started: its
@@ -36,7 +36,7 @@ public final class CaptureSession: Sendable {
     /// Where a movie output preallocates its storage.
     public let storageDirectory: String
 
-    private let state: Mutex<State>
+    private let state: LockedState<State>
 
     /// A session for `configuration`, priced by `estimator`; nothing is committed yet.
     ///
@@ -53,7 +53,7 @@ public final class CaptureSession: Sendable {
         self.frameSource = frameSource
         self.ringCapacity = max(ringCapacity, 1)
         self.storageDirectory = storageDirectory
-        self.state = Mutex(State(configuration: configuration))
+        self.state = LockedState(State(configuration: configuration))
     }
 
     // MARK: Configuration

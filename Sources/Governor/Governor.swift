@@ -1,6 +1,6 @@
 import Capture
+import Locking
 import Pressure
-import Synchronization
 import Tracking
 
 /// One change of pipeline settings, with why it happened.
@@ -43,7 +43,7 @@ public final class Governor: Sendable {
         var nextSubscriber = 0
     }
 
-    private let state: Mutex<State>
+    private let state: LockedState<State>
 
     /// A governor starting at full settings: the requested frame rate and the heaviest inference.
     public init(
@@ -56,7 +56,8 @@ public final class Governor: Sendable {
         let requested = costModel.configuration.cameras.map(\.frameRate).max() ?? 30
         self.requestedFrameRate = requested
         let heaviest = policy.inferenceLadder.first ?? InferenceSetting(stride: 1, scale: 1)
-        state = Mutex(State(settings: PipelineSettings(frameRate: requested, inference: heaviest)))
+        state = LockedState(
+            State(settings: PipelineSettings(frameRate: requested, inference: heaviest)))
     }
 
     /// The settings in force.

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// A phase of a launch, identified by a small number so that marking it costs no allocation.
 ///
@@ -97,5 +97,5 @@ public struct LaunchPhase: Hashable, Sendable, CustomStringConvertible {
         var ids: [String: UInt16] = [:]
     }
 
-    private static let registry = Mutex(Registry())
+    private static let registry = LockedState(Registry())
 }

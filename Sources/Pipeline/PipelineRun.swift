@@ -3,8 +3,8 @@ import Dock
 import Foundation
 import Governor
 import LaunchTiming
+import Locking
 import Pressure
-import Synchronization
 import Telemetry
 import Tracking
 
@@ -95,7 +95,7 @@ public final class PipelineRun: Sendable {
         var statusJSON: String?
     }
 
-    private let state: Mutex<State>
+    private let state: LockedState<State>
 
     /// A run with `options`, marking its phases on `timeline`.
     ///
@@ -107,7 +107,7 @@ public final class PipelineRun: Sendable {
         metrics = try HeadroomMetrics()
         let frameRate = options.configuration.cameras.first?.frameRate ?? 30
         let heaviest = options.policy.inferenceLadder.first ?? InferenceSetting(stride: 1, scale: 1)
-        state = Mutex(
+        state = LockedState(
             State(
                 settings: PipelineSettings(frameRate: frameRate, inference: heaviest),
                 stage: try TrackingStage(inference: heaviest, framesPerSecond: frameRate)))

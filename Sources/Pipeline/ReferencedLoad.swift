@@ -1,5 +1,5 @@
+import Locking
 import Pressure
-import Synchronization
 
 /// This process's measured CPU use, relative to what the pipeline uses at full settings: the
 /// load that drives the thermal model in `headroom run`, so a scenario heats a fast and a slow
@@ -12,13 +12,13 @@ public final class ReferencedLoad: LoadSource {
     /// Seconds spent measuring the reference.
     public let warmUpSeconds: Double
     private let measured = ProcessCPULoad()
-    private let state: Mutex<(reference: Double?, samples: [Double], start: Double?)>
+    private let state: LockedState<(reference: Double?, samples: [Double], start: Double?)>
 
     /// A load measuring its reference over `warmUpSeconds`, unless `reference` (a share of all
     /// CPUs, 0…1) is given.
     public init(warmUpSeconds: Double = 3, reference: Double? = nil) {
         self.warmUpSeconds = warmUpSeconds
-        state = Mutex((reference.map { max($0, 0.01) }, [], nil))
+        state = LockedState((reference.map { max($0, 0.01) }, [], nil))
     }
 
     /// The reference share of all CPUs at full settings, once known.

@@ -1,6 +1,6 @@
 import Capture
 import LaunchTiming
-import Synchronization
+import Locking
 import Tracking
 
 /// The capture session's camera in `headroom run`: draws the synthetic scene as the stand's
@@ -22,7 +22,7 @@ public final class SceneFrameSource: FrameSource {
         var truth: [FrameKey: [MOTRecord]] = [:]
     }
 
-    private let state: Mutex<State>
+    private let state: LockedState<State>
 
     /// A source for a `width × height` camera looking at `scene` from `pose`.
     public init(
@@ -30,7 +30,7 @@ public final class SceneFrameSource: FrameSource {
         minimumVisibility: Double = 0.3
     ) {
         self.minimumVisibility = minimumVisibility
-        state = Mutex(
+        state = LockedState(
             State(
                 scene: SyntheticScene(configuration: scene),
                 renderer: FrameRenderer(width: width, height: height, seed: scene.seed &+ 11),

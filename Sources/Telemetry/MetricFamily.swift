@@ -1,3 +1,5 @@
+import Locking
+
 /// One registered metric: its descriptor and the current value of each labelled series.
 ///
 /// Series are keyed by their label values in the order of `labelNames`; a series exists from

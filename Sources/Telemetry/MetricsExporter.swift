@@ -1,3 +1,5 @@
+import Locking
+
 /// What `headroom serve` runs: every pressure status it is given is published into the
 /// Headroom metrics, kept for `/status`, and (with a textfile writer) written to disk, while
 /// the HTTP server answers scrapes.

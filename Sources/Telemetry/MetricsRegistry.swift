@@ -1,3 +1,5 @@
+import Locking
+
 /// The metrics of one process: families registered by name, updated from any thread, and
 /// rendered on demand in either exposition format.
 ///

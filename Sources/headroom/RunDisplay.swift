@@ -62,7 +62,8 @@ final class RunDisplay: Sendable {
             sample.temperature.map {
                 "\(RunReportText.decimal($0, 1))°C\(sample.isSimulated ? " sim" : "")"
             } ?? "no sensor"
-        let level = sample.cause.map { "\(sample.level.name) (\(causeText($0)))" } ?? sample.level.name
+        let level =
+            sample.cause.map { "\(sample.level.name) (\(causeText($0)))" } ?? sample.level.name
         return "\(seconds(sample.time)) \(pad(level, 19)) \(pad(temperature, 12))"
             + " fps \(RunReportText.decimal(sample.targetFrameRate, 0))/\(pad(RunReportText.decimal(sample.actualFrameRate, 0), 3))"
             + " \(pad(settings(sample, withRate: false), 15)) subjects \(sample.subjects)"
