@@ -1,9 +1,9 @@
 import Capture
 import Governor
 import LaunchTiming
+import Locking
 import Pipeline
 import Pressure
-import Synchronization
 import Testing
 
 /// The main job end to end, with pressure from a fixture instead of the host. Serialized: each
@@ -15,7 +15,7 @@ struct PipelineRunTests {
     /// rather than seconds keeps the schedule's order on a loaded machine.
     final class ScheduledTemperature: SampleSource {
         let schedule: [(from: Int, celsius: Double)]
-        private let count = Mutex(0)
+        private let count = LockedState(0)
 
         init(_ schedule: [(from: Int, celsius: Double)]) {
             self.schedule = schedule
@@ -65,7 +65,8 @@ struct PipelineRunTests {
     func settingsReachSessionAndDetector() async throws {
         let summary = try await run([(0, 40), (12, 84)], seconds: 9)
         let change = try #require(
-            summary.governorChanges.first, "levels: \(summary.samples.map { "\($0.time): \($0.level)" })")
+            summary.governorChanges.first,
+            "levels: \(summary.samples.map { "\($0.time): \($0.level)" })")
         #expect(change.level == .serious)
         #expect(change.from.frameRate == 30 && change.from.inference.stride == 1)
         #expect(change.to.frameRate == 20)
