@@ -1,0 +1,132 @@
+import Capture
+
+/// The hardware-cost model's parameters for this host, fitted to measurements: the pixel
+/// budget, the tracking pipeline's weight as a `videoData` output, and the fixed cost of a
+/// running camera.
+///
+/// The estimator prices a calibration point at
+/// `pixels/s × (readout + videoDataWeight) / pixelRate + perCameraOverhead`, with readout 1.
+/// The fit splits the work per pixel between drawing the frame (readout) and the detector and
+/// tracker (the `videoData` consumer) from their thread CPU times, then fits the total
+/// utilization (process CPU seconds per second over cores) to that line by least squares.
+public struct CalibrationFit: Hashable, Codable, Sendable {
+    /// Readout pixels per second the host sustains with every core busy: the profile's
+    /// `pixelRate`, > 0.
+    public var pixelRate: Double
+    /// Work of the detector and tracker per frame in full-frame readout equivalents, > 0.
+    public var videoDataWeight: Double
+    /// Share of the budget a running camera costs whatever its pixels, 0 ≤ share < 1.
+    public var perCameraOverhead: Double
+    /// Configurations the fit used.
+    public var configurations: Int
+    /// Thread CPU seconds per pixel spent drawing frames.
+    public var readoutSecondsPerPixel: Double
+    /// Thread CPU seconds per pixel spent in the detector and tracker.
+    public var consumerSecondsPerPixel: Double
+
+    /// Creates a fit; see each property for units.
+    public init(
+        pixelRate: Double, videoDataWeight: Double, perCameraOverhead: Double,
+        configurations: Int, readoutSecondsPerPixel: Double, consumerSecondsPerPixel: Double
+    ) {
+        self.pixelRate = pixelRate
+        self.videoDataWeight = videoDataWeight
+        self.perCameraOverhead = perCameraOverhead
+        self.configurations = configurations
+        self.readoutSecondsPerPixel = readoutSecondsPerPixel
+        self.consumerSecondsPerPixel = consumerSecondsPerPixel
+    }
+
+    /// Fits the model to `measurements` (those that processed no frame are left out).
+    ///
+    /// The overhead is the least-squares intercept, or 0 when that would be negative (the
+    /// line is then fitted through the origin).
+    ///
+    /// - Throws: ``CalibrationError`` with fewer than two usable measurements, no readout CPU
+    ///   time, or a utilization that does not grow with the pixel rate.
+    public init(measurements: [CalibrationMeasurement]) throws(CalibrationError) {
+        let usable = measurements.filter { $0.frames > 0 && $0.seconds > 0 }
+        guard usable.count >= 2 else { throw .tooFewMeasurements(usable: usable.count) }
+        let pixels = usable.reduce(0.0) { $0 + Double($1.frames) * Double($1.point.pixelsPerFrame) }
+        let readout = usable.reduce(0.0) { $0 + $1.readoutCPUSeconds } / pixels
+        let consumer = usable.reduce(0.0) { $0 + $1.consumerCPUSeconds } / pixels
+        guard readout > 0, readout.isFinite else { throw .noReadoutTime }
+        let weight = max(consumer / readout, 1e-3)
+        // Demand in readout pixels per second, as the estimator counts it.
+        let x = usable.map { $0.pixelsPerSecond * (1 + weight) }
+        let u = usable.map(\.utilization)
+        var (slope, intercept) = Self.leastSquares(x: x, y: u)
+        if intercept < 0 || !intercept.isFinite {
+            slope = zip(x, u).reduce(0) { $0 + $1.0 * $1.1 } / x.reduce(0) { $0 + $1 * $1 }
+            intercept = 0
+        }
+        guard slope > 0, slope.isFinite else { throw .noGrowth(slope: slope) }
+        self.init(
+            pixelRate: 1 / slope, videoDataWeight: weight,
+            perCameraOverhead: min(intercept, 0.95), configurations: usable.count,
+            readoutSecondsPerPixel: readout, consumerSecondsPerPixel: consumer)
+    }
+
+    /// Ordinary least squares `y ≈ slope × x + intercept`; a zero slope and the mean when all
+    /// `x` are equal.
+    static func leastSquares(x: [Double], y: [Double]) -> (slope: Double, intercept: Double) {
+        let n = Double(x.count)
+        let meanX = x.reduce(0, +) / n
+        let meanY = y.reduce(0, +) / n
+        var covariance = 0.0
+        var variance = 0.0
+        for (a, b) in zip(x, y) {
+            covariance += (a - meanX) * (b - meanY)
+            variance += (a - meanX) * (a - meanX)
+        }
+        guard variance > 0 else { return (0, meanY) }
+        let slope = covariance / variance
+        return (slope, meanY - slope * meanX)
+    }
+
+    /// The device profile these parameters describe, named `name`, for a host with `cores`
+    /// online CPUs, measured on `date` (`YYYY-MM-DD`) at `points`.
+    ///
+    /// Measured: `pixelRate`, `outputWeights.videoData`, `perCameraOverhead`. Derived:
+    /// `cameraPorts` (one camera frame loop per core). The rest is taken from
+    /// ``DeviceProfile/genericDesktop`` and marked as estimates in `sources`.
+    public func profile(
+        name: String = ProfileCatalog.hostProfileName, cores: Int, date: String,
+        points: [CalibrationPoint]
+    ) -> DeviceProfile {
+        let base = DeviceProfile.genericDesktop
+        let measured = "measured by headroom calibrate on \(date)"
+        var weights = base.outputWeights
+        weights.videoData = videoDataWeight
+        var formats: [CameraFormat] = []
+        for point in points.sorted(by: { $0.pixelsPerFrame > $1.pixelsPerFrame }) {
+            var format = point.format
+            format.maxFrameRate = points.filter { $0.width == point.width && $0.height == point.height }
+                .map(\.frameRate).max() ?? point.frameRate
+            if !formats.contains(format) { formats.append(format) }
+        }
+        return DeviceProfile(
+            name: name,
+            summary: "this host (\(cores) CPUs): the synthetic camera, detector and tracker on the CPU",
+            pixelRate: pixelRate, memoryBandwidth: base.memoryBandwidth, cameraPorts: max(1, cores),
+            perCameraOverhead: perCameraOverhead, rawBytesPerPixel: 1,
+            binnedReadoutFactor: base.binnedReadoutFactor,
+            fullSensorReadoutFactor: base.fullSensorReadoutFactor, outputWeights: weights,
+            sensors: [SensorModes(name: "synthetic-scene", formats: formats)],
+            sources: [
+                "pixelRate":
+                    "\(measured): least-squares fit of process CPU use over \(cores) cores at"
+                    + " \(configurations) configurations (synthetic scene, detector, tracker)",
+                "perCameraOverhead": "\(measured): the fit's intercept",
+                "outputWeights":
+                    "videoData \(measured) (detector and tracker CPU time per pixel over the"
+                    + " camera's); preview, photo and movie are estimates from generic-x86_64",
+                "memoryBandwidth": "estimate (not measured): generic-x86_64's figure",
+                "cameraPorts": "one camera frame loop per online CPU (\(cores))",
+                "rawBytesPerPixel": "the synthetic camera writes 8-bit luma",
+                "binnedReadoutFactor": "estimate",
+                "fullSensorReadoutFactor": "estimate",
+                "sensors": "the resolutions calibration measured, at their highest measured rates",
+            ])
+    }
+}
