@@ -58,8 +58,7 @@ public struct ProfileCatalog: Sendable {
         if reference.contains("/") || reference.hasSuffix(".json") {
             return try DeviceProfile.decode(readConfigurationFile(reference), file: reference)
         }
-        if let path = calibratedPath(for: reference), FileManager.default.fileExists(atPath: path)
-        {
+        if let path = calibratedPath(for: reference), FileManager.default.fileExists(atPath: path) {
             return try calibrated(at: path, name: reference)
         }
         var known = profiles.map(\.name)

@@ -1,6 +1,6 @@
 /// Why measurements could not be turned into a profile.
 public enum CalibrationError: Error, CustomStringConvertible, Sendable, Equatable {
-    /// Fewer than two configurations processed any frame; `usable` did.
+    /// Fewer than two configurations kept up with their frame rate; `usable` did.
     case tooFewMeasurements(usable: Int)
     /// Drawing frames took no measurable CPU time, so there is no per-pixel cost to scale by.
     case noReadoutTime
@@ -12,8 +12,8 @@ public enum CalibrationError: Error, CustomStringConvertible, Sendable, Equatabl
     public var description: String {
         switch self {
         case .tooFewMeasurements(let usable):
-            "calibration needs at least 2 configurations that processed frames, got \(usable);"
-                + " measure for longer (--seconds)"
+            "calibration needs at least 2 configurations that kept up with their frame rate, got"
+                + " \(usable); measure for longer (--seconds) on a quieter machine"
         case .noReadoutTime:
             "drawing frames took no measurable CPU time; expected a positive CPU time per pixel"
         case .noGrowth(let slope):

@@ -37,15 +37,16 @@ public struct CalibrationFit: Hashable, Codable, Sendable {
         self.consumerSecondsPerPixel = consumerSecondsPerPixel
     }
 
-    /// Fits the model to `measurements` (those that processed no frame are left out).
+    /// Fits the model to `measurements`; those that did not keep up with their frame rate
+    /// (``CalibrationMeasurement/keptUp``) are left out.
     ///
     /// The overhead is the least-squares intercept, or 0 when that would be negative (the
     /// line is then fitted through the origin).
     ///
-    /// - Throws: ``CalibrationError`` with fewer than two usable measurements, no readout CPU
+    /// - Throws: ``CalibrationError`` with fewer than two that kept up, no readout CPU
     ///   time, or a utilization that does not grow with the pixel rate.
     public init(measurements: [CalibrationMeasurement]) throws(CalibrationError) {
-        let usable = measurements.filter { $0.frames > 0 && $0.seconds > 0 }
+        let usable = measurements.filter { $0.keptUp && $0.seconds > 0 }
         guard usable.count >= 2 else { throw .tooFewMeasurements(usable: usable.count) }
         let pixels = usable.reduce(0.0) { $0 + Double($1.frames) * Double($1.point.pixelsPerFrame) }
         let readout = usable.reduce(0.0) { $0 + $1.readoutCPUSeconds } / pixels
@@ -101,13 +102,15 @@ public struct CalibrationFit: Hashable, Codable, Sendable {
         var formats: [CameraFormat] = []
         for point in points.sorted(by: { $0.pixelsPerFrame > $1.pixelsPerFrame }) {
             var format = point.format
-            format.maxFrameRate = points.filter { $0.width == point.width && $0.height == point.height }
+            format.maxFrameRate =
+                points.filter { $0.width == point.width && $0.height == point.height }
                 .map(\.frameRate).max() ?? point.frameRate
             if !formats.contains(format) { formats.append(format) }
         }
         return DeviceProfile(
             name: name,
-            summary: "this host (\(cores) CPUs): the synthetic camera, detector and tracker on the CPU",
+            summary:
+                "this host (\(cores) CPUs): the synthetic camera, detector and tracker on the CPU",
             pixelRate: pixelRate, memoryBandwidth: base.memoryBandwidth, cameraPorts: max(1, cores),
             perCameraOverhead: perCameraOverhead, rawBytesPerPixel: 1,
             binnedReadoutFactor: base.binnedReadoutFactor,

@@ -15,17 +15,21 @@ public struct CalibrationValidation: Hashable, Codable, Sendable {
         public var measuredUtilization: Double
         /// The estimator's hardware cost of the configuration on the profile.
         public var predictedCost: Double
+        /// Whether the pipeline kept up with the configuration; rows that did not are shown
+        /// but left out of the error figures.
+        public var keptUp: Bool
 
         /// Creates a row; see each property for units.
         public init(
             point: CalibrationPoint, deliveredFrameRate: Double, droppedFrames: Int,
-            measuredUtilization: Double, predictedCost: Double
+            measuredUtilization: Double, predictedCost: Double, keptUp: Bool = true
         ) {
             self.point = point
             self.deliveredFrameRate = deliveredFrameRate
             self.droppedFrames = droppedFrames
             self.measuredUtilization = measuredUtilization
             self.predictedCost = predictedCost
+            self.keptUp = keptUp
         }
 
         /// `predictedCost − measuredUtilization`: positive when the estimator overprices.
@@ -52,20 +56,25 @@ public struct CalibrationValidation: Hashable, Codable, Sendable {
                 point: measurement.point, deliveredFrameRate: measurement.deliveredFrameRate,
                 droppedFrames: measurement.droppedFrames,
                 measuredUtilization: measurement.utilization,
-                predictedCost: estimator.hardwareCost(of: session))
+                predictedCost: estimator.hardwareCost(of: session), keptUp: measurement.keptUp)
         }
     }
 
-    /// The mean of `|predicted − measured|` over the rows, in budget shares (0.02 = two
-    /// percentage points of the machine); `nil` without rows.
+    /// The rows the error figures count: those that kept up.
+    public var scoredRows: [Row] { rows.filter(\.keptUp) }
+
+    /// The mean of `|predicted − measured|` over the rows that kept up, in budget shares
+    /// (0.02 = two percentage points of the machine); `nil` without any.
     public var meanAbsoluteError: Double? {
-        rows.isEmpty ? nil : rows.reduce(0) { $0 + abs($1.error) } / Double(rows.count)
+        let scored = scoredRows
+        return scored.isEmpty
+            ? nil : scored.reduce(0) { $0 + abs($1.error) } / Double(scored.count)
     }
 
-    /// The mean of `|error| / measured` over the rows with a measured utilization above 0;
-    /// `nil` without any.
+    /// The mean of `|error| / measured` over the rows that kept up with a measured
+    /// utilization above 0; `nil` without any.
     public var meanRelativeError: Double? {
-        let measured = rows.filter { $0.measuredUtilization > 0 }
+        let measured = scoredRows.filter { $0.measuredUtilization > 0 }
         guard !measured.isEmpty else { return nil }
         return measured.reduce(0) { $0 + abs($1.error) / $1.measuredUtilization }
             / Double(measured.count)

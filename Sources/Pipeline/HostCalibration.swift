@@ -128,7 +128,8 @@ public struct HostCalibration: Sendable {
             let pose = CameraPose()
             for await frame in frames {
                 let start = CPUTime.thread()
-                _ = stage.process(frame, pose: pose, interval: 1 / point.frameRate, people: nil as [MOTRecord]?)
+                _ = stage.process(
+                    frame, pose: pose, interval: 1 / point.frameRate, people: nil as [MOTRecord]?)
                 consumer.add(frame: frame.number, cpuSeconds: CPUTime.thread() - start)
             }
         }

@@ -74,8 +74,8 @@ final class CalibrationDisplay: Sendable {
                     + " \(position)")
         } else if let measurement = progress.measurement {
             Console.error(
-                "calibrate: \(position): utilization \(RunReportText.decimal(measurement.utilization, 3)),"
-                    + " \(RunReportText.decimal(measurement.deliveredFrameRate, 1)) fps,"
+                "calibrate: \(position): utilization \(decimal(measurement.utilization, 3)),"
+                    + " \(decimal(measurement.deliveredFrameRate, 1)) fps,"
                     + " \(measurement.droppedFrames) dropped")
         }
     }
@@ -95,18 +95,18 @@ struct CalibrationText {
         let fit = report.fit
         var lines = [
             "calibrated \"\(report.profile.name)\" on \(report.cores) CPUs:"
-                + " pixel rate \(RunReportText.decimal(fit.pixelRate / 1e6, 1)) Mpx/s,"
-                + " videoData weight \(RunReportText.decimal(fit.videoDataWeight, 2)),"
-                + " per-camera overhead \(RunReportText.decimal(fit.perCameraOverhead, 3))",
-            "  per pixel: drawing \(RunReportText.decimal(fit.readoutSecondsPerPixel * 1e9, 2)) ns,"
-                + " detector and tracker \(RunReportText.decimal(fit.consumerSecondsPerPixel * 1e9, 2)) ns"
+                + " pixel rate \(decimal(fit.pixelRate / 1e6, 1)) Mpx/s,"
+                + " videoData weight \(decimal(fit.videoDataWeight, 2)),"
+                + " per-camera overhead \(decimal(fit.perCameraOverhead, 3))",
+            "  per pixel: drawing \(decimal(fit.readoutSecondsPerPixel * 1e9, 2)) ns,"
+                + " detector and tracker \(decimal(fit.consumerSecondsPerPixel * 1e9, 2)) ns"
                 + " (thread CPU time)",
             "wrote \(path) (use it with --profile \(profileReference))",
             "",
             "fitted configurations:",
         ]
         var fitted = TextTable(
-            headings: ["configuration", "fps", "dropped", "utilization", "model"],
+            headings: ["configuration", "fps", "dropped", "utilization", "model", ""],
             numericColumns: [1, 2, 3, 4])
         let estimator = HardwareCostEstimator(profile: report.profile)
         for measurement in report.fitMeasurements {
@@ -115,43 +115,53 @@ struct CalibrationText {
                     profile: report.profile.name,
                     frameRate: measurement.deliveredFrameRate))
             fitted.rows.append([
-                measurement.point.description, RunReportText.decimal(measurement.deliveredFrameRate, 1),
-                String(measurement.droppedFrames), RunReportText.decimal(measurement.utilization, 3),
-                measurement.frames > 0 ? RunReportText.decimal(model, 3) : "-",
+                measurement.point.description, decimal(measurement.deliveredFrameRate, 1),
+                String(measurement.droppedFrames), decimal(measurement.utilization, 3),
+                measurement.frames > 0 ? decimal(model, 3) : "-",
+                measurement.keptUp ? "" : "fell behind: not fitted",
             ])
         }
         lines.append(fitted.text)
-        lines += ["", "held-out configurations: estimator's hardware cost vs measured utilization:"]
+        lines += [
+            "", "held-out configurations: estimator's hardware cost vs measured utilization:",
+        ]
         var heldOut = TextTable(
             headings: ["configuration", "fps", "dropped", "measured", "predicted", "error"],
             numericColumns: [1, 2, 3, 4, 5])
         for row in report.validation.rows {
             heldOut.rows.append([
-                row.point.description, RunReportText.decimal(row.deliveredFrameRate, 1),
-                String(row.droppedFrames), RunReportText.decimal(row.measuredUtilization, 3),
-                RunReportText.decimal(row.predictedCost, 3), signed(row.error),
+                row.point.description, decimal(row.deliveredFrameRate, 1),
+                String(row.droppedFrames), decimal(row.measuredUtilization, 3),
+                decimal(row.predictedCost, 3),
+                signed(row.error) + (row.keptUp ? "" : " (fell behind: not scored)"),
             ])
         }
         lines.append(heldOut.text)
         if let mae = report.validation.meanAbsoluteError {
             let relative = report.validation.meanRelativeError.map {
-                ", mean relative error \(RunReportText.decimal($0 * 100, 1)) %"
+                ", mean relative error \(decimal($0 * 100, 1)) %"
             }
             lines.append(
-                "mean absolute error \(RunReportText.decimal(mae, 4)) (\(RunReportText.decimal(mae * 100, 2)) points of the"
-                    + " CPU budget)\(relative ?? "") over \(report.validation.rows.count)"
+                "mean absolute error \(decimal(mae, 4)) (\(decimal(mae * 100, 2)) points of the"
+                    + " CPU budget)\(relative ?? "") over \(report.validation.scoredRows.count)"
                     + " held-out configurations")
         } else {
-            lines.append("no held-out configuration processed frames: no error figure")
+            lines.append("no held-out configuration kept up with its frame rate: no error figure")
         }
         return lines.joined(separator: "\n")
     }
 
     private var profileReference: String {
-        path == ProfileCatalog().calibratedPath(for: report.profile.name) ? report.profile.name : path
+        path == ProfileCatalog().calibratedPath(for: report.profile.name)
+            ? report.profile.name : path
     }
 
     private func signed(_ value: Double) -> String {
-        (value >= 0 ? "+" : "") + RunReportText.decimal(value, 3)
+        (value >= 0 ? "+" : "") + decimal(value, 3)
     }
+}
+
+/// `value` with `digits` decimals.
+private func decimal(_ value: Double, _ digits: Int) -> String {
+    RunReport.decimal(value, digits)
 }
