@@ -81,7 +81,9 @@ let package = Package(
         tests("HistoryTests", ["History", "LaunchTiming"]),
         tests("TrackingTests", ["Tracking"]),
         tests("DockTests", ["Dock", "Tracking"]),
-        tests("PipelineTests", ["Pipeline", "Capture", "Governor", "LaunchTiming", "Pressure"]),
+        tests(
+            "PipelineTests", ["Pipeline", "Capture", "Files", "Governor", "LaunchTiming", "Pressure"]
+        ),
         tests("GovernorTests", ["Governor", "Pressure", "Capture", "Tracking", "Files"]),
         tests("TelemetryTests", ["Telemetry"]),
     ],
