@@ -45,11 +45,13 @@ public struct CalibrationMeasurement: Hashable, Codable, Sendable {
     /// Pixels processed per second of the window.
     public var pixelsPerSecond: Double { deliveredFrameRate * Double(point.pixelsPerFrame) }
 
-    /// Whether the pipeline kept up with the configuration: it processed frames at 85 % of the
-    /// frame rate or more, and dropped at most 5 % of them. One that did not was limited by
-    /// something the cost model does not describe (a frame loop uses one core at most).
+    /// Whether the pipeline kept up with the configuration: it processed the frames the window
+    /// had time for (85 % of them, less one for the window's edges), and dropped at most 5 % of
+    /// them (or one).
+    /// One that did not was limited by something the cost model does not describe (a frame
+    /// loop uses one core at most).
     public var keptUp: Bool {
-        frames > 0 && deliveredFrameRate >= 0.85 * point.frameRate
-            && Double(droppedFrames) <= 0.05 * Double(frames + droppedFrames)
+        frames > 0 && Double(frames) >= 0.85 * point.frameRate * seconds - 1
+            && Double(droppedFrames) <= max(1, 0.05 * Double(frames + droppedFrames))
     }
 }

@@ -17,12 +17,15 @@ public struct CalibrationReport: Codable, Sendable {
     public var date: String
     /// Online CPUs: the budget.
     public var cores: Int
+    /// How much the configurations' width and height were scaled down for this host, 0 < scale
+    /// ≤ 1 (see ``HostCalibration/scaled(toSecondsPerPixel:)``).
+    public var resolutionScale: Double
 
     /// Creates a report; see each property.
     public init(
         profile: DeviceProfile, fit: CalibrationFit, fitMeasurements: [CalibrationMeasurement],
         heldOutMeasurements: [CalibrationMeasurement], validation: CalibrationValidation,
-        date: String, cores: Int
+        date: String, cores: Int, resolutionScale: Double = 1
     ) {
         self.profile = profile
         self.fit = fit
@@ -31,6 +34,7 @@ public struct CalibrationReport: Codable, Sendable {
         self.validation = validation
         self.date = date
         self.cores = cores
+        self.resolutionScale = resolutionScale
     }
 }
 

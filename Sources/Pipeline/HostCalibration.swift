@@ -46,6 +46,13 @@ public struct HostCalibration: Sendable {
     public var profileName: String
     /// The synthetic scene's seed.
     public var seed: UInt64
+    /// How much the configurations' width and height were scaled to suit this host (1: as
+    /// given); see ``scaled(toSecondsPerPixel:)``.
+    public private(set) var resolutionScale = 1.0
+
+    /// The largest share of one core the heaviest configuration may need: a frame loop runs on
+    /// one core, and one near its limit falls behind instead of measuring the cost model.
+    public static let coreShareLimit = 0.5
 
     /// A calibration measuring for `seconds` in total (20 by default: about 25 s with
     /// warm-ups) at `fitPoints` and `heldOutPoints`.
@@ -69,13 +76,74 @@ public struct HostCalibration: Sendable {
     /// Seconds each configuration warms up before its window.
     public var warmUp: Double { min(0.5, window / 4) }
 
+    /// This calibration with every configuration's width and height scaled by the same factor
+    /// (frame rates kept, sizes rounded to multiples of 8) so the heaviest needs at most
+    /// ``coreShareLimit`` of one core at `secondsPerPixel` CPU seconds per pixel; unchanged
+    /// when it already does. A slow host is then calibrated at smaller frames instead of
+    /// falling behind at every configuration.
+    public func scaled(toSecondsPerPixel secondsPerPixel: Double) -> HostCalibration {
+        let points = fitPoints + heldOutPoints
+        let heaviest = points.map { Double($0.pixelsPerFrame) * $0.frameRate }.max() ?? 0
+        let load = heaviest * secondsPerPixel
+        guard load > Self.coreShareLimit, load.isFinite else { return self }
+        let scale = (Self.coreShareLimit / load).squareRoot()
+        func scaled(_ point: CalibrationPoint) -> CalibrationPoint {
+            func side(_ length: Int) -> Int {
+                max(8, Int((Double(length) * scale / 8).rounded()) * 8)
+            }
+            return CalibrationPoint(
+                width: side(point.width), height: side(point.height), frameRate: point.frameRate)
+        }
+        var copy = self
+        copy.fitPoints = fitPoints.map(scaled)
+        copy.heldOutPoints = heldOutPoints.map(scaled)
+        copy.resolutionScale = resolutionScale * scale
+        return copy
+    }
+
+    /// CPU seconds per pixel of drawing, detecting and tracking, measured on a few frames on
+    /// the calling thread (about a quarter of a second): what ``scaled(toSecondsPerPixel:)``
+    /// needs before the real measurements.
+    func probeSecondsPerPixel() throws -> Double {
+        let point = CalibrationPoint(width: 320, height: 180, frameRate: 30)
+        var scene = SyntheticScene.Configuration()
+        scene.seed = seed
+        let source = SceneFrameSource(
+            scene: scene, width: point.width, height: point.height, pose: CameraPose())
+        var stage = try TrackingStage(
+            inference: InferenceSetting(stride: 1, scale: 1), framesPerSecond: point.frameRate)
+        var frame = Frame(camera: "probe", width: point.width, height: point.height)
+        let start = CPUTime.thread()
+        var frames = 0
+        while frames < 3 || (CPUTime.thread() - start < 0.25 && frames < 1000) {
+            frame.number = frames
+            source.render(&frame)
+            _ = stage.process(
+                frame, pose: CameraPose(), interval: 1 / 30, people: nil as [MOTRecord]?)
+            frames += 1
+        }
+        return (CPUTime.thread() - start) / Double(frames * point.pixelsPerFrame)
+    }
+
     /// Measures every configuration, fits the profile and validates it; calls `progress` about
     /// ten times a second and once as each configuration finishes.
+    ///
+    /// A short probe first scales the configurations down on a host too slow for them
+    /// (``scaled(toSecondsPerPixel:)``, with a margin of a quarter for the session's own work);
+    /// the report's ``CalibrationReport/resolutionScale`` says by how much.
     ///
     /// - Throws: ``CalibrationError`` when the measurements do not support a fit,
     ///   `CancellationError` when cancelled, or a capture error (a programming error).
     public func run(
         progress: @escaping @Sendable (CalibrationProgress) -> Void = { _ in }
+    ) async throws -> CalibrationReport {
+        try Task.checkCancellation()
+        let plan = scaled(toSecondsPerPixel: try probeSecondsPerPixel() * 1.25)
+        return try await plan.measureAll(progress: progress)
+    }
+
+    private func measureAll(
+        progress: @escaping @Sendable (CalibrationProgress) -> Void
     ) async throws -> CalibrationReport {
         let all = fitPoints.map { ($0, false) } + heldOutPoints.map { ($0, true) }
         var fitted: [CalibrationMeasurement] = []
@@ -101,7 +169,7 @@ public struct HostCalibration: Sendable {
         return CalibrationReport(
             profile: profile, fit: fit, fitMeasurements: fitted, heldOutMeasurements: heldOut,
             validation: CalibrationValidation(measurements: heldOut, profile: profile),
-            date: date, cores: cores)
+            date: date, cores: cores, resolutionScale: resolutionScale)
     }
 
     /// Runs `point` for a warm-up and a window; `share` is told the window's progress, 0…1.

@@ -1,5 +1,6 @@
 import Capture
 import Files
+import Foundation
 import Pipeline
 import Synchronization
 
@@ -38,6 +39,7 @@ enum CalibrateCommand {
                     description:
                         "--out: expected a file, since neither XDG_CONFIG_HOME nor HOME is set")
             }
+            try checkWritable(path)
             let calibration = HostCalibration(seconds: seconds)
             let display = CalibrationDisplay(isLive: isatty(STDERR_FILENO) == 1)
             let report = try await withSignalCancellation {
@@ -52,6 +54,25 @@ enum CalibrateCommand {
             }
             return 0
         })
+
+    /// Fails before a calibration measures for half a minute when `path` cannot be written:
+    /// its directory is created if missing and must be writable.
+    private static func checkWritable(_ path: String) throws(UsageError) {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw UsageError(
+                description:
+                    "cannot write the profile to \(path): cannot create directory \(directory):"
+                    + " \(error.localizedDescription)")
+        }
+        guard access(directory, W_OK) == 0 else {
+            throw UsageError(
+                description: "cannot write the profile to \(path): \(directory) is not writable")
+        }
+    }
 }
 
 /// Progress on stderr: a bar redrawn in place on a terminal, a line per configuration
@@ -102,6 +123,13 @@ struct CalibrationText {
                 + " detector and tracker \(decimal(fit.consumerSecondsPerPixel * 1e9, 2)) ns"
                 + " (thread CPU time)",
             "wrote \(path) (use it with --profile \(profileReference))",
+        ]
+        if report.resolutionScale < 1 {
+            lines.append(
+                "note: this host is slow for the default configurations: their width and height"
+                    + " were scaled by \(decimal(report.resolutionScale, 2))")
+        }
+        lines += [
             "",
             "fitted configurations:",
         ]
