@@ -53,36 +53,45 @@ public struct CalibrationFit: Hashable, Codable, Sendable {
         let consumer = usable.reduce(0.0) { $0 + $1.consumerCPUSeconds } / pixels
         guard readout > 0, readout.isFinite else { throw .noReadoutTime }
         let weight = max(consumer / readout, 1e-3)
-        // Demand in readout pixels per second, as the estimator counts it.
+        // Demand in readout pixels per second, as the estimator counts it, and cameras running.
         let x = usable.map { $0.pixelsPerSecond * (1 + weight) }
+        let n = usable.map { Double($0.point.cameras) }
         let u = usable.map(\.utilization)
-        var (slope, intercept) = Self.leastSquares(x: x, y: u)
-        if intercept < 0 || !intercept.isFinite {
+        var (slope, overhead) = Self.leastSquares(demand: x, cameras: n, utilization: u)
+        if overhead < 0 || !overhead.isFinite {
             slope = zip(x, u).reduce(0) { $0 + $1.0 * $1.1 } / x.reduce(0) { $0 + $1 * $1 }
-            intercept = 0
+            overhead = 0
         }
         guard slope > 0, slope.isFinite else { throw .noGrowth(slope: slope) }
         self.init(
             pixelRate: 1 / slope, videoDataWeight: weight,
-            perCameraOverhead: min(intercept, 0.95), configurations: usable.count,
+            perCameraOverhead: min(overhead, 0.95), configurations: usable.count,
             readoutSecondsPerPixel: readout, consumerSecondsPerPixel: consumer)
     }
 
-    /// Ordinary least squares `y ≈ slope × x + intercept`; a zero slope and the mean when all
-    /// `x` are equal.
-    static func leastSquares(x: [Double], y: [Double]) -> (slope: Double, intercept: Double) {
-        let n = Double(x.count)
-        let meanX = x.reduce(0, +) / n
-        let meanY = y.reduce(0, +) / n
-        var covariance = 0.0
-        var variance = 0.0
-        for (a, b) in zip(x, y) {
-            covariance += (a - meanX) * (b - meanY)
-            variance += (a - meanX) * (a - meanX)
+    /// Least squares `utilization ≈ slope × demand + overhead × cameras` (the estimator's
+    /// form); with every configuration at one camera this is the ordinary line fit. When the
+    /// two columns are proportional (no way to tell them apart) the overhead is 0.
+    static func leastSquares(demand x: [Double], cameras n: [Double], utilization u: [Double])
+        -> (slope: Double, overhead: Double)
+    {
+        var xx = 0.0
+        var xn = 0.0
+        var nn = 0.0
+        var xu = 0.0
+        var nu = 0.0
+        for index in x.indices {
+            xx += x[index] * x[index]
+            xn += x[index] * n[index]
+            nn += n[index] * n[index]
+            xu += x[index] * u[index]
+            nu += n[index] * u[index]
         }
-        guard variance > 0 else { return (0, meanY) }
-        let slope = covariance / variance
-        return (slope, meanY - slope * meanX)
+        let determinant = xx * nn - xn * xn
+        guard abs(determinant) > 1e-12 * xx * nn, determinant.isFinite else {
+            return (xx > 0 ? xu / xx : 0, 0)
+        }
+        return ((xu * nn - nu * xn) / determinant, (xx * nu - xn * xu) / determinant)
     }
 
     /// The device profile these parameters describe, named `name`, for a host with `cores`

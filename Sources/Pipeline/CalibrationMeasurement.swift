@@ -5,7 +5,7 @@ public struct CalibrationMeasurement: Hashable, Codable, Sendable {
     public var point: CalibrationPoint
     /// Wall seconds of the window, > 0.
     public var seconds: Double
-    /// Frames the tracking stage processed in the window.
+    /// Frames the tracking stage processed in the window, all cameras together.
     public var frames: Int
     /// Frames the camera skipped or the pipeline never saw in the window (it fell behind).
     public var droppedFrames: Int
@@ -39,11 +39,15 @@ public struct CalibrationMeasurement: Hashable, Codable, Sendable {
         seconds > 0 ? processCPUSeconds / seconds / Double(max(cores, 1)) : 0
     }
 
-    /// Frames processed per second of the window.
-    public var deliveredFrameRate: Double { seconds > 0 ? Double(frames) / seconds : 0 }
+    /// Frames per second of each camera processed in the window.
+    public var deliveredFrameRate: Double {
+        seconds > 0 ? Double(frames) / seconds / Double(point.cameras) : 0
+    }
 
     /// Pixels processed per second of the window.
-    public var pixelsPerSecond: Double { deliveredFrameRate * Double(point.pixelsPerFrame) }
+    public var pixelsPerSecond: Double {
+        seconds > 0 ? Double(frames) * Double(point.pixelsPerFrame) / seconds : 0
+    }
 
     /// Whether the pipeline kept up with the configuration: it processed the frames the window
     /// had time for (85 % of them, less one for the window's edges), and dropped at most 5 % of
@@ -51,7 +55,8 @@ public struct CalibrationMeasurement: Hashable, Codable, Sendable {
     /// One that did not was limited by something the cost model does not describe (a frame
     /// loop uses one core at most).
     public var keptUp: Bool {
-        frames > 0 && Double(frames) >= 0.85 * point.frameRate * seconds - 1
+        frames > 0
+            && Double(frames) >= 0.85 * point.frameRate * Double(point.cameras) * seconds - 1
             && Double(droppedFrames) <= max(1, 0.05 * Double(frames + droppedFrames))
     }
 }

@@ -26,12 +26,14 @@ public struct HostCalibration: Sendable {
         CalibrationPoint(width: 1920, height: 1080, frameRate: 10),
     ]
 
-    /// Held-out configurations by default: resolutions and rates the fit does not use.
+    /// Held-out configurations by default: resolutions and rates the fit does not use, and two
+    /// cameras at once (do costs add up, with one overhead per camera?).
     public static let defaultHeldOutPoints: [CalibrationPoint] = [
         CalibrationPoint(width: 480, height: 270, frameRate: 25),
         CalibrationPoint(width: 960, height: 540, frameRate: 15),
         CalibrationPoint(width: 960, height: 540, frameRate: 30),
         CalibrationPoint(width: 1600, height: 900, frameRate: 12),
+        CalibrationPoint(width: 640, height: 360, frameRate: 15, cameras: 2),
     ]
 
     /// Configurations fitted.
@@ -92,7 +94,8 @@ public struct HostCalibration: Sendable {
                 max(8, Int((Double(length) * scale / 8).rounded()) * 8)
             }
             return CalibrationPoint(
-                width: side(point.width), height: side(point.height), frameRate: point.frameRate)
+                width: side(point.width), height: side(point.height), frameRate: point.frameRate,
+                cameras: point.cameras)
         }
         var copy = self
         copy.fitPoints = fitPoints.map(scaled)
@@ -190,15 +193,18 @@ public struct HostCalibration: Sendable {
         let stage = try TrackingStage(
             inference: InferenceSetting(stride: 1, scale: 1), framesPerSecond: point.frameRate)
         try session.startRunning()
-        let frames = session.videoFrames(bufferLimit: 2)
+        let frames = session.videoFrames(bufferLimit: 2 * point.cameras)
         let consuming = Task { [stage] in
-            var stage = stage
+            // One tracker per camera, as one pipeline per camera would run.
+            var stages: [String: TrackingStage] = [:]
             let pose = CameraPose()
             for await frame in frames {
                 let start = CPUTime.thread()
-                _ = stage.process(
+                _ = stages[frame.camera, default: stage].process(
                     frame, pose: pose, interval: 1 / point.frameRate, people: nil as [MOTRecord]?)
-                consumer.add(frame: frame.number, cpuSeconds: CPUTime.thread() - start)
+                consumer.add(
+                    frame: frame.number, camera: frame.camera,
+                    cpuSeconds: CPUTime.thread() - start)
             }
         }
         let result = await withTaskCancellationHandler {
@@ -268,16 +274,16 @@ public struct HostCalibration: Sendable {
 }
 
 /// The detector and tracker's side of a measurement: frames processed, frames they never saw
-/// (gaps in the frame numbers), and their thread CPU time.
+/// (gaps in each camera's frame numbers), and their thread CPU time.
 final class ConsumerMeter: Sendable {
-    private let state = Mutex<(frames: Int, dropped: Int, cpuSeconds: Double, last: Int?)>(
-        (0, 0, 0, nil))
+    private let state = Mutex<(frames: Int, dropped: Int, cpuSeconds: Double, last: [String: Int])>(
+        (0, 0, 0, [:]))
 
-    /// Counts frame `number`, processed in `cpuSeconds`.
-    func add(frame number: Int, cpuSeconds: Double) {
+    /// Counts frame `number` of `camera`, processed in `cpuSeconds`.
+    func add(frame number: Int, camera: String, cpuSeconds: Double) {
         state.withLock { state in
-            if let last = state.last { state.dropped += max(0, number - last - 1) }
-            state.last = number
+            if let last = state.last[camera] { state.dropped += max(0, number - last - 1) }
+            state.last[camera] = number
             state.frames += 1
             state.cpuSeconds += cpuSeconds
         }

@@ -21,7 +21,8 @@ enum CalibrateCommand {
             --profile host finds it. Held-out configurations check the estimator's predicted
             cost against measured utilization (CPU seconds per second over cores). --json
             prints {"profile", "fit", "fitMeasurements", "heldOutMeasurements", "validation":
-            {"rows", "meanAbsoluteError", "meanRelativeError"}, "date", "cores"}.
+            {"rows", "meanAbsoluteError", "meanRelativeError"}, "date", "cores",
+            "resolutionScale"}.
             """,
         options: [
             .option("--seconds", "S", "total measuring time, 1 to 600 (default 20: about 25 s)"),

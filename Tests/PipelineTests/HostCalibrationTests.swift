@@ -20,10 +20,11 @@ struct HostCalibrationTests {
         func measure(_ point: CalibrationPoint, seconds: Double = 2, deliveredShare: Double = 1)
             -> CalibrationMeasurement
         {
-            let frames = Int((point.frameRate * seconds * deliveredShare).rounded())
+            let frames = Int(
+                (point.frameRate * Double(point.cameras) * seconds * deliveredShare).rounded())
             let pixels = Double(frames * point.pixelsPerFrame)
             let demand = pixels / seconds * (1 + videoDataWeight)
-            let utilization = demand / pixelRate + overhead
+            let utilization = demand / pixelRate + overhead * Double(point.cameras)
             return CalibrationMeasurement(
                 point: point, seconds: seconds, frames: frames, droppedFrames: 0,
                 processCPUSeconds: utilization * seconds * Double(cores),
@@ -51,6 +52,20 @@ struct HostCalibrationTests {
             #expect(fit.configurations == measurements.count)
             #expect(abs(fit.readoutSecondsPerPixel - host.readoutSecondsPerPixel) < 1e-18)
         }
+    }
+
+    @Test("with one- and two-camera configurations the overhead is per camera")
+    func fitSeparatesPerCameraOverhead() throws {
+        let host = Host(pixelRate: 5e8, videoDataWeight: 2, overhead: 0.04)
+        let points =
+            HostCalibration.defaultFitPoints
+            + HostCalibration.defaultFitPoints.map {
+                CalibrationPoint(
+                    width: $0.width, height: $0.height, frameRate: $0.frameRate, cameras: 2)
+            }
+        let fit = try CalibrationFit(measurements: points.map { host.measure($0) })
+        #expect(abs(fit.pixelRate / host.pixelRate - 1) < 1e-9)
+        #expect(abs(fit.perCameraOverhead - host.overhead) < 1e-9)
     }
 
     @Test("a negative intercept is fitted through the origin: the overhead is never below 0")
