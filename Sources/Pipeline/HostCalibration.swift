@@ -54,7 +54,7 @@ public struct HostCalibration: Sendable {
 
     /// The largest share of one core the heaviest configuration may need: a frame loop runs on
     /// one core, and one near its limit falls behind instead of measuring the cost model.
-    public static let coreShareLimit = 0.5
+    public static let coreShareLimit = 0.7
 
     /// A calibration measuring for `seconds` in total (20 by default: about 25 s with
     /// warm-ups) at `fitPoints` and `heldOutPoints`.
@@ -81,7 +81,7 @@ public struct HostCalibration: Sendable {
     /// This calibration with every configuration's width and height scaled by the same factor
     /// (frame rates kept, sizes rounded to multiples of 8) so the heaviest needs at most
     /// ``coreShareLimit`` of one core at `secondsPerPixel` CPU seconds per pixel; unchanged
-    /// when it already does. A slow host is then calibrated at smaller frames instead of
+    /// when it already does, or nearly (a scale of 0.95 or more). A slow host is then calibrated at smaller frames instead of
     /// falling behind at every configuration.
     public func scaled(toSecondsPerPixel secondsPerPixel: Double) -> HostCalibration {
         let points = fitPoints + heldOutPoints
@@ -89,6 +89,7 @@ public struct HostCalibration: Sendable {
         let load = heaviest * secondsPerPixel
         guard load > Self.coreShareLimit, load.isFinite else { return self }
         let scale = (Self.coreShareLimit / load).squareRoot()
+        guard scale < 0.95 else { return self }  // near enough: keep the usual sizes
         func scaled(_ point: CalibrationPoint) -> CalibrationPoint {
             func side(_ length: Int) -> Int {
                 max(8, Int((Double(length) * scale / 8).rounded()) * 8)

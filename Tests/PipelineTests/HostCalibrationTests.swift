@@ -153,6 +153,28 @@ struct HostCalibrationTests {
             CalibrationValidation(rows: [row(0.5, 0.1, keptUp: false)]).meanAbsoluteError == nil)
     }
 
+    @Test("a slow host gets smaller frames at the same rates; a fast one the usual sizes")
+    func scaledForSlowHosts() {
+        let calibration = HostCalibration()
+        let fast = calibration.scaled(toSecondsPerPixel: 5e-9)
+        #expect(fast.fitPoints == calibration.fitPoints)
+        #expect(fast.resolutionScale == 1)
+        for secondsPerPixel in [1e-7, 5e-7, 3e-6] {
+            let slow = calibration.scaled(toSecondsPerPixel: secondsPerPixel)
+            #expect(slow.resolutionScale < 1)
+            let points = slow.fitPoints + slow.heldOutPoints
+            let original = calibration.fitPoints + calibration.heldOutPoints
+            #expect(points.map(\.frameRate) == original.map(\.frameRate))
+            #expect(points.map(\.cameras) == original.map(\.cameras))
+            for point in points {
+                // Rounding to multiples of 8 may add a little over the limit, never much.
+                let load = Double(point.pixelsPerFrame) * point.frameRate * secondsPerPixel
+                #expect(load <= HostCalibration.coreShareLimit * 1.2, "\(point)")
+                #expect(point.width % 8 == 0 && point.height % 8 == 0 && point.width >= 8)
+            }
+        }
+    }
+
     @Test("a written calibrated profile is found as \"host\" and listed after the built-ins")
     func calibratedProfileRoundTrips() throws {
         let directory = try temporaryDirectory()
