@@ -82,8 +82,8 @@ let package = Package(
         tests("TrackingTests", ["Tracking"]),
         tests("DockTests", ["Dock", "Tracking"]),
         tests(
-            "PipelineTests", ["Pipeline", "Capture", "Files", "Governor", "LaunchTiming", "Pressure"]
-        ),
+            "PipelineTests",
+            ["Pipeline", "Capture", "Files", "Governor", "LaunchTiming", "Pressure"]),
         tests("GovernorTests", ["Governor", "Pressure", "Capture", "Tracking", "Files"]),
         tests("TelemetryTests", ["Telemetry"]),
     ],
