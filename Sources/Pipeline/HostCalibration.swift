@@ -41,8 +41,8 @@ public struct HostCalibration: Sendable {
     /// Configurations held out for validation.
     public var heldOutPoints: [CalibrationPoint]
     /// Seconds of measuring windows in total, split evenly across configurations (each at
-    /// least 0.2 s); each configuration also warms up for a quarter of its window, at most
-    /// 0.5 s.
+    /// least 0.2 s, and longer when needed to see 3 frames); each configuration also warms up
+    /// for a quarter of its window, at most 0.5 s.
     public var seconds: Double
     /// The name of the profile made.
     public var profileName: String
@@ -234,9 +234,18 @@ public struct HostCalibration: Sendable {
         let startProcess = CPUTime.process()
         let startDrawn = source.drawn
         let startConsumed = consumer.totals
+        // The window lasts `window` seconds, longer (up to ten windows) until a few frames
+        // were processed: a busy machine may starve a short one.
         let end = clock.now + .seconds(window)
-        while clock.now < end {
-            try await Task.sleep(for: min(.milliseconds(100), end - clock.now))
+        let latest = clock.now + .seconds(window * 10)
+        func isDone() -> Bool {
+            let now = clock.now
+            return now >= latest
+                || (now >= end && consumer.totals.frames - startConsumed.frames >= 3)
+        }
+        while !isDone() {
+            let left = clock.now < end ? end - clock.now : .milliseconds(50)
+            try await Task.sleep(for: min(.milliseconds(100), left))
             share(min(1, MonotonicClock.now().seconds(since: startWall) / window))
         }
         let seconds = MonotonicClock.now().seconds(since: startWall)

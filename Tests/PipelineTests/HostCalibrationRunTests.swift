@@ -8,7 +8,7 @@ import Testing
 struct HostCalibrationRunTests {
     @Test("a configuration's frames are drawn, detected and tracked, and their CPU time counted")
     func measuresTheRealPipeline() async throws {
-        let calibration = HostCalibration(seconds: 0.6)
+        let calibration = HostCalibration(seconds: 5)
         let point = CalibrationPoint(width: 160, height: 90, frameRate: 20)
         let measurement = try await calibration.measure(point) { _ in }
         #expect(measurement.point == point)
