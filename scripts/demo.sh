@@ -1,17 +1,16 @@
 #!/usr/bin/env bash
-# The main job: setup, release build, then Headroom on the example sessions.
-# Until `headroom run` exists, the demo prices the example sessions and plans the one that does not fit.
+# The main job: setup, release build, then `headroom run` — the tracking pipeline on the
+# synthetic scene with the simulated stand, a room that heats up, and the governor adapting.
+# Leaves its reports (run.json, run.md, run.html, launch.trace.json, launch.md) in runs/demo.
+# Extra arguments go to `headroom run` (e.g. `--compare`, `--seconds 30`).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 scripts/setup.sh
 source scripts/env.sh
-swift build -c release --product headroom 2>&1 | tail -n 3
+echo "demo: building headroom (release)…" >&2
+swift build -c release --product headroom 2>&1 | tail -n 1 >&2
 headroom="$(swift build -c release --show-bin-path)/headroom"
 
-for session in examples/sessions/*.json; do
-  echo "== headroom estimate $session"
-  "$headroom" estimate "$session" || true
-  echo
-done
-echo "== headroom plan examples/sessions/dual-4k60.json"
-"$headroom" plan examples/sessions/dual-4k60.json
+"$headroom" estimate examples/sessions/dual-4k60.json || true
+echo
+"$headroom" run --scenario thermal-ramp --out runs/demo "$@"

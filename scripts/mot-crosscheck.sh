@@ -27,7 +27,7 @@ for setting in "1 1 0.5" "2 3 0.5" "3 5 0.25" "4 2 0.34" "5 1 1"; do
   mkdir -p "$dir"
   "$headroom" scene "$dir" --seconds 15 --seed "$seed" --stride "$stride" --scale "$scale" \
     --people 8 >/dev/null
-  "$headroom" track "$dir/det.txt" --out "$dir/offline.txt" >/dev/null
+  "$headroom" track "$dir/det.txt" --stride "$stride" --out "$dir/offline.txt" >/dev/null
   pairs+=("$dir/gt.txt" "$dir/tracks.txt" "$dir/gt.txt" "$dir/offline.txt")
 done
 mkdir -p "$work/fixed"

@@ -9,7 +9,7 @@ echo "== build"
 swift build --build-tests -Xswiftc -warnings-as-errors 2>&1 | tail -n 20
 
 echo "== tests"
-swift test --skip-build --parallel
+swift test --skip-build
 
 echo "== format lint"
 swift format lint --strict --recursive Package.swift Sources Tests

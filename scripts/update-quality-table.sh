@@ -27,4 +27,5 @@ for r in rows:
 print("    ])")
 print("}")
 PY
+swift format format -i Sources/Pipeline/StandardQualityTable.swift
 echo "update-quality-table: wrote Sources/Pipeline/StandardQualityTable.swift"

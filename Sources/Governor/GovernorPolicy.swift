@@ -38,8 +38,8 @@ public struct PerLevel<Value: Hashable & Sendable & Codable>: Hashable, Sendable
 public struct GovernorPolicy: Hashable, Sendable, Codable {
     /// The highest frame rate allowed at each level, in frames per second; `nil` = as requested.
     public var frameRateCap: PerLevel<Double?>
-    /// The IDF1 (absolute, 0…1) the inference setting may lose at each level, from the quality
-    /// table's best at that frame rate; 1 means "the lightest setting".
+    /// The tracking quality (MOTA, absolute) the inference setting may lose at each level, from
+    /// the quality table's best at that frame rate; 1 means "the lightest setting".
     public var allowedQualityLoss: PerLevel<Double>
     /// The lowest frame rate the governor ever sets, frames per second.
     public var minimumFrameRate: Double

@@ -320,6 +320,10 @@ public final class PipelineRun: Sendable {
                 let sample = RunSample(
                     time: MonotonicClock.now().seconds(since: start),
                     level: reading?.level ?? .nominal,
+                    cause: reading.flatMap { reading in
+                        reading.level > .nominal
+                            ? reading.factors.max { $0.level < $1.level }?.kind.rawValue : nil
+                    },
                     temperature: temperatures.max(), isSimulated: reading?.simulated ?? false,
                     targetFrameRate: state.settings.frameRate,
                     actualFrameRate: Double(state.periodFrames) / period,

@@ -9,6 +9,9 @@ public struct RunSample: Hashable, Sendable, Codable {
     public var time: Double
     /// The pressure level.
     public var level: PressureLevel
+    /// What set the level: the most severe factor (`systemTemperature`, `cpuPressure`, …);
+    /// `nil` at nominal.
+    public var cause: String?
     /// The hottest temperature read, °C; `nil` without thermal sensors.
     public var temperature: Double?
     /// Whether the temperature comes from the thermal model rather than a sensor.

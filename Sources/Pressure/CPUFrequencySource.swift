@@ -1,44 +1,99 @@
+import Synchronization
+
 /// CPU frequency throttling from `devices/system/cpu/cpufreq/policy*` and
 /// `cpu*/thermal_throttle/*_throttle_count`.
-public struct CPUFrequencySource: ThrottlingSource {
+///
+/// The files are found once per ``rescanInterval`` (or after a read fails) and kept open.
+public final class CPUFrequencySource: ThrottlingSource {
     /// Where `/sys` is.
-    public var roots: SystemRoots
+    public let roots: SystemRoots
+    /// Seconds between rediscoveries of policies and counters.
+    public let rescanInterval: Double
+    private struct PolicyFiles {
+        var name: String
+        var current, cap, maximum: SysfsValueFile
+    }
+    private struct State {
+        var policies: [PolicyFiles] = []
+        var counters: [SysfsValueFile] = []
+        var lastDiscovery: Double?
+    }
+    private let state = Mutex(State())
+    private let clock = MonotonicPressureClock()
 
-    /// A source reading under `roots`.
-    public init(roots: SystemRoots = SystemRoots()) {
+    /// A source reading under `roots`, rediscovering every `rescanInterval` seconds.
+    public init(roots: SystemRoots = SystemRoots(), rescanInterval: Double = 60) {
         self.roots = roots
+        self.rescanInterval = rescanInterval
     }
 
     /// Reads every policy that has all three frequency files.
     ///
     /// - Throws: ``SourceUnavailable`` when no policy can be read and no throttle counter exists.
     public func readThrottling() throws(SourceUnavailable) -> CPUThrottling {
+        let now = clock.now()
         let base = roots.cpuDevices
-        var policies: [CPUThrottling.Policy] = []
-        for policy in numberedEntries(in: base + "/cpufreq", prefix: "policy") {
-            let path = "\(base)/cpufreq/\(policy.name)/"
-            guard let current = try? SysfsValueFile.readInteger(at: path + "scaling_cur_freq"),
-                let cap = try? SysfsValueFile.readInteger(at: path + "scaling_max_freq"),
-                let maximum = try? SysfsValueFile.readInteger(at: path + "cpuinfo_max_freq"),
-                maximum > 0
-            else { continue }
-            policies.append(
-                .init(name: policy.name, currentKHz: current, capKHz: cap, maximumKHz: maximum))
-        }
-        var events: Int?
-        for cpu in numberedEntries(in: base, prefix: "cpu") {
-            for counter in ["core_throttle_count", "package_throttle_count"] {
-                if let count = try? SysfsValueFile.readInteger(
-                    at: "\(base)/\(cpu.name)/thermal_throttle/\(counter)")
-                {
-                    events = (events ?? 0) + count
-                }
+        let interval = rescanInterval
+        let result: CPUThrottling? = state.withLock { state in
+            let isDue = state.lastDiscovery.map { now - $0 >= interval } ?? true
+            if isDue {
+                (state.policies, state.counters) = Self.discover(base)
+                state.lastDiscovery = now
             }
+            guard let throttling = Self.read(state) else {
+                state.lastDiscovery = nil
+                return nil
+            }
+            return throttling
         }
-        guard !policies.isEmpty || events != nil else {
+        guard let result, !result.policies.isEmpty || result.throttleEvents != nil else {
             throw SourceUnavailable(
                 source: .cpufreq, reason: "no cpufreq policies in \(base)/cpufreq")
         }
-        return CPUThrottling(policies: policies, throttleEvents: events)
+        return result
+    }
+
+    /// The current values, or `nil` when a file failed (a CPU went offline): rediscover.
+    private static func read(_ state: State) -> CPUThrottling? {
+        do throws(SensorFault) {
+            var policies: [CPUThrottling.Policy] = []
+            for files in state.policies {
+                policies.append(
+                    .init(
+                        name: files.name, currentKHz: try files.current.readInteger(),
+                        capKHz: try files.cap.readInteger(),
+                        maximumKHz: try files.maximum.readInteger()))
+            }
+            var events: Int?
+            for counter in state.counters { events = (events ?? 0) + (try counter.readInteger()) }
+            return CPUThrottling(
+                policies: policies.filter { $0.maximumKHz > 0 }, throttleEvents: events)
+        } catch {
+            return nil
+        }
+    }
+
+    private static func discover(_ base: String) -> ([PolicyFiles], [SysfsValueFile]) {
+        var policies: [PolicyFiles] = []
+        for policy in numberedEntries(in: base + "/cpufreq", prefix: "policy") {
+            let path = "\(base)/cpufreq/\(policy.name)/"
+            guard let current = try? SysfsValueFile(path: path + "scaling_cur_freq"),
+                let cap = try? SysfsValueFile(path: path + "scaling_max_freq"),
+                let maximum = try? SysfsValueFile(path: path + "cpuinfo_max_freq")
+            else { continue }
+            policies.append(
+                PolicyFiles(name: policy.name, current: current, cap: cap, maximum: maximum))
+        }
+        var counters: [SysfsValueFile] = []
+        for cpu in numberedEntries(in: base, prefix: "cpu") {
+            for counter in ["core_throttle_count", "package_throttle_count"] {
+                if let file = try? SysfsValueFile(
+                    path: "\(base)/\(cpu.name)/thermal_throttle/\(counter)")
+                {
+                    counters.append(file)
+                }
+            }
+        }
+        return (policies, counters)
     }
 }

@@ -46,12 +46,13 @@ public struct CPUThrottling: Hashable, Sendable, Codable {
     /// This, not the current frequency, is what signals throttling: an idle CPU runs slowly
     /// by choice, a capped one cannot run faster.
     public var throttledShare: Double {
-        1 - (policies.map(\.capRatio).min() ?? 1)
+        1 - (policies.map { $0.capRatio }.min() ?? 1)
     }
 
     /// The mean `current / maximum` over policies, 0…1 (1 without policies).
     public var currentRatio: Double {
-        policies.isEmpty ? 1 : policies.map(\.currentRatio).reduce(0, +) / Double(policies.count)
+        policies.isEmpty
+            ? 1 : policies.map { $0.currentRatio }.reduce(0, +) / Double(policies.count)
     }
 
     /// The entries `sensors` and `status` list for this throttling state.

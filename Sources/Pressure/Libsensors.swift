@@ -64,6 +64,22 @@ public final class Libsensors: Sendable {
             for (index, chip) in state.chips.enumerated() {
                 found += Self.temperatures(of: chip, index: index, generation: state.generation)
             }
+            // Two chips may share a name (virtual chips all have address 0): name the later
+            // ones (by hwmon directory number) after their directory so identifiers stay unique.
+            found.sort {
+                $0.inputPath.compare($1.inputPath, options: .numeric) == .orderedAscending
+            }
+            var seen: Set<SensorID> = []
+            for index in found.indices {
+                if !seen.insert(found[index].id).inserted {
+                    let directory = (found[index].inputPath as NSString).deletingLastPathComponent
+                    let feature = found[index].id.rawValue.split(separator: "/").last ?? ""
+                    let chip = found[index].id.rawValue.split(separator: "/").first ?? ""
+                    found[index].id = SensorID(
+                        "\(chip)@\((directory as NSString).lastPathComponent)/\(feature)")
+                    seen.insert(found[index].id)
+                }
+            }
             // libsensors lists chips in directory order, which differs between filesystems.
             return .success(
                 found.sorted {

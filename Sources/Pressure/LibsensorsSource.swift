@@ -3,8 +3,10 @@ import Synchronization
 /// Temperatures from lm-sensors: libsensors for discovery, labels and limits; the input files
 /// kept open and re-read with `pread` for each sample.
 ///
-/// Discovery runs again every ``rescanInterval`` seconds and whenever a file vanishes, so
-/// chips that appear later are picked up and removed ones turn stale.
+/// Discovery runs again when the entries of `/sys/class/hwmon` change (looked for with
+/// `readdir` at most once a second), when a file vanishes, and every ``rescanInterval``
+/// seconds (limits may change), so chips that appear later are picked up and removed ones
+/// turn stale.
 public final class LibsensorsSource: TemperatureSource {
     /// Seconds between discoveries; 0 rediscovers on every sample.
     public let rescanInterval: Double
@@ -12,12 +14,15 @@ public final class LibsensorsSource: TemperatureSource {
     private struct State {
         var table = PolledSensorTable()
         var lastDiscovery: Double?
+        var fingerprint: Int?
+        var lastFingerprintCheck: Double?
+        var failure: SourceUnavailable?
     }
     private let state = Mutex(State())
 
     /// A source using `library` (the process's one owner), rediscovering every
     /// `rescanInterval` seconds.
-    public init(library: Libsensors = .shared, rescanInterval: Double = 5) {
+    public init(library: Libsensors = .shared, rescanInterval: Double = 60) {
         self.library = library
         self.rescanInterval = rescanInterval
     }
@@ -31,15 +36,25 @@ public final class LibsensorsSource: TemperatureSource {
         let result: Result<[SensorReading], SourceUnavailable> = state.withLock { state in
             let isDue =
                 state.lastDiscovery.map { time - $0 >= interval || time < $0 } ?? true
-            if isDue || state.table.needsRediscovery {
+            // New or removed entries are looked for at most once a second.
+            var fingerprint = state.fingerprint
+            if state.lastFingerprintCheck.map({ abs(time - $0) >= 1 }) ?? true {
+                fingerprint = directoryFingerprint("/sys/class/hwmon")
+                state.lastFingerprintCheck = time
+            }
+            if isDue || state.table.needsRediscovery || fingerprint != state.fingerprint {
+                state.fingerprint = fingerprint
+                // A failed start is retried at the next discovery, not on every sample.
+                state.lastDiscovery = time
                 do throws(LibsensorsError) {
                     let discovered = try library.discover()
                     state.table.reconcile(with: discovered.map { Self.entry(for: $0, library) })
-                    state.lastDiscovery = time
+                    state.failure = nil
                 } catch {
-                    return .failure(SourceUnavailable(source: .libsensors, reason: error.problem))
+                    state.failure = SourceUnavailable(source: .libsensors, reason: error.problem)
                 }
             }
+            if let failure = state.failure { return .failure(failure) }
             return .success(state.table.read())
         }
         return try result.get()

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -11,10 +13,11 @@ public protocol PressureStallSource: Sendable {
     func readPressure() throws(SourceUnavailable) -> [PSIReading]
 }
 
-/// PSI from `/proc/pressure/{cpu,memory,io}`.
-public struct PSISource: PressureStallSource {
+/// PSI from `/proc/pressure/{cpu,memory,io}`, the files kept open and re-read with `pread`.
+public final class PSISource: PressureStallSource {
     /// Where `/proc` is.
-    public var roots: SystemRoots
+    public let roots: SystemRoots
+    private let files = Mutex<[PSIReading.Resource: SysfsValueFile]>([:])
 
     /// A source reading under `roots`.
     public init(roots: SystemRoots = SystemRoots()) {
@@ -30,7 +33,7 @@ public struct PSISource: PressureStallSource {
         for resource in PSIReading.Resource.allCases {
             let path = "\(roots.pressure)/\(resource.rawValue)"
             do throws(SensorFault) {
-                let text = try SysfsValueFile(path: path).readText()
+                let text = try readText(resource, path: path)
                 readings.append(try PSIReading(resource: resource, parsing: text))
             } catch {
                 if firstFault == nil { firstFault = (path, error) }
@@ -47,5 +50,28 @@ public struct PSISource: PressureStallSource {
             throw SourceUnavailable(source: .psi, reason: reason)
         }
         return readings
+    }
+
+    /// The file's text through a kept-open descriptor; a failing descriptor is dropped so the
+    /// next sample opens the file again.
+    private func readText(_ resource: PSIReading.Resource, path: String) throws(SensorFault)
+        -> String
+    {
+        let result: Result<String, SensorFault> = files.withLock { files in
+            do throws(SensorFault) {
+                let file: SysfsValueFile
+                if let open = files[resource] {
+                    file = open
+                } else {
+                    file = try SysfsValueFile(path: path)
+                    files[resource] = file
+                }
+                return .success(try file.readText())
+            } catch {
+                files[resource] = nil
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 }

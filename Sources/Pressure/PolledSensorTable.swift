@@ -32,15 +32,17 @@ struct PolledSensorTable {
         var overrideRead: (@Sendable () -> Result<Celsius, SensorFault>)?
     }
 
-    private var sensors: [SensorID: Polled] = [:]
-    private var order: [SensorID] = []
+    /// In the order sensors were first discovered; an array so a sample is one pass without
+    /// hashing.
+    private var polled: [Polled] = []
 
     /// Whether any listed sensor's file failed in a way a rediscovery might fix.
     private(set) var needsRediscovery = false
 
     /// Replaces the table's contents with `discovered`, keeping vanished sensors as stale.
     mutating func reconcile(with discovered: [Entry]) {
-        var next: [SensorID: Polled] = [:]
+        var fresh: [SensorID: Polled] = [:]
+        var newOrder: [SensorID] = []
         for entry in discovered {
             let file: Result<any SensorAttribute, SensorFault>
             do throws(SensorFault) {
@@ -48,26 +50,31 @@ struct PolledSensorTable {
             } catch {
                 file = .failure(error)
             }
-            next[entry.template.id] = Polled(
+            fresh[entry.template.id] = Polled(
                 template: entry.template, file: file, overrideRead: entry.overrideRead)
-            if !order.contains(entry.template.id) { order.append(entry.template.id) }
+            newOrder.append(entry.template.id)
         }
-        for id in order where next[id] == nil {
-            if let old = sensors[id] {
-                next[id] = Polled(
-                    template: old.template, file: .failure(.vanished), overrideRead: nil)
+        var next: [Polled] = []
+        for old in polled {
+            if let replacement = fresh.removeValue(forKey: old.template.id) {
+                next.append(replacement)
+            } else {
+                next.append(
+                    Polled(template: old.template, file: .failure(.vanished), overrideRead: nil))
             }
         }
-        sensors = next
+        for id in newOrder {
+            if let added = fresh.removeValue(forKey: id) { next.append(added) }
+        }
+        polled = next
         needsRediscovery = false
     }
 
     /// Reads every sensor: a value in the plausible range, or stale with the reason.
     mutating func read() -> [SensorReading] {
         var readings: [SensorReading] = []
-        readings.reserveCapacity(order.count)
-        for id in order {
-            guard let polled = sensors[id] else { continue }
+        readings.reserveCapacity(self.polled.count)
+        for polled in self.polled {
             let result: Result<Celsius, SensorFault>
             if let overrideRead = polled.overrideRead {
                 result = overrideRead()
@@ -78,6 +85,9 @@ struct PolledSensorTable {
                     do throws(SensorFault) {
                         result = .success(try Celsius.plausible(millidegrees: file.readInteger()))
                     } catch {
+                        // An open file that stops existing (ENODEV on sysfs): look again. Sensors
+                        // already known to be gone do not trigger a rediscovery every sample.
+                        if error == .vanished { needsRediscovery = true }
                         result = .failure(error)
                     }
                 }
@@ -88,7 +98,6 @@ struct PolledSensorTable {
                 reading.celsius = celsius
                 readings.append(reading)
             case .failure(let fault):
-                if fault == .vanished { needsRediscovery = true }
                 readings.append(polled.template.stale(fault))
             }
         }

@@ -11,7 +11,9 @@ public struct PressureClassifier: Sendable {
     private var factorLevels: [PressureFactor.Kind: PressureLevel] = [:]
     private var trends: [SensorID: TemperatureTrend] = [:]
     private var lastThrottleEvents: Int?
-    private var lastLevel: PressureLevel?
+    /// Whether a sensor (by identifier and label) is a camera: label matching is slow enough
+    /// to be worth remembering at 10 Hz.
+    private var cameraSensors: [SensorID: (label: String, isCamera: Bool)] = [:]
 
     /// A classifier applying `configuration`.
     public init(configuration: PressureConfiguration = PressureConfiguration()) {
@@ -55,7 +57,7 @@ public struct PressureClassifier: Sendable {
     public mutating func classify(_ sample: PressureSample) -> PressureReading {
         let rules = configuration.temperature
         let temperatures = sample.temperatures.filter { !rules.ignoredSensors.contains($0.id) }
-        var notes = sample.unavailable.map(\.description)
+        var notes = sample.unavailable.map { $0.description }
         var factors: [PressureFactor] = []
         var headroomNow = Double.nan
         var headroomForecast = Double.nan
@@ -77,8 +79,8 @@ public struct PressureClassifier: Sendable {
             sensorLevels[sensor.id] = level
             let kind: PressureFactor.Kind =
                 isCamera(sensor) ? .cameraTemperature : .systemTemperature
-            if let current = hottest[kind], (current.0, current.1) >= (level, celsius) {
-            } else {
+            // Each factor is decided by its most severe sensor, the hottest among equals.
+            if hottest[kind].map({ (level, celsius) > ($0.0, $0.1) }) ?? true {
                 hottest[kind] = (level, celsius, sensor, ladder)
             }
             let serious = ladder.threshold(of: .serious) ?? rules.defaultHigh
@@ -164,8 +166,7 @@ public struct PressureClassifier: Sendable {
         factors.sort {
             ($0.level, order.firstIndex(of: $1.kind)!) > ($1.level, order.firstIndex(of: $0.kind)!)
         }
-        let level = factors.map(\.level).max() ?? .nominal
-        lastLevel = level
+        let level = factors.map { $0.level }.max() ?? .nominal
         let headroom = HeadroomEstimate(
             current: headroomNow, forecast: headroomForecast,
             forecastSeconds: headroomRules.forecastSeconds)
@@ -176,9 +177,16 @@ public struct PressureClassifier: Sendable {
             thermal: thermal, sensors: entries, notes: notes)
     }
 
-    private func isCamera(_ sensor: SensorReading) -> Bool {
+    private mutating func isCamera(_ sensor: SensorReading) -> Bool {
+        if let known = cameraSensors[sensor.id], known.label == sensor.label {
+            return known.isCamera
+        }
         let label = sensor.label.lowercased()
-        return configuration.temperature.cameraLabels.contains { label.contains($0.lowercased()) }
+        let isCamera = configuration.temperature.cameraLabels.contains {
+            label.contains($0.lowercased())
+        }
+        cameraSensors[sensor.id] = (sensor.label, isCamera)
+        return isCamera
     }
 
     private static func maxKnown(_ a: Double, _ b: Double) -> Double {

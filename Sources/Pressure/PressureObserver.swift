@@ -11,6 +11,7 @@ public final class PressureObserver: Sendable {
     public let interval: Double
     private let source: any SampleSource
     private let clock: any PressureClock
+    private let triggers: PSITriggerMonitor?
     private struct State {
         var classifier: PressureClassifier
         var latest: PressureReading?
@@ -21,14 +22,24 @@ public final class PressureObserver: Sendable {
     }
     private let state: Mutex<State>
 
+    /// What one sample publishes, gathered under the lock and delivered outside it.
+    private struct Publication {
+        var reading: PressureReading
+        var change: LevelChange?
+        var readingSubscribers: [AsyncStream<PressureReading>.Continuation]
+        var changeSubscribers: [AsyncStream<LevelChange>.Continuation]
+    }
+
     /// An observer sampling `source` every `interval` seconds on `clock`, classified by
-    /// `classifier`.
+    /// `classifier`; with `triggers`, it also samples at once whenever a PSI trigger fires.
     public init(
         source: any SampleSource, classifier: PressureClassifier = PressureClassifier(),
-        interval: Double = 1, clock: any PressureClock = MonotonicPressureClock()
+        interval: Double = 1, clock: any PressureClock = MonotonicPressureClock(),
+        triggers: PSITriggerMonitor? = nil
     ) {
         self.source = source
         self.clock = clock
+        self.triggers = triggers
         self.interval = max(interval, 0.001)
         self.state = Mutex(State(classifier: classifier))
     }
@@ -77,32 +88,49 @@ public final class PressureObserver: Sendable {
     }
 
     /// Takes one sample now, classifies and publishes it; `nil` when the source is exhausted.
+    ///
+    /// Sampling and classification happen under the observer's lock, so interval samples and
+    /// trigger samples never overlap and stay in time order.
     @discardableResult
     public func sampleOnce() -> PressureReading? {
-        guard let sample = source.sample(at: clock.now()) else { return nil }
-        let (reading, change, readingSubscribers, changeSubscribers) = state.withLock { state in
+        let source = self.source
+        let clock = self.clock
+        let published = state.withLock { state in
+            guard let sample = source.sample(at: clock.now()) else {
+                return nil as Publication?
+            }
             let previous = state.latest?.level ?? .nominal
             let reading = state.classifier.classify(sample)
             state.latest = reading
             let change =
                 reading.level != previous
                 ? LevelChange(from: previous, to: reading.level, reading: reading) : nil
-            return (
-                reading, change, Array(state.readingSubscribers.values),
-                Array(state.changeSubscribers.values)
-            )
+            return Publication(
+                reading: reading, change: change,
+                readingSubscribers: Array(state.readingSubscribers.values),
+                changeSubscribers: Array(state.changeSubscribers.values))
         }
-        for subscriber in readingSubscribers { subscriber.yield(reading) }
-        if let change {
-            for subscriber in changeSubscribers { subscriber.yield(change) }
+        guard let published else { return nil }
+        for subscriber in published.readingSubscribers { subscriber.yield(published.reading) }
+        if let change = published.change {
+            for subscriber in published.changeSubscribers { subscriber.yield(change) }
         }
-        return reading
+        return published.reading
     }
 
     /// Samples every ``interval`` seconds until cancelled or the source is exhausted, then
     /// finishes every stream. Returns normally on cancellation.
     public func run() async throws {
-        defer { finish() }
+        let triggered = triggers.map { monitor in
+            Task { [weak self] in
+                for await _ in monitor.events() { self?.sampleOnce() }
+            }
+        }
+        defer {
+            triggered?.cancel()
+            triggers?.stop()
+            finish()
+        }
         var deadline = clock.now()
         while !Task.isCancelled {
             guard sampleOnce() != nil else { return }

@@ -30,7 +30,7 @@ public struct PressureSample: Hashable, Sendable, Codable {
     }
 
     /// The temperature sensors (not cooling devices or other entries), stale ones included.
-    public var temperatures: [SensorReading] { sensors.filter(\.isTemperature) }
+    public var temperatures: [SensorReading] { sensors.filter { $0.isTemperature } }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case time, sensors, throttling, pressure, unavailable, simulated

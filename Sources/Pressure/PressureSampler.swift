@@ -23,8 +23,8 @@ public struct PressureSampler: SampleSource {
 
     /// The real sources of this host: libsensors, thermal zones, cpufreq and PSI under `roots`.
     ///
-    /// `rescanInterval` is how often (seconds) sensor discovery runs again to find new chips.
-    public static func system(roots: SystemRoots = SystemRoots(), rescanInterval: Double = 5)
+    /// `rescanInterval` is how often (seconds) discovery runs again even when no directory changed.
+    public static func system(roots: SystemRoots = SystemRoots(), rescanInterval: Double = 60)
         -> PressureSampler
     {
         PressureSampler(
@@ -32,7 +32,7 @@ public struct PressureSampler: SampleSource {
                 LibsensorsSource(rescanInterval: rescanInterval),
                 ThermalZoneSource(roots: roots, rescanInterval: rescanInterval),
             ],
-            throttlingSource: CPUFrequencySource(roots: roots),
+            throttlingSource: CPUFrequencySource(roots: roots, rescanInterval: rescanInterval),
             stallSource: PSISource(roots: roots))
     }
 

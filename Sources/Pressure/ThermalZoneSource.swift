@@ -15,11 +15,13 @@ public final class ThermalZoneSource: TemperatureSource {
     private struct State {
         var table: PolledSensorTable
         var lastDiscovery: Double?
+        var fingerprint: Int?
+        var lastFingerprintCheck: Double?
     }
     private let state: Mutex<State>
 
     /// A source reading zones under `roots`, rediscovering every `rescanInterval` seconds.
-    public convenience init(roots: SystemRoots = SystemRoots(), rescanInterval: Double = 5) {
+    public convenience init(roots: SystemRoots = SystemRoots(), rescanInterval: Double = 60) {
         self.init(roots: roots, rescanInterval: rescanInterval, open: PolledSensorTable.sysfs)
     }
 
@@ -41,7 +43,14 @@ public final class ThermalZoneSource: TemperatureSource {
         let interval = rescanInterval
         return state.withLock { state in
             let isDue = state.lastDiscovery.map { time - $0 >= interval || time < $0 } ?? true
-            if isDue || state.table.needsRediscovery {
+            // New or removed entries are looked for at most once a second.
+            var fingerprint = state.fingerprint
+            if state.lastFingerprintCheck.map({ abs(time - $0) >= 1 }) ?? true {
+                fingerprint = directoryFingerprint(directory)
+                state.lastFingerprintCheck = time
+            }
+            if isDue || state.table.needsRediscovery || fingerprint != state.fingerprint {
+                state.fingerprint = fingerprint
                 state.table.reconcile(with: Self.discoverZones(in: directory))
                 state.lastDiscovery = time
             }

@@ -29,16 +29,21 @@ public struct ThresholdLadder: Hashable, Sendable {
 
     /// The level of `value` without memory: the most severe step whose threshold it reaches.
     public func level(of value: Double) -> PressureLevel {
-        steps.filter { value >= $0.threshold }.map(\.level).max() ?? .nominal
+        var level = PressureLevel.nominal
+        for step in steps where value >= step.threshold && step.level > level { level = step.level }
+        return level
     }
 
     /// The level of `value` given the level held before: rising is immediate, falling needs
     /// the value to fall to its threshold minus its hysteresis or lower.
     public func level(of value: Double, previously held: PressureLevel) -> PressureLevel {
         let rising = level(of: value)
-        let sticky =
-            steps.filter { $0.level <= held && value > $0.threshold - $0.hysteresis }
-            .map(\.level).max() ?? .nominal
+        var sticky = PressureLevel.nominal
+        for step in steps
+        where step.level <= held && value > step.threshold - step.hysteresis && step.level > sticky
+        {
+            sticky = step.level
+        }
         return max(rising, sticky)
     }
 

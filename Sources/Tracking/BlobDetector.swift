@@ -86,29 +86,30 @@ public struct BlobDetector: Detector, Sendable {
             var maxY: Int
             var count: Int
         }
-        var regions: [Int: Region] = [:]
+        var regions: [Region] = []
+        var regionOfRoot = [Int32](repeating: -1, count: width * height)
         for row in 0..<height {
             for column in 0..<width {
                 let index = row * width + column
                 guard parent[index] >= 0 else { continue }
                 let root = find(index)
-                if var region = regions[root] {
-                    region.minX = min(region.minX, column)
-                    region.maxX = max(region.maxX, column)
-                    region.minY = min(region.minY, row)
-                    region.maxY = max(region.maxY, row)
-                    region.count += 1
-                    regions[root] = region
+                let slot = Int(regionOfRoot[root])
+                if slot >= 0 {
+                    regions[slot].minX = min(regions[slot].minX, column)
+                    regions[slot].maxX = max(regions[slot].maxX, column)
+                    regions[slot].minY = min(regions[slot].minY, row)
+                    regions[slot].maxY = max(regions[slot].maxY, row)
+                    regions[slot].count += 1
                 } else {
-                    regions[root] = Region(
-                        minX: column, minY: row, maxX: column, maxY: row, count: 1)
+                    regionOfRoot[root] = Int32(regions.count)
+                    regions.append(
+                        Region(minX: column, minY: row, maxX: column, maxY: row, count: 1))
                 }
             }
         }
         var detections: [Detection] = []
         let scaleBack = Double(block)
-        for (_, region) in regions.sorted(by: { $0.key < $1.key })
-        where region.count >= minimumPixels {
+        for region in regions where region.count >= minimumPixels {
             let boxWidth = region.maxX - region.minX + 1
             let boxHeight = region.maxY - region.minY + 1
             guard boxWidth >= minimumThickness, boxHeight >= minimumThickness else { continue }

@@ -55,7 +55,8 @@ public struct MultiObjectTracker: Sendable {
     ///
     /// Detections below ``TrackerConfiguration/lowConfidence`` and invalid boxes (non-finite
     /// or empty) are ignored.
-    /// - Returns: the confirmed tracks matched in this frame, by id.
+    /// - Returns: the confirmed tracks matched in this frame and the lost ones still coasting
+    ///   (``TrackerConfiguration/coastingFrames``), by id.
     public mutating func update(with detections: [Detection]) -> [TrackedObject] {
         frameCount += 1
         let isFirstFrame = frameCount == 1
@@ -183,10 +184,13 @@ public struct MultiObjectTracker: Sendable {
     }
 
     /// Confirmed tracks to report: on update frames those matched now; on prediction-only
-    /// frames every confirmed (not lost) track.
+    /// frames every confirmed (not lost) track; and lost tracks for their coasting frames.
     private func reported() -> [TrackedObject] {
         var objects: [TrackedObject] = []
-        for record in tracks where record.state == .confirmed {
+        for record in tracks
+        where record.state == .confirmed
+            || (record.state == .lost && record.framesSinceUpdate <= configuration.coastingFrames)
+        {
             guard let id = record.id, record.filter.box.isValid else { continue }
             let velocity = record.filter.velocity
             objects.append(

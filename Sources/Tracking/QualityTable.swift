@@ -14,7 +14,7 @@ public struct QualityTable: Sendable, Hashable, Codable {
         public var idf1: Double
         /// Multiple-object tracking accuracy, ≤ 1.
         public var mota: Double
-        /// Identity switches.
+        /// Identity switches, summed over the seeds.
         public var idsw: Int
         /// The mean framing error of the primary subject's true position, in picture units.
         public var framingError: Double
@@ -43,9 +43,30 @@ public struct QualityTable: Sendable, Hashable, Codable {
 
     /// The rows, in the order they were measured.
     public var rows: [Row]
+    /// Seconds of scene each setting ran for, per seed.
+    public var secondsPerRun: Double
+    /// The scene seeds each setting ran with; rows are means over them (IDSW the sum).
+    public var seeds: [UInt64]
 
-    /// Creates a table.
-    public init(rows: [Row]) { self.rows = rows }
+    /// Creates a table; `secondsPerRun` and `seeds` record how it was measured (0 and none
+    /// when unknown).
+    public init(rows: [Row], secondsPerRun: Double = 0, seeds: [UInt64] = []) {
+        self.rows = rows
+        self.secondsPerRun = secondsPerRun
+        self.seeds = seeds
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case rows, secondsPerRun, seeds
+    }
+
+    /// Decodes a table; tables written before `secondsPerRun` and `seeds` existed still load.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        rows = try container.decode([Row].self, forKey: .rows)
+        secondsPerRun = try container.decodeIfPresent(Double.self, forKey: .secondsPerRun) ?? 0
+        seeds = try container.decodeIfPresent([UInt64].self, forKey: .seeds) ?? []
+    }
 
     /// The row for a setting, if it was measured.
     public func row(framesPerSecond: Double, stride: Int, scale: Double) -> Row? {

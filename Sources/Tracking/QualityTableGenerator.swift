@@ -14,6 +14,9 @@ public struct QualityTableGenerator: Sendable {
     public var tracker: TrackerConfiguration
     /// Ground-truth people less visible than this (0...1) are not expected to be tracked.
     public var minimumVisibility: Double = 0.3
+    /// Scene seeds; every setting runs once per seed and the row is the mean (IDSW the sum),
+    /// which evens out one scene's luck. The scene configuration's own seed is ignored.
+    public var seeds: [UInt64] = [1, 2, 3]
 
     /// Creates a generator; the defaults are a 20 s scene of six people at 320 × 180.
     public init(
@@ -47,7 +50,7 @@ public struct QualityTableGenerator: Sendable {
                 }
             }
         }
-        return QualityTable(rows: rows)
+        return QualityTable(rows: rows, secondsPerRun: duration, seeds: seeds)
     }
 
     /// Measures one setting.
@@ -56,16 +59,32 @@ public struct QualityTableGenerator: Sendable {
     public func measure<Rig: CameraRig>(
         rig: Rig, framesPerSecond: Double, stride: Int, scale: Double
     ) throws(TrackerConfigurationError) -> QualityTable.Row {
-        var sceneRun = try SceneRun(
-            scene: scene, rig: rig, width: width, height: height, tracker: tracker,
-            scale: scale, stride: stride, framesPerSecond: framesPerSecond,
-            minimumVisibility: minimumVisibility)
-        let run = sceneRun.run(duration: duration)
-        let metrics = MOTEvaluator().evaluate(
-            groundTruth: run.groundTruth, hypotheses: run.hypotheses)
+        var idf1 = 0.0
+        var mota = 0.0
+        var idsw = 0
+        var framingError = 0.0
+        var framed = 0.0
+        let seeds = seeds.isEmpty ? [scene.seed] : seeds
+        for seed in seeds {
+            var configuration = scene
+            configuration.seed = seed
+            var sceneRun = try SceneRun(
+                scene: configuration, rig: rig, width: width, height: height, tracker: tracker,
+                scale: scale, stride: stride, framesPerSecond: framesPerSecond,
+                minimumVisibility: minimumVisibility)
+            let run = sceneRun.run(duration: duration)
+            let metrics = MOTEvaluator().evaluate(
+                groundTruth: run.groundTruth, hypotheses: run.hypotheses)
+            idf1 += metrics.idf1
+            mota += metrics.mota
+            idsw += metrics.idsw
+            framingError += run.meanFramingError
+            framed += run.framedFraction
+        }
+        let count = Double(seeds.count)
         return QualityTable.Row(
             framesPerSecond: framesPerSecond, stride: max(1, stride), scale: scale,
-            idf1: metrics.idf1, mota: metrics.mota, idsw: metrics.idsw,
-            framingError: run.meanFramingError, framedFraction: run.framedFraction)
+            idf1: idf1 / count, mota: mota / count, idsw: idsw,
+            framingError: framingError / count, framedFraction: framed / count)
     }
 }

@@ -17,6 +17,10 @@ public struct TrackerConfiguration: Sendable, Hashable, Codable {
     public var confirmationHits: Int = 2
     /// Frames (inference or not) a lost track is kept for re-identification before removal.
     public var maximumLostFrames: Int = 30
+    /// Frames a lost track is still reported (with its predicted box) before it disappears
+    /// from the output, bridging single missed detections; 0 reports matched tracks only,
+    /// as ByteTrack does.
+    public var coastingFrames: Int = 2
     /// The Kalman filter's noise model.
     public var positionNoise: Double = 1.0 / 20
     /// The Kalman filter's velocity noise, per unit of box size.
@@ -50,6 +54,10 @@ public struct TrackerConfiguration: Sendable, Hashable, Codable {
         guard confirmationHits >= 1 else {
             throw TrackerConfigurationError(
                 field: "confirmationHits", problem: "expected at least 1, got \(confirmationHits)")
+        }
+        guard coastingFrames >= 0 else {
+            throw TrackerConfigurationError(
+                field: "coastingFrames", problem: "expected at least 0, got \(coastingFrames)")
         }
         guard maximumLostFrames >= 0 else {
             throw TrackerConfigurationError(

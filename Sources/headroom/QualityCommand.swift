@@ -8,14 +8,15 @@ enum QualityCommand {
     static let command = Command(
         name: "quality",
         usage:
-            "[--fps LIST] [--strides LIST] [--scales LIST] [--seconds S] [--seed N] [--people N] [--size WxH] [--fixed] [--out FILE] [--json]",
+            "[--fps LIST] [--strides LIST] [--scales LIST] [--seconds S] [--seeds LIST] [--people N] [--size WxH] [--fixed] [--out FILE] [--json]",
         summary: "Measure tracking quality (IDF1, MOTA, framing error) against stride and scale.",
         details: """
             Runs the seeded synthetic scene in closed loop (frames rendered from the simulated
             stand's pose, detector, tracker, framing, stand) for every frame rate, inference
             stride and detector scale, and scores the tracks against the scene's ground truth.
-            Defaults: --fps 30,20,15 --strides 1,2,3,5 --scales 0.5 --seconds 20 --seed 1
-            --people 6 --size 320x180. --fixed keeps the camera still. --out writes the table
+            Defaults: --fps 30,20,15 --strides 1,2,3,5 --scales 0.5 --seconds 20
+            --seeds 1,2,3 --people 6 --size 320x180; each row is the mean over the seeds
+            (IDSW the sum). --fixed keeps the camera still. --out writes the table
             as JSON (atomically), the form `QualityTable` decodes. The same options give the
             same table on every machine.
             """,
@@ -24,7 +25,7 @@ enum QualityCommand {
             .option("--strides", "LIST", "inference strides (default 1,2,3,5)"),
             .option("--scales", "LIST", "detector scales in (0, 1] (default 0.5)"),
             .option("--seconds", "S", "seconds of scene per setting (default 20)"),
-            .option("--seed", "N", "scene seed (default 1)"),
+            .option("--seeds", "LIST", "scene seeds; rows are means over them (default 1,2,3)"),
             .option("--people", "N", "people in the scene (default 6)"),
             .option("--size", "WxH", "frame size in pixels (default 320x180)"),
             .flag("--fixed", "keep the camera still instead of following the subject"),
@@ -38,13 +39,15 @@ enum QualityCommand {
                 .map { Int($0) }
             let scales = try list(arguments, "--scales", default: [0.5], in: 0.05...1)
             var scene = SyntheticScene.Configuration()
-            scene.seed = UInt64(try arguments.integer("--seed", in: 0...Int.max, default: 1))
             scene.people = try arguments.integer("--people", in: 1...100, default: 6)
             let size = try TrackCommand.imageSize(arguments.value("--size")) ?? (320, 180)
-            let generator = QualityTableGenerator(
+            let seeds = try list(arguments, "--seeds", default: [1, 2, 3], in: 0...1e15)
+                .map { UInt64($0) }
+            var generator = QualityTableGenerator(
                 scene: scene,
                 duration: try arguments.number("--seconds", in: 1...3600, default: 20),
                 width: Int(size.width), height: Int(size.height))
+            generator.seeds = seeds
             let table =
                 arguments.has("--fixed")
                 ? try generator.generate(

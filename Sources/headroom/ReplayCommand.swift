@@ -1,20 +1,27 @@
+import Capture
 import Foundation
+import Governor
+import Pipeline
 import Pressure
 
-/// `headroom replay FILE`: runs a recorded trace through the classifier.
+/// `headroom replay FILE`: runs a recorded trace through the classifier and the governor.
 enum ReplayCommand {
     static let command = Command(
         name: "replay",
-        usage: "FILE [--config FILE] [--json]",
-        summary: "Replay a recorded pressure trace through the classifier (simulated).",
+        usage: "FILE [--config FILE] [--policy FILE] [--json]",
+        summary:
+            "Replay a recorded pressure trace through the classifier and the governor (simulated).",
         details: """
-            Prints every level change and a summary: time at each level, the worst level and
-            the smallest sustainable budget share. --json prints the summary {"samples",
-            "changes": [{"time", "from", "to", "reason"}], "secondsAtLevel", "worstLevel",
-            "minimumSustainableShare", "simulated"}.
+            Prints every level change, every change the governor would have made to the default
+            `headroom run` session (frame rate, inference stride and scale), and a summary: time
+            at each level, the worst level and the smallest sustainable budget share. --json
+            prints {"samples", "changes": [{"time", "from", "to", "reason"}], "secondsAtLevel",
+            "worstLevel", "minimumSustainableShare", "simulated", "governorChanges": [{"time",
+            "from", "to", "level", "systemPressureCost", "reason"}]}.
             """,
         options: PressureInput.options.filter { $0.name == "--config" } + [
-            .flag("--json", "print the summary as JSON")
+            .option("--policy", "FILE", "governor policy JSON"),
+            .flag("--json", "print the summary as JSON"),
         ],
         run: { arguments in
             let path = try arguments.single("FILE")
@@ -22,11 +29,20 @@ enum ReplayCommand {
             let configuration = try arguments.value("--config").map(PressureConfiguration.load)
             var classifier = PressureClassifier(
                 configuration: configuration ?? PressureConfiguration())
-            var consumer = ReadingCounter()
+            let policy =
+                try arguments.value("--policy").map(GovernorPolicy.load) ?? GovernorPolicy()
+            let session = PipelineRun.defaultSession
+            var consumer = GovernorReplay(
+                governor: Governor(
+                    policy: policy,
+                    costModel: SystemPressureCost(
+                        estimator: HardwareCostEstimator(profile: .genericDesktop),
+                        configuration: session),
+                    qualityTable: .standard))
             let summary = PressureReplay.run(
                 TraceReplaySource(trace: trace), classifier: &classifier, consumer: &consumer)
             if arguments.has("--json") {
-                Console.json(summary)
+                Console.json(ReplayOutput(summary: summary, governorChanges: consumer.changes))
                 return 0
             }
             var lines = ["replaying \(path) [SIMULATED: recorded values]"]
@@ -42,13 +58,28 @@ enum ReplayCommand {
                 "\(summary.samples) samples; worst level \(summary.worstLevel); "
                     + "minimum sustainable share \(summary.minimumSustainableShare.shortDecimal)")
             if !levels.isEmpty { lines.append("time at level: " + levels.joined(separator: ", ")) }
+            for change in consumer.changes {
+                lines.append(
+                    "\(String(format: "%.1f", change.time)) s  governor → \(change.to)  (\(change.reason))"
+                )
+            }
             Console.out(lines.joined(separator: "\n"))
             return 0
         })
 }
 
-/// The replay's consumer until the Governor (issue 6) plugs in its own: counts readings.
-struct ReadingCounter: PressureReadingConsumer {
-    var count = 0
-    mutating func consume(_ reading: PressureReading) { count += 1 }
+/// The replay summary with the governor's changes beside its own keys.
+struct ReplayOutput: Encodable {
+    var summary: PressureReplay.Summary
+    var governorChanges: [GovernorChange]
+
+    enum CodingKeys: String, CodingKey {
+        case governorChanges
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try summary.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(governorChanges, forKey: .governorChanges)
+    }
 }

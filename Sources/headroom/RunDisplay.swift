@@ -62,11 +62,25 @@ final class RunDisplay: Sendable {
             sample.temperature.map {
                 "\(RunReportText.decimal($0, 1))°C\(sample.isSimulated ? " sim" : "")"
             } ?? "no sensor"
-        return "\(seconds(sample.time)) \(pad(sample.level.name, 8)) \(pad(temperature, 12))"
+        let level = sample.cause.map { "\(sample.level.name) (\(causeText($0)))" } ?? sample.level.name
+        return "\(seconds(sample.time)) \(pad(level, 19)) \(pad(temperature, 12))"
             + " fps \(RunReportText.decimal(sample.targetFrameRate, 0))/\(pad(RunReportText.decimal(sample.actualFrameRate, 0), 3))"
             + " \(pad(settings(sample, withRate: false), 15)) subjects \(sample.subjects)"
             + " framing \(RunReportText.decimal(sample.framingError, 2)) cost \(RunReportText.decimal(sample.systemPressureCost, 2))"
             + " dropped \(sample.framesDropped)"
+    }
+
+    /// `cpuPressure` → `cpu psi`, `systemTemperature` → `temp`.
+    static func causeText(_ cause: String) -> String {
+        switch cause {
+        case "systemTemperature": "temp"
+        case "cameraTemperature": "camera temp"
+        case "cpuThrottling": "throttling"
+        case "cpuPressure": "cpu psi"
+        case "memoryPressure": "memory psi"
+        case "ioPressure": "io psi"
+        default: cause
+        }
     }
 
     static func settings(_ sample: RunSample, withRate: Bool = true) -> String {

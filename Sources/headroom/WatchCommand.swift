@@ -9,7 +9,7 @@ enum WatchCommand {
         summary: "Watch pressure live: a line at start and at every level change.",
         details: """
             Samples every --interval seconds (default 1) until interrupted, or for --samples
-            readings. --json prints one JSON reading per line (the `status --json` form, on
+            readings, and at once when a PSI trigger fires (where the kernel allows triggers). --json prints one JSON reading per line (the `status --json` form, on
             one line) at start and at each change.
             """,
         options: PressureInput.options + [
@@ -22,8 +22,18 @@ enum WatchCommand {
             let interval = try arguments.number("--interval", in: 0.01...3600, default: 1)
             let limit = try arguments.integer("--samples", in: 1...Int.max, default: Int.max)
             let input = try PressureInput(arguments)
+            // PSI triggers wake the observer at once where the kernel allows them.
+            var triggers: PSITriggerMonitor?
+            switch PSITriggerMonitor.arm(
+                for: input.classifier.configuration,
+                roots: SystemRoots.from(environment: ProcessInfo.processInfo.environment))
+            {
+            case .success(let monitor): triggers = monitor
+            case .failure(let reason): Console.error("headroom: note: \(reason); sampling only")
+            }
             let observer = PressureObserver(
-                source: input.sampler, classifier: input.classifier, interval: interval)
+                source: input.sampler, classifier: input.classifier, interval: interval,
+                triggers: triggers)
             let readings = observer.readings()
             let task = Task { try await observer.run() }
             let encoder = JSONEncoder()

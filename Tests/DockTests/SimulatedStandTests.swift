@@ -96,6 +96,18 @@ import Tracking
         }
     }
 
+    @Test func runEndsCleanlyOnCancellation() async throws {
+        let stand = try stand()
+        await stand.setSystemTracking(false)
+        try await stand.setAngularVelocity(yaw: 1, pitch: 0)
+        let task = Task { try await stand.run(tick: .milliseconds(1)) }
+        // Wait until the loop has advanced stand time, whatever the machine's speed.
+        while await stand.motionState.timestamp == 0 { await Task.yield() }
+        task.cancel()
+        try await task.value
+        #expect(await stand.motionState.timestamp > 0)
+    }
+
     @Test func eventsArriveInOrder() async throws {
         let stand = try stand()
         let events = await stand.events()

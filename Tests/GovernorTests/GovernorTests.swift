@@ -48,10 +48,10 @@ struct GovernorTests {
     @Test("the quality table picks the cheapest setting within the allowed loss")
     func qualityTable() {
         let rows: [QualityTable.Row] = [
-            .init(framesPerSecond: 20, stride: 1, scale: 1, idf1: 0.90),
-            .init(framesPerSecond: 20, stride: 2, scale: 1, idf1: 0.89),
-            .init(framesPerSecond: 20, stride: 3, scale: 1, idf1: 0.86),
-            .init(framesPerSecond: 20, stride: 5, scale: 0.5, idf1: 0.70),
+            .init(framesPerSecond: 20, stride: 1, scale: 1, idf1: 0.5, mota: 0.90),
+            .init(framesPerSecond: 20, stride: 2, scale: 1, idf1: 0.5, mota: 0.89),
+            .init(framesPerSecond: 20, stride: 3, scale: 1, idf1: 0.5, mota: 0.86),
+            .init(framesPerSecond: 20, stride: 5, scale: 0.5, idf1: 0.5, mota: 0.70),
         ]
         let table = QualityTable(rows: rows)
         #expect(

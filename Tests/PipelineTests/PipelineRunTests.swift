@@ -6,24 +6,27 @@ import Pressure
 import Synchronization
 import Testing
 
-/// The main job end to end, with pressure from a fixture instead of the host.
+/// The main job end to end, with pressure from a fixture instead of the host. Serialized: each
+/// test runs a whole pipeline.
+@Suite(.serialized)
 struct PipelineRunTests {
-    /// A temperature that follows a schedule of (seconds since the first sample, °C): the
-    /// fixture backend of `PressureSampler`, as swift-metrics' test kit is of its factory.
+    /// A temperature that follows a schedule of (from the Nth sample, °C): the fixture backend
+    /// of `PressureSampler`, as swift-metrics' test kit is of its factory. Counting samples
+    /// rather than seconds keeps the schedule's order on a loaded machine.
     final class ScheduledTemperature: SampleSource {
-        let schedule: [(from: Double, celsius: Double)]
-        private let start = Mutex<Double?>(nil)
+        let schedule: [(from: Int, celsius: Double)]
+        private let count = Mutex(0)
 
-        init(_ schedule: [(from: Double, celsius: Double)]) {
+        init(_ schedule: [(from: Int, celsius: Double)]) {
             self.schedule = schedule
         }
 
         func sample(at time: Double) -> PressureSample? {
-            let origin = start.withLock { start in
-                if start == nil { start = time }
-                return start!
+            let index = count.withLock { count in
+                defer { count += 1 }
+                return count
             }
-            let celsius = schedule.last { time - origin >= $0.from }?.celsius ?? schedule[0].celsius
+            let celsius = schedule.last { index >= $0.from }?.celsius ?? schedule[0].celsius
             return PressureSample(
                 time: time,
                 sensors: [
@@ -43,7 +46,8 @@ struct PipelineRunTests {
         ],
         outputs: [CaptureOutput(kind: .preview), CaptureOutput(kind: .videoData)])
 
-    func run(_ schedule: [(from: Double, celsius: Double)], seconds: Double, governed: Bool = true)
+    /// Runs the session for `seconds` with pressure sampled every 0.1 s from `schedule`.
+    func run(_ schedule: [(from: Int, celsius: Double)], seconds: Double, governed: Bool = true)
         async throws
         -> RunSummary
     {
@@ -59,8 +63,9 @@ struct PipelineRunTests {
         "serious pressure lowers the frame rate the session delivers and the detector's share of frames"
     )
     func settingsReachSessionAndDetector() async throws {
-        let summary = try await run([(0, 40), (2, 84)], seconds: 5)
-        let change = try #require(summary.governorChanges.first)
+        let summary = try await run([(0, 40), (12, 84)], seconds: 9)
+        let change = try #require(
+            summary.governorChanges.first, "levels: \(summary.samples.map { "\($0.time): \($0.level)" })")
         #expect(change.level == .serious)
         #expect(change.from.frameRate == 30 && change.from.inference.stride == 1)
         #expect(change.to.frameRate == 20)
@@ -80,15 +85,17 @@ struct PipelineRunTests {
             Double(to.detectorCalls - from.detectorCalls)
                 / Double(max(1, to.framesProcessed - from.framesProcessed))
         }
-        #expect(captureRate(start, before) > 25, "the camera delivers 30 fps before")
-        #expect(captureRate(settled, end) < 23, "and 20 fps after")
+        // 30 → 20 fps; a loaded machine blurs the figures, not their ratio.
+        let (rateBefore, rateAfter) = (captureRate(start, before), captureRate(settled, end))
+        #expect(rateBefore > 24, "the camera delivers 30 fps before")
+        #expect(rateAfter < rateBefore * 0.85, "and 20 fps after (\(rateBefore) → \(rateAfter))")
         #expect(detectorShare(start, before) == 1)
         #expect(detectorShare(settled, end) <= 0.5)
     }
 
     @Test("shutdown stops capture, and capture resumes when pressure eases")
     func shutdownStopsAndResumes() async throws {
-        let summary = try await run([(0, 40), (1.5, 97), (3, 40)], seconds: 7)
+        let summary = try await run([(0, 40), (10, 97), (20, 40)], seconds: 8)
         let stop = try #require(summary.governorChanges.first { !$0.to.isCapturing })
         let resume = try #require(
             summary.governorChanges.first { $0.from.isCapturing == false && $0.to.isCapturing })
@@ -104,7 +111,7 @@ struct PipelineRunTests {
 
     @Test("without the governor the settings never change")
     func governorOff() async throws {
-        let summary = try await run([(0, 40), (1, 92)], seconds: 3, governed: false)
+        let summary = try await run([(0, 40), (5, 92)], seconds: 4, governed: false)
         #expect(summary.governorChanges.isEmpty)
         #expect(summary.worstLevel == .critical)
         #expect(summary.samples.allSatisfy { $0.targetFrameRate == 30 && $0.stride == 1 })

@@ -172,6 +172,16 @@ struct LibsensorsFixtureTests {
         #expect(readings[3].label == "Composite")
     }
 
+    @Test func chipsSharingANameGetDistinctIdentifiers() throws {
+        let hwmon = try FakeHwmon()
+        try hwmon.addChip(0, name: "nvme", temperatures: [(1, 40, "Composite", nil, 85)])
+        try hwmon.addChip(1, name: "nvme", temperatures: [(1, 50, "Composite", nil, 85)])
+        let readings = try LibsensorsSource().readTemperatures(at: 0)
+        #expect(
+            readings.map(\.id.rawValue) == ["nvme-virtual-0/temp1", "nvme-virtual-0@hwmon1/temp1"])
+        #expect(readings.map(\.celsius) == [Celsius(40), Celsius(50)])
+    }
+
     @Test func anEmptyTreeIsNoThermalSensors() throws {
         _ = try FakeHwmon()
         var classifier = PressureClassifier()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Pressure
@@ -108,4 +109,27 @@ import Testing
 struct FailingAttribute: SensorAttribute {
     var fault: SensorFault
     func readInteger() throws(SensorFault) -> Int { throw fault }
+}
+
+@Suite struct RediscoveryCostTests {
+    @Test func aSensorKnownToBeGoneDoesNotCauseARediscoveryEverySample() throws {
+        let tree = try FixtureTree()
+        try tree.addZone(0, type: "cpu", celsius: 50, trips: [])
+        try tree.addZone(1, type: "gpu", celsius: 60, trips: [])
+        let opens = Mutex(0)
+        let source = ThermalZoneSource(
+            roots: SystemRoots(sysfs: tree.root), rescanInterval: 1000,
+            open: { path throws(SensorFault) in
+                opens.withLock { $0 += 1 }
+                return try SysfsValueFile(path: path)
+            })
+        _ = try source.readTemperatures(at: 0)
+        try tree.remove("class/thermal/thermal_zone1")
+        let afterVanishing = try source.readTemperatures(at: 2)
+        let opensAfterRediscovery = opens.withLock { $0 }
+        for second in 3..<10 { _ = try source.readTemperatures(at: Double(second)) }
+
+        #expect(afterVanishing[1].fault == .vanished)
+        #expect(opens.withLock { $0 } == opensAfterRediscovery)
+    }
 }

@@ -76,6 +76,18 @@ import Tracking
         #expect(tracker.trackCount == 0)
     }
 
+    @Test func aMissedDetectionIsBridgedForTheCoastingFrames() throws {
+        var tracker = try MultiObjectTracker()
+        for frame in 0..<10 {
+            _ = tracker.update(with: [Detection(box: box(Double(frame) * 3), confidence: 0.9)])
+        }
+        let first = try #require(tracker.update(with: []).first)
+        #expect(first.isPredicted)
+        #expect(tracker.update(with: []).count == 1)
+        #expect(tracker.update(with: []).isEmpty)  // beyond the 2 coasting frames
+        #expect(tracker.trackCount == 1)  // still kept for re-identification
+    }
+
     @Test func invalidBoxesAreIgnored() throws {
         var tracker = try MultiObjectTracker()
         let bad = [

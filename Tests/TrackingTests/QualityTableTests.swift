@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+import Tracking
+
+/// A small table: 3 s of two seeds at 240 × 135, stride 1 and 5.
+private func makeTable() throws -> QualityTable {
+    var generator = QualityTableGenerator(duration: 3, width: 240, height: 135)
+    generator.seeds = [1, 2]
+    return try generator.generate(
+        rig: FixedRig(), framesPerSecond: [30], strides: [1, 5], scales: [0.5])
+}
+
+/// Measured once for the suite (debug builds are slow).
+private let sharedTable = Result { try makeTable() }
+
+@Suite struct QualityTableTests {
+    private func table() throws -> QualityTable { try sharedTable.get() }
+
+    @Test func sameSettingsSameTable() throws {
+        let first = try table()
+        #expect(first == (try makeTable()))
+        #expect(first.rows.count == 2)
+        #expect(first.seeds == [1, 2])
+        let row = try #require(first.row(framesPerSecond: 30, stride: 5, scale: 0.5))
+        #expect(row.inferencesPerSecond == 6)
+        for row in first.rows {
+            #expect((0...1).contains(row.idf1))
+            #expect(row.mota <= 1)
+            #expect((0...0.5).contains(row.framingError))
+        }
+    }
+
+    @Test func fewerInferencesTrackWorse() throws {
+        let rows = try table().rows
+        #expect(rows[0].mota > rows[1].mota)
+    }
+
+    @Test func roundTripsThroughJSON() throws {
+        let table = try table()
+        let decoded = try JSONDecoder().decode(
+            QualityTable.self, from: JSONEncoder().encode(table))
+        #expect(decoded == table)
+        #expect(table.markdown.split(separator: "\n").count == 2 + table.rows.count)
+    }
+}
