@@ -85,7 +85,7 @@ let package = Package(
         tests("DockTests", ["Dock", "Tracking"]),
         tests(
             "PipelineTests",
-            ["Pipeline", "Capture", "Governor", "LaunchTiming", "Locking", "Pressure"]),
+            ["Pipeline", "Capture", "Files", "Governor", "LaunchTiming", "Locking", "Pressure"]),
         tests("GovernorTests", ["Governor", "Pressure", "Capture", "Tracking", "Files"]),
         tests("TelemetryTests", ["Telemetry"]),
     ],

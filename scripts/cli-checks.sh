@@ -65,6 +65,15 @@ expect 0 '"hardwareCost"' -- estimate --json examples/sessions/single-1080p30.js
 expect 0 "frame rate 60 fps" -- plan examples/sessions/dual-4k60.json --out "$work/planned.json"
 expect 0 "fits on jetson-orin-nx" -- estimate "$work/planned.json"
 expect 0 "raspberry-pi-5" -- profiles
+# Calibration: a short run writes a profile that estimate takes by path and profiles lists.
+expect 2 "--seconds: expected a number" -- calibrate --seconds 0
+expect 2 "cannot write the profile to $work/plain/host.json" -- calibrate --out "$work/plain/host.json"
+expect 0 "mean absolute error" -- calibrate --seconds 2 --out "$work/headroom/profiles/host.json"
+session small '{ "cameras": [ { "id": "a", "format": { "width": 160, "height": 90, "maxFrameRate": 10 } } ], "outputs": [ { "kind": "videoData" } ] }'
+expect 0 "fits on host" -- estimate "$work/small.json" --profile "$work/headroom/profiles/host.json"
+XDG_CONFIG_HOME="$work" expect 0 "fits on host" -- estimate "$work/small.json" --profile host
+XDG_CONFIG_HOME="$work" expect 0 "this host (" -- profiles
+XDG_CONFIG_HOME="$work" expect 2 "\`headroom calibrate\` creates \"host\"" -- estimate examples/sessions/single-1080p30.json --profile hots
 expect 2 "--scenario: unknown scenario \"beach\"" -- run --scenario beach
 expect 2 "--governor: expected on or off" -- run --governor maybe
 expect 2 "--seconds: expected a number" -- run --seconds soon

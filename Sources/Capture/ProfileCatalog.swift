@@ -1,20 +1,56 @@
 import Files
+import Foundation
 
-/// Finds a device profile by built-in name or by the path of a profile JSON file.
+/// Finds a device profile by name — built-in, or calibrated (a `NAME.json` file in
+/// ``calibratedDirectory``, which `headroom calibrate` writes) — or by the path of a profile
+/// JSON file.
 public struct ProfileCatalog: Sendable {
-    /// The profiles known by name.
+    /// The profiles known by name without reading any file, by default the built-in ones.
     public var profiles: [DeviceProfile]
+    /// The directory of calibrated profiles, each `NAME.json` with `"name": "NAME"`; `nil` for
+    /// none. Looked in after the built-ins, so a calibrated file cannot shadow one.
+    public var calibratedDirectory: String?
 
-    /// A catalog of `profiles`, by default the built-in ones.
-    public init(profiles: [DeviceProfile] = DeviceProfile.builtIn) {
+    /// The name `headroom calibrate` gives the profile it measures.
+    public static let hostProfileName = "host"
+
+    /// A catalog of `profiles` (by default the built-in ones) and the calibrated profiles in
+    /// `calibratedDirectory` (by default ``defaultCalibratedDirectory(environment:)``).
+    public init(
+        profiles: [DeviceProfile] = DeviceProfile.builtIn,
+        calibratedDirectory: String? = ProfileCatalog.defaultCalibratedDirectory()
+    ) {
         self.profiles = profiles
+        self.calibratedDirectory = calibratedDirectory
     }
 
-    /// The profile named `reference`, or the one in the JSON file at that path (a reference
-    /// containing `/` or ending in `.json` is a path).
+    /// `$XDG_CONFIG_HOME/headroom/profiles`, with XDG's default `~/.config` when the variable
+    /// is unset or empty; `nil` when neither it nor `HOME` is set.
+    public static func defaultCalibratedDirectory(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String? {
+        let base: String
+        if let config = environment["XDG_CONFIG_HOME"], !config.isEmpty {
+            base = config
+        } else if let home = environment["HOME"], !home.isEmpty {
+            base = home + "/.config"
+        } else {
+            return nil
+        }
+        return base + "/headroom/profiles"
+    }
+
+    /// Where the calibrated profile `name` lives (`nil` without a calibrated directory).
+    public func calibratedPath(for name: String) -> String? {
+        calibratedDirectory.map { "\($0)/\(name).json" }
+    }
+
+    /// The profile named `reference` (built-in first, then calibrated), or the one in the JSON
+    /// file at that path (a reference containing `/` or ending in `.json` is a path).
     ///
-    /// - Throws: ``ConfigurationError`` naming `field` (e.g. `profile`) when the name is unknown,
-    ///   or the file and field when the profile file is invalid.
+    /// - Throws: ``ConfigurationError`` naming `field` (e.g. `profile`) when the name is unknown
+    ///   (listing the known names), or the file and field when a profile file is invalid or a
+    ///   calibrated file's `name` differs from its file name.
     public func profile(
         _ reference: String, field: String = "profile"
     ) throws(ConfigurationError) -> DeviceProfile {
@@ -22,11 +58,57 @@ public struct ProfileCatalog: Sendable {
         if reference.contains("/") || reference.hasSuffix(".json") {
             return try DeviceProfile.decode(readConfigurationFile(reference), file: reference)
         }
-        let known = profiles.map(\.name).joined(separator: ", ")
+        if let path = calibratedPath(for: reference), FileManager.default.fileExists(atPath: path) {
+            return try calibrated(at: path, name: reference)
+        }
+        var known = profiles.map(\.name)
+        known += (try? calibratedNames()) ?? []
         throw ConfigurationError(
             path: field,
             problem:
-                "unknown profile \"\(reference)\"; expected one of: \(known), or a path to a profile JSON file"
+                "unknown profile \"\(reference)\"; expected one of: \(known.joined(separator: ", ")),"
+                + " or a path to a profile JSON file (`headroom calibrate` creates"
+                + " \"\(Self.hostProfileName)\" from measurements of this machine)"
         )
+    }
+
+    /// The built-in profiles followed by the calibrated ones (sorted by name; a calibrated file
+    /// whose name a built-in already has is left out).
+    ///
+    /// - Throws: ``ConfigurationError`` naming the file and field of an invalid calibrated
+    ///   profile.
+    public func allProfiles() throws(ConfigurationError) -> [DeviceProfile] {
+        var all = profiles
+        for name in try calibratedNames() where !all.contains(where: { $0.name == name }) {
+            if let path = calibratedPath(for: name) {
+                all.append(try calibrated(at: path, name: name))
+            }
+        }
+        return all
+    }
+
+    /// The names of the calibrated profile files (`NAME.json`), sorted; none when the
+    /// directory does not exist.
+    private func calibratedNames() throws(ConfigurationError) -> [String] {
+        guard let directory = calibratedDirectory,
+            let entries = try? FileManager.default.contentsOfDirectory(atPath: directory)
+        else { return [] }
+        return
+            entries
+            .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
+            .map { String($0.dropLast(".json".count)) }
+            .sorted()
+    }
+
+    private func calibrated(at path: String, name: String) throws(ConfigurationError)
+        -> DeviceProfile
+    {
+        let profile = try DeviceProfile.decode(readConfigurationFile(path), file: path)
+        guard profile.name == name else {
+            throw ConfigurationError(
+                file: path, path: "name",
+                problem: "expected \"\(name)\" (the file's name), got \"\(profile.name)\"")
+        }
+        return profile
     }
 }

@@ -5,6 +5,7 @@ let commands: [Command] = [
     EstimateCommand.command,
     PlanCommand.command,
     ProfilesCommand.command,
+    CalibrateCommand.command,
     SensorsCommand.command,
     StatusCommand.command,
     WatchCommand.command,

@@ -21,6 +21,11 @@ enum Console {
         write(text, to: STDOUT_FILENO)
     }
 
+    /// Writes `text` to stderr as it is (progress bars redraw a line with it).
+    static func errorWrite(_ text: String) {
+        write(text, to: STDERR_FILENO)
+    }
+
     /// Writes `value` as pretty, key-sorted JSON to stdout: the stable machine-readable form.
     static func json(_ value: some Encodable) {
         out(String(decoding: jsonData(value), as: UTF8.self))

@@ -1,17 +1,19 @@
 import Capture
 
-/// `headroom profiles`: the built-in device profiles, their budgets and sensors.
+/// `headroom profiles`: the built-in and calibrated device profiles, their budgets and sensors.
 enum ProfilesCommand {
     static let command = Command(
         name: "profiles",
         usage: "[--json]",
         summary: "List the device profiles: budgets, camera ports, sensors and their formats.",
-        details: "Custom profiles are JSON files in the same schema (`--json` shows it); pass one"
+        details: "Lists the built-in profiles, then the calibrated ones (NAME.json files in"
+            + " $XDG_CONFIG_HOME/headroom/profiles; `headroom calibrate` writes \"host\")."
+            + " Custom profiles are JSON files in the same schema (`--json` shows it); pass one"
             + " with --profile FILE or as a session's \"profile\".",
         options: [.flag("--json", "print the profiles as JSON, with every number's source")],
         run: { arguments in
             try arguments.expectNoPositionals()
-            let profiles = ProfileCatalog().profiles
+            let profiles = try ProfileCatalog().allProfiles()
             if arguments.has("--json") {
                 Console.json(profiles)
                 return 0

@@ -1,0 +1,308 @@
+import Capture
+import Foundation
+import Governor
+import LaunchTiming
+import Locking
+import Tracking
+
+/// Measures this host's sustainable pixel rate through the real frame pipeline and derives a
+/// device profile from it.
+///
+/// Each configuration runs as a capture session whose camera draws the synthetic scene, paced
+/// at its frame rate, with the detector (every frame, full scale: the heaviest setting a run
+/// starts with) and the multi-object tracker consuming its `videoData` frames. After a
+/// warm-up, a window measures the process's CPU time and the thread CPU time of drawing and of
+/// detecting and tracking. ``CalibrationFit`` turns the fitting configurations into the
+/// profile's parameters; the held-out ones then check the estimator's prices against measured
+/// utilization (``CalibrationValidation``).
+public struct HostCalibration: Sendable {
+    /// Configurations the fit uses by default: four resolutions, low and high frame rates.
+    public static let defaultFitPoints: [CalibrationPoint] = [
+        CalibrationPoint(width: 320, height: 180, frameRate: 30),
+        CalibrationPoint(width: 640, height: 360, frameRate: 10),
+        CalibrationPoint(width: 640, height: 360, frameRate: 30),
+        CalibrationPoint(width: 1280, height: 720, frameRate: 10),
+        CalibrationPoint(width: 1280, height: 720, frameRate: 20),
+        CalibrationPoint(width: 1920, height: 1080, frameRate: 10),
+    ]
+
+    /// Held-out configurations by default: resolutions and rates the fit does not use, and two
+    /// cameras at once (do costs add up, with one overhead per camera?).
+    public static let defaultHeldOutPoints: [CalibrationPoint] = [
+        CalibrationPoint(width: 480, height: 270, frameRate: 25),
+        CalibrationPoint(width: 960, height: 540, frameRate: 15),
+        CalibrationPoint(width: 960, height: 540, frameRate: 30),
+        CalibrationPoint(width: 1600, height: 900, frameRate: 12),
+        CalibrationPoint(width: 640, height: 360, frameRate: 15, cameras: 2),
+    ]
+
+    /// Configurations fitted.
+    public var fitPoints: [CalibrationPoint]
+    /// Configurations held out for validation.
+    public var heldOutPoints: [CalibrationPoint]
+    /// Seconds of measuring windows in total, split evenly across configurations (each at
+    /// least 0.2 s, and longer when needed to see 3 frames); each configuration also warms up
+    /// for a quarter of its window, at most 0.5 s.
+    public var seconds: Double
+    /// The name of the profile made.
+    public var profileName: String
+    /// The synthetic scene's seed.
+    public var seed: UInt64
+    /// How much the configurations' width and height were scaled to suit this host (1: as
+    /// given); see ``scaled(toSecondsPerPixel:)``.
+    public private(set) var resolutionScale = 1.0
+
+    /// The largest share of one core the heaviest configuration may need: a frame loop runs on
+    /// one core, and one near its limit falls behind instead of measuring the cost model.
+    public static let coreShareLimit = 0.7
+
+    /// A calibration measuring for `seconds` in total (20 by default: about 25 s with
+    /// warm-ups) at `fitPoints` and `heldOutPoints`.
+    public init(
+        seconds: Double = 20, fitPoints: [CalibrationPoint] = HostCalibration.defaultFitPoints,
+        heldOutPoints: [CalibrationPoint] = HostCalibration.defaultHeldOutPoints,
+        profileName: String = ProfileCatalog.hostProfileName, seed: UInt64 = 1
+    ) {
+        self.seconds = seconds
+        self.fitPoints = fitPoints
+        self.heldOutPoints = heldOutPoints
+        self.profileName = profileName
+        self.seed = seed
+    }
+
+    /// Seconds each configuration is measured for.
+    public var window: Double {
+        max(0.2, seconds / Double(max(1, fitPoints.count + heldOutPoints.count)))
+    }
+
+    /// Seconds each configuration warms up before its window.
+    public var warmUp: Double { min(0.5, window / 4) }
+
+    /// This calibration with every configuration's width and height scaled by the same factor
+    /// (frame rates kept, sizes rounded to multiples of 8) so the heaviest needs at most
+    /// ``coreShareLimit`` of one core at `secondsPerPixel` CPU seconds per pixel; unchanged
+    /// when it already does, or nearly (a scale of 0.95 or more). A slow host is then calibrated at smaller frames instead of
+    /// falling behind at every configuration.
+    public func scaled(toSecondsPerPixel secondsPerPixel: Double) -> HostCalibration {
+        let points = fitPoints + heldOutPoints
+        let heaviest = points.map { Double($0.pixelsPerFrame) * $0.frameRate }.max() ?? 0
+        let load = heaviest * secondsPerPixel
+        guard load > Self.coreShareLimit, load.isFinite else { return self }
+        let scale = (Self.coreShareLimit / load).squareRoot()
+        guard scale < 0.95 else { return self }  // near enough: keep the usual sizes
+        func scaled(_ point: CalibrationPoint) -> CalibrationPoint {
+            func side(_ length: Int) -> Int {
+                max(8, Int((Double(length) * scale / 8).rounded()) * 8)
+            }
+            return CalibrationPoint(
+                width: side(point.width), height: side(point.height), frameRate: point.frameRate,
+                cameras: point.cameras)
+        }
+        var copy = self
+        copy.fitPoints = fitPoints.map(scaled)
+        copy.heldOutPoints = heldOutPoints.map(scaled)
+        copy.resolutionScale = resolutionScale * scale
+        return copy
+    }
+
+    /// CPU seconds per pixel of drawing, detecting and tracking, measured on a few frames on
+    /// the calling thread (about a quarter of a second): what ``scaled(toSecondsPerPixel:)``
+    /// needs before the real measurements.
+    func probeSecondsPerPixel() throws -> Double {
+        let point = CalibrationPoint(width: 320, height: 180, frameRate: 30)
+        var scene = SyntheticScene.Configuration()
+        scene.seed = seed
+        let source = SceneFrameSource(
+            scene: scene, width: point.width, height: point.height, pose: CameraPose())
+        var stage = try TrackingStage(
+            inference: InferenceSetting(stride: 1, scale: 1), framesPerSecond: point.frameRate)
+        var frame = Frame(camera: "probe", width: point.width, height: point.height)
+        let start = CPUTime.thread()
+        var frames = 0
+        while frames < 3 || (CPUTime.thread() - start < 0.25 && frames < 1000) {
+            frame.number = frames
+            source.render(&frame)
+            _ = stage.process(
+                frame, pose: CameraPose(), interval: 1 / 30, people: nil as [MOTRecord]?)
+            frames += 1
+        }
+        return (CPUTime.thread() - start) / Double(frames * point.pixelsPerFrame)
+    }
+
+    /// Measures every configuration, fits the profile and validates it; calls `progress` about
+    /// ten times a second and once as each configuration finishes.
+    ///
+    /// A short probe first scales the configurations down on a host too slow for them
+    /// (``scaled(toSecondsPerPixel:)``, with a margin of a quarter for the session's own work);
+    /// the report's ``CalibrationReport/resolutionScale`` says by how much.
+    ///
+    /// - Throws: ``CalibrationError`` when the measurements do not support a fit,
+    ///   `CancellationError` when cancelled, or a capture error (a programming error).
+    public func run(
+        progress: @escaping @Sendable (CalibrationProgress) -> Void = { _ in }
+    ) async throws -> CalibrationReport {
+        try Task.checkCancellation()
+        let plan = scaled(toSecondsPerPixel: try probeSecondsPerPixel() * 1.25)
+        return try await plan.measureAll(progress: progress)
+    }
+
+    private func measureAll(
+        progress: @escaping @Sendable (CalibrationProgress) -> Void
+    ) async throws -> CalibrationReport {
+        let all = fitPoints.map { ($0, false) } + heldOutPoints.map { ($0, true) }
+        var fitted: [CalibrationMeasurement] = []
+        var heldOut: [CalibrationMeasurement] = []
+        for (index, (point, isHeldOut)) in all.enumerated() {
+            let measurement = try await measure(point) { share in
+                progress(
+                    CalibrationProgress(
+                        point: point, index: index, count: all.count, isHeldOut: isHeldOut,
+                        fraction: (Double(index) + share) / Double(all.count)))
+            }
+            progress(
+                CalibrationProgress(
+                    point: point, index: index, count: all.count, isHeldOut: isHeldOut,
+                    fraction: Double(index + 1) / Double(all.count), measurement: measurement))
+            if isHeldOut { heldOut.append(measurement) } else { fitted.append(measurement) }
+        }
+        let fit = try CalibrationFit(measurements: fitted)
+        let date = Self.today()
+        let cores = CPUTime.cores
+        let profile = fit.profile(
+            name: profileName, cores: cores, date: date, points: fitPoints + heldOutPoints)
+        return CalibrationReport(
+            profile: profile, fit: fit, fitMeasurements: fitted, heldOutMeasurements: heldOut,
+            validation: CalibrationValidation(measurements: heldOut, profile: profile),
+            date: date, cores: cores, resolutionScale: resolutionScale)
+    }
+
+    /// Runs `point` for a warm-up and a window; `share` is told the window's progress, 0…1.
+    func measure(_ point: CalibrationPoint, share: (Double) -> Void) async throws
+        -> CalibrationMeasurement
+    {
+        var scene = SyntheticScene.Configuration()
+        scene.seed = seed
+        let source = MeteredFrameSource(
+            SceneFrameSource(
+                scene: scene, width: point.width, height: point.height, pose: CameraPose()))
+        let session = CaptureSession(
+            configuration: point.session(profile: Self.unpriced.name),
+            estimator: HardwareCostEstimator(profile: Self.unpriced), frameSource: source)
+        session.beginConfiguration()
+        try session.commitConfiguration()
+        let consumer = ConsumerMeter()
+        let stage = try TrackingStage(
+            inference: InferenceSetting(stride: 1, scale: 1), framesPerSecond: point.frameRate)
+        try session.startRunning()
+        let frames = session.videoFrames(bufferLimit: 2 * point.cameras)
+        let consuming = Task { [stage] in
+            // One tracker per camera, as one pipeline per camera would run.
+            var stages: [String: TrackingStage] = [:]
+            let pose = CameraPose()
+            for await frame in frames {
+                let start = CPUTime.thread()
+                _ = stages[frame.camera, default: stage].process(
+                    frame, pose: pose, interval: 1 / point.frameRate, people: nil as [MOTRecord]?)
+                consumer.add(
+                    frame: frame.number, camera: frame.camera,
+                    cpuSeconds: CPUTime.thread() - start)
+            }
+        }
+        let result = await withTaskCancellationHandler {
+            () async -> Result<CalibrationMeasurement, any Error> in
+            do {
+                return .success(
+                    try await window(point, source: source, consumer: consumer, share: share))
+            } catch {
+                return .failure(error)
+            }
+        } onCancel: {
+            consuming.cancel()
+        }
+        await session.stopRunning()
+        await consuming.value
+        return try result.get()
+    }
+
+    private func window(
+        _ point: CalibrationPoint, source: MeteredFrameSource, consumer: ConsumerMeter,
+        share: (Double) -> Void
+    ) async throws -> CalibrationMeasurement {
+        let clock = ContinuousClock()
+        try await Task.sleep(for: .seconds(warmUp))
+        let startWall = MonotonicClock.now()
+        let startProcess = CPUTime.process()
+        let startDrawn = source.drawn
+        let startConsumed = consumer.totals
+        // The window lasts `window` seconds, longer (up to ten windows) until a few frames
+        // were processed: a busy machine may starve a short one.
+        let end = clock.now + .seconds(window)
+        let latest = clock.now + .seconds(window * 10)
+        func isDone() -> Bool {
+            let now = clock.now
+            return now >= latest
+                || (now >= end && consumer.totals.frames - startConsumed.frames >= 3)
+        }
+        while !isDone() {
+            let left = clock.now < end ? end - clock.now : .milliseconds(50)
+            try await Task.sleep(for: min(.milliseconds(100), left))
+            share(min(1, MonotonicClock.now().seconds(since: startWall) / window))
+        }
+        let seconds = MonotonicClock.now().seconds(since: startWall)
+        let process = CPUTime.process() - startProcess
+        let drawn = source.drawn
+        let consumed = consumer.totals
+        return CalibrationMeasurement(
+            point: point, seconds: seconds, frames: consumed.frames - startConsumed.frames,
+            droppedFrames: consumed.dropped - startConsumed.dropped,
+            processCPUSeconds: process, readoutCPUSeconds: drawn.cpuSeconds - startDrawn.cpuSeconds,
+            consumerCPUSeconds: consumed.cpuSeconds - startConsumed.cpuSeconds,
+            cores: CPUTime.cores)
+    }
+
+    /// A profile that refuses nothing: the calibration session is committed before the host's
+    /// budget is known.
+    static let unpriced: DeviceProfile = {
+        var profile = DeviceProfile.genericDesktop
+        profile.name = "calibration (unpriced)"
+        profile.pixelRate = .greatestFiniteMagnitude
+        profile.memoryBandwidth = .greatestFiniteMagnitude
+        profile.perCameraOverhead = 0
+        return profile
+    }()
+
+    /// Today in UTC as `YYYY-MM-DD`.
+    static func today() -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+        let parts = calendar.dateComponents([.year, .month, .day], from: Date())
+        let year = parts.year ?? 1970
+        let month = parts.month ?? 1
+        let day = parts.day ?? 1
+        return "\(year)-\(month < 10 ? "0" : "")\(month)-\(day < 10 ? "0" : "")\(day)"
+    }
+}
+
+/// The detector and tracker's side of a measurement: frames processed, frames they never saw
+/// (gaps in each camera's frame numbers), and their thread CPU time.
+final class ConsumerMeter: Sendable {
+    private let state = LockedState<
+        (frames: Int, dropped: Int, cpuSeconds: Double, last: [String: Int])
+    >(
+        (0, 0, 0, [:]))
+
+    /// Counts frame `number` of `camera`, processed in `cpuSeconds`.
+    func add(frame number: Int, camera: String, cpuSeconds: Double) {
+        state.withLock { state in
+            if let last = state.last[camera] { state.dropped += max(0, number - last - 1) }
+            state.last[camera] = number
+            state.frames += 1
+            state.cpuSeconds += cpuSeconds
+        }
+    }
+
+    /// The totals so far.
+    var totals: (frames: Int, dropped: Int, cpuSeconds: Double) {
+        state.withLock { ($0.frames, $0.dropped, $0.cpuSeconds) }
+    }
+}

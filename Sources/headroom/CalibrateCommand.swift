@@ -1,0 +1,196 @@
+import Capture
+import Files
+import Foundation
+import Pipeline
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `headroom calibrate`: measures this host's pixel rate and writes the `host` profile.
+enum CalibrateCommand {
+    static let command = Command(
+        name: "calibrate",
+        usage: "[--seconds S] [--out FILE] [--json]",
+        summary: "Measure this host's sustainable pixel rate and write it as the \"host\" profile.",
+        details: """
+            Runs the synthetic camera, the detector and the tracker at several resolutions and
+            frame rates, fits the hardware-cost model to the CPU time they use, and writes the
+            profile to $XDG_CONFIG_HOME/headroom/profiles/host.json (default ~/.config), where
+            --profile host finds it. Held-out configurations check the estimator's predicted
+            cost against measured utilization (CPU seconds per second over cores). --json
+            prints {"profile", "fit", "fitMeasurements", "heldOutMeasurements", "validation":
+            {"rows", "meanAbsoluteError", "meanRelativeError"}, "date", "cores",
+            "resolutionScale"}.
+            """,
+        options: [
+            .option("--seconds", "S", "total measuring time, 1 to 600 (default 20: about 25 s)"),
+            .option("--out", "FILE", "write the profile here instead of the calibrated directory"),
+            .flag("--json", "print the calibration report as JSON"),
+        ],
+        run: { arguments in
+            try arguments.expectNoPositionals()
+            let seconds = try arguments.number("--seconds", in: 1...600, default: 20)
+            guard
+                let path = arguments.value("--out")
+                    ?? ProfileCatalog().calibratedPath(for: ProfileCatalog.hostProfileName)
+            else {
+                throw UsageError(
+                    description:
+                        "--out: expected a file, since neither XDG_CONFIG_HOME nor HOME is set")
+            }
+            try checkWritable(path)
+            let calibration = HostCalibration(seconds: seconds)
+            let display = CalibrationDisplay(isLive: isatty(STDERR_FILENO) == 1)
+            let report = try await withSignalCancellation {
+                try await calibration.run { display.show($0) }
+            }
+            display.finish()
+            try AtomicFile.write(Console.jsonData(report.profile), to: path)
+            if arguments.has("--json") {
+                Console.json(report)
+            } else {
+                Console.out(CalibrationText(report: report, path: path).text)
+            }
+            return 0
+        })
+
+    /// Fails before a calibration measures for half a minute when `path` cannot be written:
+    /// its directory is created if missing and must be writable.
+    private static func checkWritable(_ path: String) throws(UsageError) {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw UsageError(
+                description:
+                    "cannot write the profile to \(path): cannot create directory \(directory):"
+                    + " \(error.localizedDescription)")
+        }
+        guard access(directory, W_OK) == 0 else {
+            throw UsageError(
+                description: "cannot write the profile to \(path): \(directory) is not writable")
+        }
+    }
+}
+
+/// Progress on stderr: a bar redrawn in place on a terminal, a line per configuration
+/// otherwise.
+final class CalibrationDisplay: Sendable {
+    private let isLive: Bool
+    private let drawn = Mutex(false)
+
+    init(isLive: Bool) {
+        self.isLive = isLive
+    }
+
+    func show(_ progress: CalibrationProgress) {
+        let role = progress.isHeldOut ? "held out" : "fit"
+        let position = "[\(progress.index + 1)/\(progress.count)] \(progress.point) (\(role))"
+        if isLive {
+            drawn.withLock { $0 = true }
+            Console.errorWrite(
+                "\r\u{1B}[K\(RunDisplay.bar(progress.fraction)) \(Int(progress.fraction * 100))%"
+                    + " \(position)")
+        } else if let measurement = progress.measurement {
+            Console.error(
+                "calibrate: \(position): utilization \(decimal(measurement.utilization, 3)),"
+                    + " \(decimal(measurement.deliveredFrameRate, 1)) fps,"
+                    + " \(measurement.droppedFrames) dropped")
+        }
+    }
+
+    func finish() {
+        if drawn.withLock({ $0 }) { Console.errorWrite("\r\u{1B}[K") }
+    }
+}
+
+/// The human form of a calibration: the profile's figures, the fit's and the held-out
+/// configurations' tables, the mean absolute error.
+struct CalibrationText {
+    var report: CalibrationReport
+    var path: String
+
+    var text: String {
+        let fit = report.fit
+        var lines = [
+            "calibrated \"\(report.profile.name)\" on \(report.cores) CPUs:"
+                + " pixel rate \(decimal(fit.pixelRate / 1e6, 1)) Mpx/s,"
+                + " videoData weight \(decimal(fit.videoDataWeight, 2)),"
+                + " per-camera overhead \(decimal(fit.perCameraOverhead, 3))",
+            "  per pixel: drawing \(decimal(fit.readoutSecondsPerPixel * 1e9, 2)) ns,"
+                + " detector and tracker \(decimal(fit.consumerSecondsPerPixel * 1e9, 2)) ns"
+                + " (thread CPU time)",
+            "wrote \(path) (use it with --profile \(profileReference))",
+        ]
+        if report.resolutionScale < 1 {
+            lines.append(
+                "note: this host is slow for the default configurations: their width and height"
+                    + " were scaled by \(decimal(report.resolutionScale, 2))")
+        }
+        lines += [
+            "",
+            "fitted configurations:",
+        ]
+        var fitted = TextTable(
+            headings: ["configuration", "fps", "dropped", "utilization", "model", ""],
+            numericColumns: [1, 2, 3, 4])
+        let estimator = HardwareCostEstimator(profile: report.profile)
+        for measurement in report.fitMeasurements {
+            let model = estimator.hardwareCost(
+                of: measurement.point.session(
+                    profile: report.profile.name,
+                    frameRate: measurement.deliveredFrameRate))
+            fitted.rows.append([
+                measurement.point.description, decimal(measurement.deliveredFrameRate, 1),
+                String(measurement.droppedFrames), decimal(measurement.utilization, 3),
+                measurement.frames > 0 ? decimal(model, 3) : "-",
+                measurement.keptUp ? "" : "fell behind: not fitted",
+            ])
+        }
+        lines.append(fitted.text)
+        lines += [
+            "", "held-out configurations: estimator's hardware cost vs measured utilization:",
+        ]
+        var heldOut = TextTable(
+            headings: ["configuration", "fps", "dropped", "measured", "predicted", "error"],
+            numericColumns: [1, 2, 3, 4, 5])
+        for row in report.validation.rows {
+            heldOut.rows.append([
+                row.point.description, decimal(row.deliveredFrameRate, 1),
+                String(row.droppedFrames), decimal(row.measuredUtilization, 3),
+                decimal(row.predictedCost, 3),
+                signed(row.error) + (row.keptUp ? "" : " (fell behind: not scored)"),
+            ])
+        }
+        lines.append(heldOut.text)
+        if let mae = report.validation.meanAbsoluteError {
+            let relative = report.validation.meanRelativeError.map {
+                ", mean relative error \(decimal($0 * 100, 1)) %"
+            }
+            lines.append(
+                "mean absolute error \(decimal(mae, 4)) (\(decimal(mae * 100, 2)) points of the"
+                    + " CPU budget)\(relative ?? "") over \(report.validation.scoredRows.count)"
+                    + " held-out configurations")
+        } else {
+            lines.append("no held-out configuration kept up with its frame rate: no error figure")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private var profileReference: String {
+        path == ProfileCatalog().calibratedPath(for: report.profile.name)
+            ? report.profile.name : path
+    }
+
+    private func signed(_ value: Double) -> String {
+        (value >= 0 ? "+" : "") + decimal(value, 3)
+    }
+}
+
+/// `value` with `digits` decimals.
+private func decimal(_ value: Double, _ digits: Int) -> String {
+    RunReport.decimal(value, digits)
+}

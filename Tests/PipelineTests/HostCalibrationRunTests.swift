@@ -1,0 +1,30 @@
+import Capture
+import Testing
+
+@testable import Pipeline
+
+/// One calibration configuration through the real capture session, renderer, detector and
+/// tracker. Only what was measured is checked, never how long anything took.
+struct HostCalibrationRunTests {
+    @Test("a configuration's frames are drawn, detected and tracked, and their CPU time counted")
+    func measuresTheRealPipeline() async throws {
+        let calibration = HostCalibration(seconds: 5)
+        let point = CalibrationPoint(width: 160, height: 90, frameRate: 20)
+        let measurement = try await calibration.measure(point) { _ in }
+        #expect(measurement.point == point)
+        #expect(measurement.seconds >= calibration.window)
+        #expect(measurement.frames > 0)
+        #expect(measurement.readoutCPUSeconds > 0)
+        #expect(measurement.consumerCPUSeconds > 0)
+        #expect(measurement.processCPUSeconds > 0)
+        #expect(measurement.cores >= 1)
+    }
+
+    @Test("cancelling a calibration stops it with CancellationError")
+    func cancellation() async throws {
+        let calibration = HostCalibration(seconds: 600)
+        let task = Task { try await calibration.run() }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+}
