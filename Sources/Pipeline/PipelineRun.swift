@@ -31,7 +31,8 @@ public struct RunOptions: Sendable {
     /// The thermal model's load reference (process CPU share at full settings); `nil` measures it.
     public var loadReference: Double?
     /// Where pressure samples come from instead of the host and the scenario's model: a
-    /// recorded trace, or a test's fixture. Its times are seconds on the monotonic clock.
+    /// recorded trace, or a test's fixture. Its times are seconds on the monotonic clock; the
+    /// run ends early when it runs out (returns `nil`).
     public var pressureSource: (any SampleSource)?
 
     /// Options with the defaults of `headroom run`.
@@ -113,8 +114,8 @@ public final class PipelineRun: Sendable {
                 stage: try TrackingStage(inference: heaviest, framesPerSecond: frameRate)))
     }
 
-    /// Runs for ``RunOptions/seconds`` (or until cancelled), calling `progress` with a sample
-    /// every half second, and returns the summary.
+    /// Runs for ``RunOptions/seconds`` (or until cancelled, or until a given pressure source
+    /// runs out), calling `progress` with a sample every half second, and returns the summary.
     ///
     /// - Throws: ``SessionOverBudgetError`` when the session does not fit its profile,
     ///   ``ConfigurationError`` for an invalid session, or a capture error.
@@ -168,7 +169,10 @@ public final class PipelineRun: Sendable {
                 try await self.sampleProgress(
                     start: start, session: session, governor: governor, progress: progress)
             }
-            try await Task.sleep(for: .seconds(options.seconds))
+            group.addTask { try await Task.sleep(for: .seconds(self.options.seconds)) }
+            // The run ends at its time, or earlier when a given pressure source (a trace)
+            // runs out and the observer stops.
+            try await group.next()
             group.cancelAll()
         }
         await session.stopRunning()

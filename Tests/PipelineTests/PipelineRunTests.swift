@@ -10,15 +10,18 @@ import Testing
 /// test runs a whole pipeline.
 @Suite(.serialized)
 struct PipelineRunTests {
-    /// A temperature that follows a schedule of (from the Nth sample, °C): the fixture backend
-    /// of `PressureSampler`, as swift-metrics' test kit is of its factory. Counting samples
-    /// rather than seconds keeps the schedule's order on a loaded machine.
+    /// A temperature that follows a schedule of (from the Nth sample, °C) for `length` samples,
+    /// then runs out, which ends the run: the fixture backend of `PressureSampler`, as
+    /// swift-metrics' test kit is of its factory. Counting samples rather than seconds keeps the
+    /// schedule whole on a loaded or sanitized machine.
     final class ScheduledTemperature: SampleSource {
         let schedule: [(from: Int, celsius: Double)]
+        let length: Int
         private let count = LockedState(0)
 
-        init(_ schedule: [(from: Int, celsius: Double)]) {
+        init(_ schedule: [(from: Int, celsius: Double)], length: Int) {
             self.schedule = schedule
+            self.length = length
         }
 
         func sample(at time: Double) -> PressureSample? {
@@ -26,6 +29,7 @@ struct PipelineRunTests {
                 defer { count += 1 }
                 return count
             }
+            guard index < length else { return nil }
             let celsius = schedule.last { index >= $0.from }?.celsius ?? schedule[0].celsius
             return PressureSample(
                 time: time,
@@ -46,16 +50,16 @@ struct PipelineRunTests {
         ],
         outputs: [CaptureOutput(kind: .preview), CaptureOutput(kind: .videoData)])
 
-    /// Runs the session for `seconds` with pressure sampled every 0.1 s from `schedule`.
-    func run(_ schedule: [(from: Int, celsius: Double)], seconds: Double, governed: Bool = true)
+    /// Runs the session for `samples` pressure samples, 0.1 s apart, from `schedule`.
+    func run(_ schedule: [(from: Int, celsius: Double)], samples: Int, governed: Bool = true)
         async throws
         -> RunSummary
     {
         var options = RunOptions(
-            seconds: seconds, isGovernorEnabled: governed, configuration: Self.session,
+            seconds: 600, isGovernorEnabled: governed, configuration: Self.session,
             policy: GovernorPolicy(stepDownDwellSeconds: 0.5, restoreDwellSeconds: 1),
             pressureInterval: 0.1)
-        options.pressureSource = ScheduledTemperature(schedule)
+        options.pressureSource = ScheduledTemperature(schedule, length: samples)
         return try await PipelineRun(options: options).run()
     }
 
@@ -63,7 +67,7 @@ struct PipelineRunTests {
         "serious pressure lowers the frame rate the session delivers and the detector's share of frames"
     )
     func settingsReachSessionAndDetector() async throws {
-        let summary = try await run([(0, 40), (12, 84)], seconds: 9)
+        let summary = try await run([(0, 40), (15, 84)], samples: 70)
         let change = try #require(
             summary.governorChanges.first,
             "levels: \(summary.samples.map { "\($0.time): \($0.level)" })")
@@ -96,7 +100,7 @@ struct PipelineRunTests {
 
     @Test("shutdown stops capture, and capture resumes when pressure eases")
     func shutdownStopsAndResumes() async throws {
-        let summary = try await run([(0, 40), (10, 97), (20, 40)], seconds: 12)
+        let summary = try await run([(0, 40), (10, 97), (20, 40)], samples: 60)
         let stop = try #require(summary.governorChanges.first { !$0.to.isCapturing })
         let resume = try #require(
             summary.governorChanges.first { $0.from.isCapturing == false && $0.to.isCapturing })
@@ -112,7 +116,7 @@ struct PipelineRunTests {
 
     @Test("without the governor the settings never change")
     func governorOff() async throws {
-        let summary = try await run([(0, 40), (5, 92)], seconds: 4, governed: false)
+        let summary = try await run([(0, 40), (5, 92)], samples: 30, governed: false)
         #expect(summary.governorChanges.isEmpty)
         #expect(summary.worstLevel == .critical)
         #expect(summary.samples.allSatisfy { $0.targetFrameRate == 30 && $0.stride == 1 })
@@ -120,7 +124,7 @@ struct PipelineRunTests {
 
     @Test("the run records its launch phases in order")
     func launchPhases() async throws {
-        let summary = try await run([(0, 40)], seconds: 2)
+        let summary = try await run([(0, 40)], samples: 20)
         let session = try #require(summary.launch.phase(named: "sessionStart"))
         let firstFrame = try #require(summary.launch.time(of: "firstPreviewFrame"))
         #expect(firstFrame >= session.start)
