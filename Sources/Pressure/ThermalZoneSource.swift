@@ -21,6 +21,8 @@ public final class ThermalZoneSource: TemperatureSource {
         var lastDiscovery: Double?
         var fingerprint: Int?
         var lastFingerprintCheck: Double?
+        /// Whether `class/thermal` existed at the last fingerprint check.
+        var directoryExists = false
     }
     private let state: Mutex<State>
     /// `class/thermal` under ``roots``.
@@ -44,27 +46,32 @@ public final class ThermalZoneSource: TemperatureSource {
 
     /// Reads every zone and cooling device.
     ///
-    /// - Throws: ``SourceUnavailable`` when there is no thermal class directory at all.
+    /// - Throws: ``SourceUnavailable`` when there is no thermal class directory at all (looked
+    ///   for at most once a second).
     public func readTemperatures(at time: Double) throws(SourceUnavailable) -> [SensorReading] {
         let directory = self.directory
-        // One `access` call: cheaper than `FileManager.fileExists`, and the error is built once.
-        guard access(directory, F_OK) == 0 else { throw missing }
+        let missing = self.missing
         let interval = rescanInterval
-        return state.withLock { state in
+        let result: Result<[SensorReading], SourceUnavailable> = state.withLock { state in
             let isDue = state.lastDiscovery.map { time - $0 >= interval || time < $0 } ?? true
-            // New or removed entries are looked for at most once a second.
+            // New or removed entries, and the directory itself, are looked for at most once a
+            // second: a path lookup on every sample cost more than reading the zones.
             var fingerprint = state.fingerprint
             if state.lastFingerprintCheck.map({ abs(time - $0) >= 1 }) ?? true {
                 fingerprint = directoryFingerprint(directory)
                 state.lastFingerprintCheck = time
+                // `opendir` also fails on an unreadable directory, which is not a missing one.
+                state.directoryExists = fingerprint != nil || access(directory, F_OK) == 0
             }
+            guard state.directoryExists else { return .failure(missing) }
             if isDue || state.table.needsRediscovery || fingerprint != state.fingerprint {
                 state.fingerprint = fingerprint
                 state.table.reconcile(with: Self.discoverZones(in: directory))
                 state.lastDiscovery = time
             }
-            return state.table.read() + Self.readCoolingDevices(in: directory)
+            return .success(state.table.read() + Self.readCoolingDevices(in: directory))
         }
+        return try result.get()
     }
 
     private static func discoverZones(in directory: String) -> [PolledSensorTable.Entry] {
