@@ -20,11 +20,15 @@ public final class CPUFrequencySource: ThrottlingSource {
     }
     private let state = Mutex(State())
     private let clock = MonotonicPressureClock()
+    /// What a sample says when there is nothing to read, built once.
+    private let missing: SourceUnavailable
 
     /// A source reading under `roots`, rediscovering every `rescanInterval` seconds.
     public init(roots: SystemRoots = SystemRoots(), rescanInterval: Double = 60) {
         self.roots = roots
         self.rescanInterval = rescanInterval
+        self.missing = SourceUnavailable(
+            source: .cpufreq, reason: "no cpufreq policies in \(roots.cpuDevices)/cpufreq")
     }
 
     /// Reads every policy that has all three frequency files.
@@ -32,12 +36,12 @@ public final class CPUFrequencySource: ThrottlingSource {
     /// - Throws: ``SourceUnavailable`` when no policy can be read and no throttle counter exists.
     public func readThrottling() throws(SourceUnavailable) -> CPUThrottling {
         let now = clock.now()
-        let base = roots.cpuDevices
+        let roots = self.roots
         let interval = rescanInterval
         let result: CPUThrottling? = state.withLock { state in
             let isDue = state.lastDiscovery.map { now - $0 >= interval } ?? true
             if isDue {
-                (state.policies, state.counters) = Self.discover(base)
+                (state.policies, state.counters) = Self.discover(roots.cpuDevices)
                 state.lastDiscovery = now
             }
             guard let throttling = Self.read(state) else {
@@ -47,8 +51,7 @@ public final class CPUFrequencySource: ThrottlingSource {
             return throttling
         }
         guard let result, !result.policies.isEmpty || result.throttleEvents != nil else {
-            throw SourceUnavailable(
-                source: .cpufreq, reason: "no cpufreq policies in \(base)/cpufreq")
+            throw missing
         }
         return result
     }

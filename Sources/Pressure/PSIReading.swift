@@ -77,6 +77,40 @@ public struct PSIReading: Hashable, Sendable, Codable {
         self.init(resource: resource, some: some, full: full)
     }
 
+    /// Parses the kernel's exact layout (`some avg10=0.00 avg60=0.00 avg300=0.00 total=0`, then
+    /// an optional `full` line) straight from the file's bytes, without allocating; `nil` for
+    /// anything else, which ``init(resource:parsing:)`` then judges. Gives the same values as
+    /// that initializer: a decimal with at most 15 digits is an exact integer divided by an
+    /// exact power of ten, which rounds once, as `Double(String)` does.
+    static func parseCanonical(resource: Resource, _ bytes: UnsafeBufferPointer<UInt8>)
+        -> PSIReading?
+    {
+        var cursor = PSIByteCursor(bytes: bytes)
+        var some: Averages?
+        var full: Averages?
+        while !cursor.isAtEnd {
+            let isFull: Bool
+            if cursor.skip("some ") {
+                isFull = false
+            } else if cursor.skip("full ") {
+                isFull = true
+            } else {
+                return nil
+            }
+            guard cursor.skip("avg10="), let avg10 = cursor.decimal(), cursor.skip(" avg60="),
+                let avg60 = cursor.decimal(), cursor.skip(" avg300="),
+                let avg300 = cursor.decimal(),
+                cursor.skip(" total="), let total = cursor.unsigned()
+            else { return nil }
+            guard cursor.isAtEnd || cursor.skip("\n") else { return nil }
+            let averages = Averages(
+                avg10: avg10, avg60: avg60, avg300: avg300, totalMicroseconds: total)
+            if isFull { full = averages } else { some = averages }
+        }
+        guard let some else { return nil }
+        return PSIReading(resource: resource, some: some, full: full)
+    }
+
     /// The stall percentage the classifier uses: `full avg10` for memory (every task waiting
     /// is what hurts), `some avg10` for CPU and I/O.
     public var stallPercent: Double {
@@ -85,9 +119,72 @@ public struct PSIReading: Hashable, Sendable, Codable {
 
     /// The entry `sensors` and `status` list for this resource.
     public var sensorEntry: SensorReading {
-        SensorReading(
-            id: SensorID("psi/\(resource.rawValue)"), source: .psi,
-            label: "\(resource.rawValue) pressure (\(resource == .memory ? "full" : "some") avg10)",
-            value: stallPercent, unit: "percent")
+        // Literal text: nothing is formatted or allocated for an entry made 10 times a second.
+        let (id, label): (SensorID, String) =
+            switch resource {
+            case .cpu: ("psi/cpu", "cpu pressure (some avg10)")
+            case .memory: ("psi/memory", "memory pressure (full avg10)")
+            case .io: ("psi/io", "io pressure (some avg10)")
+            }
+        return SensorReading(
+            id: id, source: .psi, label: label, value: stallPercent, unit: "percent")
+    }
+}
+
+/// A read position in a PSI file's bytes, for ``PSIReading/parseCanonical(resource:_:)``.
+private struct PSIByteCursor {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+
+    var isAtEnd: Bool { index == bytes.count }
+
+    /// Moves past `literal` when the bytes continue with it.
+    mutating func skip(_ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard bytes.count - index >= count else { return false }
+        let start = literal.utf8Start
+        for offset in 0..<count where bytes[index + offset] != start[offset] { return false }
+        index += count
+        return true
+    }
+
+    /// `digits[.digits]` with at most 15 digits in all.
+    mutating func decimal() -> Double? {
+        var numerator: UInt64 = 0
+        var digits = 0
+        var scale = 0
+        var seenPoint = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte >= 0x30, byte <= 0x39 {
+                numerator = numerator * 10 + UInt64(byte - 0x30)
+                digits += 1
+                if seenPoint { scale += 1 }
+            } else if byte == UInt8(ascii: "."), !seenPoint, digits > 0 {
+                seenPoint = true
+            } else {
+                break
+            }
+            index += 1
+        }
+        guard digits > 0, digits <= 15, !seenPoint || scale > 0 else { return nil }
+        var divisor = 1.0
+        for _ in 0..<scale { divisor *= 10 }
+        return Double(numerator) / divisor
+    }
+
+    /// Decimal digits fitting a `UInt64`.
+    mutating func unsigned() -> UInt64? {
+        var value: UInt64 = 0
+        var digits = 0
+        while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+            let (product, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = product.addingReportingOverflow(UInt64(bytes[index] - 0x30))
+            if overflow1 || overflow2 { return nil }
+            value = sum
+            digits += 1
+            index += 1
+        }
+        return digits > 0 ? value : nil
     }
 }

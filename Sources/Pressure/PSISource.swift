@@ -18,10 +18,13 @@ public final class PSISource: PressureStallSource {
     /// Where `/proc` is.
     public let roots: SystemRoots
     private let files = Mutex<[PSIReading.Resource: SysfsValueFile]>([:])
+    /// Each resource's path, built once rather than on every sample.
+    private let paths: [(resource: PSIReading.Resource, path: String)]
 
     /// A source reading under `roots`.
     public init(roots: SystemRoots = SystemRoots()) {
         self.roots = roots
+        self.paths = PSIReading.Resource.allCases.map { ($0, "\(roots.pressure)/\($0.rawValue)") }
     }
 
     /// Reads the three files; a resource whose file is missing is left out.
@@ -30,11 +33,10 @@ public final class PSISource: PressureStallSource {
     public func readPressure() throws(SourceUnavailable) -> [PSIReading] {
         var readings: [PSIReading] = []
         var firstFault: (String, SensorFault)?
-        for resource in PSIReading.Resource.allCases {
-            let path = "\(roots.pressure)/\(resource.rawValue)"
+        readings.reserveCapacity(paths.count)
+        for (resource, path) in paths {
             do throws(SensorFault) {
-                let text = try readText(resource, path: path)
-                readings.append(try PSIReading(resource: resource, parsing: text))
+                readings.append(try read(resource, path: path))
             } catch {
                 if firstFault == nil { firstFault = (path, error) }
             }
@@ -52,12 +54,15 @@ public final class PSISource: PressureStallSource {
         return readings
     }
 
-    /// The file's text through a kept-open descriptor; a failing descriptor is dropped so the
-    /// next sample opens the file again.
-    private func readText(_ resource: PSIReading.Resource, path: String) throws(SensorFault)
-        -> String
+    /// The resource's reading through a kept-open descriptor; a failing descriptor is dropped
+    /// so the next sample opens the file again. The kernel's layout is parsed from the bytes
+    /// directly; anything else goes through ``PSIReading/init(resource:parsing:)``.
+    private func read(_ resource: PSIReading.Resource, path: String) throws(SensorFault)
+        -> PSIReading
     {
-        let result: Result<String, SensorFault> = files.withLock { files in
+        // The outer result is the file's, the inner one the parse's: garbage keeps the file.
+        let result: Result<Result<PSIReading, SensorFault>, SensorFault> = files.withLock {
+            files in
             do throws(SensorFault) {
                 let file: SysfsValueFile
                 if let open = files[resource] {
@@ -66,12 +71,21 @@ public final class PSISource: PressureStallSource {
                     file = try SysfsValueFile(path: path)
                     files[resource] = file
                 }
-                return .success(try file.readText())
+                return .success(
+                    try file.withContents(capacity: 4096) { bytes in
+                        if let reading = PSIReading.parseCanonical(resource: resource, bytes) {
+                            return .success(reading)
+                        }
+                        return Result { () throws(SensorFault) in
+                            try PSIReading(
+                                resource: resource, parsing: String(decoding: bytes, as: UTF8.self))
+                        }
+                    })
             } catch {
                 files[resource] = nil
                 return .failure(error)
             }
         }
-        return try result.get()
+        return try result.get().get()
     }
 }

@@ -36,6 +36,11 @@ struct PolledSensorTable {
     /// hashing.
     private var polled: [Polled] = []
 
+    /// The readings the last ``read()`` returned, updated in place by the next one: a sensor
+    /// whose state did not change only gets its new temperature, so a sample copies no
+    /// labels and, once the caller has let go of the previous array, allocates nothing.
+    private var readings: [SensorReading] = []
+
     /// Whether any listed sensor's file failed in a way a rediscovery might fix.
     private(set) var needsRediscovery = false
 
@@ -67,19 +72,21 @@ struct PolledSensorTable {
             if let added = fresh.removeValue(forKey: id) { next.append(added) }
         }
         polled = next
+        // Every entry is rewritten from its template at the next read.
+        readings = []
         needsRediscovery = false
     }
 
     /// Reads every sensor: a value in the plausible range, or stale with the reason.
     mutating func read() -> [SensorReading] {
-        var readings: [SensorReading] = []
-        readings.reserveCapacity(self.polled.count)
-        for polled in self.polled {
+        let isFresh = readings.count != polled.count
+        if isFresh { readings = polled.map { $0.template } }
+        for index in polled.indices {
             let result: Result<Celsius, SensorFault>
-            if let overrideRead = polled.overrideRead {
+            if let overrideRead = polled[index].overrideRead {
                 result = overrideRead()
             } else {
-                switch polled.file {
+                switch polled[index].file {
                 case .failure(let fault): result = .failure(fault)
                 case .success(let file):
                     do throws(SensorFault) {
@@ -94,11 +101,15 @@ struct PolledSensorTable {
             }
             switch result {
             case .success(let celsius):
-                var reading = polled.template
-                reading.celsius = celsius
-                readings.append(reading)
+                if isFresh || readings[index].fault != nil {
+                    // Live again (or for the first time): the template's limits and alarm.
+                    readings[index] = polled[index].template
+                }
+                readings[index].celsius = celsius
             case .failure(let fault):
-                readings.append(polled.template.stale(fault))
+                if isFresh || readings[index].fault != fault {
+                    readings[index] = polled[index].template.stale(fault)
+                }
             }
         }
         return readings

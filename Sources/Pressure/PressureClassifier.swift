@@ -7,13 +7,39 @@
 public struct PressureClassifier: Sendable {
     /// The rules.
     public let configuration: PressureConfiguration
-    private var sensorLevels: [SensorID: PressureLevel] = [:]
+    /// What the classifier remembers about one temperature sensor, found with one hash lookup
+    /// per sample and updated in place.
+    private struct SensorState {
+        /// The level held (for hysteresis); `nil` after the sensor went stale.
+        var level: PressureLevel?
+        /// The recent temperatures; `nil` after the sensor went stale.
+        var trend: TemperatureTrend?
+        /// The label the camera decision was made for, and that decision: label matching is
+        /// slow enough to be worth remembering at 10 Hz.
+        var camera: (label: String, isCamera: Bool)?
+        /// The limits the cached ladder was built from, and that ladder.
+        var ladder: (limits: Limits, ladder: ThresholdLadder)?
+    }
+    /// The sensor fields a temperature ladder depends on (besides the configuration).
+    private struct Limits: Equatable {
+        var high, critical, hot, hysteresis: Celsius?
+    }
+    /// A factor's explanation and what it was built from: rebuilt only when those change.
+    private struct Explanation {
+        var label: String
+        var celsius: Double
+        var level: PressureLevel
+        var ladder: ThresholdLadder
+        var text: String
+    }
+    private var sensorStates: [SensorID: SensorState] = [:]
     private var factorLevels: [PressureFactor.Kind: PressureLevel] = [:]
-    private var trends: [SensorID: TemperatureTrend] = [:]
     private var lastThrottleEvents: Int?
-    /// Whether a sensor (by identifier and label) is a camera: label matching is slow enough
-    /// to be worth remembering at 10 Hz.
-    private var cameraSensors: [SensorID: (label: String, isCamera: Bool)] = [:]
+    private var explanations: [PressureFactor.Kind: Explanation] = [:]
+    /// The last PSI explanation per resource, with the value it was written for.
+    private var stallDetails: [PSIReading.Resource: (percent: Double, text: String)] = [:]
+    /// The notes for the last sample's unavailable sources, reused while they stay the same.
+    private var unavailableNotes: (sources: [SourceUnavailable], notes: [String]) = ([], [])
 
     /// A classifier applying `configuration`.
     public init(configuration: PressureConfiguration = PressureConfiguration()) {
@@ -23,6 +49,12 @@ public struct PressureClassifier: Sendable {
     /// The level thresholds for `sensor`: fair at `H − 10`, serious at `H`, critical at the
     /// `hot` trip point or `C − 5`, shutdown at `C`, with the configured overrides applied.
     public func temperatureLadder(for sensor: SensorReading) -> ThresholdLadder {
+        Self.temperatureLadder(for: sensor, configuration)
+    }
+
+    private static func temperatureLadder(
+        for sensor: SensorReading, _ configuration: PressureConfiguration
+    ) -> ThresholdLadder {
         let rules = configuration.temperature
         let override = rules.sensors[sensor.id.rawValue]
         var high = override?.high ?? sensor.high?.value
@@ -56,29 +88,40 @@ public struct PressureClassifier: Sendable {
     /// Classifies `sample`, updating the hysteresis and trend state.
     public mutating func classify(_ sample: PressureSample) -> PressureReading {
         let rules = configuration.temperature
-        let temperatures = sample.temperatures.filter { !rules.ignoredSensors.contains($0.id) }
-        var notes = sample.unavailable.map { $0.description }
+        if sample.unavailable != unavailableNotes.sources {
+            unavailableNotes = (sample.unavailable, sample.unavailable.map { $0.description })
+        }
+        var notes = unavailableNotes.notes
         var factors: [PressureFactor] = []
         var headroomNow = Double.nan
         var headroomForecast = Double.nan
         let headroomRules = configuration.headroom
+        let configuration = self.configuration
 
         var hottest:
             [PressureFactor.Kind: (PressureLevel, Double, SensorReading, ThresholdLadder)] = [:]
-        for sensor in temperatures {
+        var temperatureCount = 0
+        var liveCount = 0
+        var liveSimulated = false
+        for sensor in sample.sensors where sensor.isTemperature {
+            if !rules.ignoredSensors.isEmpty, rules.ignoredSensors.contains(sensor.id) { continue }
+            temperatureCount += 1
             guard let celsius = sensor.celsius?.value else {
-                sensorLevels[sensor.id] = nil
-                trends[sensor.id] = nil
+                if sensorStates[sensor.id] != nil {
+                    sensorStates[sensor.id]?.level = nil
+                    sensorStates[sensor.id]?.trend = nil
+                }
                 notes.append(
                     "\(sensor.id) (\(sensor.label)) is stale: \(sensor.fault?.description ?? "no value")"
                 )
                 continue
             }
-            let ladder = temperatureLadder(for: sensor)
-            let level = ladder.level(of: celsius, previously: sensorLevels[sensor.id] ?? .nominal)
-            sensorLevels[sensor.id] = level
-            let kind: PressureFactor.Kind =
-                isCamera(sensor) ? .cameraTemperature : .systemTemperature
+            liveCount += 1
+            liveSimulated = liveSimulated || sensor.source.isSimulated
+            let (level, ladder, isCamera, forecast) = Self.advance(
+                &sensorStates[sensor.id, default: SensorState()], sensor: sensor,
+                celsius: celsius, time: sample.time, configuration)
+            let kind: PressureFactor.Kind = isCamera ? .cameraTemperature : .systemTemperature
             // Each factor is decided by its most severe sensor, the hottest among equals.
             if hottest[kind].map({ (level, celsius) > ($0.0, $0.1) }) ?? true {
                 hottest[kind] = (level, celsius, sensor, ladder)
@@ -87,12 +130,6 @@ public struct PressureClassifier: Sendable {
             let scale = max(serious - headroomRules.baseline, 1)
             headroomNow = Self.maxKnown(
                 headroomNow, max(0, (celsius - headroomRules.baseline) / scale))
-            var trend = trends[sensor.id] ?? TemperatureTrend()
-            trend.add(time: sample.time, celsius: celsius, window: headroomRules.window)
-            trends[sensor.id] = trend
-            let forecast = trend.forecast(
-                seconds: headroomRules.forecastSeconds, minimumSamples: headroomRules.minimumSamples
-            )
             // Headroom is 0 at or below the baseline; NaN stays NaN (no forecast yet).
             let forecastHeadroom =
                 forecast.isNaN ? .nan : max(0, (forecast - headroomRules.baseline) / scale)
@@ -104,16 +141,13 @@ public struct PressureClassifier: Sendable {
             factors.append(
                 PressureFactor(
                     kind: kind, level: level, value: celsius, unit: "celsius", sensor: sensor.id,
-                    detail: Self.explain(sensor, celsius, level, ladder)))
+                    detail: explanation(kind, sensor, celsius, level, ladder)))
         }
 
-        let live = temperatures.filter { !$0.isStale }
         let thermal: ThermalCoverage
-        if !live.isEmpty {
-            thermal =
-                sample.isSimulated || live.contains { $0.source.isSimulated }
-                ? .simulated : .measured
-        } else if temperatures.isEmpty {
+        if liveCount > 0 {
+            thermal = sample.isSimulated || liveSimulated ? .simulated : .measured
+        } else if temperatureCount == 0 {
             thermal = .none
             notes.append("no thermal sensors: the level comes from PSI and CPU throttling only")
         } else {
@@ -154,11 +188,16 @@ public struct PressureClassifier: Sendable {
             let level = ladder.level(
                 of: psi.stallPercent, previously: factorLevels[kind] ?? .nominal)
             factorLevels[kind] = level
+            let percent = psi.stallPercent
+            if stallDetails[psi.resource]?.percent != percent {
+                stallDetails[psi.resource] = (
+                    percent, "\(psi.resource.rawValue) stalled \(percent)% of the last 10 s"
+                )
+            }
             factors.append(
                 PressureFactor(
-                    kind: kind, level: level, value: psi.stallPercent, unit: "percent",
-                    detail: "\(psi.resource.rawValue) stalled \(psi.stallPercent)% of the last 10 s"
-                ))
+                    kind: kind, level: level, value: percent, unit: "percent",
+                    detail: stallDetails[psi.resource]?.text ?? ""))
         }
 
         // Most severe first; ties in the order factors are declared (temperatures first).
@@ -177,16 +216,57 @@ public struct PressureClassifier: Sendable {
             thermal: thermal, sensors: entries, notes: notes)
     }
 
-    private mutating func isCamera(_ sensor: SensorReading) -> Bool {
-        if let known = cameraSensors[sensor.id], known.label == sensor.label {
-            return known.isCamera
+    /// Moves one live sensor's state to this sample: its level after hysteresis, its ladder
+    /// (rebuilt only when its limits change), whether it is a camera, and its trend's forecast.
+    private static func advance(
+        _ state: inout SensorState, sensor: SensorReading, celsius: Double, time: Double,
+        _ configuration: PressureConfiguration
+    ) -> (level: PressureLevel, ladder: ThresholdLadder, isCamera: Bool, forecast: Double) {
+        let limits = Limits(
+            high: sensor.high, critical: sensor.critical, hot: sensor.hot,
+            hysteresis: sensor.hysteresis)
+        let ladder: ThresholdLadder
+        if let cached = state.ladder, cached.limits == limits {
+            ladder = cached.ladder
+        } else {
+            ladder = temperatureLadder(for: sensor, configuration)
+            state.ladder = (limits, ladder)
         }
-        let label = sensor.label.lowercased()
-        let isCamera = configuration.temperature.cameraLabels.contains {
-            label.contains($0.lowercased())
+        let level = ladder.level(of: celsius, previously: state.level ?? .nominal)
+        state.level = level
+        let isCamera: Bool
+        if let known = state.camera, known.label == sensor.label {
+            isCamera = known.isCamera
+        } else {
+            let label = sensor.label.lowercased()
+            isCamera = configuration.temperature.cameraLabels.contains {
+                label.contains($0.lowercased())
+            }
+            state.camera = (sensor.label, isCamera)
         }
-        cameraSensors[sensor.id] = (sensor.label, isCamera)
-        return isCamera
+        let rules = configuration.headroom
+        if state.trend == nil { state.trend = TemperatureTrend() }
+        state.trend?.add(time: time, celsius: celsius, window: rules.window)
+        let forecast =
+            state.trend?.forecast(
+                seconds: rules.forecastSeconds, minimumSamples: rules.minimumSamples) ?? .nan
+        return (level, ladder, isCamera, forecast)
+    }
+
+    /// The explanation of a temperature factor, reused while its inputs stay the same.
+    private mutating func explanation(
+        _ kind: PressureFactor.Kind, _ sensor: SensorReading, _ celsius: Double,
+        _ level: PressureLevel, _ ladder: ThresholdLadder
+    ) -> String {
+        if let known = explanations[kind], known.celsius == celsius, known.level == level,
+            known.label == sensor.label, known.ladder == ladder
+        {
+            return known.text
+        }
+        let text = Self.explain(sensor, celsius, level, ladder)
+        explanations[kind] = Explanation(
+            label: sensor.label, celsius: celsius, level: level, ladder: ladder, text: text)
+        return text
     }
 
     private static func maxKnown(_ a: Double, _ b: Double) -> Double {

@@ -52,6 +52,20 @@ public final class SysfsValueFile: SensorAttribute {
         }
     }
 
+    /// Reads the whole attribute (up to `capacity` bytes) into a stack buffer and hands the
+    /// bytes to `body`, without building a `String`.
+    ///
+    /// - Throws: ``SensorFault`` from the `pread` error.
+    func withContents<Result>(
+        capacity: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) throws(SensorFault) -> Result {
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) {
+            buffer throws(SensorFault) in
+            let count = try readBytes(into: buffer)
+            return body(UnsafeBufferPointer(rebasing: buffer[..<count]))
+        }
+    }
+
     private func readBytes(into buffer: UnsafeMutableBufferPointer<UInt8>) throws(SensorFault)
         -> Int
     {
@@ -81,8 +95,12 @@ public final class SysfsValueFile: SensorAttribute {
             digits += 1
             index += 1
         }
-        while index < bytes.count, [0x0A, 0x20, 0x09, 0x0D, 0x00].contains(bytes[index]) {
-            index += 1
+        // A switch, not an array literal's `contains`: that allocated an array on every read.
+        trailing: while index < bytes.count {
+            switch bytes[index] {
+            case 0x0A, 0x20, 0x09, 0x0D, 0x00: index += 1
+            default: break trailing
+            }
         }
         guard digits > 0, index == bytes.count else { return nil }
         return negative ? -value : value

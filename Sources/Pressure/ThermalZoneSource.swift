@@ -1,6 +1,10 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Temperatures from kernel thermal zones (`class/thermal/thermal_zone*`), with limits from
 /// their trip points, and the state of their cooling devices.
 ///
@@ -17,8 +21,14 @@ public final class ThermalZoneSource: TemperatureSource {
         var lastDiscovery: Double?
         var fingerprint: Int?
         var lastFingerprintCheck: Double?
+        /// Whether `class/thermal` existed at the last fingerprint check.
+        var directoryExists = false
     }
     private let state: Mutex<State>
+    /// `class/thermal` under ``roots``.
+    private let directory: String
+    /// What a sample says when that directory does not exist.
+    private let missing: SourceUnavailable
 
     /// A source reading zones under `roots`, rediscovering every `rescanInterval` seconds.
     public convenience init(roots: SystemRoots = SystemRoots(), rescanInterval: Double = 60) {
@@ -30,32 +40,38 @@ public final class ThermalZoneSource: TemperatureSource {
         self.roots = roots
         self.rescanInterval = rescanInterval
         self.state = Mutex(State(table: PolledSensorTable(open: open)))
+        self.directory = roots.thermalClass
+        self.missing = SourceUnavailable(source: .thermalZone, reason: "no \(roots.thermalClass)")
     }
 
     /// Reads every zone and cooling device.
     ///
-    /// - Throws: ``SourceUnavailable`` when there is no thermal class directory at all.
+    /// - Throws: ``SourceUnavailable`` when there is no thermal class directory at all (looked
+    ///   for at most once a second).
     public func readTemperatures(at time: Double) throws(SourceUnavailable) -> [SensorReading] {
-        let directory = roots.thermalClass
-        guard FileManager.default.fileExists(atPath: directory) else {
-            throw SourceUnavailable(source: .thermalZone, reason: "no \(directory)")
-        }
+        let directory = self.directory
+        let missing = self.missing
         let interval = rescanInterval
-        return state.withLock { state in
+        let result: Result<[SensorReading], SourceUnavailable> = state.withLock { state in
             let isDue = state.lastDiscovery.map { time - $0 >= interval || time < $0 } ?? true
-            // New or removed entries are looked for at most once a second.
+            // New or removed entries, and the directory itself, are looked for at most once a
+            // second: a path lookup on every sample cost more than reading the zones.
             var fingerprint = state.fingerprint
             if state.lastFingerprintCheck.map({ abs(time - $0) >= 1 }) ?? true {
                 fingerprint = directoryFingerprint(directory)
                 state.lastFingerprintCheck = time
+                // `opendir` also fails on an unreadable directory, which is not a missing one.
+                state.directoryExists = fingerprint != nil || access(directory, F_OK) == 0
             }
+            guard state.directoryExists else { return .failure(missing) }
             if isDue || state.table.needsRediscovery || fingerprint != state.fingerprint {
                 state.fingerprint = fingerprint
                 state.table.reconcile(with: Self.discoverZones(in: directory))
                 state.lastDiscovery = time
             }
-            return state.table.read() + Self.readCoolingDevices(in: directory)
+            return .success(state.table.read() + Self.readCoolingDevices(in: directory))
         }
+        return try result.get()
     }
 
     private static func discoverZones(in directory: String) -> [PolledSensorTable.Entry] {

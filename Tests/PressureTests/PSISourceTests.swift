@@ -25,6 +25,36 @@ import Testing
         #expect(throws: SensorFault.self) { try PSIReading(resource: .cpu, parsing: text) }
     }
 
+    /// The byte parser the source uses agrees with the text parser wherever it answers, and
+    /// leaves everything that is not the kernel's exact layout to it.
+    @Test(arguments: [
+        "some avg10=4.76 avg60=1.15 avg300=0.81 total=6451825\n",
+        "some avg10=0.00 avg60=0.00 avg300=0.00 total=0\nfull avg10=0.10 avg60=99.99 avg300=100.00 total=18446744073709551615\n",
+        "some avg10=0.33 avg60=0.07 avg300=0.01 total=123",
+        "some avg10=12.345678901234 avg60=1 avg300=7.5 total=9",
+    ])
+    func byteParserMatchesTheTextParser(text: String) throws {
+        let expected = try PSIReading(resource: .memory, parsing: text)
+        let fast = Array(text.utf8).withUnsafeBufferPointer {
+            PSIReading.parseCanonical(resource: .memory, $0)
+        }
+        #expect(fast == expected)
+    }
+
+    @Test(arguments: [
+        "", "some avg10=x avg60=1 avg300=1 total=1", "most avg10=1 avg60=1 avg300=1 total=1",
+        "some  avg10=1.00 avg60=1.00 avg300=1.00 total=1", "some avg10=1. avg60=1 avg300=1 total=1",
+        "full avg10=1.00 avg60=1.00 avg300=1.00 total=1",
+        "some avg10=1.00 avg60=1.00 avg300=1.00 total=18446744073709551616",
+        "some avg10=1.00 avg60=1.00 avg300=1.00 total=1 extra=2",
+    ])
+    func byteParserLeavesOtherLayoutsToTheTextParser(text: String) {
+        let fast = Array(text.utf8).withUnsafeBufferPointer {
+            PSIReading.parseCanonical(resource: .cpu, $0)
+        }
+        #expect(fast == nil)
+    }
+
     @Test func readsTheFixtureTree() throws {
         let tree = try FixtureTree()
         try tree.write("pressure/cpu", "some avg10=30.00 avg60=1.00 avg300=0.50 total=100")
