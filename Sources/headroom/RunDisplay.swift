@@ -60,14 +60,14 @@ final class RunDisplay: Sendable {
     static func line(_ sample: RunSample) -> String {
         let temperature =
             sample.temperature.map {
-                "\(RunReportText.decimal($0, 1))°C\(sample.isSimulated ? " sim" : "")"
+                "\(RunReport.decimal($0, 1))°C\(sample.isSimulated ? " sim" : "")"
             } ?? "no sensor"
         let level =
             sample.cause.map { "\(sample.level.name) (\(causeText($0)))" } ?? sample.level.name
         return "\(seconds(sample.time)) \(pad(level, 19)) \(pad(temperature, 12))"
-            + " fps \(RunReportText.decimal(sample.targetFrameRate, 0))/\(pad(RunReportText.decimal(sample.actualFrameRate, 0), 3))"
+            + " fps \(RunReport.decimal(sample.targetFrameRate, 0))/\(pad(RunReport.decimal(sample.actualFrameRate, 0), 3))"
             + " \(pad(settings(sample, withRate: false), 15)) subjects \(sample.subjects)"
-            + " framing \(RunReportText.decimal(sample.framingError, 2)) cost \(RunReportText.decimal(sample.systemPressureCost, 2))"
+            + " framing \(RunReport.decimal(sample.framingError, 2)) cost \(RunReport.decimal(sample.systemPressureCost, 2))"
             + " dropped \(sample.framesDropped)"
     }
 
@@ -86,13 +86,13 @@ final class RunDisplay: Sendable {
 
     static func settings(_ sample: RunSample, withRate: Bool = true) -> String {
         guard sample.isCapturing else { return "capture stopped" }
-        let inference = "stride \(sample.stride) @\(RunReportText.decimal(sample.scale, 2))"
+        let inference = "stride \(sample.stride) @\(RunReport.decimal(sample.scale, 2))"
         return withRate
-            ? "\(RunReportText.decimal(sample.targetFrameRate, 0)) fps, \(inference)" : inference
+            ? "\(RunReport.decimal(sample.targetFrameRate, 0)) fps, \(inference)" : inference
     }
 
     static func seconds(_ time: Double) -> String {
-        pad(RunReportText.decimal(time, 1) + "s", 6, right: true)
+        pad(RunReport.decimal(time, 1) + "s", 6, right: true)
     }
 
     static func bar(_ fraction: Double) -> String {
@@ -127,12 +127,5 @@ final class RunDisplay: Sendable {
             table.rows.append([left.0, left.1, right.1])
         }
         return "\n== \(on.scenario): governor on vs off (seed \(on.seed))\n" + table.text
-    }
-}
-
-/// Decimal formatting shared by the run display.
-enum RunReportText {
-    static func decimal(_ value: Double, _ digits: Int) -> String {
-        RunReport.decimal(value, digits)
     }
 }
