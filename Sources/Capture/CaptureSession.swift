@@ -37,6 +37,8 @@ public final class CaptureSession: Sendable {
     public let storageDirectory: String
 
     private let state: LockedState<State>
+    private let eventBroadcast = Broadcast<CaptureSessionEvent>()
+    private let frameBroadcast = Broadcast<Frame>()
 
     /// A session for `configuration`, priced by `estimator`; nothing is committed yet.
     ///
@@ -191,32 +193,13 @@ public final class CaptureSession: Sendable {
 
     /// The session's events from now on, in order; the stream ends when the session stops.
     public func events() -> AsyncStream<CaptureSessionEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: CaptureSessionEvent.self)
-        let id = state.withLock { state in
-            state.nextObserver += 1
-            state.eventObservers[state.nextObserver] = continuation
-            return state.nextObserver
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.eventObservers.removeValue(forKey: id) }
-        }
-        return stream
+        eventBroadcast.subscribe()
     }
 
     /// The frames of the video-data outputs once they are ready; a slow reader gets the newest
     /// `bufferLimit` frames. The stream ends when the session stops.
     public func videoFrames(bufferLimit: Int = 4) -> AsyncStream<Frame> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: Frame.self, bufferingPolicy: .bufferingNewest(max(bufferLimit, 1)))
-        let id = state.withLock { state in
-            state.nextObserver += 1
-            state.frameObservers[state.nextObserver] = continuation
-            return state.nextObserver
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.frameObservers.removeValue(forKey: id) }
-        }
-        return stream
+        frameBroadcast.subscribe(bufferingPolicy: .bufferingNewest(max(bufferLimit, 1)))
     }
 
     /// Captures a photo of the moment `instant` (by default now): the newest frame captured at
@@ -307,7 +290,7 @@ public final class CaptureSession: Sendable {
                 state.hasMarkedCaptureReady = true
                 timeline.mark(.firstCaptureReady)
             }
-            state.emit(.outputReady(index: index, kind: output.kind))
+            emit(.outputReady(index: index, kind: output.kind))
             let waiting = state.readinessWaiters.filter { $0.index == index }
             state.readinessWaiters.removeAll { $0.index == index }
             for waiter in waiting { waiter.continuation.resume() }
@@ -396,7 +379,7 @@ public final class CaptureSession: Sendable {
                 if !state.hasDeliveredFirstPreviewFrame {
                     state.hasDeliveredFirstPreviewFrame = true
                     timeline.mark(.firstPreviewFrame)
-                    state.emit(.firstPreviewFrame(frame: frame.number, camera: frame.camera))
+                    emit(.firstPreviewFrame(frame: frame.number, camera: frame.camera))
                     if state.automaticallyRunsDeferredStart || state.isDeferredStartRequested {
                         state.triggerDeferredStart()
                     }
@@ -410,7 +393,7 @@ public final class CaptureSession: Sendable {
                     switch output.kind {
                     case .movie: state.encodedMovieFrames += 1
                     case .videoData:
-                        for observer in state.frameObservers.values { observer.yield(frame) }
+                        frameBroadcast.yield(frame)
                     case .preview, .photo: break
                     }
                 }
@@ -457,15 +440,15 @@ public final class CaptureSession: Sendable {
         }
     }
 
+    /// Sends `event` to the observers; called under the state lock wherever the event goes
+    /// with a state change, so observers see events in the order of the changes.
     private func emit(_ event: CaptureSessionEvent) {
-        state.withLock { $0.emit(event) }
+        eventBroadcast.yield(event)
     }
 
     private func finish(error: (any Error)?) {
-        // Streams are finished outside the lock: finishing calls their termination handlers,
-        // which take the lock to unregister.
-        let (events, frames) = state.withLock { state in
-            if let error { state.emit(.runtimeError(String(describing: error))) }
+        state.withLock { state in
+            if let error { emit(.runtimeError(String(describing: error))) }
             for output in state.outputs { output.resources?.release() }
             for waiter in state.frameWaiters {
                 waiter.continuation.resume(throwing: CaptureSessionError.stopped)
@@ -473,13 +456,11 @@ public final class CaptureSession: Sendable {
             for waiter in state.readinessWaiters {
                 waiter.continuation.resume(throwing: CaptureSessionError.stopped)
             }
-            state.emit(.didStopRunning)
-            let observers = (state.eventObservers, state.frameObservers)
+            emit(.didStopRunning)
             state.reset()
-            return observers
         }
-        for observer in events.values { observer.finish() }
-        for observer in frames.values { observer.finish() }
+        eventBroadcast.finish()
+        frameBroadcast.finish()
     }
 }
 
@@ -541,10 +522,6 @@ private struct State: Sendable {
     var droppedFrames = 0
     var frameRateLimit: Double?
 
-    var nextObserver = 0
-    var eventObservers: [Int: AsyncStream<CaptureSessionEvent>.Continuation] = [:]
-    var frameObservers: [Int: AsyncStream<Frame>.Continuation] = [:]
-
     init(configuration: SessionConfiguration) {
         self.configuration = configuration
     }
@@ -573,11 +550,7 @@ private struct State: Sendable {
         deferredTrigger = nil
     }
 
-    func emit(_ event: CaptureSessionEvent) {
-        for observer in eventObservers.values { observer.yield(event) }
-    }
-
-    /// Back to a stopped session, keeping the configuration and the observers' absence.
+    /// Back to a stopped session, keeping the configuration.
     mutating func reset() {
         isRunning = false
         plan = nil
@@ -592,7 +565,5 @@ private struct State: Sendable {
         deferredTrigger = nil
         frameWaiters = []
         readinessWaiters = []
-        eventObservers = [:]
-        frameObservers = [:]
     }
 }

@@ -39,11 +39,10 @@ public final class Governor: Sendable {
         var settings: PipelineSettings
         var lastChange: Double = -.infinity
         var easedSince: Double?
-        var continuations: [Int: AsyncStream<GovernorChange>.Continuation] = [:]
-        var nextSubscriber = 0
     }
 
     private let state: LockedState<State>
+    private let broadcast = Broadcast<GovernorChange>()
 
     /// A governor starting at full settings: the requested frame rate and the heaviest inference.
     public init(
@@ -63,25 +62,14 @@ public final class Governor: Sendable {
     /// The settings in force.
     public var settings: PipelineSettings { state.withLock { $0.settings } }
 
-    /// A stream of every change from now on; it ends when the governor is deallocated.
+    /// A stream of every change from now on (the newest 64 kept for a slow reader); it ends
+    /// when the governor is deallocated.
     public func changes() -> AsyncStream<GovernorChange> {
-        let (stream, continuation) = AsyncStream<GovernorChange>.makeStream(
-            bufferingPolicy: .bufferingNewest(64))
-        let id = state.withLock { state in
-            state.nextSubscriber += 1
-            state.continuations[state.nextSubscriber] = continuation
-            return state.nextSubscriber
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.continuations.removeValue(forKey: id) }
-        }
-        return stream
+        broadcast.subscribe(bufferingPolicy: .bufferingNewest(64))
     }
 
     deinit {
-        state.withLock { state in
-            for continuation in state.continuations.values { continuation.finish() }
-        }
+        broadcast.finish()
     }
 
     /// What the policy asks for at `level` with `sustainableShare` of the budget, and why.
@@ -183,7 +171,7 @@ public final class Governor: Sendable {
             let change = GovernorChange(
                 time: time, from: current, to: target, level: level, systemPressureCost: cost,
                 reason: lighter ? reason : "eased to \(reason)")
-            for continuation in state.continuations.values { continuation.yield(change) }
+            broadcast.yield(change)
             return change
         }
         return change

@@ -70,8 +70,8 @@ public struct RunScenario: Hashable, Sendable {
     /// spans `seconds` (a shorter or longer run sees the whole ramp).
     public func ambient(at time: Double, runSeconds seconds: Double) -> Double {
         guard let first = ambient.first, let last = ambient.last else { return 30 }
-        let span = last.time > 0 ? last.time / defaultSeconds * seconds : 1
-        let scaled = last.time > 0 ? time / span * last.time : 0
+        // The curve is written for `defaultSeconds`; a run of `seconds` replays it to scale.
+        let scaled = time * defaultSeconds / max(seconds, 1e-9)
         if scaled <= first.time { return first.celsius }
         if scaled >= last.time { return last.celsius }
         let upper = ambient.firstIndex { $0.time > scaled } ?? ambient.count - 1
