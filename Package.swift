@@ -46,9 +46,9 @@ let package = Package(
         module("Locking"),
         module("LaunchTiming", ["Files", "Locking"]),
         module("Capture", ["Files", "LaunchTiming", "Locking"]),
-        module("Pressure", ["CSensors", "Files"]),
+        module("Pressure", ["CSensors", "Files", "Locking"]),
         module("Tracking"),
-        module("Dock", ["Tracking"]),
+        module("Dock", ["Tracking", "Locking"]),
         module("Governor", ["Pressure", "Capture", "Tracking", "Files", "Locking"]),
         module("History", ["CSQLite", "Files", "LaunchTiming"]),
         module("Telemetry", ["CMicroHTTPD", "Files", "Locking"]),
@@ -77,6 +77,7 @@ let package = Package(
 
         // Tests.
         tests("FilesTests", ["Files"]),
+        tests("LockingTests", ["Locking"]),
         tests("LaunchTimingTests", ["LaunchTiming"]),
         tests("CaptureTests", ["Capture", "Files"]),
         tests("PressureTests", ["Pressure", "Files"]),

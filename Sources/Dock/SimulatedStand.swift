@@ -1,3 +1,4 @@
+import Locking
 import Tracking
 
 /// A simulated motorized stand with the behaviour of a DockKit accessory: docked state and
@@ -39,8 +40,7 @@ public actor SimulatedStand {
     private var controller = PanTiltController()
     private var lastObservationTime: Double?
     private var subjectVelocity: (x: Double, y: Double) = (0, 0)
-    private var subscribers: [Int: AsyncStream<DockEvent>.Continuation] = [:]
-    private var nextSubscriber = 0
+    private let broadcast = Broadcast<DockEvent>()
 
     /// Creates a stand.
     ///
@@ -71,21 +71,11 @@ public actor SimulatedStand {
     /// The stand's events from now on; each call gives an independent stream that ends when
     /// the consumer stops iterating.
     public func events() -> AsyncStream<DockEvent> {
-        let (stream, continuation) = AsyncStream<DockEvent>.makeStream(
-            bufferingPolicy: .bufferingNewest(64))
-        let id = nextSubscriber
-        nextSubscriber += 1
-        subscribers[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.unsubscribe(id) }
-        }
-        return stream
+        broadcast.subscribe(bufferingPolicy: .bufferingNewest(64))
     }
 
-    private func unsubscribe(_ id: Int) { subscribers[id] = nil }
-
     private func emit(_ event: DockEvent) {
-        for continuation in subscribers.values { continuation.yield(event) }
+        broadcast.yield(event)
     }
 
     /// Simulates placing a device on the stand.
@@ -297,6 +287,6 @@ public actor SimulatedStand {
     }
 
     deinit {
-        for continuation in subscribers.values { continuation.finish() }
+        broadcast.close()
     }
 }

@@ -1,26 +1,37 @@
 /// Hands every element to every current subscriber's `AsyncStream`: the subscriber table that
-/// event and value streams (a session's events, a governor's changes) are built on.
+/// event and value streams (a session's events, a governor's changes, pressure readings, a
+/// stand's events) are built on.
 ///
 /// Thread-safe. A subscriber leaves when its stream is dropped or cancelled; ``finish()`` ends
-/// every current stream.
+/// every current stream, ``close()`` also every later one.
 public final class Broadcast<Element: Sendable>: Sendable {
-    private let subscribers = LockedState<
-        (next: Int, all: [Int: AsyncStream<Element>.Continuation])
-    >((0, [:]))
+    private struct Subscribers {
+        var next = 0
+        var all: [Int: AsyncStream<Element>.Continuation] = [:]
+        var isClosed = false
+    }
+
+    private let subscribers = LockedState(Subscribers())
 
     /// An empty broadcast.
     public init() {}
 
-    /// A new stream of every element yielded from now on, buffered by `bufferingPolicy`.
+    /// A new stream of every element yielded from now on, buffered by `bufferingPolicy`; an
+    /// already finished stream once the broadcast is closed.
     public func subscribe(
         bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded
     ) -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: Element.self, bufferingPolicy: bufferingPolicy)
-        let id = subscribers.withLock { subscribers in
+        let id: Int? = subscribers.withLock { subscribers in
+            guard !subscribers.isClosed else { return nil }
             subscribers.next += 1
             subscribers.all[subscribers.next] = continuation
             return subscribers.next
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
         }
         continuation.onTermination = { [weak self] _ in
             _ = self?.subscribers.withLock { $0.all.removeValue(forKey: id) }
@@ -37,8 +48,18 @@ public final class Broadcast<Element: Sendable>: Sendable {
 
     /// Ends every current stream; later subscribers get later elements.
     public func finish() {
+        end(closing: false)
+    }
+
+    /// Ends every current stream and every later one: nothing more will be yielded.
+    public func close() {
+        end(closing: true)
+    }
+
+    private func end(closing: Bool) {
         // Finished outside the lock: finishing runs the termination handlers, which take it.
         let ended = subscribers.withLock { subscribers in
+            subscribers.isClosed = subscribers.isClosed || closing
             defer { subscribers.all = [:] }
             return subscribers.all
         }

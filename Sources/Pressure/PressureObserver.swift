@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 
 /// Samples pressure on an interval and publishes readings and level changes.
@@ -15,20 +16,10 @@ public final class PressureObserver: Sendable {
     private struct State {
         var classifier: PressureClassifier
         var latest: PressureReading?
-        var readingSubscribers: [Int: AsyncStream<PressureReading>.Continuation] = [:]
-        var changeSubscribers: [Int: AsyncStream<LevelChange>.Continuation] = [:]
-        var nextID = 0
-        var isFinished = false
     }
     private let state: Mutex<State>
-
-    /// What one sample publishes, gathered under the lock and delivered outside it.
-    private struct Publication {
-        var reading: PressureReading
-        var change: LevelChange?
-        var readingSubscribers: [AsyncStream<PressureReading>.Continuation]
-        var changeSubscribers: [AsyncStream<LevelChange>.Continuation]
-    }
+    private let readingBroadcast = Broadcast<PressureReading>()
+    private let changeBroadcast = Broadcast<LevelChange>()
 
     /// An observer sampling `source` every `interval` seconds on `clock`, classified by
     /// `classifier`; with `triggers`, it also samples at once whenever a PSI trigger fires.
@@ -49,42 +40,13 @@ public final class PressureObserver: Sendable {
 
     /// A new stream of every reading from now on; it finishes when `run()` ends.
     public func readings() -> AsyncStream<PressureReading> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: PressureReading.self, bufferingPolicy: .bufferingNewest(64))
-        subscribe(continuation, into: \.readingSubscribers)
-        return stream
+        readingBroadcast.subscribe(bufferingPolicy: .bufferingNewest(64))
     }
 
     /// A new stream of overall level changes from now on (the first reading counts as a change
     /// from nominal when it is not nominal); it finishes when `run()` ends.
     public func levelChanges() -> AsyncStream<LevelChange> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: LevelChange.self, bufferingPolicy: .bufferingNewest(64))
-        subscribe(continuation, into: \.changeSubscribers)
-        return stream
-    }
-
-    private func subscribe<Element>(
-        _ continuation: AsyncStream<Element>.Continuation,
-        into subscribers: WritableKeyPath<State, [Int: AsyncStream<Element>.Continuation]>
-    ) {
-        let id: Int? = state.withLock { state in
-            guard !state.isFinished else { return nil }
-            state.nextID += 1
-            state[keyPath: subscribers][state.nextID] = continuation
-            return state.nextID
-        }
-        guard let id else {
-            continuation.finish()
-            return
-        }
-        continuation.onTermination = { [weak self] _ in
-            // Identifiers are unique across both kinds of subscriber.
-            self?.state.withLock { state in
-                state.readingSubscribers[id] = nil
-                state.changeSubscribers[id] = nil
-            }
-        }
+        changeBroadcast.subscribe(bufferingPolicy: .bufferingNewest(64))
     }
 
     /// Takes one sample now, classifies and publishes it; `nil` when the source is exhausted.
@@ -97,7 +59,7 @@ public final class PressureObserver: Sendable {
         let clock = self.clock
         let published = state.withLock { state in
             guard let sample = source.sample(at: clock.now()) else {
-                return nil as Publication?
+                return nil as (reading: PressureReading, change: LevelChange?)?
             }
             let previous = state.latest?.level ?? .nominal
             let reading = state.classifier.classify(sample)
@@ -105,16 +67,11 @@ public final class PressureObserver: Sendable {
             let change =
                 reading.level != previous
                 ? LevelChange(from: previous, to: reading.level, reading: reading) : nil
-            return Publication(
-                reading: reading, change: change,
-                readingSubscribers: Array(state.readingSubscribers.values),
-                changeSubscribers: Array(state.changeSubscribers.values))
+            return (reading, change)
         }
         guard let published else { return nil }
-        for subscriber in published.readingSubscribers { subscriber.yield(published.reading) }
-        if let change = published.change {
-            for subscriber in published.changeSubscribers { subscriber.yield(change) }
-        }
+        readingBroadcast.yield(published.reading)
+        if let change = published.change { changeBroadcast.yield(change) }
         return published.reading
     }
 
@@ -146,15 +103,7 @@ public final class PressureObserver: Sendable {
     }
 
     private func finish() {
-        let (readings, changes) = state.withLock { state in
-            state.isFinished = true
-            defer {
-                state.readingSubscribers = [:]
-                state.changeSubscribers = [:]
-            }
-            return (Array(state.readingSubscribers.values), Array(state.changeSubscribers.values))
-        }
-        for subscriber in readings { subscriber.finish() }
-        for subscriber in changes { subscriber.finish() }
+        readingBroadcast.close()
+        changeBroadcast.close()
     }
 }
