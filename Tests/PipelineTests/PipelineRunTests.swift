@@ -106,9 +106,11 @@ struct PipelineRunTests {
             summary.governorChanges.first { $0.from.isCapturing == false && $0.to.isCapturing })
         #expect(resume.time > stop.time)
         let stopped = summary.samples.filter { !$0.isCapturing }
-        #expect(!stopped.isEmpty)
-        let framesWhileStopped = stopped.map(\.actualFrameRate).dropFirst().reduce(0, +)
-        #expect(framesWhileStopped == 0)
+        #expect(stopped.count >= 2)
+        // Frames already on their way may arrive while the session stops; then none do.
+        #expect(
+            stopped.last?.actualFrameRate == 0,
+            "frames while stopped: \(stopped.map(\.actualFrameRate))")
         let processedAfter =
             summary.samples.last!.framesProcessed - (stopped.last?.framesProcessed ?? 0)
         #expect(processedAfter > 0, "frames flow again after the resume")
