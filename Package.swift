@@ -37,6 +37,7 @@ let package = Package(
             name: "CSensors", path: "Sources/CSensors", providers: [.apt(["libsensors-dev"])]),
         .systemLibrary(name: "CSQLite"),
         .systemLibrary(name: "CMallocStats"),
+        .systemLibrary(name: "CWakeup"),
         .systemLibrary(
             name: "CMicroHTTPD", path: "Sources/CMicroHTTPD",
             providers: [.apt(["libmicrohttpd-dev"])]),
@@ -46,7 +47,7 @@ let package = Package(
         module("Locking"),
         module("LaunchTiming", ["Files", "Locking"]),
         module("Capture", ["Files", "LaunchTiming", "Locking"]),
-        module("Pressure", ["CSensors", "Files", "Locking"]),
+        module("Pressure", ["CSensors", "CWakeup", "Files", "Locking"]),
         module("Tracking"),
         module("Dock", ["Tracking", "Locking"]),
         module("Governor", ["Pressure", "Capture", "Tracking", "Files", "Locking"]),

@@ -156,7 +156,7 @@ public final class PipelineRun: Sendable {
 
         try session.startRunning()
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await observer.run() }
+            group.addTask { await observer.run() }
             group.addTask { try await stand.run() }
             group.addTask {
                 await self.followPressure(

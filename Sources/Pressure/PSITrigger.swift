@@ -10,11 +10,12 @@ import Synchronization
 ///
 /// Where the kernel does not allow triggers (no PSI, `EOPNOTSUPP`, or a window an unprivileged
 /// process may not use) ``arm(resource:stallMicroseconds:windowMicroseconds:roots:)`` throws
-/// and the caller falls back to sampling.
+/// and the caller falls back to sampling. A ``WaitSet`` waits on armed triggers.
 public final class PSITrigger: Sendable {
     /// The resource watched.
     public let resource: PSIReading.Resource
-    private let descriptor: Int32
+    /// The open trigger file, which `poll` reports with `POLLPRI` when the trigger fires.
+    let descriptor: Int32
 
     /// Arms a trigger firing when `some` stall of `resource` exceeds `stallMicroseconds` within
     /// `windowMicroseconds` (the kernel accepts windows of 0.5 s to 10 s).
@@ -46,19 +47,31 @@ public final class PSITrigger: Sendable {
         close(descriptor)
     }
 
-    /// Waits up to `timeoutMilliseconds` for any of `triggers`; the resources that fired.
-    ///
-    /// Blocks the calling thread: use it from a dedicated thread, never from the cooperative
-    /// pool.
-    public static func wait(for triggers: [PSITrigger], timeoutMilliseconds: Int32)
-        -> [PSIReading.Resource]
-    {
-        var requests = triggers.map {
-            pollfd(fd: $0.descriptor, events: Int16(POLLPRI), revents: 0)
+    /// Arms one trigger per resource at the classifier's `fair` thresholds of `configuration`
+    /// (percent of a 2 s window: unprivileged processes may only use multiples of 2 s), or
+    /// returns the reason triggers are unavailable (said once by the caller, which then relies
+    /// on sampling alone).
+    public static func arm(
+        for configuration: PressureConfiguration, roots: SystemRoots = SystemRoots()
+    ) -> Result<[PSITrigger], SourceUnavailable> {
+        let window = 2_000_000
+        let thresholds: [(PSIReading.Resource, Double)] = [
+            (.cpu, configuration.cpuPressure.fair), (.memory, configuration.memoryPressure.fair),
+            (.io, configuration.ioPressure.fair),
+        ]
+        var triggers: [PSITrigger] = []
+        for (resource, percent) in thresholds {
+            let stall = max(1, min(window, Int(percent / 100 * Double(window))))
+            do throws(SourceUnavailable) {
+                triggers.append(
+                    try PSITrigger(
+                        resource: resource, stallMicroseconds: stall, windowMicroseconds: window,
+                        roots: roots))
+            } catch {
+                return .failure(error)
+            }
         }
-        guard poll(&requests, nfds_t(requests.count), timeoutMilliseconds) > 0 else { return [] }
-        return zip(triggers, requests).filter { $0.1.revents & Int16(POLLPRI) != 0 }.map(
-            \.0.resource)
+        return .success(triggers)
     }
 
     private static func reason(_ code: Int32) -> String {

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 #if canImport(Glibc)
     import Glibc
@@ -9,13 +9,15 @@ import Synchronization
 public protocol PressureClock: Sendable {
     /// Seconds since an arbitrary origin; never goes backwards.
     func now() -> Double
-    /// Suspends until `now() ≥ deadline`.
+    /// Blocks the calling thread until `now() ≥ deadline` (`.deadline`) or until `waitSet`
+    /// is stopped or a trigger in it fires, whichever comes first.
     ///
-    /// - Throws: `CancellationError` when the task is cancelled while waiting.
-    func sleep(until deadline: Double) async throws
+    /// Blocks a thread: call it from a dedicated thread, never from a task of the cooperative
+    /// pool.
+    func wait(until deadline: Double, on waitSet: WaitSet) -> WaitSet.Event
 }
 
-/// `CLOCK_MONOTONIC` in seconds, sleeping with `Task.sleep`.
+/// `CLOCK_MONOTONIC` in seconds, waiting in the kernel (`ppoll`).
 public struct MonotonicPressureClock: PressureClock {
     /// The system's monotonic clock.
     public init() {}
@@ -27,7 +29,15 @@ public struct MonotonicPressureClock: PressureClock {
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
-    /// Sleeps until `deadline`.
+    /// Waits until `deadline` in one `ppoll` (again only if it returned early).
+    public func wait(until deadline: Double, on waitSet: WaitSet) -> WaitSet.Event {
+        while true {
+            if let event = waitSet.wait(timeout: max(0, deadline - now())) { return event }
+            if now() >= deadline { return .deadline }
+        }
+    }
+
+    /// Suspends the calling task until `deadline`, for loops that run as tasks.
     ///
     /// - Throws: `CancellationError` when cancelled.
     public func sleep(until deadline: Double) async throws {
@@ -37,65 +47,54 @@ public struct MonotonicPressureClock: PressureClock {
     }
 }
 
-/// A clock that moves only when told to: ``advance(by:)`` wakes every sleeper whose deadline
+/// A clock that moves only when told to: ``advance(by:)`` wakes every waiter whose deadline
 /// has passed. For tests and for replaying traces at full speed.
 public final class ManualPressureClock: PressureClock {
-    private struct Sleeper {
+    private struct Waiter {
         var deadline: Double
-        var continuation: CheckedContinuation<Void, any Error>
+        var waitSet: WaitSet
     }
     private struct State {
         var now: Double
-        var sleepers: [Int: Sleeper] = [:]
+        var waiters: [Int: Waiter] = [:]
         var nextID = 0
     }
-    private let state: Mutex<State>
+    private let state: LockedState<State>
 
     /// A clock reading `start` seconds.
     public init(start: Double = 0) {
-        state = Mutex(State(now: start))
+        state = LockedState(State(now: start))
     }
 
     /// The current manual time.
     public func now() -> Double { state.withLock { $0.now } }
 
-    /// How many tasks are waiting on the clock; lets a test wait until a sleeper arrived.
-    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+    /// How many threads are waiting on the clock; lets a test wait until a waiter arrived.
+    public var sleeperCount: Int { state.withLock { $0.waiters.count } }
 
-    /// Moves time forward by `seconds` and wakes the sleepers now due.
+    /// Moves time forward by `seconds` and wakes the waiters now due.
     public func advance(by seconds: Double) {
-        let due: [CheckedContinuation<Void, any Error>] = state.withLock { state in
+        let due: [WaitSet] = state.withLock { state in
             state.now += max(0, seconds)
             let now = state.now
-            let ready = state.sleepers.filter { $0.value.deadline <= now }
-            for id in ready.keys { state.sleepers[id] = nil }
-            return ready.values.map(\.continuation)
+            return state.waiters.values.filter { $0.deadline <= now }.map(\.waitSet)
         }
-        for continuation in due { continuation.resume() }
+        for waitSet in due { waitSet.nudge() }
     }
 
-    /// Suspends until the clock is advanced to `deadline`.
-    ///
-    /// - Throws: `CancellationError` when cancelled while waiting.
-    public func sleep(until deadline: Double) async throws {
+    /// Blocks until the clock is advanced to `deadline`, or `waitSet` has an event.
+    public func wait(until deadline: Double, on waitSet: WaitSet) -> WaitSet.Event {
         let id: Int = state.withLock { state in
             state.nextID += 1
+            state.waiters[state.nextID] = Waiter(deadline: deadline, waitSet: waitSet)
             return state.nextID
         }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation {
-                (continuation: CheckedContinuation<Void, any Error>) in
-                let resumeNow: Bool = state.withLock { state in
-                    if state.now >= deadline || Task.isCancelled { return true }
-                    state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
-                    return false
-                }
-                if resumeNow { continuation.resume() }
-            }
-        } onCancel: {
-            let sleeper = state.withLock { $0.sleepers.removeValue(forKey: id) }
-            sleeper?.continuation.resume(throwing: CancellationError())
+        defer { state.withLock { _ = $0.waiters.removeValue(forKey: id) } }
+        while true {
+            // A nudge between the check and the wait is kept by the eventfd, not lost.
+            let isDue = now() >= deadline
+            if let event = waitSet.wait(timeout: isDue ? 0 : nil) { return event }
+            if isDue || now() >= deadline { return .deadline }
         }
-        try Task.checkCancellation()
     }
 }

@@ -1,46 +1,52 @@
+import Foundation
 import Locking
-import Synchronization
 
 /// Samples pressure on an interval and publishes readings and level changes.
 ///
-/// ``run()`` is the one owner of sampling and classification (sources are never read from two
-/// tasks at once); any number of consumers subscribe with ``readings()`` and
-/// ``levelChanges()``. Cancelling the task running `run()` ends it cleanly and finishes
-/// every stream.
+/// ``run()`` samples on a dedicated thread, the one owner of sampling and classification
+/// (sources are never read from two threads at once), which sleeps in the kernel between
+/// samples: a sample costs one wake-up, not a task hop. Any number of consumers subscribe with
+/// ``readings(bufferingPolicy:)`` and ``levelChanges()``. Cancelling the task running `run()`
+/// wakes the thread at once, ends it and finishes every stream.
 public final class PressureObserver: Sendable {
     /// Seconds between samples.
     public let interval: Double
     private let source: any SampleSource
     private let clock: any PressureClock
-    private let triggers: PSITriggerMonitor?
+    private let triggers: [PSITrigger]
     private struct State {
         var classifier: PressureClassifier
         var latest: PressureReading?
     }
-    private let state: Mutex<State>
+    private let state: LockedState<State>
     private let readingBroadcast = Broadcast<PressureReading>()
     private let changeBroadcast = Broadcast<LevelChange>()
 
     /// An observer sampling `source` every `interval` seconds on `clock`, classified by
-    /// `classifier`; with `triggers`, it also samples at once whenever a PSI trigger fires.
+    /// `classifier`; with `triggers` (see ``PSITrigger/arm(for:roots:)``), it also samples at
+    /// once whenever one fires.
     public init(
         source: any SampleSource, classifier: PressureClassifier = PressureClassifier(),
         interval: Double = 1, clock: any PressureClock = MonotonicPressureClock(),
-        triggers: PSITriggerMonitor? = nil
+        triggers: [PSITrigger] = []
     ) {
         self.source = source
         self.clock = clock
         self.triggers = triggers
         self.interval = max(interval, 0.001)
-        self.state = Mutex(State(classifier: classifier))
+        self.state = LockedState(State(classifier: classifier))
     }
 
     /// The most recent reading, `nil` before the first sample.
     public var latest: PressureReading? { state.withLock { $0.latest } }
 
-    /// A new stream of every reading from now on; it finishes when `run()` ends.
-    public func readings() -> AsyncStream<PressureReading> {
-        readingBroadcast.subscribe(bufferingPolicy: .bufferingNewest(64))
+    /// A new stream of every reading from now on, buffered by `bufferingPolicy` (by default
+    /// the newest 64 are kept for a slow consumer); it finishes when `run()` ends.
+    public func readings(
+        bufferingPolicy: AsyncStream<PressureReading>.Continuation.BufferingPolicy =
+            .bufferingNewest(64)
+    ) -> AsyncStream<PressureReading> {
+        readingBroadcast.subscribe(bufferingPolicy: bufferingPolicy)
     }
 
     /// A new stream of overall level changes from now on (the first reading counts as a change
@@ -75,29 +81,39 @@ public final class PressureObserver: Sendable {
         return published.reading
     }
 
-    /// Samples every ``interval`` seconds until cancelled or the source is exhausted, then
-    /// finishes every stream. Returns normally on cancellation.
-    public func run() async throws {
-        let triggered = triggers.map { monitor in
-            Task { [weak self] in
-                for await _ in monitor.events() { self?.sampleOnce() }
+    /// Samples every ``interval`` seconds, and at once when a trigger fires, until cancelled
+    /// or the source is exhausted, then finishes every stream. Call it once.
+    public func run() async {
+        let waitSet = WaitSet(triggers: triggers)
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
+                let thread = Thread { [self] in
+                    sampleUntilStopped(on: waitSet)
+                    ended.resume()
+                }
+                thread.name = "headroom-pressure"
+                thread.start()
             }
+        } onCancel: {
+            waitSet.stop()
         }
-        defer {
-            triggered?.cancel()
-            triggers?.stop()
-            finish()
-        }
+        finish()
+    }
+
+    /// The sampling thread's loop: a sample, then a wait until the next deadline during
+    /// which trigger firings are sampled too.
+    private func sampleUntilStopped(on waitSet: WaitSet) {
         var deadline = clock.now()
-        while !Task.isCancelled {
-            guard sampleOnce() != nil else { return }
+        while !waitSet.isStopped, sampleOnce() != nil {
             deadline += interval
             let now = clock.now()
             if deadline < now { deadline = now + interval }
-            do {
-                try await clock.sleep(until: deadline)
-            } catch is CancellationError {
-                return
+            waiting: while true {
+                switch clock.wait(until: deadline, on: waitSet) {
+                case .deadline: break waiting
+                case .stopped: return
+                case .triggered: guard sampleOnce() != nil else { return }
+                }
             }
         }
     }

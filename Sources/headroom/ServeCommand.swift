@@ -59,7 +59,7 @@ enum ServeCommand {
             let statuses = observer.readings().map { PressureStatus($0) }
             try await withSignalCancellation {
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { try await observer.run() }
+                    group.addTask { await observer.run() }
                     group.addTask { try await exporter.run(statuses) }
                     // The first to end (cancellation ends both) ends the other.
                     defer { group.cancelAll() }

@@ -23,19 +23,19 @@ enum WatchCommand {
             let limit = try arguments.integer("--samples", in: 1...Int.max, default: Int.max)
             let input = try PressureInput(arguments)
             // PSI triggers wake the observer at once where the kernel allows them.
-            var triggers: PSITriggerMonitor?
-            switch PSITriggerMonitor.arm(
+            var triggers: [PSITrigger] = []
+            switch PSITrigger.arm(
                 for: input.classifier.configuration,
                 roots: SystemRoots.from(environment: ProcessInfo.processInfo.environment))
             {
-            case .success(let monitor): triggers = monitor
+            case .success(let armed): triggers = armed
             case .failure(let reason): Console.error("headroom: note: \(reason); sampling only")
             }
             let observer = PressureObserver(
                 source: input.sampler, classifier: input.classifier, interval: interval,
                 triggers: triggers)
             let readings = observer.readings()
-            let task = Task { try await observer.run() }
+            let task = Task { await observer.run() }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             var previous: PressureLevel?
@@ -61,7 +61,7 @@ enum WatchCommand {
                 if count >= limit { break }
             }
             task.cancel()
-            try await task.value
+            await task.value
             return 0
         })
 }

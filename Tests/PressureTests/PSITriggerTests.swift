@@ -9,7 +9,7 @@ import Testing
 
     @Test func withoutPSITriggersAreUnavailableWithTheReason() throws {
         let tree = try FixtureTree()
-        let result = PSITriggerMonitor.arm(
+        let result = PSITrigger.arm(
             for: PressureConfiguration(), roots: SystemRoots(procfs: tree.root))
         guard case .failure(let reason) = result else {
             Issue.record("armed triggers without PSI files")
@@ -21,11 +21,14 @@ import Testing
 
     @Test(.enabled(if: canArm, "needs root and a kernel with PSI (/proc/pressure)"))
     func armsRealTriggersAndWaitsWithoutBlockingForever() throws {
-        let monitor = try PSITriggerMonitor.arm(for: PressureConfiguration()).get()
-        #expect(monitor.triggers.map(\.resource) == [.cpu, .memory, .io])
+        let triggers = try PSITrigger.arm(for: PressureConfiguration()).get()
+        #expect(triggers.map(\.resource) == [.cpu, .memory, .io])
         // Whether a trigger fires depends on the machine; waiting must return either way.
-        let fired = PSITrigger.wait(for: monitor.triggers, timeoutMilliseconds: 0)
-        #expect(Set(fired).isSubset(of: [.cpu, .memory, .io]))
+        switch WaitSet(triggers: triggers).wait(timeout: 0) {
+        case nil: break
+        case .triggered(let fired): #expect(Set(fired).isSubset(of: [.cpu, .memory, .io]))
+        case let other: Issue.record("unexpected \(String(describing: other))")
+        }
     }
 
     @Test(.enabled(if: canArm, "needs root and a kernel with PSI (/proc/pressure)"))

@@ -22,7 +22,7 @@ final class SteppedSource: SampleSource {
         let observer = PressureObserver(source: source, interval: 0.5, clock: clock)
         let changes = observer.levelChanges()
         let readings = observer.readings()
-        let task = Task { try await observer.run() }
+        let task = Task { await observer.run() }
 
         await waitForSleeper(clock)
         #expect(observer.latest?.level == .nominal)
@@ -39,7 +39,7 @@ final class SteppedSource: SampleSource {
         #expect(change.reading.factors.first?.sensor == "cpu")
 
         task.cancel()
-        try await task.value
+        await task.value
         #expect(await iterator.next() == nil)
         var count = 0
         for await _ in readings { count += 1 }
@@ -55,7 +55,7 @@ final class SteppedSource: SampleSource {
         let observer = PressureObserver(
             source: TraceReplaySource(trace: trace), interval: 1, clock: clock)
         let readings = observer.readings()
-        let task = Task { try await observer.run() }
+        let task = Task { await observer.run() }
 
         var seen: [PressureLevel] = []
         for await reading in readings {
@@ -64,7 +64,7 @@ final class SteppedSource: SampleSource {
             await waitForSleeper(clock)
             clock.advance(by: 1)
         }
-        try await task.value
+        await task.value
 
         #expect(seen == [.fair, .fair, .serious, .serious, .serious])
         var late = observer.readings().makeAsyncIterator()

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+@testable import Pressure
+
+@Suite struct WaitSetTests {
+    /// Runs `body` on a thread of its own (waits block) and hands back its result.
+    private func onThread<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async
+        -> Result
+    {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: body()) }.start()
+        }
+    }
+
+    @Test func aTimeoutWithNothingToReportReturnsNil() {
+        #expect(WaitSet().wait(timeout: 0) == nil)
+        #expect(WaitSet().wait(timeout: 0.001) == nil)
+    }
+
+    @Test func aNudgeWakesAWaiterWithoutStoppingIt() async {
+        let waitSet = WaitSet()
+        waitSet.nudge()
+        // The nudge was kept until the wait: it returns at once although it has no timeout.
+        #expect(await onThread { waitSet.wait(timeout: nil) } == nil)
+        #expect(!waitSet.isStopped)
+        #expect(waitSet.wait(timeout: 0) == nil)
+    }
+
+    @Test func stopWakesAWaiterBlockedWithoutATimeout() async {
+        let waitSet = WaitSet()
+        async let event = onThread { waitSet.wait(timeout: nil) }
+        waitSet.stop()
+        #expect(await event == .stopped)
+        #expect(waitSet.wait(timeout: nil) == .stopped)
+    }
+
+    @Test func aMonotonicWaitEndsAtItsDeadlineOrWhenStopped() async {
+        let clock = MonotonicPressureClock()
+        let waitSet = WaitSet()
+        #expect(clock.wait(until: clock.now() + 0.002, on: waitSet) == .deadline)
+        // An hour away: only the stop can end this wait.
+        async let event = onThread { clock.wait(until: clock.now() + 3600, on: waitSet) }
+        waitSet.stop()
+        #expect(await event == .stopped)
+    }
+
+    @Test func aManualWaitEndsOnlyWhenTheClockReachesItsDeadline() async {
+        let clock = ManualPressureClock()
+        let waitSet = WaitSet()
+        async let event = onThread { clock.wait(until: 1, on: waitSet) }
+        while clock.sleeperCount == 0 { await Task.yield() }
+        clock.advance(by: 0.5)
+        #expect(clock.sleeperCount == 1)
+        clock.advance(by: 0.5)
+        #expect(await event == .deadline)
+        #expect(clock.sleeperCount == 0)
+    }
+}
