@@ -7,9 +7,10 @@
 public struct PressureClassifier: Sendable {
     /// The rules.
     public let configuration: PressureConfiguration
-    /// What the classifier remembers about one temperature sensor, found with one hash lookup
-    /// per sample and updated in place.
+    /// What the classifier remembers about one temperature sensor, updated in place.
     private struct SensorState {
+        /// The sensor this state belongs to.
+        var id: SensorID
         /// The level held (for hysteresis); `nil` after the sensor went stale.
         var level: PressureLevel?
         /// The recent temperatures; `nil` after the sensor went stale.
@@ -24,6 +25,19 @@ public struct PressureClassifier: Sendable {
     private struct Limits: Equatable {
         var high, critical, hot, hysteresis: Celsius?
     }
+    /// The sensor deciding a temperature factor so far, by its position in the sample.
+    private struct DecidingSensor {
+        var level: PressureLevel
+        var celsius: Double
+        var position: Int
+        var ladder: ThresholdLadder
+
+        /// This sensor if it is more severe than `other` (the hotter among equal levels).
+        func moreSevere(than other: DecidingSensor?) -> DecidingSensor {
+            guard let other, (other.level, other.celsius) >= (level, celsius) else { return self }
+            return other
+        }
+    }
     /// A factor's explanation and what it was built from: rebuilt only when those change.
     private struct Explanation {
         var label: String
@@ -32,7 +46,12 @@ public struct PressureClassifier: Sendable {
         var ladder: ThresholdLadder
         var text: String
     }
-    private var sensorStates: [SensorID: SensorState] = [:]
+    /// Every temperature sensor's state, in the order sensors last arrived: sources list their
+    /// sensors in the same order every sample, so the next state is almost always the one
+    /// after the last, found without hashing (see ``stateIndex(for:after:)``).
+    private var sensorStates: [SensorState] = []
+    /// Where each sensor's state is in ``sensorStates``, for when the order changes.
+    private var stateIndices: [SensorID: Int] = [:]
     private var factorLevels: [PressureFactor.Kind: PressureLevel] = [:]
     private var lastThrottleEvents: Int?
     private var explanations: [PressureFactor.Kind: Explanation] = [:]
@@ -98,19 +117,19 @@ public struct PressureClassifier: Sendable {
         let headroomRules = configuration.headroom
         let configuration = self.configuration
 
-        var hottest:
-            [PressureFactor.Kind: (PressureLevel, Double, SensorReading, ThresholdLadder)] = [:]
+        var hottestSystem: DecidingSensor?
+        var hottestCamera: DecidingSensor?
         var temperatureCount = 0
+        var expectedState = 0
         var liveCount = 0
         var liveSimulated = false
-        for sensor in sample.sensors where sensor.isTemperature {
+        for (position, sensor) in sample.sensors.enumerated() where sensor.isTemperature {
             if !rules.ignoredSensors.isEmpty, rules.ignoredSensors.contains(sensor.id) { continue }
             temperatureCount += 1
+            let index = stateIndex(for: sensor.id, after: &expectedState)
             guard let celsius = sensor.celsius?.value else {
-                if sensorStates[sensor.id] != nil {
-                    sensorStates[sensor.id]?.level = nil
-                    sensorStates[sensor.id]?.trend = nil
-                }
+                sensorStates[index].level = nil
+                sensorStates[index].trend = nil
                 notes.append(
                     "\(sensor.id) (\(sensor.label)) is stale: \(sensor.fault?.description ?? "no value")"
                 )
@@ -119,12 +138,14 @@ public struct PressureClassifier: Sendable {
             liveCount += 1
             liveSimulated = liveSimulated || sensor.source.isSimulated
             let (level, ladder, isCamera, forecast) = Self.advance(
-                &sensorStates[sensor.id, default: SensorState()], sensor: sensor,
+                &sensorStates[index], sensor: sensor,
                 celsius: celsius, time: sample.time, configuration)
-            let kind: PressureFactor.Kind = isCamera ? .cameraTemperature : .systemTemperature
-            // Each factor is decided by its most severe sensor, the hottest among equals.
-            if hottest[kind].map({ (level, celsius) > ($0.0, $0.1) }) ?? true {
-                hottest[kind] = (level, celsius, sensor, ladder)
+            let candidate = DecidingSensor(
+                level: level, celsius: celsius, position: position, ladder: ladder)
+            if isCamera {
+                hottestCamera = candidate.moreSevere(than: hottestCamera)
+            } else {
+                hottestSystem = candidate.moreSevere(than: hottestSystem)
             }
             let serious = ladder.threshold(of: .serious) ?? rules.defaultHigh
             let scale = max(serious - headroomRules.baseline, 1)
@@ -135,13 +156,18 @@ public struct PressureClassifier: Sendable {
                 forecast.isNaN ? .nan : max(0, (forecast - headroomRules.baseline) / scale)
             headroomForecast = Self.maxKnown(headroomForecast, forecastHeadroom)
         }
-        for (kind, (level, celsius, sensor, ladder)) in hottest.sorted(by: {
-            $0.key.rawValue < $1.key.rawValue
-        }) {
+        for (kind, deciding) in [
+            (PressureFactor.Kind.cameraTemperature, hottestCamera),
+            (.systemTemperature, hottestSystem),
+        ] {
+            guard let deciding else { continue }
+            let sensor = sample.sensors[deciding.position]
             factors.append(
                 PressureFactor(
-                    kind: kind, level: level, value: celsius, unit: "celsius", sensor: sensor.id,
-                    detail: explanation(kind, sensor, celsius, level, ladder)))
+                    kind: kind, level: deciding.level, value: deciding.celsius, unit: "celsius",
+                    sensor: sensor.id,
+                    detail: explanation(
+                        kind, sensor, deciding.celsius, deciding.level, deciding.ladder)))
         }
 
         let thermal: ThermalCoverage
@@ -251,6 +277,24 @@ public struct PressureClassifier: Sendable {
             state.trend?.forecast(
                 seconds: rules.forecastSeconds, minimumSamples: rules.minimumSamples) ?? .nan
         return (level, ladder, isCamera, forecast)
+    }
+
+    /// The index of `id`'s state: `expected` when the sensor comes where it came last time
+    /// (one string comparison, usually of the same storage), else looked up or added.
+    /// `expected` moves past the state found.
+    private mutating func stateIndex(for id: SensorID, after expected: inout Int) -> Int {
+        let index: Int
+        if expected < sensorStates.count, sensorStates[expected].id == id {
+            index = expected
+        } else if let known = stateIndices[id] {
+            index = known
+        } else {
+            index = sensorStates.count
+            sensorStates.append(SensorState(id: id))
+            stateIndices[id] = index
+        }
+        expected = index + 1
+        return index
     }
 
     /// The explanation of a temperature factor, reused while its inputs stay the same.

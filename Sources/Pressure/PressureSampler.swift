@@ -41,7 +41,13 @@ public struct PressureSampler: SampleSource {
         var sample = PressureSample(time: time)
         for source in temperatureSources {
             do throws(SourceUnavailable) {
-                sample.sensors += try source.readTemperatures(at: time)
+                let readings = try source.readTemperatures(at: time)
+                // The first source's array is kept as is, not copied element by element.
+                if sample.sensors.isEmpty {
+                    sample.sensors = readings
+                } else {
+                    sample.sensors += readings
+                }
             } catch {
                 sample.unavailable.append(error)
             }

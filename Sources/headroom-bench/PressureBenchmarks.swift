@@ -74,9 +74,8 @@ let pressureBenchmarks: [Benchmark] = [
             let seconds =
                 Double(ProcessInfo.processInfo.environment["HEADROOM_BENCH_OBSERVER_SECONDS"] ?? "")
                 ?? 60
-            // The observer alone: readings are buffered and counted at the end, so no consumer
-            // wakes per sample.
-            let alone = await observerCPU(seconds: seconds, consumer: .buffered)
+            // The observer alone: no consumer wakes per sample.
+            let alone = await observerCPU(seconds: seconds, consumer: .unread)
             let floor = await ValueFileFloor().cpu(seconds: seconds / 2)
             // What a subscriber awaiting every reading adds: a task wake-up per sample.
             let subscribed = await observerCPU(seconds: seconds / 6, consumer: .awaiting)
@@ -197,8 +196,10 @@ enum FakeHwmonTree {
 
 /// How the observer benchmark consumes readings.
 private enum ReadingConsumer {
-    /// Buffered unread and counted after the run: the observer's cost alone.
-    case buffered
+    /// Not read while the observer runs (only the newest is kept, so nothing piles up); the
+    /// samples are counted from the first and the last reading's times: the observer's cost
+    /// alone.
+    case unread
     /// A task awaiting every reading as it comes.
     case awaiting
 }
@@ -208,17 +209,21 @@ private func observerCPU(seconds: Double, consumer: ReadingConsumer) async -> (
     samples: Int, cpuPerSample: Double, share: Double, wall: Double
 ) {
     let observer = PressureObserver(source: PressureSampler.system(), interval: 0.1)
-    let readings = observer.readings(bufferingPolicy: .unbounded)
+    let readings = observer.readings(bufferingPolicy: .bufferingNewest(1))
     let before = processCPUSeconds()
     let wallStart = MonotonicClock.now()
     let task = Task { await observer.run() }
     var count = 0
     switch consumer {
-    case .buffered:
+    case .unread:
+        var iterator = readings.makeAsyncIterator()
+        let first = await iterator.next()
         try? await Task.sleep(for: .seconds(seconds))
         task.cancel()
         await task.value
-        for await _ in readings { count += 1 }
+        if let first, let last = observer.latest {
+            count = Int(((last.time - first.time) / observer.interval).rounded()) + 1
+        }
     case .awaiting:
         for await _ in readings {
             count += 1
