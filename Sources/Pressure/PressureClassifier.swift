@@ -25,12 +25,13 @@ public struct PressureClassifier: Sendable {
     private struct Limits: Equatable {
         var high, critical, hot, hysteresis: Celsius?
     }
-    /// The sensor deciding a temperature factor so far, by its position in the sample.
+    /// The sensor deciding a temperature factor so far: its position in the sample and the
+    /// index of its state (which holds its ladder).
     private struct DecidingSensor {
         var level: PressureLevel
         var celsius: Double
         var position: Int
-        var ladder: ThresholdLadder
+        var stateIndex: Int
 
         /// This sensor if it is more severe than `other` (the hotter among equal levels).
         func moreSevere(than other: DecidingSensor?) -> DecidingSensor {
@@ -104,76 +105,51 @@ public struct PressureClassifier: Sendable {
         ])
     }
 
+    /// What the temperature sensors of one sample add up to.
+    private struct TemperatureSummary {
+        /// The sensors deciding the system and the camera temperature factors.
+        var system, camera: DecidingSensor?
+        /// Temperature sensors considered (not ignored), and how many of them gave a value.
+        var count = 0, liveCount = 0
+        /// Whether any live temperature sensor, or any entry at all, is from a simulated source.
+        var liveSimulated = false, anySimulated = false
+        /// Headroom now and forecast, the most of any sensor; NaN when unknown.
+        var headroomNow = Double.nan, headroomForecast = Double.nan
+        /// Why stale sensors are stale.
+        var staleNotes: [String] = []
+    }
+
     /// Classifies `sample`, updating the hysteresis and trend state.
     public mutating func classify(_ sample: PressureSample) -> PressureReading {
-        let rules = configuration.temperature
         if sample.unavailable != unavailableNotes.sources {
             unavailableNotes = (sample.unavailable, sample.unavailable.map { $0.description })
         }
-        var notes = unavailableNotes.notes
-        var factors: [PressureFactor] = []
-        var headroomNow = Double.nan
-        var headroomForecast = Double.nan
-        let headroomRules = configuration.headroom
         let configuration = self.configuration
-
-        var hottestSystem: DecidingSensor?
-        var hottestCamera: DecidingSensor?
-        var temperatureCount = 0
-        var expectedState = 0
-        var liveCount = 0
-        var liveSimulated = false
-        for (position, sensor) in sample.sensors.enumerated() where sensor.isTemperature {
-            if !rules.ignoredSensors.isEmpty, rules.ignoredSensors.contains(sensor.id) { continue }
-            temperatureCount += 1
-            let index = stateIndex(for: sensor.id, after: &expectedState)
-            guard let celsius = sensor.celsius?.value else {
-                sensorStates[index].level = nil
-                sensorStates[index].trend = nil
-                notes.append(
-                    "\(sensor.id) (\(sensor.label)) is stale: \(sensor.fault?.description ?? "no value")"
-                )
-                continue
-            }
-            liveCount += 1
-            liveSimulated = liveSimulated || sensor.source.isSimulated
-            let (level, ladder, isCamera, forecast) = Self.advance(
-                &sensorStates[index], sensor: sensor,
-                celsius: celsius, time: sample.time, configuration)
-            let candidate = DecidingSensor(
-                level: level, celsius: celsius, position: position, ladder: ladder)
-            if isCamera {
-                hottestCamera = candidate.moreSevere(than: hottestCamera)
-            } else {
-                hottestSystem = candidate.moreSevere(than: hottestSystem)
-            }
-            let serious = ladder.threshold(of: .serious) ?? rules.defaultHigh
-            let scale = max(serious - headroomRules.baseline, 1)
-            headroomNow = Self.maxKnown(
-                headroomNow, max(0, (celsius - headroomRules.baseline) / scale))
-            // Headroom is 0 at or below the baseline; NaN stays NaN (no forecast yet).
-            let forecastHeadroom =
-                forecast.isNaN ? .nan : max(0, (forecast - headroomRules.baseline) / scale)
-            headroomForecast = Self.maxKnown(headroomForecast, forecastHeadroom)
+        // Read in place: a sensor is never copied to be classified.
+        let temperatures = sample.sensors.withUnsafeBufferPointer {
+            summarizeTemperatures($0, time: sample.time)
         }
+        var notes = unavailableNotes.notes + temperatures.staleNotes
+        var factors: [PressureFactor] = []
         for (kind, deciding) in [
-            (PressureFactor.Kind.cameraTemperature, hottestCamera),
-            (.systemTemperature, hottestSystem),
+            (PressureFactor.Kind.cameraTemperature, temperatures.camera),
+            (.systemTemperature, temperatures.system),
         ] {
-            guard let deciding else { continue }
+            // A deciding sensor is live, so `advance` has given its state a ladder.
+            guard let deciding, let ladder = sensorStates[deciding.stateIndex].ladder?.ladder
+            else { continue }
             let sensor = sample.sensors[deciding.position]
             factors.append(
                 PressureFactor(
                     kind: kind, level: deciding.level, value: deciding.celsius, unit: "celsius",
                     sensor: sensor.id,
-                    detail: explanation(
-                        kind, sensor, deciding.celsius, deciding.level, deciding.ladder)))
+                    detail: explanation(kind, sensor, deciding.celsius, deciding.level, ladder)))
         }
 
         let thermal: ThermalCoverage
-        if liveCount > 0 {
-            thermal = sample.isSimulated || liveSimulated ? .simulated : .measured
-        } else if temperatureCount == 0 {
+        if temperatures.liveCount > 0 {
+            thermal = sample.isSimulated || temperatures.liveSimulated ? .simulated : .measured
+        } else if temperatures.count == 0 {
             thermal = .none
             notes.append("no thermal sensors: the level comes from PSI and CPU throttling only")
         } else {
@@ -182,9 +158,10 @@ public struct PressureClassifier: Sendable {
                 "every thermal sensor is stale: the level comes from PSI and CPU throttling only")
         }
 
-        var entries = sample.sensors
+        // The sample's sensors, then the throttling and PSI entries.
+        var extraEntries: [SensorReading] = []
         if let throttling = sample.throttling {
-            entries += throttling.sensorEntries
+            extraEntries += throttling.sensorEntries
             let share = throttling.throttledShare
             var level = configuration.throttling.ladder.level(
                 of: share, previously: factorLevels[.cpuThrottling] ?? .nominal)
@@ -204,7 +181,7 @@ public struct PressureClassifier: Sendable {
             )
         }
         for psi in sample.pressure {
-            entries.append(psi.sensorEntry)
+            extraEntries.append(psi.sensorEntry)
             let (kind, ladder): (PressureFactor.Kind, ThresholdLadder) =
                 switch psi.resource {
                 case .cpu: (.cpuPressure, configuration.cpuPressure.ladder)
@@ -233,21 +210,76 @@ public struct PressureClassifier: Sendable {
         }
         let level = factors.map { $0.level }.max() ?? .nominal
         let headroom = HeadroomEstimate(
-            current: headroomNow, forecast: headroomForecast,
-            forecastSeconds: headroomRules.forecastSeconds)
+            current: temperatures.headroomNow, forecast: temperatures.headroomForecast,
+            forecastSeconds: configuration.headroom.forecastSeconds)
+        var entries: [SensorReading] = []
+        entries.reserveCapacity(sample.sensors.count + extraEntries.count)
+        entries += sample.sensors
+        entries += extraEntries
         return PressureReading(
             time: sample.time, level: level, factors: factors, headroom: headroom,
             sustainableShare: configuration.budget.share(headroom: headroom.planning, level: level),
-            simulated: sample.isSimulated || entries.contains { $0.source.isSimulated },
+            simulated: sample.isSimulated || temperatures.anySimulated
+                || extraEntries.contains { $0.source.isSimulated },
             thermal: thermal, sensors: entries, notes: notes)
     }
 
-    /// Moves one live sensor's state to this sample: its level after hysteresis, its ladder
-    /// (rebuilt only when its limits change), whether it is a camera, and its trend's forecast.
+    /// Classifies every temperature sensor of a sample (hysteresis, trend, camera or not) and
+    /// finds the sensors deciding the temperature factors and the headroom.
+    private mutating func summarizeTemperatures(
+        _ sensors: UnsafeBufferPointer<SensorReading>, time: Double
+    ) -> TemperatureSummary {
+        let configuration = self.configuration
+        let rules = configuration.temperature
+        let headroomRules = configuration.headroom
+        var summary = TemperatureSummary()
+        var expectedState = 0
+        for position in sensors.indices {
+            summary.anySimulated = summary.anySimulated || sensors[position].source.isSimulated
+            guard sensors[position].isTemperature else { continue }
+            let id = sensors[position].id
+            if !rules.ignoredSensors.isEmpty, rules.ignoredSensors.contains(id) { continue }
+            summary.count += 1
+            let index = stateIndex(for: id, after: &expectedState)
+            guard let celsius = sensors[position].celsius?.value else {
+                sensorStates[index].level = nil
+                sensorStates[index].trend = nil
+                let sensor = sensors[position]
+                summary.staleNotes.append(
+                    "\(sensor.id) (\(sensor.label)) is stale: \(sensor.fault?.description ?? "no value")"
+                )
+                continue
+            }
+            summary.liveCount += 1
+            summary.liveSimulated = summary.liveSimulated || sensors[position].source.isSimulated
+            let (level, serious, isCamera, forecast) = Self.advance(
+                &sensorStates[index], sensor: sensors[position], celsius: celsius, time: time,
+                configuration)
+            let candidate = DecidingSensor(
+                level: level, celsius: celsius, position: position, stateIndex: index)
+            if isCamera {
+                summary.camera = candidate.moreSevere(than: summary.camera)
+            } else {
+                summary.system = candidate.moreSevere(than: summary.system)
+            }
+            let scale = max(serious - headroomRules.baseline, 1)
+            summary.headroomNow = Self.maxKnown(
+                summary.headroomNow, max(0, (celsius - headroomRules.baseline) / scale))
+            // Headroom is 0 at or below the baseline; NaN stays NaN (no forecast yet).
+            let forecastHeadroom =
+                forecast.isNaN ? .nan : max(0, (forecast - headroomRules.baseline) / scale)
+            summary.headroomForecast = Self.maxKnown(summary.headroomForecast, forecastHeadroom)
+        }
+        return summary
+    }
+
+    /// Moves one live sensor's state to this sample: its level after hysteresis (its ladder is
+    /// rebuilt only when its limits change), its serious threshold, whether it is a camera,
+    /// and its trend's forecast.
     private static func advance(
         _ state: inout SensorState, sensor: SensorReading, celsius: Double, time: Double,
         _ configuration: PressureConfiguration
-    ) -> (level: PressureLevel, ladder: ThresholdLadder, isCamera: Bool, forecast: Double) {
+    ) -> (level: PressureLevel, serious: Double, isCamera: Bool, forecast: Double) {
         let limits = Limits(
             high: sensor.high, critical: sensor.critical, hot: sensor.hot,
             hysteresis: sensor.hysteresis)
@@ -276,7 +308,8 @@ public struct PressureClassifier: Sendable {
         let forecast =
             state.trend?.forecast(
                 seconds: rules.forecastSeconds, minimumSamples: rules.minimumSamples) ?? .nan
-        return (level, ladder, isCamera, forecast)
+        let serious = ladder.threshold(of: .serious) ?? configuration.temperature.defaultHigh
+        return (level, serious, isCamera, forecast)
     }
 
     /// The index of `id`'s state: `expected` when the sensor comes where it came last time

@@ -125,7 +125,10 @@ public final class SysfsValueFile: SensorAttribute {
 }
 
 /// A sensor attribute holding one integer, re-read on every sample.
-public protocol SensorAttribute: Sendable {
+///
+/// Class-bound: a table of open attributes is walked 10 times a second, and a class reference
+/// is copied with one retain where an existential box would be copied whole.
+public protocol SensorAttribute: AnyObject, Sendable {
     /// Reads the attribute's current integer value.
     ///
     /// - Throws: ``SensorFault`` when the read fails or the text is not an integer.

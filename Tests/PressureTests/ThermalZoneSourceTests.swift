@@ -106,8 +106,9 @@ import Testing
 }
 
 /// A sensor file whose every read fails with one fault, as a misbehaving driver's.
-struct FailingAttribute: SensorAttribute {
-    var fault: SensorFault
+final class FailingAttribute: SensorAttribute {
+    let fault: SensorFault
+    init(fault: SensorFault) { self.fault = fault }
     func readInteger() throws(SensorFault) -> Int { throw fault }
 }
 
