@@ -17,19 +17,38 @@ struct PolledSensorTable {
         self.open = open
     }
 
+    /// What a value file's integer means.
+    enum Scale: Equatable {
+        /// A temperature in millidegrees Celsius, checked for plausibility.
+        case millidegrees
+        /// A state out of `maximum` (a cooling device's `cur_state` of `max_state`): the
+        /// reading's `value` is the ratio, 0 when the maximum is 0.
+        case ratio(of: Int)
+    }
+
     /// A discovered sensor: its reading without a value, and the file holding its value.
     struct Entry {
         var template: SensorReading
         var path: String
+        var scale: Scale = .millidegrees
+        /// Why the sensor cannot be read at all, found at discovery (its file is not opened).
+        var discoveryFault: SensorFault? = nil
         /// Reads the value through another path (libsensors `compute`), when the raw file
         /// cannot be used.
-        var overrideRead: (@Sendable () -> Result<Celsius, SensorFault>)?
+        var overrideRead: (@Sendable () -> Result<Celsius, SensorFault>)? = nil
     }
 
     private struct Polled {
         var template: SensorReading
         var file: Result<any SensorAttribute, SensorFault>
+        var scale: Scale
         var overrideRead: (@Sendable () -> Result<Celsius, SensorFault>)?
+    }
+
+    /// One value as read: a temperature, or a ratio for ``Scale/ratio(of:)``.
+    private enum Measured {
+        case celsius(Celsius)
+        case ratio(Double)
     }
 
     /// In the order sensors were first discovered; an array so a sample is one pass without
@@ -51,12 +70,14 @@ struct PolledSensorTable {
         for entry in discovered {
             let file: Result<any SensorAttribute, SensorFault>
             do throws(SensorFault) {
+                if let fault = entry.discoveryFault { throw fault }
                 file = .success(try open(entry.path))
             } catch {
                 file = .failure(error)
             }
             fresh[entry.template.id] = Polled(
-                template: entry.template, file: file, overrideRead: entry.overrideRead)
+                template: entry.template, file: file, scale: entry.scale,
+                overrideRead: entry.overrideRead)
             newOrder.append(entry.template.id)
         }
         var next: [Polled] = []
@@ -65,7 +86,9 @@ struct PolledSensorTable {
                 next.append(replacement)
             } else {
                 next.append(
-                    Polled(template: old.template, file: .failure(.vanished), overrideRead: nil))
+                    Polled(
+                        template: old.template, file: .failure(.vanished), scale: old.scale,
+                        overrideRead: nil))
             }
         }
         for id in newOrder {
@@ -77,35 +100,22 @@ struct PolledSensorTable {
         needsRediscovery = false
     }
 
-    /// Reads every sensor: a value in the plausible range, or stale with the reason.
+    /// Reads every sensor: a value (a temperature in the plausible range, or a ratio), or
+    /// stale with the reason.
     mutating func read() -> [SensorReading] {
         let isFresh = readings.count != polled.count
         if isFresh { readings = polled.map { $0.template } }
         for index in polled.indices {
-            let result: Result<Celsius, SensorFault>
-            if let overrideRead = polled[index].overrideRead {
-                result = overrideRead()
-            } else {
-                switch polled[index].file {
-                case .failure(let fault): result = .failure(fault)
-                case .success(let file):
-                    do throws(SensorFault) {
-                        result = .success(try Celsius.plausible(millidegrees: file.readInteger()))
-                    } catch {
-                        // An open file that stops existing (ENODEV on sysfs): look again. Sensors
-                        // already known to be gone do not trigger a rediscovery every sample.
-                        if error == .vanished { needsRediscovery = true }
-                        result = .failure(error)
-                    }
-                }
-            }
-            switch result {
-            case .success(let celsius):
+            switch measure(at: index) {
+            case .success(let measured):
                 if isFresh || readings[index].fault != nil {
                     // Live again (or for the first time): the template's limits and alarm.
                     readings[index] = polled[index].template
                 }
-                readings[index].celsius = celsius
+                switch measured {
+                case .celsius(let celsius): readings[index].celsius = celsius
+                case .ratio(let ratio): readings[index].value = ratio
+                }
             case .failure(let fault):
                 if isFresh || readings[index].fault != fault {
                     readings[index] = polled[index].template.stale(fault)
@@ -113,5 +123,30 @@ struct PolledSensorTable {
             }
         }
         return readings
+    }
+
+    /// Reads the sensor at `index` through its file (or its override).
+    private mutating func measure(at index: Int) -> Result<Measured, SensorFault> {
+        if let overrideRead = polled[index].overrideRead {
+            return overrideRead().map(Measured.celsius)
+        }
+        switch polled[index].file {
+        case .failure(let fault): return .failure(fault)
+        case .success(let file):
+            do throws(SensorFault) {
+                let raw = try file.readInteger()
+                switch polled[index].scale {
+                case .millidegrees:
+                    return .success(.celsius(try Celsius.plausible(millidegrees: raw)))
+                case .ratio(let maximum):
+                    return .success(.ratio(maximum > 0 ? Double(raw) / Double(maximum) : 0))
+                }
+            } catch {
+                // An open file that stops existing (ENODEV on sysfs): look again. Sensors
+                // already known to be gone do not trigger a rediscovery every sample.
+                if error == .vanished { needsRediscovery = true }
+                return .failure(error)
+            }
+        }
     }
 }

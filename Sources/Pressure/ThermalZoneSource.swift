@@ -10,7 +10,9 @@ import Synchronization
 ///
 /// The first `passive` trip point is the high limit, the `hot` and `critical` trip points the
 /// others; a trip point's `hyst` is the sensor's hysteresis. Cooling devices appear as
-/// entries with a `ratio` value (`cur_state / max_state`).
+/// entries with a `ratio` value (`cur_state / max_state`). Zones' `temp` and devices'
+/// `cur_state` are kept open and re-read with `pread`; types, trip points and `max_state` are
+/// read at discovery.
 public final class ThermalZoneSource: TemperatureSource {
     /// Where `/sys` is.
     public let roots: SystemRoots
@@ -66,10 +68,12 @@ public final class ThermalZoneSource: TemperatureSource {
             guard state.directoryExists else { return .failure(missing) }
             if isDue || state.table.needsRediscovery || fingerprint != state.fingerprint {
                 state.fingerprint = fingerprint
-                state.table.reconcile(with: Self.discoverZones(in: directory))
+                state.table.reconcile(
+                    with: Self.discoverZones(in: directory)
+                        + Self.discoverCoolingDevices(in: directory))
                 state.lastDiscovery = time
             }
-            return .success(state.table.read() + Self.readCoolingDevices(in: directory))
+            return .success(state.table.read())
         }
         return try result.get()
     }
@@ -99,7 +103,7 @@ public final class ThermalZoneSource: TemperatureSource {
                     break
                 }
             }
-            return .init(template: template, path: "\(path)/temp", overrideRead: nil)
+            return .init(template: template, path: "\(path)/temp")
         }
     }
 
@@ -113,21 +117,22 @@ public final class ThermalZoneSource: TemperatureSource {
         .sorted()
     }
 
-    private static func readCoolingDevices(in directory: String) -> [SensorReading] {
+    /// Cooling devices as ratio entries; a device whose `max_state` cannot be read is listed
+    /// stale with the reason.
+    private static func discoverCoolingDevices(in directory: String) -> [PolledSensorTable.Entry] {
         numberedEntries(in: directory, prefix: "cooling_device").map { device in
             let path = "\(directory)/\(device.name)"
             let type = (try? SysfsValueFile.readText(at: "\(path)/type")) ?? device.name
-            let entry = SensorReading(
+            let template = SensorReading(
                 id: SensorID(device.name), source: .thermalZone, label: "cooling: \(type)",
                 unit: "ratio")
             do throws(SensorFault) {
-                let current = try SysfsValueFile.readInteger(at: "\(path)/cur_state")
                 let maximum = try SysfsValueFile.readInteger(at: "\(path)/max_state")
-                var reading = entry
-                reading.value = maximum > 0 ? Double(current) / Double(maximum) : 0
-                return reading
+                return .init(
+                    template: template, path: "\(path)/cur_state", scale: .ratio(of: maximum))
             } catch {
-                return entry.stale(error)
+                return .init(
+                    template: template, path: "\(path)/cur_state", discoveryFault: error)
             }
         }
     }

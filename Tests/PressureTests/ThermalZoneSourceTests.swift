@@ -35,6 +35,54 @@ import Testing
         #expect(!cooling.isTemperature)
     }
 
+    @Test func coolingDevicesAreReReadFromTheirOpenStateFile() throws {
+        let tree = try FixtureTree()
+        try tree.addZone(0, type: "cpu", celsius: 50, trips: [])
+        try tree.write("class/thermal/cooling_device0/type", "Fan")
+        try tree.write("class/thermal/cooling_device0/cur_state", "0")
+        try tree.write("class/thermal/cooling_device0/max_state", "4")
+        try tree.write("class/thermal/cooling_device1/type", "Broken")
+        try tree.write("class/thermal/cooling_device1/cur_state", "1")
+        try tree.write("class/thermal/cooling_device2/type", "Idle")
+        try tree.write("class/thermal/cooling_device2/cur_state", "0")
+        try tree.write("class/thermal/cooling_device2/max_state", "0")
+        let source = ThermalZoneSource(roots: SystemRoots(sysfs: tree.root), rescanInterval: 1000)
+
+        var readings = try source.readTemperatures(at: 0)
+        #expect(readings.first { $0.id == "cooling_device0" }?.value == 0)
+        // No max_state: stale with the reason, never a made-up ratio.
+        let broken = try #require(readings.first { $0.id == "cooling_device1" })
+        #expect(broken.isStale)
+        #expect(broken.value == nil)
+        #expect(broken.fault == .vanished)
+        #expect(readings.first { $0.id == "cooling_device2" }?.value == 0)
+
+        // Within the same second (no rediscovery): the open file shows the fan speeding up.
+        try tree.write("class/thermal/cooling_device0/cur_state", "3")
+        readings = try source.readTemperatures(at: 0.1)
+        #expect(readings.first { $0.id == "cooling_device0" }?.value == 0.75)
+        #expect(readings.first { $0.id == "cooling_device0" }?.label == "cooling: Fan")
+    }
+
+    @Test func aCoolingDeviceThatGoesAwayTurnsStale() throws {
+        let tree = try FixtureTree()
+        try tree.addZone(0, type: "cpu", celsius: 50, trips: [])
+        try tree.write("class/thermal/cooling_device0/type", "Fan")
+        try tree.write("class/thermal/cooling_device0/cur_state", "2")
+        try tree.write("class/thermal/cooling_device0/max_state", "4")
+        let source = ThermalZoneSource(roots: SystemRoots(sysfs: tree.root), rescanInterval: 1000)
+        #expect(
+            try source.readTemperatures(at: 0).first { $0.id == "cooling_device0" }?.value == 0.5)
+
+        try tree.remove("class/thermal/cooling_device0")
+        // The directory's entries are looked at once a second.
+        let readings = try source.readTemperatures(at: 1.5)
+        let gone = try #require(readings.first { $0.id == "cooling_device0" })
+        #expect(gone.isStale)
+        #expect(gone.fault == .vanished)
+        #expect(readings.first { $0.id == "thermal_zone0" }?.celsius == Celsius(50))
+    }
+
     @Test func aHostWithoutThermalClassIsUnavailable() throws {
         let tree = try FixtureTree()
         let source = ThermalZoneSource(roots: SystemRoots(sysfs: tree.root))
