@@ -14,23 +14,52 @@ public protocol PressureStallSource: Sendable {
 }
 
 /// PSI from `/proc/pressure/{cpu,memory,io}`, the files kept open and re-read with `pread`.
+///
+/// The kernel recomputes the averages only every 2 s (`PSI_FREQ`), so reading them 10 times a
+/// second returns the same numbers 19 times in 20: with a ``refreshInterval`` the files are
+/// read at most that often and the last readings are reused in between (only the `total`
+/// fields, which no level depends on, are then that much older).
 public final class PSISource: PressureStallSource {
     /// Where `/proc` is.
     public let roots: SystemRoots
+    /// The least time between two reads of the files, in seconds; 0 reads on every call.
+    public let refreshInterval: Double
+    private let clock: any PressureClock
     private let files = Mutex<[PSIReading.Resource: SysfsValueFile]>([:])
+    private let lastRead = Mutex<(time: Double, readings: [PSIReading])?>(nil)
     /// Each resource's path, built once rather than on every sample.
     private let paths: [(resource: PSIReading.Resource, path: String)]
 
-    /// A source reading under `roots`.
-    public init(roots: SystemRoots = SystemRoots()) {
+    /// A source reading under `roots`, at most every `refreshInterval` seconds of `clock`.
+    public init(
+        roots: SystemRoots = SystemRoots(), refreshInterval: Double = 0,
+        clock: any PressureClock = MonotonicPressureClock()
+    ) {
         self.roots = roots
+        self.refreshInterval = refreshInterval
+        self.clock = clock
         self.paths = PSIReading.Resource.allCases.map { ($0, "\(roots.pressure)/\($0.rawValue)") }
     }
 
-    /// Reads the three files; a resource whose file is missing is left out.
+    /// The three resources' readings: the last ones while they are younger than
+    /// ``refreshInterval``, else read afresh.
     ///
     /// - Throws: ``SourceUnavailable`` when no resource can be read, or a file holds garbage.
     public func readPressure() throws(SourceUnavailable) -> [PSIReading] {
+        let now = clock.now()
+        if refreshInterval > 0,
+            let last = lastRead.withLock({ $0 }), now >= last.time,
+            now - last.time < refreshInterval
+        {
+            return last.readings
+        }
+        let readings = try readFiles()
+        if refreshInterval > 0 { lastRead.withLock { $0 = (now, readings) } }
+        return readings
+    }
+
+    /// Reads the three files; a resource whose file is missing is left out.
+    private func readFiles() throws(SourceUnavailable) -> [PSIReading] {
         var readings: [PSIReading] = []
         var firstFault: (String, SensorFault)?
         readings.reserveCapacity(paths.count)

@@ -21,7 +21,8 @@ public struct PressureSampler: SampleSource {
         self.stallSource = stallSource
     }
 
-    /// The real sources of this host: libsensors, thermal zones, cpufreq and PSI under `roots`.
+    /// The real sources of this host: libsensors, thermal zones, cpufreq and PSI under `roots`
+    /// (PSI read at most twice a second: the kernel updates its averages every 2 s).
     ///
     /// `rescanInterval` is how often (seconds) discovery runs again even when no directory changed.
     public static func system(roots: SystemRoots = SystemRoots(), rescanInterval: Double = 60)
@@ -33,7 +34,7 @@ public struct PressureSampler: SampleSource {
                 ThermalZoneSource(roots: roots, rescanInterval: rescanInterval),
             ],
             throttlingSource: CPUFrequencySource(roots: roots, rescanInterval: rescanInterval),
-            stallSource: PSISource(roots: roots))
+            stallSource: PSISource(roots: roots, refreshInterval: 0.5))
     }
 
     /// Reads every source at `time`; never `nil`.

@@ -69,6 +69,28 @@ import Testing
         #expect(reading.level == .fair)
     }
 
+    @Test func withARefreshIntervalTheFilesAreReadAtMostThatOften() throws {
+        let tree = try FixtureTree()
+        let clock = ManualPressureClock(start: 100)
+        let source = PSISource(
+            roots: SystemRoots(procfs: tree.root), refreshInterval: 0.5, clock: clock)
+        // A failed read is not remembered: the file is looked for again at once.
+        #expect(throws: SourceUnavailable.self) { try source.readPressure() }
+        try tree.write("pressure/cpu", "some avg10=30.00 avg60=1.00 avg300=0.50 total=100")
+        #expect(try source.readPressure().first?.some.avg10 == 30)
+
+        try tree.write("pressure/cpu", "some avg10=2.00 avg60=1.00 avg300=0.50 total=900")
+        clock.advance(by: 0.4)
+        #expect(try source.readPressure().first?.some.avg10 == 30)
+        clock.advance(by: 0.1)
+        #expect(try source.readPressure().first?.some.avg10 == 2)
+        // Without one, every call reads the files.
+        try tree.write("pressure/cpu", "some avg10=7.00 avg60=1.00 avg300=0.50 total=950")
+        #expect(
+            try PSISource(roots: SystemRoots(procfs: tree.root)).readPressure().first?.some.avg10
+                == 7)
+    }
+
     @Test func missingPSIIsUnavailableWithTheReason() throws {
         let tree = try FixtureTree()
         #expect {
