@@ -53,6 +53,14 @@ final class FixtureTree {
         }
     }
 
+    /// A cooling device in state `state` of `maximum` (no `max_state` file when `nil`).
+    func addCoolingDevice(_ number: Int, type: String, state: Int, maximum: Int?) throws {
+        let device = "class/thermal/cooling_device\(number)"
+        try write("\(device)/type", type)
+        try write("\(device)/cur_state", String(state))
+        if let maximum { try write("\(device)/max_state", String(maximum)) }
+    }
+
     func setZone(_ number: Int, celsius: Double) throws {
         try write("class/thermal/thermal_zone\(number)/temp", String(Int(celsius * 1000)))
     }

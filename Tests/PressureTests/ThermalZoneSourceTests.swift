@@ -11,9 +11,7 @@ import Testing
             0, type: "x86_pkg_temp", celsius: 52.5,
             trips: [("passive", 85, 2), ("hot", 95, 0), ("critical", 105, 0)])
         try tree.addZone(1, type: "acpitz", celsius: 40, trips: [("critical", 110, 0)])
-        try tree.write("class/thermal/cooling_device0/type", "Processor")
-        try tree.write("class/thermal/cooling_device0/cur_state", "3")
-        try tree.write("class/thermal/cooling_device0/max_state", "10")
+        try tree.addCoolingDevice(0, type: "Processor", state: 3, maximum: 10)
         let source = ThermalZoneSource(roots: SystemRoots(sysfs: tree.root))
 
         let readings = try source.readTemperatures(at: 0)
@@ -38,14 +36,9 @@ import Testing
     @Test func coolingDevicesAreReReadFromTheirOpenStateFile() throws {
         let tree = try FixtureTree()
         try tree.addZone(0, type: "cpu", celsius: 50, trips: [])
-        try tree.write("class/thermal/cooling_device0/type", "Fan")
-        try tree.write("class/thermal/cooling_device0/cur_state", "0")
-        try tree.write("class/thermal/cooling_device0/max_state", "4")
-        try tree.write("class/thermal/cooling_device1/type", "Broken")
-        try tree.write("class/thermal/cooling_device1/cur_state", "1")
-        try tree.write("class/thermal/cooling_device2/type", "Idle")
-        try tree.write("class/thermal/cooling_device2/cur_state", "0")
-        try tree.write("class/thermal/cooling_device2/max_state", "0")
+        try tree.addCoolingDevice(0, type: "Fan", state: 0, maximum: 4)
+        try tree.addCoolingDevice(1, type: "Broken", state: 1, maximum: nil)
+        try tree.addCoolingDevice(2, type: "Idle", state: 0, maximum: 0)
         let source = ThermalZoneSource(roots: SystemRoots(sysfs: tree.root), rescanInterval: 1000)
 
         var readings = try source.readTemperatures(at: 0)
@@ -67,9 +60,7 @@ import Testing
     @Test func aCoolingDeviceThatGoesAwayTurnsStale() throws {
         let tree = try FixtureTree()
         try tree.addZone(0, type: "cpu", celsius: 50, trips: [])
-        try tree.write("class/thermal/cooling_device0/type", "Fan")
-        try tree.write("class/thermal/cooling_device0/cur_state", "2")
-        try tree.write("class/thermal/cooling_device0/max_state", "4")
+        try tree.addCoolingDevice(0, type: "Fan", state: 2, maximum: 4)
         let source = ThermalZoneSource(roots: SystemRoots(sysfs: tree.root), rescanInterval: 1000)
         #expect(
             try source.readTemperatures(at: 0).first { $0.id == "cooling_device0" }?.value == 0.5)
