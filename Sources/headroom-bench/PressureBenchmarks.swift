@@ -110,7 +110,8 @@ let pressureBenchmarks: [Benchmark] = [
         }),
     Benchmark(
         name: "pressure.reaction-10hz",
-        summary: "time from a temperature step across a threshold to the level change (max of 10)",
+        summary:
+            "from a temperature step across a threshold to the sample that reports the level change (max of 10)",
         baselineSummary: "the 100 ms sample interval (ratio ≤ 1 = within one interval)",
         targetNanoseconds: 100_000_000,
         measure: {
@@ -118,29 +119,37 @@ let pressureBenchmarks: [Benchmark] = [
             // Temperatures only: PSI on a busy build machine would mask the step.
             let sampler = PressureSampler(temperatureSources: [LibsensorsSource()])
             let observer = PressureObserver(source: sampler, interval: 0.1)
+            let clock = MonotonicPressureClock()
             var changes = observer.levelChanges().makeAsyncIterator()
             let task = Task { await observer.run() }
-            var latencies: [Double] = []
+            // Step → the sample that saw it (the observer's reaction), and step → a subscriber
+            // holding the change (adding the sample's own work and the subscriber's wake-up).
+            var sampled: [Double] = []
+            var delivered: [Double] = []
             for step in 0..<10 {
                 // 50 °C is nominal, 96 °C is critical (H = 80, C = 100) on chip 0, input 1.
                 // A random phase within the interval, as a real step would have.
                 try await Task.sleep(nanoseconds: UInt64.random(in: 0..<100_000_000))
-                let start = MonotonicClock.now()
+                let start = clock.now()
                 try FakeHwmonTree.setTemperature(
                     chip: 0, input: 1, celsius: step % 2 == 0 ? 96 : 50)
-                guard await changes.next() != nil else { break }
-                latencies.append(MonotonicClock.now().seconds(since: start))
+                guard let change = await changes.next() else { break }
+                delivered.append(clock.now() - start)
+                sampled.append(change.reading.time - start)
             }
             task.cancel()
             await task.value
             try FakeHwmonTree.setTemperature(chip: 0, input: 1, celsius: 45)
-            guard latencies.count == 10 else {
-                throw BenchmarkSetupError(description: "saw \(latencies.count) of 10 level changes")
+            guard sampled.count == 10 else {
+                throw BenchmarkSetupError(description: "saw \(sampled.count) of 10 level changes")
             }
             return Measurement(
-                nanoseconds: (latencies.max() ?? 0) * 1e9, baselineNanoseconds: 1e8,
+                nanoseconds: (sampled.max() ?? 0) * 1e9, baselineNanoseconds: 1e8,
                 extras: [
-                    "mean": String(format: "%.1f ms", latencies.reduce(0, +) / 10 * 1e3)
+                    "mean": String(format: "%.1f ms", sampled.reduce(0, +) / 10 * 1e3),
+                    "delivered to a subscriber": String(
+                        format: "max %.1f ms, mean %.1f ms", (delivered.max() ?? 0) * 1e3,
+                        delivered.reduce(0, +) / 10 * 1e3),
                 ])
         }),
 ]
