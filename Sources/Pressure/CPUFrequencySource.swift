@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// CPU frequency throttling from `devices/system/cpu/cpufreq/policy*` and
 /// `cpu*/thermal_throttle/*_throttle_count`.
@@ -18,7 +18,7 @@ public final class CPUFrequencySource: ThrottlingSource {
         var counters: [SysfsValueFile] = []
         var lastDiscovery: Double?
     }
-    private let state = Mutex(State())
+    private let state = LockedState(State())
     private let clock = MonotonicPressureClock()
     /// What a sample says when there is nothing to read, built once.
     private let missing: SourceUnavailable

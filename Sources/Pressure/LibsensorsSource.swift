@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Temperatures from lm-sensors: libsensors for discovery, labels and limits; the input files
 /// kept open and re-read with `pread` for each sample.
@@ -18,7 +18,7 @@ public final class LibsensorsSource: TemperatureSource {
         var lastFingerprintCheck: Double?
         var failure: SourceUnavailable?
     }
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     /// A source using `library` (the process's one owner), rediscovering every
     /// `rescanInterval` seconds.

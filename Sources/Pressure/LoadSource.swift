@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 #if canImport(Glibc)
     import Glibc
@@ -34,7 +34,7 @@ public struct LoadCurve: LoadSource {
 /// This process's measured CPU use (`CLOCK_PROCESS_CPUTIME_ID`) per second of `time`, as a
 /// share of all online CPUs.
 public final class ProcessCPULoad: LoadSource {
-    private let previous = Mutex<(time: Double, cpu: Double)?>(nil)
+    private let previous = LockedState<(time: Double, cpu: Double)?>(nil)
     private let cores = Double(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
     /// A load source measuring from the first call on.

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 #if canImport(Glibc)
     import Glibc
@@ -25,8 +25,8 @@ public final class PSISource: PressureStallSource {
     /// The least time between two reads of the files, in seconds; 0 reads on every call.
     public let refreshInterval: Double
     private let clock: any PressureClock
-    private let files = Mutex<[PSIReading.Resource: SysfsValueFile]>([:])
-    private let lastRead = Mutex<(time: Double, readings: [PSIReading])?>(nil)
+    private let files = LockedState<[PSIReading.Resource: SysfsValueFile]>([:])
+    private let lastRead = LockedState<(time: Double, readings: [PSIReading])?>(nil)
     /// Each resource's path, built once rather than on every sample.
     private let paths: [(resource: PSIReading.Resource, path: String)]
 

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// A simulated temperature sensor driven by a ``ThermalModel`` and a ``LoadSource``.
 ///
@@ -11,7 +11,7 @@ public final class ThermalModelSource: TemperatureSource {
     private let ambient: (@Sendable (Double) -> Double)?
     private let high: Celsius
     private let critical: Celsius
-    private let state: Mutex<(model: ThermalModel, lastTime: Double?)>
+    private let state: LockedState<(model: ThermalModel, lastTime: Double?)>
 
     /// A source simulating `model` under `load`, with limits `high` and `critical`; `ambient`,
     /// when given, sets the room temperature (°C) at each reading's time, for scenarios where
@@ -25,7 +25,7 @@ public final class ThermalModelSource: TemperatureSource {
         self.ambient = ambient
         self.high = high
         self.critical = critical
-        self.state = Mutex((model, nil))
+        self.state = LockedState((model, nil))
     }
 
     /// Advances the model to `time` and reads it.

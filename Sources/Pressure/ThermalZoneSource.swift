@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 #if canImport(Glibc)
     import Glibc
@@ -26,7 +26,7 @@ public final class ThermalZoneSource: TemperatureSource {
         /// Whether `class/thermal` existed at the last fingerprint check.
         var directoryExists = false
     }
-    private let state: Mutex<State>
+    private let state: LockedState<State>
     /// `class/thermal` under ``roots``.
     private let directory: String
     /// What a sample says when that directory does not exist.
@@ -41,7 +41,7 @@ public final class ThermalZoneSource: TemperatureSource {
     init(roots: SystemRoots, rescanInterval: Double, open: @escaping PolledSensorTable.Opener) {
         self.roots = roots
         self.rescanInterval = rescanInterval
-        self.state = Mutex(State(table: PolledSensorTable(open: open)))
+        self.state = LockedState(State(table: PolledSensorTable(open: open)))
         self.directory = roots.thermalClass
         self.missing = SourceUnavailable(source: .thermalZone, reason: "no \(roots.thermalClass)")
     }

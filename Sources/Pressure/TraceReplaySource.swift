@@ -1,10 +1,10 @@
-import Synchronization
+import Locking
 
 /// Replays a recorded trace: each call returns the next sample, marked simulated with its
 /// temperature sensors' source set to `replay`.
 public final class TraceReplaySource: SampleSource {
     private let samples: [PressureSample]
-    private let position = Mutex(0)
+    private let position = LockedState(0)
 
     /// A source replaying `trace` from its first sample.
     public init(trace: PressureTrace) {
