@@ -6,11 +6,11 @@ import Locking
 
 /// A backend that reads pressure stall information; tests use a fixture implementation.
 public protocol PressureStallSource: Sendable {
-    /// Reads every resource's PSI.
+    /// Reads every resource's PSI for the sample taken at `time` (seconds, as the sampler's).
     ///
     /// - Throws: ``SourceUnavailable`` when the kernel has no PSI (missing files, `EOPNOTSUPP`
     ///   when booted with `psi=0`).
-    func readPressure() throws(SourceUnavailable) -> [PSIReading]
+    func readPressure(at time: Double) throws(SourceUnavailable) -> [PSIReading]
 }
 
 /// PSI from `/proc/pressure/{cpu,memory,io}`, the files kept open and re-read with `pread`.
@@ -22,39 +22,34 @@ public protocol PressureStallSource: Sendable {
 public final class PSISource: PressureStallSource {
     /// Where `/proc` is.
     public let roots: SystemRoots
-    /// The least time between two reads of the files, in seconds; 0 reads on every call.
+    /// The least time between two reads of the files, in seconds of sample time; 0 reads on
+    /// every call.
     public let refreshInterval: Double
-    private let clock: any PressureClock
     private let files = LockedState<[PSIReading.Resource: SysfsValueFile]>([:])
     private let lastRead = LockedState<(time: Double, readings: [PSIReading])?>(nil)
     /// Each resource's path, built once rather than on every sample.
     private let paths: [(resource: PSIReading.Resource, path: String)]
 
-    /// A source reading under `roots`, at most every `refreshInterval` seconds of `clock`.
-    public init(
-        roots: SystemRoots = SystemRoots(), refreshInterval: Double = 0,
-        clock: any PressureClock = MonotonicPressureClock()
-    ) {
+    /// A source reading under `roots`, at most every `refreshInterval` seconds.
+    public init(roots: SystemRoots = SystemRoots(), refreshInterval: Double = 0) {
         self.roots = roots
         self.refreshInterval = refreshInterval
-        self.clock = clock
         self.paths = PSIReading.Resource.allCases.map { ($0, "\(roots.pressure)/\($0.rawValue)") }
     }
 
     /// The three resources' readings: the last ones while they are younger than
-    /// ``refreshInterval``, else read afresh.
+    /// ``refreshInterval`` at `time`, else read afresh.
     ///
     /// - Throws: ``SourceUnavailable`` when no resource can be read, or a file holds garbage.
-    public func readPressure() throws(SourceUnavailable) -> [PSIReading] {
-        let now = clock.now()
+    public func readPressure(at time: Double) throws(SourceUnavailable) -> [PSIReading] {
         if refreshInterval > 0,
-            let last = lastRead.withLock({ $0 }), now >= last.time,
-            now - last.time < refreshInterval
+            let last = lastRead.withLock({ $0 }), time >= last.time,
+            time - last.time < refreshInterval
         {
             return last.readings
         }
         let readings = try readFiles()
-        if refreshInterval > 0 { lastRead.withLock { $0 = (now, readings) } }
+        if refreshInterval > 0 { lastRead.withLock { $0 = (time, readings) } }
         return readings
     }
 

@@ -111,8 +111,8 @@ public struct PressureClassifier: Sendable {
         var system, camera: DecidingSensor?
         /// Temperature sensors considered (not ignored), and how many of them gave a value.
         var count = 0, liveCount = 0
-        /// Whether any live temperature sensor, or any entry at all, is from a simulated source.
-        var liveSimulated = false, anySimulated = false
+        /// Whether any live temperature sensor is from a simulated source.
+        var liveSimulated = false
         /// Headroom now and forecast, the most of any sensor; NaN when unknown.
         var headroomNow = Double.nan, headroomForecast = Double.nan
         /// Why stale sensors are stale.
@@ -212,15 +212,11 @@ public struct PressureClassifier: Sendable {
         let headroom = HeadroomEstimate(
             current: temperatures.headroomNow, forecast: temperatures.headroomForecast,
             forecastSeconds: configuration.headroom.forecastSeconds)
-        var entries: [SensorReading] = []
-        entries.reserveCapacity(sample.sensors.count + extraEntries.count)
-        entries += sample.sensors
-        entries += extraEntries
+        let entries = sample.sensors + extraEntries
         return PressureReading(
             time: sample.time, level: level, factors: factors, headroom: headroom,
             sustainableShare: configuration.budget.share(headroom: headroom.planning, level: level),
-            simulated: sample.isSimulated || temperatures.anySimulated
-                || extraEntries.contains { $0.source.isSimulated },
+            simulated: sample.isSimulated || entries.contains { $0.source.isSimulated },
             thermal: thermal, sensors: entries, notes: notes)
     }
 
@@ -235,7 +231,6 @@ public struct PressureClassifier: Sendable {
         var summary = TemperatureSummary()
         var expectedState = 0
         for position in sensors.indices {
-            summary.anySimulated = summary.anySimulated || sensors[position].source.isSimulated
             guard sensors[position].isTemperature else { continue }
             let id = sensors[position].id
             if !rules.ignoredSensors.isEmpty, rules.ignoredSensors.contains(id) { continue }

@@ -70,7 +70,7 @@ public final class ManualPressureClock: PressureClock {
     public func now() -> Double { state.withLock { $0.now } }
 
     /// How many threads are waiting on the clock; lets a test wait until a waiter arrived.
-    public var sleeperCount: Int { state.withLock { $0.waiters.count } }
+    public var waiterCount: Int { state.withLock { $0.waiters.count } }
 
     /// Moves time forward by `seconds` and wakes the waiters now due.
     public func advance(by seconds: Double) {

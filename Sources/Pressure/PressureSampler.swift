@@ -42,13 +42,7 @@ public struct PressureSampler: SampleSource {
         var sample = PressureSample(time: time)
         for source in temperatureSources {
             do throws(SourceUnavailable) {
-                let readings = try source.readTemperatures(at: time)
-                // The first source's array is kept as is, not copied element by element.
-                if sample.sensors.isEmpty {
-                    sample.sensors = readings
-                } else {
-                    sample.sensors += readings
-                }
+                sample.sensors += try source.readTemperatures(at: time)
             } catch {
                 sample.unavailable.append(error)
             }
@@ -62,7 +56,7 @@ public struct PressureSampler: SampleSource {
         }
         if let stallSource {
             do throws(SourceUnavailable) {
-                sample.pressure = try stallSource.readPressure()
+                sample.pressure = try stallSource.readPressure(at: time)
             } catch {
                 sample.unavailable.append(error)
             }

@@ -62,7 +62,7 @@ import Testing
             "pressure/io",
             "some avg10=0.00 avg60=0.00 avg300=0.00 total=0\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0"
         )
-        let readings = try PSISource(roots: SystemRoots(procfs: tree.root)).readPressure()
+        let readings = try PSISource(roots: SystemRoots(procfs: tree.root)).readPressure(at: 0)
         #expect(readings.map(\.resource) == [.cpu, .io])
         var classifier = PressureClassifier()
         let reading = classifier.classify(PressureSample(time: 0, pressure: readings))
@@ -71,30 +71,27 @@ import Testing
 
     @Test func withARefreshIntervalTheFilesAreReadAtMostThatOften() throws {
         let tree = try FixtureTree()
-        let clock = ManualPressureClock(start: 100)
-        let source = PSISource(
-            roots: SystemRoots(procfs: tree.root), refreshInterval: 0.5, clock: clock)
+        let source = PSISource(roots: SystemRoots(procfs: tree.root), refreshInterval: 0.5)
         // A failed read is not remembered: the file is looked for again at once.
-        #expect(throws: SourceUnavailable.self) { try source.readPressure() }
+        #expect(throws: SourceUnavailable.self) { try source.readPressure(at: 100) }
         try tree.write("pressure/cpu", "some avg10=30.00 avg60=1.00 avg300=0.50 total=100")
-        #expect(try source.readPressure().first?.some.avg10 == 30)
+        #expect(try source.readPressure(at: 100).first?.some.avg10 == 30)
 
         try tree.write("pressure/cpu", "some avg10=2.00 avg60=1.00 avg300=0.50 total=900")
-        clock.advance(by: 0.4)
-        #expect(try source.readPressure().first?.some.avg10 == 30)
-        clock.advance(by: 0.1)
-        #expect(try source.readPressure().first?.some.avg10 == 2)
+        #expect(try source.readPressure(at: 100.4).first?.some.avg10 == 30)
+        #expect(try source.readPressure(at: 100.5).first?.some.avg10 == 2)
         // Without one, every call reads the files.
         try tree.write("pressure/cpu", "some avg10=7.00 avg60=1.00 avg300=0.50 total=950")
         #expect(
-            try PSISource(roots: SystemRoots(procfs: tree.root)).readPressure().first?.some.avg10
+            try PSISource(roots: SystemRoots(procfs: tree.root)).readPressure(at: 0).first?.some
+                .avg10
                 == 7)
     }
 
     @Test func missingPSIIsUnavailableWithTheReason() throws {
         let tree = try FixtureTree()
         #expect {
-            try PSISource(roots: SystemRoots(procfs: tree.root)).readPressure()
+            try PSISource(roots: SystemRoots(procfs: tree.root)).readPressure(at: 0)
         } throws: { error in
             "\(error)".hasPrefix("psi unavailable: no \(tree.root)/pressure/cpu")
         }

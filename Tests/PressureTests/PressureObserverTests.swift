@@ -12,8 +12,8 @@ final class SteppedSource: SampleSource {
 }
 
 @Suite struct PressureObserverTests {
-    private func waitForSleeper(_ clock: ManualPressureClock) async {
-        while clock.sleeperCount == 0 { await Task.yield() }
+    private func waitForWaiter(_ clock: ManualPressureClock) async {
+        while clock.waiterCount == 0 { await Task.yield() }
     }
 
     @Test func aStepAcrossAThresholdIsReportedWithinOneInterval() async throws {
@@ -24,7 +24,7 @@ final class SteppedSource: SampleSource {
         let readings = observer.readings()
         let task = Task { await observer.run() }
 
-        await waitForSleeper(clock)
+        await waitForWaiter(clock)
         #expect(observer.latest?.level == .nominal)
         clock.advance(by: 0.2)
         source.celsius.withLock { $0 = 85 }
@@ -61,7 +61,7 @@ final class SteppedSource: SampleSource {
         for await reading in readings {
             #expect(reading.simulated)
             seen.append(reading.level)
-            await waitForSleeper(clock)
+            await waitForWaiter(clock)
             clock.advance(by: 1)
         }
         await task.value

@@ -49,11 +49,11 @@ import Testing
         let clock = ManualPressureClock()
         let waitSet = WaitSet()
         async let event = onThread { clock.wait(until: 1, on: waitSet) }
-        while clock.sleeperCount == 0 { await Task.yield() }
+        while clock.waiterCount == 0 { await Task.yield() }
         clock.advance(by: 0.5)
-        #expect(clock.sleeperCount == 1)
+        #expect(clock.waiterCount == 1)
         clock.advance(by: 0.5)
         #expect(await event == .deadline)
-        #expect(clock.sleeperCount == 0)
+        #expect(clock.waiterCount == 0)
     }
 }
