@@ -100,16 +100,23 @@ public struct DeviceProfile: Hashable, Codable, Sendable {
         guard !name.isEmpty else {
             throw decoder.invalidValue(CodingKeys.name, "expected a non-empty name")
         }
-        let positive: [(CodingKeys, Double)] = [
-            (.pixelRate, pixelRate), (.memoryBandwidth, memoryBandwidth),
-            (.rawBytesPerPixel, rawBytesPerPixel),
+        // Every number is bounded to what real hardware can be, so that no cost, share or
+        // printed figure derived from a profile can overflow.
+        let bounded: [(CodingKeys, Double, ClosedRange<Double>, String)] = [
+            (.pixelRate, pixelRate, 1e3...1e13, "1e3 to 1e13 pixels per second"),
+            (.memoryBandwidth, memoryBandwidth, 1e3...1e14, "1e3 to 1e14 bytes per second"),
+            (.rawBytesPerPixel, rawBytesPerPixel, 0.01...16, "0.01 to 16 bytes per pixel"),
+            (
+                .fullSensorReadoutFactor, fullSensorReadoutFactor, 1.0.nextUp...100,
+                "a factor above 1 and at most 100"
+            ),
         ]
-        for (key, value) in positive where !(value > 0 && value.isFinite) {
-            throw decoder.invalidValue(key, "expected a positive number, got \(value)")
+        for (key, value, range, expected) in bounded where !range.contains(value) {
+            throw decoder.invalidValue(key, "expected \(expected), got \(value)")
         }
-        guard cameraPorts >= 1 else {
+        guard (1...64).contains(cameraPorts) else {
             throw decoder.invalidValue(
-                CodingKeys.cameraPorts, "expected at least 1, got \(cameraPorts)")
+                CodingKeys.cameraPorts, "expected 1 to 64 camera ports, got \(cameraPorts)")
         }
         guard perCameraOverhead >= 0, perCameraOverhead < 1 else {
             throw decoder.invalidValue(
@@ -120,11 +127,6 @@ public struct DeviceProfile: Hashable, Codable, Sendable {
             throw decoder.invalidValue(
                 CodingKeys.binnedReadoutFactor,
                 "expected a factor above 0 and below 1, got \(binnedReadoutFactor)")
-        }
-        guard fullSensorReadoutFactor > 1, fullSensorReadoutFactor.isFinite else {
-            throw decoder.invalidValue(
-                CodingKeys.fullSensorReadoutFactor,
-                "expected a factor above 1, got \(fullSensorReadoutFactor)")
         }
     }
 
@@ -172,7 +174,12 @@ public struct OutputWeights: Hashable, Codable, Sendable {
         case preview, videoData, photo, movie
     }
 
-    /// Decodes weights, each positive; a missing one keeps its default.
+    /// The largest weight accepted: an output a thousand times the cost of a video stream
+    /// is beyond any real one.
+    public static let maximumWeight = 1000.0
+
+    /// Decodes weights, each above 0 and at most ``maximumWeight``; a missing one keeps its
+    /// default.
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -185,8 +192,9 @@ public struct OutputWeights: Hashable, Codable, Sendable {
         let weights: [(CodingKeys, Double)] = [
             (.preview, preview), (.videoData, videoData), (.photo, photo), (.movie, movie),
         ]
-        for (key, weight) in weights where !(weight > 0 && weight.isFinite) {
-            throw decoder.invalidValue(key, "expected a positive weight, got \(weight)")
+        for (key, weight) in weights where !(weight > 0 && weight <= Self.maximumWeight) {
+            throw decoder.invalidValue(
+                key, "expected a weight above 0 and at most 1000, got \(weight)")
         }
     }
 }

@@ -56,7 +56,7 @@ public struct ProfileCatalog: Sendable {
     ) throws(ConfigurationError) -> DeviceProfile {
         if let profile = profiles.first(where: { $0.name == reference }) { return profile }
         if reference.contains("/") || reference.hasSuffix(".json") {
-            return try DeviceProfile.decode(readConfigurationFile(reference), file: reference)
+            return try DeviceProfile.decode(InputFile.read(reference), file: reference)
         }
         if let path = calibratedPath(for: reference), FileManager.default.fileExists(atPath: path) {
             return try calibrated(at: path, name: reference)
@@ -103,7 +103,7 @@ public struct ProfileCatalog: Sendable {
     private func calibrated(at path: String, name: String) throws(ConfigurationError)
         -> DeviceProfile
     {
-        let profile = try DeviceProfile.decode(readConfigurationFile(path), file: path)
+        let profile = try DeviceProfile.decode(InputFile.read(path), file: path)
         guard profile.name == name else {
             throw ConfigurationError(
                 file: path, path: "name",

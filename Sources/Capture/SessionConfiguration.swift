@@ -89,7 +89,7 @@ public struct SessionConfiguration: Hashable, Codable, Sendable {
 
     /// Reads, parses and validates a session JSON file.
     public static func load(from path: String) throws(ConfigurationError) -> SessionConfiguration {
-        try decode(readConfigurationFile(path), file: path)
+        try decode(InputFile.read(path), file: path)
     }
 
     /// The session as pretty-printed JSON with sorted keys, in the same schema it is read from.

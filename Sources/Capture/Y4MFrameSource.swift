@@ -15,12 +15,15 @@ public struct Y4MFrameSource: FrameSource {
     /// The luma plane of each frame in the file, in order.
     public let frames: [[UInt8]]
 
-    /// Reads the Y4M file at `path`.
+    /// The largest file read: every frame is kept in memory.
+    public static let maximumFileSize = 1 << 30
+
+    /// Reads the Y4M file at `path` (at most ``maximumFileSize`` bytes).
     ///
     /// - Throws: ``ConfigurationError`` naming the file and what is wrong (no such file, not a
     ///   YUV4MPEG2 header, an unsupported colour space, a truncated frame, no frames).
     public init(path: String) throws(ConfigurationError) {
-        try self.init(data: readConfigurationFile(path), file: path)
+        try self.init(data: InputFile.read(path, limit: Self.maximumFileSize), file: path)
     }
 
     /// Parses Y4M `data`; `file` names it in errors.

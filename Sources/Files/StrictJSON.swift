@@ -93,68 +93,23 @@ extension ConfigurationError {
             String(describing: type).hasPrefix("Array") ? "an array" : "an object"
         }
     }
-
-    /// Where and why `data` is not JSON: `not valid JSON: Invalid value around line 3, column 7`.
-    /// `nil` when `data` is valid JSON.
-    static func syntaxError(in data: Data, file: String?) -> ConfigurationError? {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            return nil
-        } catch {
-            let message =
-                ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
-            return ConfigurationError(
-                file: file, path: "",
-                problem: "not valid JSON: " + Self.withLineAndColumn(message, in: data))
-        }
-    }
-
-    /// Replaces "character N" in a parser message by the line and column users see in an editor.
-    private static func withLineAndColumn(_ message: String, in data: Data) -> String {
-        guard let range = message.range(of: "character "),
-            let offset = Int(message[range.upperBound...].prefix { $0.isNumber })
-        else { return message.hasSuffix(".") ? String(message.dropLast()) : message }
-        let before = data.prefix(offset)
-        let line = before.count(where: { $0 == UInt8(ascii: "\n") }) + 1
-        let column = offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
-        return message[..<range.lowerBound] + "line \(line), column \(column)"
-    }
 }
 
 /// Decodes a strict JSON document, turning every failure into a ``ConfigurationError`` that
-/// names `file` (when given) and the field path.
+/// names `file` (when given) and the field path: syntax errors with their line and column, a
+/// duplicate key, a number where an integer was expected, a value out of an integer's range.
+/// A UTF-8 byte-order mark before the document is skipped.
 public func decodeStrictly<Value: Decodable>(
     _ type: Value.Type, from data: Data, file: String?
 ) throws(ConfigurationError) -> Value {
     do {
-        return try JSONDecoder().decode(type, from: data)
+        let document = try JSONParser.parse(data)
+        return try JSONTreeDecoder.decode(type, from: document, at: [])
     } catch let error as DecodingError {
-        throw ConfigurationError.syntaxError(in: data, file: file)
-            ?? ConfigurationError(error, file: file)
+        throw ConfigurationError(error, file: file)
     } catch let error as ConfigurationError {
         throw file.map(error.inFile) ?? error
     } catch {
-        throw ConfigurationError(file: file, path: "", problem: "not valid JSON: \(error)")
-    }
-}
-
-/// Reads a whole file (`-` is standard input), or throws a ``ConfigurationError`` naming it.
-public func readConfigurationFile(_ path: String) throws(ConfigurationError) -> Data {
-    if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        throw ConfigurationError(file: path, path: "", problem: "no such file")
-    }
-    guard !isDirectory.boolValue else {
-        throw ConfigurationError(
-            file: path, path: "", problem: "is a directory; expected a JSON file")
-    }
-    do {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CocoaError(.fileReadNoPermission)
-        }
-        return try handle.readToEnd() ?? Data()  // nil means an empty file
-    } catch {
-        throw ConfigurationError(file: path, path: "", problem: "cannot be read (permissions?)")
+        throw ConfigurationError(file: file, path: "", problem: "\(error)")
     }
 }

@@ -141,6 +141,6 @@ public struct GovernorPolicy: Hashable, Sendable, Codable {
 
     /// Reads a policy JSON file.
     public static func load(from path: String) throws(ConfigurationError) -> GovernorPolicy {
-        try decode(readConfigurationFile(path), file: path)
+        try decode(InputFile.read(path), file: path)
     }
 }

@@ -113,7 +113,7 @@ public struct PressureConfiguration: Hashable, Sendable, Codable {
     /// - Throws: ``ConfigurationError`` naming the file and field for syntax errors, unknown
     ///   keys and out-of-order or negative thresholds.
     public static func load(from path: String) throws(ConfigurationError) -> PressureConfiguration {
-        let data = try readConfigurationFile(path)
+        let data = try InputFile.read(path)
         return try decodeStrictly(PressureConfiguration.self, from: data, file: path)
     }
 }

@@ -29,15 +29,21 @@ public struct PressureTrace: Hashable, Sendable {
         try AtomicFile.write(jsonLines(), to: path)
     }
 
-    /// Reads and validates a trace file.
+    /// The largest trace file read: about a day of samples at 1 Hz.
+    public static let maximumFileSize = 256 << 20
+
+    /// Reads and validates a trace file: JSON lines with LF or CRLF ends, with or without a
+    /// UTF-8 byte-order mark, at most ``maximumFileSize`` bytes.
     ///
     /// - Throws: ``ConfigurationError`` naming the file, the line (`line 3`) and field for
     ///   invalid JSON, unknown keys, missing values and times that go backwards.
     public static func read(from path: String) throws(ConfigurationError) -> PressureTrace {
-        let data = try readConfigurationFile(path)
+        let data = try InputFile.read(path, limit: Self.maximumFileSize)
         var samples: [PressureSample] = []
-        let lines = String(decoding: data, as: UTF8.self).split(
-            separator: "\n", omittingEmptySubsequences: false)
+        var text = String(decoding: data, as: UTF8.self)
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        // `isNewline` splits at "\n" and at "\r\n", which Swift treats as one character.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         for (index, line) in lines.enumerated()
         where !line.trimmingCharacters(in: .whitespaces).isEmpty {
             let location = "line \(index + 1)"

@@ -3,37 +3,29 @@ import Foundation
 /// Reading and writing MOTChallenge text files
 /// (`frame,id,left,top,width,height,conf,x,y,z`, one box per line, pixels).
 public enum MOTFile {
-    /// Reads and validates a file.
-    ///
-    /// - Throws: ``MOTFormatError`` naming the file (and line) when it cannot be read or a line
-    ///   is malformed.
-    public static func read(_ path: String) throws(MOTFormatError) -> [MOTRecord] {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw MOTFormatError(file: path, line: 0, problem: "cannot read the file (\(error))")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw MOTFormatError(file: path, line: 0, problem: "expected UTF-8 text")
-        }
-        return try parse(text, file: path)
-    }
+    /// The largest frame number accepted: over nine hours at 30 fps, far beyond any published
+    /// sequence. Tracking and evaluation step through every frame up to the last, so a frame
+    /// number costs like a length and is bounded like one.
+    public static let maximumFrame = 1_000_000
 
-    /// Parses MOTChallenge text. Blank lines are skipped; every other line needs at least the
-    /// six fields `frame,id,left,top,width,height`, optionally followed by a confidence and
-    /// more fields (which are ignored).
+    /// Parses MOTChallenge text as published: LF or CRLF line ends, with or without a UTF-8
+    /// byte-order mark. Blank lines are skipped; every other line needs at least the six fields
+    /// `frame,id,left,top,width,height`, optionally followed by a confidence and more fields
+    /// (which are ignored). Frames are limited to ``maximumFrame``.
     ///
     /// - Parameters:
     ///   - text: the file's contents.
     ///   - file: the name to put in errors.
     /// - Throws: ``MOTFormatError`` for a line with too few fields, a non-numeric, non-finite
-    ///   or fractional frame number, a frame below 1, non-finite coordinates, or a width or
-    ///   height that is not positive.
+    ///   or fractional frame number, a frame below 1 or above ``maximumFrame``, non-finite
+    ///   coordinates, a width or height that is not positive, and for text with no boxes at
+    ///   all (an empty file is never a silent score).
     public static func parse(_ text: String, file: String) throws(MOTFormatError) -> [MOTRecord] {
         var records: [MOTRecord] = []
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        let body = text.hasPrefix("\u{FEFF}") ? text.dropFirst() : Substring(text)
+        // `isNewline` splits at "\n" and at "\r\n", which Swift treats as one character.
+        for rawLine in body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             lineNumber += 1
             let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty { continue }
@@ -59,8 +51,11 @@ public enum MOTFile {
                 }
                 numbers.append(value)
             }
-            guard numbers[0] >= 1, numbers[0] == numbers[0].rounded(), numbers[0] < 1e9 else {
-                throw fail("frame: expected a whole number ≥ 1, got \(fields[0])")
+            guard numbers[0] >= 1, numbers[0] == numbers[0].rounded(),
+                numbers[0] <= Double(maximumFrame)
+            else {
+                throw fail(
+                    "frame: expected a whole number from 1 to \(maximumFrame), got \(fields[0])")
             }
             guard numbers[1] == numbers[1].rounded(), abs(numbers[1]) < 1e15 else {
                 throw fail("id: expected a whole number, got \(fields[1])")
@@ -73,6 +68,11 @@ public enum MOTFile {
                     box: BoundingBox(
                         minX: numbers[2], minY: numbers[3], width: numbers[4], height: numbers[5]),
                     confidence: numbers.count > 6 ? numbers[6] : 1))
+        }
+        guard !records.isEmpty else {
+            throw MOTFormatError(
+                file: file, line: 0,
+                problem: "no boxes found; expected lines of frame,id,left,top,width,height")
         }
         return records
     }

@@ -99,7 +99,7 @@ enum LaunchCommand {
             throw UsageError(description: "expected one or more JSON report FILEs")
         }
         let reports = try files.map { file in
-            var report = try LaunchReport.decode(readConfigurationFile(file), file: file)
+            var report = try LaunchReport.decode(InputFile.read(file), file: file)
             if let label = arguments.value("--label") { report.label = label }
             return report
         }
@@ -148,7 +148,7 @@ enum LaunchCommand {
             guard rest.isEmpty else {
                 throw UsageError(description: "give either RUN or --from FILE, not both")
             }
-            report = try LaunchReport.decode(readConfigurationFile(file), file: file)
+            report = try LaunchReport.decode(InputFile.read(file), file: file)
         } else {
             let store = try store(arguments)
             let runs = try store.runs(matching: selector(rest.first ?? "last~1"))

@@ -1,12 +1,24 @@
+import Files
+import Foundation
 import Tracking
 
 /// MOTChallenge files named on the command line, read with errors that exit 2 and name
 /// `FILE:LINE`.
 enum MOTInput {
-    /// Reads `path`; a malformed file is a `UsageError` (bad input, exit 2).
+    /// Reads `path` (bounded, a regular file or `-`); a malformed file is a `UsageError`
+    /// (bad input, exit 2).
     static func read(_ path: String) throws(UsageError) -> [MOTRecord] {
+        let data: Data
         do {
-            return try MOTFile.read(path)
+            data = try InputFile.read(path)
+        } catch {
+            throw UsageError(description: error.description)
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw UsageError(description: "\(path): expected UTF-8 text")
+        }
+        do {
+            return try MOTFile.parse(text, file: path)
         } catch {
             throw UsageError(description: error.description)
         }
@@ -28,14 +40,7 @@ enum MOTInput {
         var table = TextTable(
             headings: ["MOTA", "MOTP", "IDF1", "IDP", "IDR", "IDSW", "FP", "FN", "MT", "ML"])
         table.numericColumns = Set(0..<10)
-        func three(_ value: Double) -> String {
-            let thousandths = Int((value * 1000).rounded())
-            let sign = thousandths < 0 ? "-" : ""
-            let magnitude = abs(thousandths)
-            let fraction = magnitude % 1000
-            let padding = fraction < 10 ? "00" : fraction < 100 ? "0" : ""
-            return "\(sign)\(magnitude / 1000).\(padding)\(fraction)"
-        }
+        func three(_ value: Double) -> String { value.fixed(3) }
         table.rows = [
             [
                 three(metrics.mota), three(metrics.motp), three(metrics.idf1), three(metrics.idp),

@@ -57,19 +57,10 @@ enum PlanCommand {
         lines += plan.trades.map { "  - \($0)" }
         if plan.strategy != .unchanged {
             lines.append(
-                "Pixel rate kept: \(Int((plan.retainedPixelRate * 100).rounded()))% of what was requested."
+                "Pixel rate kept: \((plan.retainedPixelRate * 100).fixed(0))% of what was requested."
             )
         }
         if let written { lines.append("Planned session written to \(written).") }
         return lines.joined(separator: "\n")
-    }
-}
-
-extension Double {
-    /// Two decimals: `1.66`.
-    var shortDecimal: String {
-        let hundredths = Int((self * 100).rounded())
-        let fraction = abs(hundredths % 100)
-        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
     }
 }

@@ -23,7 +23,7 @@ enum PressureText {
         if let celsius = sensor.celsius { return celsius.description }
         guard let value = sensor.value else { return "-" }
         switch sensor.unit {
-        case "ratio": return "\(Int((value * 100).rounded()))%"
+        case "ratio": return "\((value * 100).fixed(0))%"
         case "percent": return "\(value.shortDecimal)%"
         default: return "\(value.shortText) \(sensor.unit ?? "")"
         }

@@ -54,9 +54,31 @@ import Tracking
         #expect(try MOTFile.parse(MOTFile.format(records), file: "x") == records)
     }
 
-    @Test func missingFileIsAnError() {
-        #expect(throws: MOTFormatError.self) {
-            try MOTFile.read("/nonexistent/headroom/det.txt")
+    @Test func crlfAndByteOrderMarkReadAsPublished() throws {
+        let lf = "1,1,10,20,30,40,0.9,-1,-1,-1\n2,1,12,20,30,40,0.8,-1,-1,-1\n"
+        let published = "\u{FEFF}" + lf.replacingOccurrences(of: "\n", with: "\r\n")
+        let expected = try MOTFile.parse(lf, file: "lf.txt")
+        #expect(expected.count == 2)
+        #expect(try MOTFile.parse(published, file: "crlf.txt") == expected)
+    }
+
+    @Test func textWithoutBoxesIsAnErrorNamingTheFile() {
+        for text in ["", "\r\n\r\n", "\u{FEFF}"] {
+            #expect(throws: MOTFormatError.self) { try MOTFile.parse(text, file: "empty.txt") }
+            do {
+                _ = try MOTFile.parse(text, file: "empty.txt")
+            } catch {
+                #expect(error.description.hasPrefix("empty.txt: no boxes found"))
+            }
         }
+    }
+
+    @Test func frameNumbersAreBounded() throws {
+        let last = MOTFile.maximumFrame
+        #expect(try MOTFile.parse("\(last),1,0,0,1,1\n", file: "x").first?.frame == last)
+        #expect(throws: MOTFormatError.self) {
+            try MOTFile.parse("\(last + 1),1,0,0,1,1\n", file: "x")
+        }
+        #expect(throws: MOTFormatError.self) { try MOTFile.parse("1e8,1,0,0,1,1\n", file: "x") }
     }
 }
