@@ -113,6 +113,49 @@ expect 0 '"idf1"' -- evaluate "$work/scene/gt.txt" "$work/scene/out.txt" --json
 expect 0 '"framesPerSecond"' -- track "$work/scene/det.txt" --gt "$work/scene/gt.txt" --json
 expect 0 "| fps | stride |" -- quality --seconds 1 --fps 15 --strides 1,3
 
+# Hardening (issue 13): files as published, hostile numbers, duplicate keys, unbounded and
+# blocking inputs. Each of these crashed, hung or scored silently before.
+sed 's/$/\r/' "$work/scene/gt.txt" | sed '1s/^/\xef\xbb\xbf/' >"$work/scene/gt-crlf.txt"
+sed 's/$/\r/' "$work/scene/out.txt" >"$work/scene/out-crlf.txt"
+"$headroom" evaluate "$work/scene/gt.txt" "$work/scene/out.txt" --json >"$work/lf.json"
+expect 0 '"idf1"' -- evaluate "$work/scene/gt-crlf.txt" "$work/scene/out-crlf.txt" --json
+cmp -s "$work/lf.json" "$work/out" || { echo "FAIL evaluate: CRLF + BOM files score differently"; failures=$((failures + 1)); }
+: >"$work/empty.txt"
+expect 2 "empty.txt: no boxes found" -- evaluate "$work/scene/gt.txt" "$work/empty.txt"
+printf '100000000,1,0,0,1,1\n' >"$work/far-frame.txt"
+expect 2 "far-frame.txt:1: frame: expected a whole number from 1 to 1000000" -- track "$work/far-frame.txt"
+"$headroom" profiles --json | python3 -c '
+import json, sys
+profile = json.load(sys.stdin)[0]
+for name, key, value in [("fsrf", "fullSensorReadoutFactor", 1e19), ("raw", "rawBytesPerPixel", 1e19),
+                         ("pixels", "pixelRate", 1e-300), ("memory", "memoryBandwidth", 1e-300)]:
+    json.dump(dict(profile, **{key: value}), open(sys.argv[1] + "/profile-" + name + ".json", "w"))
+weights = dict(profile["outputWeights"], movie=9.2e18)
+json.dump(dict(profile, outputWeights=weights), open(sys.argv[1] + "/profile-weight.json", "w"))
+' "$work"
+expect 2 "profile-fsrf.json: fullSensorReadoutFactor: expected a factor above 1 and at most 100" -- estimate examples/sessions/dual-4k60.json --profile "$work/profile-fsrf.json"
+expect 2 "profile-raw.json: rawBytesPerPixel: expected 0.01 to 16" -- plan examples/sessions/dual-4k60.json --profile "$work/profile-raw.json"
+expect 2 "profile-pixels.json: pixelRate: expected 1e3 to 1e13" -- estimate examples/sessions/dual-4k60.json --profile "$work/profile-pixels.json"
+expect 2 "profile-memory.json: memoryBandwidth: expected 1e3 to 1e14" -- plan examples/sessions/dual-4k60.json --profile "$work/profile-memory.json"
+expect 2 "profile-weight.json: outputWeights.movie: expected a weight above 0 and at most 1000" -- estimate examples/sessions/dual-4k60.json --profile "$work/profile-weight.json"
+session fraction '{ "cameras": [ { "id": "a", "format": { "width": 1.5, "height": 480, "maxFrameRate": 30 } } ] }'
+session huge '{ "cameras": [ { "id": "a", "format": { "width": 1e30, "height": 480, "maxFrameRate": 30 } } ] }'
+session duplicate "{ \"profile\": \"generic-x86_64\", \"cameras\": [ $camera ], \"profile\": \"jetson-orin-nx\" }"
+expect 2 "fraction.json: cameras[0].format.width: expected an integer, got 1.5" -- estimate "$work/fraction.json"
+expect 2 "huge.json: cameras[0].format.width: expected an integer from" -- estimate "$work/huge.json"
+expect 2 "duplicate.json: profile: duplicate key" -- estimate "$work/duplicate.json"
+grep -q "Fatal error\|Backtrace" "$work/err" && { echo "FAIL estimate: a trace on stderr"; failures=$((failures + 1)); }
+{ printf '\xef\xbb\xbf'; sed 's/$/\r/' examples/sessions/single-1080p30.json; } >"$work/published.json"
+expect 0 "fits on" -- estimate "$work/published.json"
+expect 2 "/dev/zero: is a character device; expected a regular file" -- estimate /dev/zero
+mkfifo "$work/fifo"
+status=0
+timeout 10 "$headroom" estimate "$work/fifo" >/dev/null 2>"$work/err" || status=$?
+[[ $status -eq 2 ]] && grep -qF "is a FIFO" "$work/err" || { echo "FAIL estimate FIFO: exit $status"; failures=$((failures + 1)); }
+head -c $((17 << 20)) /dev/zero >"$work/big.json"
+expect 2 "big.json: is larger than the input limit of 16 MiB" -- estimate "$work/big.json"
+expect 0 "fits on" -- estimate - <examples/sessions/single-1080p30.json
+
 for command in $("$headroom" --help | awk '/^commands:/{on=1;next} on&&!NF{exit} on{print $1}'); do
   expect 0 "usage: headroom $command" -- "$command" --help
 done

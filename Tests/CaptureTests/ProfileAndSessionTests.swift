@@ -52,6 +52,35 @@ struct ProfileAndSessionTests {
         #expect(error.path == "cameraPorts")
     }
 
+    @Test(
+        "numbers no real board has are refused with their field, so no cost or figure overflows",
+        arguments: [
+            ("fullSensorReadoutFactor", "1e19"), ("rawBytesPerPixel", "1e19"),
+            ("pixelRate", "1e-300"), ("memoryBandwidth", "1e-300"), ("cameraPorts", "100000"),
+        ])
+    func hostileProfileNumbers(key: String, value: String) throws {
+        var object =
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(DeviceProfile.raspberryPi5))
+            as! [String: Any]
+        object[key] = Double(value)!
+        let data = try JSONSerialization.data(withJSONObject: object)
+        let error = try #require(throws: ConfigurationError.self) {
+            try DeviceProfile.decode(data, file: "board.json")
+        }
+        #expect(error.path == key)
+        #expect(error.problem.hasPrefix("expected"))
+    }
+
+    @Test("an output weight beyond 1000 is refused with its field path")
+    func hostileWeight() throws {
+        let text = String(decoding: try JSONEncoder().encode(DeviceProfile.raspberryPi5), as: UTF8.self)
+            .replacingOccurrences(of: "\"movie\":3", with: "\"movie\":9.2e18")
+        let error = try #require(throws: ConfigurationError.self) {
+            try DeviceProfile.decode(Data(text.utf8), file: "board.json")
+        }
+        #expect(error.path == "outputWeights.movie")
+    }
+
     @Test("commit refuses a session over budget with the breakdown, and accepts one that fits")
     func commit() throws {
         let fourK = CameraFormat(width: 3840, height: 2160, maxFrameRate: 60)
