@@ -4,10 +4,21 @@ import Foundation
     import Glibc
 #endif
 
-/// Writes files so that a reader sees either the old contents or the new, never a part:
-/// the data goes to a temporary file in the same directory, is flushed, then renamed over
-/// the destination.
+/// Writes files so that a reader sees either the old contents or the new, never a part, and so
+/// that nobody else's file can be overwritten through a planted link:
+///
+/// - the data goes to a temporary file in the destination's directory, under an unpredictable
+///   name, created with `O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC` (a symlink or file planted
+///   at that name makes the create fail, it is never followed or truncated);
+/// - the temporary file is flushed (`fsync`), renamed over the destination (a symlink at the
+///   destination is replaced, not followed), and the directory is flushed so the rename
+///   survives a power cut;
+/// - new files get mode 0644 and new directories 0755, both under the process's umask.
 public enum AtomicFile {
+    /// How many unpredictable names are tried before giving up (each collision is either
+    /// astronomically unlikely or somebody planting files).
+    private static let nameAttempts = 16
+
     /// Replaces the file at `path` with `data`, creating missing parent directories.
     ///
     /// - Throws: ``ConfigurationError`` naming `path` when the directory cannot be created or the
@@ -15,18 +26,72 @@ public enum AtomicFile {
     public static func write(_ data: Data, to path: String) throws(ConfigurationError) {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
-        let temporary = "\(directory)/.\(url.lastPathComponent).\(getpid()).tmp"
-        do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw ConfigurationError(
-                file: path, path: "",
-                problem: "cannot create directory \(directory): \(error.localizedDescription)")
+        let name = url.lastPathComponent
+        try createDirectories(directory, for: path)
+        let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard directoryDescriptor >= 0 else {
+            throw failure(path, "cannot open directory \(directory)")
         }
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw failure(path, "cannot create \(temporary)") }
-        let written = data.withUnsafeBytes { buffer -> Bool in
+        defer { close(directoryDescriptor) }
+
+        let (descriptor, temporary) = try createTemporary(
+            in: directoryDescriptor, for: name, path: path)
+        let written = writeAll(data, to: descriptor)
+        let synced = written && fsync(descriptor) == 0
+        let writeError = errno
+        close(descriptor)
+        guard synced, renameat(directoryDescriptor, temporary, directoryDescriptor, name) == 0 else {
+            let reason = synced ? errno : writeError
+            unlinkat(directoryDescriptor, temporary, 0)
+            errno = reason
+            throw failure(path, "cannot write")
+        }
+        // The rename is durable only once the directory is; a failure here changes nothing
+        // that a reader could see, so it is not an error.
+        _ = fsync(directoryDescriptor)
+    }
+
+    /// Replaces the file at `path` with `text` in UTF-8.
+    public static func write(_ text: String, to path: String) throws(ConfigurationError) {
+        try write(Data(text.utf8), to: path)
+    }
+
+    /// Creates `directory` and its missing parents with mode 0755 (under the umask).
+    private static func createDirectories(_ directory: String, for path: String)
+        throws(ConfigurationError)
+    {
+        var partial = directory.hasPrefix("/") ? "" : "."
+        for component in directory.split(separator: "/") {
+            partial += "/" + component
+            if mkdir(partial, 0o755) != 0 && errno != EEXIST {
+                throw failure(path, "cannot create directory \(directory)")
+            }
+        }
+        var status = stat()
+        guard stat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+            errno = ENOTDIR
+            throw failure(path, "cannot create directory \(directory)")
+        }
+    }
+
+    /// Creates `.NAME.RANDOM.tmp` in the directory, exclusively and without following links.
+    private static func createTemporary(in directory: Int32, for name: String, path: String)
+        throws(ConfigurationError) -> (descriptor: Int32, name: String)
+    {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<nameAttempts {
+            let suffix = String(generator.next() as UInt64, radix: 36)
+            let temporary = ".\(name).\(suffix).tmp"
+            let descriptor = openat(
+                directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            if descriptor >= 0 { return (descriptor, temporary) }
+            guard errno == EEXIST || errno == ELOOP else { break }
+        }
+        throw failure(path, "cannot create a temporary file beside it")
+    }
+
+    private static func writeAll(_ data: Data, to descriptor: Int32) -> Bool {
+        data.withUnsafeBytes { buffer -> Bool in
             var offset = 0
             while offset < buffer.count {
                 let count = Glibc.write(
@@ -39,18 +104,6 @@ public enum AtomicFile {
             }
             return true
         }
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        guard written, synced, rename(temporary, path) == 0 else {
-            let reason = failure(path, "cannot write")
-            unlink(temporary)
-            throw reason
-        }
-    }
-
-    /// Replaces the file at `path` with `text` in UTF-8.
-    public static func write(_ text: String, to path: String) throws(ConfigurationError) {
-        try write(Data(text.utf8), to: path)
     }
 
     private static func failure(_ path: String, _ what: String) -> ConfigurationError {
