@@ -40,7 +40,8 @@ public enum AtomicFile {
         let synced = written && fsync(descriptor) == 0
         let writeError = errno
         close(descriptor)
-        guard synced, renameat(directoryDescriptor, temporary, directoryDescriptor, name) == 0 else {
+        guard synced, renameat(directoryDescriptor, temporary, directoryDescriptor, name) == 0
+        else {
             let reason = synced ? errno : writeError
             unlinkat(directoryDescriptor, temporary, 0)
             errno = reason

@@ -41,6 +41,7 @@ public final class LibsensorsSource: TemperatureSource {
             if state.lastFingerprintCheck.map({ abs(time - $0) >= 1 }) ?? true {
                 fingerprint = directoryFingerprint("/sys/class/hwmon")
                 state.lastFingerprintCheck = time
+                state.table.checkForReplacedFiles()
             }
             if isDue || state.table.needsRediscovery || fingerprint != state.fingerprint {
                 state.fingerprint = fingerprint

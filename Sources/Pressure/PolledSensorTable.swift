@@ -100,6 +100,18 @@ struct PolledSensorTable {
         needsRediscovery = false
     }
 
+    /// Looks (one `stat` per open file) for files removed and recreated under their open
+    /// descriptors, as a driver reload does; any found sets ``needsRediscovery``, which
+    /// reopens them. Sources call it on their once-a-second directory check.
+    mutating func checkForReplacedFiles() {
+        for entry in polled {
+            if case .success(let file) = entry.file, file.isReplaced {
+                needsRediscovery = true
+                return
+            }
+        }
+    }
+
     /// Reads every sensor: a value (a temperature in the plausible range, or a ratio), or
     /// stale with the reason.
     mutating func read() -> [SensorReading] {

@@ -11,6 +11,8 @@ public final class SysfsValueFile: SensorAttribute {
     /// The attribute's path.
     public let path: String
     private let descriptor: Int32
+    /// The device and inode of the file held open, to tell when `path` names another one.
+    private let identity: (device: UInt, inode: UInt)
 
     /// Opens the attribute at `path` for reading.
     ///
@@ -19,7 +21,23 @@ public final class SysfsValueFile: SensorAttribute {
         self.path = path
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 { throw SensorFault(errno: errno) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let fault = SensorFault(errno: errno)
+            close(descriptor)
+            throw fault
+        }
         self.descriptor = descriptor
+        self.identity = (UInt(status.st_dev), UInt(status.st_ino))
+    }
+
+    /// Whether `path` now names a different file than the one held open, or none: a driver
+    /// reload unlinks and recreates attributes, and an open descriptor would keep reading the
+    /// old one. One `stat`; callers check on a cadence, not on every read.
+    public var isReplaced: Bool {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return true }
+        return UInt(status.st_dev) != identity.device || UInt(status.st_ino) != identity.inode
     }
 
     deinit {
@@ -133,14 +151,25 @@ public protocol SensorAttribute: AnyObject, Sendable {
     ///
     /// - Throws: ``SensorFault`` when the read fails or the text is not an integer.
     func readInteger() throws(SensorFault) -> Int
+
+    /// Whether the attribute's path now names another file than the one being read (it was
+    /// removed and recreated), so it must be opened again.
+    var isReplaced: Bool { get }
 }
 
 extension Celsius {
-    /// The plausible range of a real temperature sensor: readings outside it are faults.
-    public static let plausibleRange: ClosedRange<Double> = -40...150
+    /// What a board's temperature sensor can physically report; readings at or beyond either
+    /// end are faults, everything inside is real.
+    ///
+    /// −100 °C is colder than anywhere on Earth (the record is −89 °C), so a reading there is a
+    /// broken or idle sensor's placeholder (a Jetson's idle GPU says −256 °C; −273.15 °C is a
+    /// common "no value"). 500 °C is far past where a board survives (solder melts near
+    /// 220 °C). A reading above the critical limit but inside this range — 200 °C on a
+    /// 105 °C part — is real, and escalates to `shutdown`.
+    public static let plausibleRange: ClosedRange<Double> = -100...500
 
-    /// The temperature in `millidegrees`, or the `outOfRange` fault when it is ≤ −40 °C or
-    /// ≥ 150 °C (the values broken or disconnected sensors report).
+    /// The temperature in `millidegrees`, or the `outOfRange` fault when it is ≤ −100 °C or
+    /// ≥ 500 °C (see ``plausibleRange``).
     public static func plausible(millidegrees: Int) throws(SensorFault) -> Celsius {
         let celsius = Celsius(millidegrees: millidegrees)
         guard celsius.value > plausibleRange.lowerBound, celsius.value < plausibleRange.upperBound

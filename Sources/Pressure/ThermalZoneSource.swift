@@ -62,6 +62,7 @@ public final class ThermalZoneSource: TemperatureSource {
             if state.lastFingerprintCheck.map({ abs(time - $0) >= 1 }) ?? true {
                 fingerprint = directoryFingerprint(directory)
                 state.lastFingerprintCheck = time
+                state.table.checkForReplacedFiles()
                 // `opendir` also fails on an unreadable directory, which is not a missing one.
                 state.directoryExists = fingerprint != nil || access(directory, F_OK) == 0
             }

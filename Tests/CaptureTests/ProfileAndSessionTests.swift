@@ -73,8 +73,10 @@ struct ProfileAndSessionTests {
 
     @Test("an output weight beyond 1000 is refused with its field path")
     func hostileWeight() throws {
-        let text = String(decoding: try JSONEncoder().encode(DeviceProfile.raspberryPi5), as: UTF8.self)
-            .replacingOccurrences(of: "\"movie\":3", with: "\"movie\":9.2e18")
+        let text = String(
+            decoding: try JSONEncoder().encode(DeviceProfile.raspberryPi5), as: UTF8.self
+        )
+        .replacingOccurrences(of: "\"movie\":3", with: "\"movie\":9.2e18")
         let error = try #require(throws: ConfigurationError.self) {
             try DeviceProfile.decode(Data(text.utf8), file: "board.json")
         }

@@ -7,6 +7,7 @@ import Testing
 final class ScriptedAttribute: SensorAttribute {
     let next = Mutex<Result<Int, SensorFault>>(.success(50_000))
     func readInteger() throws(SensorFault) -> Int { try next.withLock { $0 }.get() }
+    var isReplaced: Bool { false }
 }
 
 @Suite struct PolledSensorTableTests {
@@ -32,7 +33,7 @@ final class ScriptedAttribute: SensorAttribute {
         let third = try source.readTemperatures(at: 0.2)
         scripted.next.withLock { $0 = .failure(.ioError) }
         let fourth = try source.readTemperatures(at: 0.3)
-        scripted.next.withLock { $0 = .success(200_000) }
+        scripted.next.withLock { $0 = .success(600_000) }
         let fifth = try source.readTemperatures(at: 0.4)
         scripted.next.withLock { $0 = .success(65_000) }
         let sixth = try source.readTemperatures(at: 0.5)
@@ -42,7 +43,7 @@ final class ScriptedAttribute: SensorAttribute {
         #expect(third[0].fault == .noData)
         #expect(third[0].celsius == nil)
         #expect(fourth[0].fault == .ioError)
-        #expect(fifth[0].fault == .outOfRange(200))
+        #expect(fifth[0].fault == .outOfRange(600))
         #expect(sixth[0].fault == nil)
         #expect(sixth[0].celsius == Celsius(65))
         for reading in [first[0], second[0], third[0], fourth[0], fifth[0], sixth[0]] {

@@ -51,12 +51,21 @@ import Testing
     }
 
     @Test func implausibleTemperaturesAreOutOfRange() throws {
-        #expect(throws: SensorFault.outOfRange(-40)) { try Celsius.plausible(millidegrees: -40000) }
-        #expect(throws: SensorFault.outOfRange(150)) { try Celsius.plausible(millidegrees: 150000) }
+        #expect(throws: SensorFault.outOfRange(-100)) {
+            try Celsius.plausible(millidegrees: -100_000)
+        }
+        #expect(throws: SensorFault.outOfRange(-256)) {
+            try Celsius.plausible(millidegrees: -256_000)
+        }
+        #expect(throws: SensorFault.outOfRange(500)) {
+            try Celsius.plausible(millidegrees: 500_000)
+        }
         #expect(throws: SensorFault.outOfRange(0xFFFF)) {
             try Celsius.plausible(millidegrees: 0xFFFF * 1000)
         }
-        #expect(try Celsius.plausible(millidegrees: -39999) == Celsius(-39.999))
-        #expect(try Celsius.plausible(millidegrees: 149999) == Celsius(149.999))
+        #expect(try Celsius.plausible(millidegrees: -99_999) == Celsius(-99.999))
+        #expect(try Celsius.plausible(millidegrees: 499_999) == Celsius(499.999))
+        // Above any critical limit, yet real: it must reach the classifier.
+        #expect(try Celsius.plausible(millidegrees: 200_000) == Celsius(200))
     }
 }

@@ -81,7 +81,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("garbage", "not a number"), ("150000", "out of range"), ("-40000", "out of range"),
+        ("garbage", "not a number"), ("500000", "out of range"), ("-256000", "out of range"),
     ])
     func badValuesMakeOnlyThatZoneStale(text: String, reason: String) throws {
         let tree = try FixtureTree()
@@ -96,6 +96,31 @@ import Testing
         #expect(readings[0].celsius == nil)
         #expect(readings[0].fault?.description.contains(reason) == true)
         #expect(readings[1].celsius == Celsius(60))
+    }
+
+    /// A driver reload unlinks and recreates the attribute: the descriptor held open would
+    /// keep reading the old file (45 °C) while the sensor says 98 °C.
+    @Test func aValueFileReplacedUnderItsOpenDescriptorIsReopenedWithinASecond() throws {
+        let tree = try FixtureTree()
+        try tree.addZone(0, type: "cpu", celsius: 45, trips: [("critical", 105, 0)])
+        let source = ThermalZoneSource(roots: SystemRoots(sysfs: tree.root), rescanInterval: 1000)
+        #expect(try source.readTemperatures(at: 0)[0].celsius == Celsius(45))
+        try tree.remove("class/thermal/thermal_zone0/temp")
+        try tree.write("class/thermal/thermal_zone0/temp", "98000")
+        #expect(try source.readTemperatures(at: 1.5)[0].celsius == Celsius(98))
+        #expect(try source.readTemperatures(at: 1.6)[0].celsius == Celsius(98))
+    }
+
+    @Test func aReadingAboveTheCriticalLimitIsRealAndEscalatesToShutdown() throws {
+        let tree = try FixtureTree()
+        try tree.addZone(
+            0, type: "cpu", celsius: 200, trips: [("passive", 85, 0), ("critical", 105, 0)])
+        let source = ThermalZoneSource(roots: SystemRoots(sysfs: tree.root))
+        let readings = try source.readTemperatures(at: 0)
+        #expect(readings[0].celsius == Celsius(200))
+        #expect(!readings[0].isStale)
+        var classifier = PressureClassifier()
+        #expect(classifier.classify(PressureSample(time: 0, sensors: readings)).level == .shutdown)
     }
 
     @Test func aZoneThatVanishesTurnsStaleAndOneThatAppearsIsPickedUp() throws {
@@ -149,6 +174,7 @@ final class FailingAttribute: SensorAttribute {
     let fault: SensorFault
     init(fault: SensorFault) { self.fault = fault }
     func readInteger() throws(SensorFault) -> Int { throw fault }
+    var isReplaced: Bool { false }
 }
 
 @Suite struct RediscoveryCostTests {
