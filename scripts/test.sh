@@ -20,6 +20,9 @@ scripts/cli-checks.sh "$(swift build --show-bin-path)/headroom"
 echo "== real libsensors on fake hwmon trees (root, mount namespace)"
 scripts/sensors-fixture-test.sh "$(swift build --show-bin-path)/headroom"
 
+echo "== signals: run, watch and serve stopped or reloaded mid-work"
+scripts/signal-checks.sh "$(swift build --show-bin-path)/headroom"
+
 echo "== launch checks (measure, compare, crash safety)"
 scripts/launch-checks.sh "$(swift build --show-bin-path)/headroom"
 

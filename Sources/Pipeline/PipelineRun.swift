@@ -117,6 +117,9 @@ public final class PipelineRun: Sendable {
     /// Runs for ``RunOptions/seconds`` (or until cancelled, or until a given pressure source
     /// runs out), calling `progress` with a sample every half second, and returns the summary.
     ///
+    /// Cancelling the task (SIGINT or SIGTERM in `headroom run`) ends the run early but still
+    /// returns its summary, covering what ran and marked ``RunSummary/wasInterrupted``.
+    ///
     /// - Throws: ``SessionOverBudgetError`` when the session does not fit its profile,
     ///   ``ConfigurationError`` for an invalid session, or a capture error.
     public func run(progress: @escaping @Sendable (RunSample) -> Void = { _ in }) async throws
@@ -169,16 +172,28 @@ public final class PipelineRun: Sendable {
                 try await self.sampleProgress(
                     start: start, session: session, governor: governor, progress: progress)
             }
-            group.addTask { try await Task.sleep(for: .seconds(self.options.seconds)) }
+            group.addTask { try? await Task.sleep(for: .seconds(self.options.seconds)) }
             // The run ends at its time, or earlier when a given pressure source (a trace)
-            // runs out and the observer stops.
-            try await group.next()
+            // runs out and the observer stops, or when it is cancelled: then the first child
+            // to notice may end with CancellationError, and the run still reports what ran.
+            do {
+                try await group.next()
+            } catch is CancellationError {}
             group.cancelAll()
         }
+        let wasInterrupted = Task.isCancelled
+        let elapsed = MonotonicClock.now().seconds(since: start)
         await session.stopRunning()
-        let result = summary(
+        var result = summary(
             estimate: estimate, session: session, isSimulated: isSimulated, notes: notes,
             loadReference: load.reference)
+        if wasInterrupted {
+            result.wasInterrupted = true
+            result.seconds = min(elapsed, options.seconds)
+            result.notes.append(
+                "interrupted after \(RunReport.decimal(result.seconds, 1)) s of \(RunReport.decimal(options.seconds, 0)) s; the figures cover what ran"
+            )
+        }
         for phase in result.launch.phases where phase.isComplete {
             metrics.recordLaunchPhase(phase.name, seconds: phase.duration)
         }

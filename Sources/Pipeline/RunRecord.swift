@@ -88,4 +88,7 @@ public struct RunSummary: Hashable, Sendable, Codable {
     public var loadReference: Double?
     /// Things the user should know (no thermal sensors, simulated temperatures, …).
     public var notes: [String]
+    /// Whether the run was stopped before its time (SIGINT or SIGTERM); ``seconds`` is then
+    /// how long it ran.
+    public var wasInterrupted = false
 }

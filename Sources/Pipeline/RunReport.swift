@@ -104,7 +104,11 @@ public enum RunReport {
     /// The headline figures, in order, as (name, text).
     public static func figures(_ summary: RunSummary) -> [(String, String)] {
         [
-            ("seconds", decimal(summary.seconds, 0)),
+            (
+                "seconds",
+                decimal(summary.seconds, summary.wasInterrupted ? 1 : 0)
+                    + (summary.wasInterrupted ? " (interrupted)" : "")
+            ),
             (
                 "peak temperature",
                 summary.peakTemperature.map {

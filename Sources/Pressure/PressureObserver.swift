@@ -37,6 +37,12 @@ public final class PressureObserver: Sendable {
         self.state = LockedState(State(classifier: classifier))
     }
 
+    /// Classifies the samples from now on with `classifier` (a reloaded configuration); the
+    /// levels start afresh, without the old classifier's hysteresis and trends.
+    public func replaceClassifier(with classifier: PressureClassifier) {
+        state.withLock { $0.classifier = classifier }
+    }
+
     /// The most recent reading, `nil` before the first sample.
     public var latest: PressureReading? { state.withLock { $0.latest } }
 

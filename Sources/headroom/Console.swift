@@ -39,6 +39,13 @@ enum Console {
         return (try? encoder.encode(value)) ?? Data("null".utf8)
     }
 
+    /// Whether stdout's reader has gone away (a pipe whose reading end is closed), so a
+    /// command that only writes now and then can stop without waiting to write.
+    static var isOutputClosed: Bool {
+        var descriptor = pollfd(fd: STDOUT_FILENO, events: 0, revents: 0)
+        return poll(&descriptor, 1, 0) == 1 && descriptor.revents & Int16(POLLERR) != 0
+    }
+
     /// Whether stdout is a terminal (live displays) rather than a pipe or file (plain lines).
     static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 

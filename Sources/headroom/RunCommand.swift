@@ -55,7 +55,10 @@ enum RunCommand {
 
             var summaries: [RunSummary] = []
             let modes = arguments.has("--compare") ? [true, false] : [options.isGovernorEnabled]
-            for (index, governed) in modes.enumerated() {
+            // SIGINT or SIGTERM ends the run early; its report and history row are still
+            // written, marked interrupted, and the command exits 130 or 143.
+            let stop = StopSignal()
+            for (index, governed) in modes.enumerated() where stop.received == nil {
                 options.isGovernorEnabled = governed
                 if let reference = summaries.first?.loadReference {
                     options.loadReference = reference
@@ -69,7 +72,9 @@ enum RunCommand {
                 if !json { Console.out(display.header(options)) }
                 let summary: RunSummary
                 do {
-                    summary = try await run.run(progress: { display.show($0) })
+                    summary = try await withSignalCancellation(stop) {
+                        try await run.run(progress: { display.show($0) })
+                    }
                 } catch let error as SessionOverBudgetError {
                     Console.error("headroom run: \(error)")
                     let plan = CapturePlanner(
@@ -103,7 +108,11 @@ enum RunCommand {
             } else if summaries.count == 2 {
                 Console.out(RunDisplay.comparisonText(on: summaries[0], off: summaries[1]))
             }
-            return 0
+            if let signal = stop.received {
+                Console.error(
+                    "headroom run: stopped by signal \(signal); the report covers what ran")
+            }
+            return stop.exitCode ?? 0
         })
 
     private static func runOptions(_ arguments: Arguments) throws -> RunOptions {

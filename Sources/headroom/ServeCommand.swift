@@ -1,6 +1,11 @@
+import Dispatch
 import Pipeline
 import Pressure
 import Telemetry
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `headroom serve`: the pressure observer plus the metrics exporter, until SIGINT or SIGTERM.
 enum ServeCommand {
@@ -16,7 +21,8 @@ enum ServeCommand {
             `status --json` prints it; /healthz answers ok. With --textfile DIR it also writes
             DIR/headroom.prom atomically after every sample, for node_exporter's textfile
             collector. Prints "serving on HOST:PORT" on stdout once listening (port 0 picks a
-            free port); SIGINT or SIGTERM stops it cleanly with exit 0.
+            free port); SIGINT or SIGTERM stops it cleanly with exit 0. SIGHUP reloads --config
+            (a bad file is reported and the running rules are kept).
             """,
         options: PressureInput.options + [
             .option("--listen", "ADDR", "HOST:PORT or [IPv6]:PORT to serve on"),
@@ -57,6 +63,8 @@ enum ServeCommand {
             let observer = PressureObserver(
                 source: input.sampler, classifier: input.classifier, interval: interval)
             let statuses = observer.readings().map { PressureStatus($0) }
+            let hangup = reloadOnHangup(observer, configuration: arguments.value("--config"))
+            defer { hangup.cancel() }
             try await withSignalCancellation {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { await observer.run() }
@@ -70,4 +78,28 @@ enum ServeCommand {
             Console.error("headroom serve: stopped")
             return 0
         })
+
+    /// On SIGHUP (which would otherwise end the process), reads `configuration` again and
+    /// gives the observer the new rules; a bad file is reported and the running rules kept.
+    private static func reloadOnHangup(
+        _ observer: PressureObserver, configuration path: String?
+    ) -> any DispatchSourceSignal {
+        signal(SIGHUP, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+        source.setEventHandler {
+            guard let path else {
+                Console.error("headroom serve: SIGHUP: no --config to reload; serving on")
+                return
+            }
+            do {
+                let configuration = try PressureConfiguration.load(from: path)
+                observer.replaceClassifier(with: PressureClassifier(configuration: configuration))
+                Console.error("headroom serve: SIGHUP: reloaded \(path)")
+            } catch {
+                Console.error("headroom serve: SIGHUP: \(error); keeping the running rules")
+            }
+        }
+        source.resume()
+        return source
+    }
 }

@@ -1,13 +1,36 @@
 import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Runs `body` in a task that SIGINT and SIGTERM cancel, so a daemon command ends through its
-/// normal cancellation path (servers stopped, files closed) instead of being killed mid-write.
-/// The default signal dispositions are restored afterwards.
+/// Which stop signal (SIGINT or SIGTERM) reached a command, if any; a command that stopped
+/// because of one exits with ``exitCode`` (130 or 143, as shells report a signal).
+final class StopSignal: Sendable {
+    private let number = Atomic<Int32>(0)
+
+    /// The signal received, or `nil`.
+    var received: Int32? {
+        let value = number.load(ordering: .acquiring)
+        return value == 0 ? nil : value
+    }
+
+    /// `128 + signal` once a signal arrived, else `nil`.
+    var exitCode: Int32? { received.map { 128 + $0 } }
+
+    fileprivate func record(_ signal: Int32) {
+        _ = number.compareExchange(expected: 0, desired: signal, ordering: .acquiringAndReleasing)
+    }
+}
+
+/// Runs `body` in a task that SIGINT and SIGTERM cancel, so a command ends through its normal
+/// cancellation path (servers stopped, reports written, files closed) instead of being killed
+/// mid-write. `stop` records which signal came. A second signal after the first ends the
+/// process at once (the default disposition is restored when the first arrives), for a user
+/// who does not want to wait. The default dispositions are restored afterwards.
 func withSignalCancellation<Result: Sendable>(
+    _ stop: StopSignal = StopSignal(),
     _ body: @escaping @Sendable () async throws -> Result
 ) async throws -> Result {
     let task = Task { try await body() }
@@ -15,7 +38,11 @@ func withSignalCancellation<Result: Sendable>(
     let sources = signals.map { number in
         signal(number, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler { task.cancel() }
+        source.setEventHandler {
+            stop.record(number)
+            for other in signals { signal(other, SIG_DFL) }
+            task.cancel()
+        }
         source.resume()
         return source
     }

@@ -36,32 +36,48 @@ enum WatchCommand {
                 triggers: triggers)
             let readings = observer.readings()
             let task = Task { await observer.run() }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            var previous: PressureLevel?
-            var count = 0
-            var start: Double?
-            for await sampled in readings {
-                // Times are shown from the first sample, not from boot.
-                var reading = sampled
-                reading.time -= start ?? reading.time
-                start = start ?? sampled.time
-                count += 1
-                if previous == nil {
-                    for note in reading.notes { Console.error("headroom: note: \(note)") }
-                }
-                if reading.level != previous {
-                    if arguments.has("--json") {
-                        Console.out(String(decoding: try encoder.encode(reading), as: UTF8.self))
-                    } else {
-                        Console.out(PressureText.line(reading, from: previous))
-                    }
-                    previous = reading.level
-                }
-                if count >= limit { break }
+            let json = arguments.has("--json")
+            // SIGINT or SIGTERM ends the watch cleanly (exit 130 or 143); so does the reader
+            // of a pipe going away (`watch | head -1`), noticed at the next sample.
+            let stop = StopSignal()
+            defer { task.cancel() }
+            try await withSignalCancellation(stop) {
+                try await printChanges(readings, limit: limit, json: json)
             }
             task.cancel()
             await task.value
-            return 0
+            return stop.exitCode ?? 0
         })
+
+    /// Prints the first reading and every level change until `limit` readings, the end of
+    /// the stream (cancellation), or stdout's reader going away.
+    private static func printChanges(
+        _ readings: AsyncStream<PressureReading>, limit: Int, json: Bool
+    ) async throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var previous: PressureLevel?
+        var count = 0
+        var start: Double?
+        for await sampled in readings {
+            if Console.isOutputClosed { return }
+            // Times are shown from the first sample, not from boot.
+            var reading = sampled
+            reading.time -= start ?? reading.time
+            start = start ?? sampled.time
+            count += 1
+            if previous == nil {
+                for note in reading.notes { Console.error("headroom: note: \(note)") }
+            }
+            if reading.level != previous {
+                if json {
+                    Console.out(String(decoding: try encoder.encode(reading), as: UTF8.self))
+                } else {
+                    Console.out(PressureText.line(reading, from: previous))
+                }
+                previous = reading.level
+            }
+            if count >= limit { return }
+        }
+    }
 }
