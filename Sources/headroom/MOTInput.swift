@@ -10,7 +10,7 @@ enum MOTInput {
     static func read(_ path: String) throws(UsageError) -> [MOTRecord] {
         let data: Data
         do {
-            data = try InputFile.read(path)
+            data = try InputFile.read(path, limit: MOTFile.maximumFileSize)
         } catch {
             throw UsageError(description: error.description)
         }
