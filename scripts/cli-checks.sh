@@ -155,6 +155,15 @@ timeout 10 "$headroom" estimate "$work/fifo" >/dev/null 2>"$work/err" || status=
 head -c $((17 << 20)) /dev/zero >"$work/big.json"
 expect 2 "big.json: is larger than the input limit of 16 MiB" -- estimate "$work/big.json"
 expect 0 "fits on" -- estimate - <examples/sessions/single-1080p30.json
+python3 -c '
+import json, sys
+camera = {"id": "a", "format": {"width": 1920, "height": 1080, "maxFrameRate": 30}}
+for count in (1000, 1001):
+    outputs = [{"kind": "videoData", "camera": "a", "optional": True}] * count
+    json.dump({"cameras": [camera], "outputs": outputs}, open(f"{sys.argv[1]}/outputs-{count}.json", "w"))
+' "$work"
+expect 0 "Pixel rate kept" -- plan "$work/outputs-1000.json"
+expect 2 "outputs-1001.json: outputs: expected at most 1000 outputs, got 1001" -- plan "$work/outputs-1001.json"
 
 for command in $("$headroom" --help | awk '/^commands:/{on=1;next} on&&!NF{exit} on{print $1}'); do
   expect 0 "usage: headroom $command" -- "$command" --help

@@ -144,14 +144,16 @@ public struct CapturePlanner: Sendable {
         for index in options.indices {
             apply(options[index][0], to: &state.configuration, camera: index)
         }
-        var cost = estimator.hardwareCost(of: state.configuration)
+        // Trials change formats and frame rates, never outputs: count them once.
+        let counts = estimator.outputCounts(in: configuration)
+        var cost = estimator.hardwareCost(of: state.configuration, outputCounts: counts)
         while cost > 1 {
             var best: (camera: Int, score: Double, cost: Double)?
             for index in options.indices where state.choice[index] + 1 < options[index].count {
                 let current = options[index][state.choice[index]]
                 let next = options[index][state.choice[index] + 1]
                 apply(next, to: &state.configuration, camera: index)
-                let nextCost = estimator.hardwareCost(of: state.configuration)
+                let nextCost = estimator.hardwareCost(of: state.configuration, outputCounts: counts)
                 apply(current, to: &state.configuration, camera: index)
                 let score = (cost - nextCost) / max(current.quality - next.quality, 1e-9)
                 if best == nil || score > best!.score { best = (index, score, nextCost) }
@@ -169,6 +171,7 @@ public struct CapturePlanner: Sendable {
     /// Gives back quality where the budget allows: each camera in turn takes the best option
     /// that still fits, until nothing changes.
     private func climb(_ state: inout State, options: [[Option]]) {
+        let counts = estimator.outputCounts(in: state.configuration)
         var changed = true
         while changed {
             changed = false
@@ -176,7 +179,7 @@ public struct CapturePlanner: Sendable {
                 let current = options[index][state.choice[index]]
                 for better in 0..<state.choice[index] {
                     apply(options[index][better], to: &state.configuration, camera: index)
-                    if estimator.hardwareCost(of: state.configuration) <= 1 {
+                    if estimator.hardwareCost(of: state.configuration, outputCounts: counts) <= 1 {
                         state.choice[index] = better
                         changed = true
                         break
@@ -198,7 +201,11 @@ public struct CapturePlanner: Sendable {
     /// The optional output whose removal saves the most, or `nil` when none is optional.
     private func mostExpensiveOptionalOutput(in configuration: SessionConfiguration) -> Int? {
         var best: (index: Int, cost: Double)?
+        // Identical outputs cost the same to drop: each is priced once, which keeps a session
+        // with a thousand outputs from costing a thousand estimates per drop.
+        var priced = Set<CaptureOutput>()
         for index in configuration.outputs.indices where configuration.outputs[index].isOptional {
+            guard priced.insert(configuration.outputs[index]).inserted else { continue }
             var trial = configuration
             trial.outputs.remove(at: index)
             let cost = estimator.hardwareCost(of: trial)

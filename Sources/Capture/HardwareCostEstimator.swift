@@ -17,8 +17,9 @@ public struct HardwareCostEstimator: Sendable {
         var cameraCosts: [CameraCost] = []
         cameraCosts.reserveCapacity(configuration.cameras.count)
         var total = CameraLoad()
-        for camera in configuration.cameras {
-            let load = load(of: camera, in: configuration)
+        let counts = outputCounts(in: configuration)
+        for (camera, outputs) in zip(configuration.cameras, counts) {
+            let load = load(of: camera, outputs: outputs)
             total.add(load)
             cameraCosts.append(
                 CameraCost(
@@ -58,13 +59,38 @@ public struct HardwareCostEstimator: Sendable {
     }
 
     /// The hardware cost alone, without building the breakdown: what planners call in loops.
-    /// Allocates nothing.
     public func hardwareCost(of configuration: SessionConfiguration) -> Double {
+        hardwareCost(of: configuration, outputCounts: outputCounts(in: configuration))
+    }
+
+    /// The hardware cost with each camera's outputs already counted (``outputCounts(in:)``,
+    /// in camera order): O(cameras), so a planner trading formats and frame rates of a session
+    /// with a thousand outputs does not recount them for every trial. Allocates nothing.
+    func hardwareCost(of configuration: SessionConfiguration, outputCounts: [OutputCounts])
+        -> Double
+    {
         var total = CameraLoad()
-        for camera in configuration.cameras {
-            total.add(load(of: camera, in: configuration))
+        for (camera, outputs) in zip(configuration.cameras, outputCounts) {
+            total.add(load(of: camera, outputs: outputs))
         }
         return combine(total, cameraCount: Double(configuration.cameras.count)).cost
+    }
+
+    /// How many outputs of each kind feed each camera, in camera order, in one pass over the
+    /// outputs: an output naming no camera feeds the first, one naming an unknown camera none.
+    func outputCounts(in configuration: SessionConfiguration) -> [OutputCounts] {
+        var counts = Array(repeating: OutputCounts(), count: configuration.cameras.count)
+        guard !counts.isEmpty else { return counts }
+        for output in configuration.outputs {
+            guard let id = output.camera else {
+                counts[0][output.kind] += 1
+                continue
+            }
+            if let index = configuration.cameras.firstIndex(where: { $0.id == id }) {
+                counts[index][output.kind] += 1
+            }
+        }
+        return counts
     }
 
     /// The session's cost from its summed loads: the larger continuous share, unless the
@@ -85,25 +111,16 @@ public struct HardwareCostEstimator: Sendable {
     func dominantShare(of camera: CameraConfiguration, in configuration: SessionConfiguration)
         -> Double
     {
-        let load = load(of: camera, in: configuration)
+        let index = configuration.cameras.firstIndex { $0.id == camera.id }
+        let outputs = index.map { outputCounts(in: configuration)[$0] } ?? OutputCounts()
+        let load = load(of: camera, outputs: outputs)
         return max(load.pixelShare, load.memoryShare)
     }
 
     /// One camera's demand on the continuous budgets and its shares of them.
     @inline(__always)
-    private func load(of camera: CameraConfiguration, in configuration: SessionConfiguration)
-        -> CameraLoad
-    {
+    private func load(of camera: CameraConfiguration, outputs: OutputCounts) -> CameraLoad {
         var outputLoad = 0.0
-        var outputs = OutputCounts()
-        let isFirst = configuration.cameras.first?.id == camera.id
-        for output in configuration.outputs {
-            guard let id = output.camera else {
-                if isFirst { outputs[output.kind] += 1 }
-                continue
-            }
-            if id == camera.id { outputs[output.kind] += 1 }
-        }
         for kind in OutputKind.allCases where outputs[kind] > 0 {
             outputLoad += Double(outputs[kind]) * profile.outputWeights[kind]
         }

@@ -34,11 +34,27 @@ public struct SessionConfiguration: Hashable, Codable, Sendable {
         cameras.firstIndex { $0.id == id }
     }
 
-    /// Checks the rules that span several fields: at least one camera, unique camera ids,
-    /// outputs that name existing cameras.
+    /// The most cameras a session may have: more than any board has camera ports.
+    public static let maximumCameras = 64
+    /// The most outputs a session may have: real sessions have a handful; the planner prices
+    /// a full one in well under a second.
+    public static let maximumOutputs = 1000
+
+    /// Checks the rules that span several fields: one to ``maximumCameras`` cameras, unique
+    /// camera ids, at most ``maximumOutputs`` outputs, outputs that name existing cameras.
     public func validate() throws(ConfigurationError) {
         guard !cameras.isEmpty else {
             throw ConfigurationError(path: "cameras", problem: "expected at least one camera")
+        }
+        guard cameras.count <= Self.maximumCameras else {
+            throw ConfigurationError(
+                path: "cameras",
+                problem: "expected at most \(Self.maximumCameras) cameras, got \(cameras.count)")
+        }
+        guard outputs.count <= Self.maximumOutputs else {
+            throw ConfigurationError(
+                path: "outputs",
+                problem: "expected at most \(Self.maximumOutputs) outputs, got \(outputs.count)")
         }
         var firstUse: [String: Int] = [:]
         for (index, camera) in cameras.enumerated() {
