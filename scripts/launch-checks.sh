@@ -59,7 +59,31 @@ expect_usage "nope.y4m: no such file" launch measure --frames "$work/nope.y4m" -
 # a row) and in the middle of writing report files (every run exported), five times each.
 crash_db="$work/crash.sqlite3"
 sample=$(ls "$work"/reports/*.json | head -1)
-mapfile -t copies < <(yes "$sample" | head -600)
+# Distinct reports (an identical one is recognized and skipped): 600 start times.
+mkdir -p "$work/distinct"
+python3 - "$sample" "$work/distinct" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+for index in range(600):
+    report["startedAt"] = report["startedAt"] + 1
+    json.dump(report, open(f"{sys.argv[2]}/run-{index:03}.json", "w"))
+PY
+mapfile -t copies < <(ls "$work"/distinct/run-*.json)
+
+# Idempotent, all-or-nothing import: the same file twice adds one run; a batch with one bad
+# file adds nothing.
+"$headroom" launch import "${copies[0]}" --db "$work/idempotent.sqlite3" >/dev/null
+"$headroom" launch import "${copies[0]}" "${copies[1]}" --db "$work/idempotent.sqlite3" \
+  >"$work/import.out" 2>"$work/import.err"
+grep -qF "is already run 1; skipped" "$work/import.err" || fail "a second import was not recognized"
+grep -qF "imported 1 run(s)" "$work/import.out" || fail "the new file of the batch was not added"
+printf '{ "label": 3 }' >"$work/bad-report.json"
+status=0
+"$headroom" launch import "${copies[2]}" "$work/bad-report.json" --db "$work/idempotent.sqlite3" \
+  >/dev/null 2>&1 || status=$?
+[[ $status -eq 2 ]] || fail "a batch with a bad file: exit $status, expected 2"
+runs=$("$headroom" launch history --db "$work/idempotent.sqlite3" --json | jq '.runs')
+[[ $runs -eq 2 ]] || fail "after the imports the history has $runs runs, expected 2"
 for round in 1 2 3 4 5; do
   "$headroom" launch import "${copies[@]}" --db "$crash_db" >/dev/null 2>&1 &
   pid=$!
@@ -76,7 +100,7 @@ for round in 1 2 3 4 5; do
   wait "$pid" 2>/dev/null || true
   # `import` validates every file before storing any: one process checks them all.
   if compgen -G "$work/crash/run-*.json" >/dev/null; then
-    "$headroom" launch import "$work"/crash/run-*.json --db "$work/verify.sqlite3" >/dev/null \
+    "$headroom" launch import "$work"/crash/run-*.json --db "$work/verify.sqlite3" >/dev/null 2>&1 \
       || fail "round $round: a report file is partial"
   fi
 done

@@ -15,7 +15,7 @@ public final class HistoryStore: Sendable {
     private let connection: Mutex<SQLiteConnection>
 
     /// The schema version this code writes (SQLite's `user_version`).
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     /// The default location: `$XDG_DATA_HOME/headroom/history.sqlite3`, with `XDG_DATA_HOME`
     /// defaulting to `$HOME/.local/share` as the XDG base-directory specification says.
@@ -64,29 +64,40 @@ public final class HistoryStore: Sendable {
         }
         guard current < schemaVersion else { return }
         try connection.transaction("create the schema") { () throws(HistoryError) in
+            if current < 1 { try createVersion1(connection) }
+            // Version 2: a content hash per imported run, so importing it again is recognized.
             try connection.execute(
                 """
-                CREATE TABLE runs (
-                    id INTEGER PRIMARY KEY, label TEXT NOT NULL, started_at REAL NOT NULL,
-                    origin TEXT NOT NULL, total_seconds REAL NOT NULL,
-                    first_preview_seconds REAL, dropped_events INTEGER NOT NULL,
-                    metadata TEXT NOT NULL);
-                CREATE INDEX runs_label ON runs(label, id);
-                CREATE TABLE phases (
-                    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-                    position INTEGER NOT NULL, name TEXT NOT NULL, start_seconds REAL NOT NULL,
-                    duration_seconds REAL NOT NULL, depth INTEGER NOT NULL, parent TEXT,
-                    complete INTEGER NOT NULL, PRIMARY KEY (run_id, position));
-                CREATE TABLE marks (
-                    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-                    position INTEGER NOT NULL, name TEXT NOT NULL, time_seconds REAL NOT NULL,
-                    PRIMARY KEY (run_id, position));
-                CREATE TABLE summaries (
-                    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-                    name TEXT NOT NULL, value REAL NOT NULL, PRIMARY KEY (run_id, name));
+                ALTER TABLE runs ADD COLUMN content_hash TEXT;
+                CREATE UNIQUE INDEX runs_content_hash ON runs(content_hash)
+                    WHERE content_hash IS NOT NULL;
                 PRAGMA user_version = \(schemaVersion);
-                """, operation: "create the schema")
+                """, operation: "upgrade the schema")
         }
+    }
+
+    private static func createVersion1(_ connection: SQLiteConnection) throws(HistoryError) {
+        try connection.execute(
+            """
+            CREATE TABLE runs (
+                id INTEGER PRIMARY KEY, label TEXT NOT NULL, started_at REAL NOT NULL,
+                origin TEXT NOT NULL, total_seconds REAL NOT NULL,
+                first_preview_seconds REAL, dropped_events INTEGER NOT NULL,
+                metadata TEXT NOT NULL);
+            CREATE INDEX runs_label ON runs(label, id);
+            CREATE TABLE phases (
+                run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL, name TEXT NOT NULL, start_seconds REAL NOT NULL,
+                duration_seconds REAL NOT NULL, depth INTEGER NOT NULL, parent TEXT,
+                complete INTEGER NOT NULL, PRIMARY KEY (run_id, position));
+            CREATE TABLE marks (
+                run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL, name TEXT NOT NULL, time_seconds REAL NOT NULL,
+                PRIMARY KEY (run_id, position));
+            CREATE TABLE summaries (
+                run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+                name TEXT NOT NULL, value REAL NOT NULL, PRIMARY KEY (run_id, name));
+            """, operation: "create the schema")
     }
 
     /// Adds a run: its report and a summary of named figures (frames, drops, pressure…).
@@ -97,51 +108,118 @@ public final class HistoryStore: Sendable {
     public func add(_ report: LaunchReport, summary: [String: Double] = [:]) throws(HistoryError)
         -> RunID
     {
-        let metadata = String(
-            decoding: (try? Self.encoder.encode(report.metadata)) ?? Data("{}".utf8), as: UTF8.self)
-        return try connection.withLock { connection throws(HistoryError) in
+        try connection.withLock { connection throws(HistoryError) in
             try connection.transaction("add a run") { () throws(HistoryError) in
-                let operation = "add a run"
-                try connection.prepare(
-                    """
-                    INSERT INTO runs (label, started_at, origin, total_seconds,
-                        first_preview_seconds, dropped_events, metadata)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """, operation: operation
-                ).run([
-                    .text(report.label), .real(report.startedAt), .text(report.origin.rawValue),
-                    .real(report.totalDuration),
-                    report.timeToFirstPreviewFrame.map(SQLiteValue.real) ?? .null,
-                    .integer(Int64(report.droppedEvents)), .text(metadata),
-                ])
-                let id = connection.lastInsertRowID
-                let phase = try connection.prepare(
-                    "INSERT INTO phases VALUES (?, ?, ?, ?, ?, ?, ?, ?)", operation: operation)
-                for (position, interval) in report.phases.enumerated() {
-                    try phase.run([
-                        .integer(id), .integer(Int64(position)), .text(interval.name),
-                        .real(interval.start), .real(interval.duration),
-                        .integer(Int64(interval.depth)),
-                        interval.parent.map(SQLiteValue.text) ?? .null,
-                        .integer(interval.isComplete ? 1 : 0),
-                    ])
-                }
-                let mark = try connection.prepare(
-                    "INSERT INTO marks VALUES (?, ?, ?, ?)", operation: operation)
-                for (position, instant) in report.marks.enumerated() {
-                    try mark.run([
-                        .integer(id), .integer(Int64(position)), .text(instant.name),
-                        .real(instant.time),
-                    ])
-                }
-                let figure = try connection.prepare(
-                    "INSERT INTO summaries VALUES (?, ?, ?)", operation: operation)
-                for (name, value) in summary.sorted(by: { $0.key < $1.key }) {
-                    try figure.run([.integer(id), .text(name), .real(value)])
-                }
-                return RunID(id)
+                try Self.insert(report, summary: summary, contentHash: nil, into: connection)
             }
         }
+    }
+
+    /// What importing one report did.
+    public enum ImportOutcome: Hashable, Sendable {
+        /// The report was added as this run.
+        case added(RunID)
+        /// An identical report was imported before, as this run; nothing was added.
+        case alreadyImported(RunID)
+    }
+
+    /// Imports `reports` all or nothing, in one transaction: a report identical to one imported
+    /// before (the same ``contentHash(of:)``, in this call or an earlier one) is skipped and
+    /// named by the run that holds it.
+    ///
+    /// - Returns: one outcome per report, in order.
+    /// - Throws: ``HistoryError``; nothing of any report is stored then.
+    public func importRuns(_ reports: [LaunchReport]) throws(HistoryError) -> [ImportOutcome] {
+        try connection.withLock { connection throws(HistoryError) in
+            try connection.transaction("import runs") { () throws(HistoryError) in
+                var outcomes: [ImportOutcome] = []
+                for report in reports {
+                    let hash = Self.contentHash(of: report)
+                    let existing = try connection.prepare(
+                        "SELECT id FROM runs WHERE content_hash = ?", operation: "import runs")
+                    try existing.bind([.text(hash)])
+                    if try existing.step() {
+                        outcomes.append(.alreadyImported(RunID(existing.integer(0))))
+                    } else {
+                        outcomes.append(
+                            .added(
+                                try Self.insert(
+                                    report, summary: [:], contentHash: hash, into: connection)))
+                    }
+                }
+                return outcomes
+            }
+        }
+    }
+
+    /// A stable fingerprint of a report's content: 128 bits (FNV-1a and a multiplicative
+    /// hash, 64 bits each) over its canonical JSON (sorted keys), in hex. Reports that differ in any
+    /// field, the label included, differ here.
+    public static func contentHash(of report: LaunchReport) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let bytes = (try? encoder.encode(report)) ?? Data()
+        var first: UInt64 = 0xcbf2_9ce4_8422_2325
+        var second: UInt64 = 0x6c62_272e_07bb_0142
+        for byte in bytes {
+            first = (first ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            second = (second &+ UInt64(byte)) &* 0x9e37_79b9_7f4a_7c15
+            second ^= second >> 29
+        }
+        let hex = { (value: UInt64) in
+            let text = String(value, radix: 16)
+            return String(repeating: "0", count: 16 - text.count) + text
+        }
+        return hex(first) + hex(second)
+    }
+
+    /// Inserts one run inside the caller's transaction.
+    private static func insert(
+        _ report: LaunchReport, summary: [String: Double], contentHash: String?,
+        into connection: SQLiteConnection
+    ) throws(HistoryError) -> RunID {
+        let operation = "add a run"
+        let metadata = String(
+            decoding: (try? encoder.encode(report.metadata)) ?? Data("{}".utf8), as: UTF8.self)
+        try connection.prepare(
+            """
+            INSERT INTO runs (label, started_at, origin, total_seconds,
+                first_preview_seconds, dropped_events, metadata, content_hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, operation: operation
+        ).run([
+            .text(report.label), .real(report.startedAt), .text(report.origin.rawValue),
+            .real(report.totalDuration),
+            report.timeToFirstPreviewFrame.map(SQLiteValue.real) ?? .null,
+            .integer(Int64(report.droppedEvents)), .text(metadata),
+            contentHash.map(SQLiteValue.text) ?? .null,
+        ])
+        let id = connection.lastInsertRowID
+        let phase = try connection.prepare(
+            "INSERT INTO phases VALUES (?, ?, ?, ?, ?, ?, ?, ?)", operation: operation)
+        for (position, interval) in report.phases.enumerated() {
+            try phase.run([
+                .integer(id), .integer(Int64(position)), .text(interval.name),
+                .real(interval.start), .real(interval.duration),
+                .integer(Int64(interval.depth)),
+                interval.parent.map(SQLiteValue.text) ?? .null,
+                .integer(interval.isComplete ? 1 : 0),
+            ])
+        }
+        let mark = try connection.prepare(
+            "INSERT INTO marks VALUES (?, ?, ?, ?)", operation: operation)
+        for (position, instant) in report.marks.enumerated() {
+            try mark.run([
+                .integer(id), .integer(Int64(position)), .text(instant.name),
+                .real(instant.time),
+            ])
+        }
+        let figure = try connection.prepare(
+            "INSERT INTO summaries VALUES (?, ?, ?)", operation: operation)
+        for (name, value) in summary.sorted(by: { $0.key < $1.key }) {
+            try figure.run([.integer(id), .text(name), .real(value)])
+        }
+        return RunID(id)
     }
 
     /// Runs newest first, optionally only those labelled `label`, at most `limit` of them.

@@ -104,10 +104,19 @@ enum LaunchCommand {
             return report
         }
         let store = try store(arguments)
-        let ids = try reports.map { try store.add($0) }
+        // All or nothing: every file was validated above, and the runs go in one transaction.
+        let outcomes = try store.importRuns(reports)
+        var added: [String] = []
+        for (file, outcome) in zip(files, outcomes) {
+            switch outcome {
+            case .added(let id): added.append(id.description)
+            case .alreadyImported(let id):
+                Console.error("headroom launch import: note: \(file) is already run \(id); skipped")
+            }
+        }
         Console.out(
-            "imported \(ids.count) run(s) into \(store.path): \(ids.map(\.description).joined(separator: " "))"
-        )
+            "imported \(added.count) run(s) into \(store.path)"
+                + (added.isEmpty ? "" : ": \(added.joined(separator: " "))"))
         return 0
     }
 

@@ -103,3 +103,25 @@ func report(label: String, firstFrame: Double, start: Double = 0.01) -> LaunchRe
         HistoryStore.defaultPath(environment: ["XDG_DATA_HOME": "relative", "HOME": "/h"])
             == "/h/.local/share/headroom/history.sqlite3", "relative paths are ignored per XDG")
 }
+
+@Test func importingAnIdenticalReportAgainIsRecognizedAndSkipped() throws {
+    let store = try HistoryStore(path: temporaryDatabase())
+    let first = report(label: "field", firstFrame: 0.05)
+    let second = report(label: "field", firstFrame: 0.06)
+    let outcomes = try store.importRuns([first, second, first])
+    guard case .added(let firstID) = outcomes[0], case .added = outcomes[1] else {
+        Issue.record("expected two added runs, got \(outcomes)")
+        return
+    }
+    #expect(outcomes[2] == .alreadyImported(firstID))
+    #expect(
+        try store.importRuns([second]).allSatisfy {
+            if case .alreadyImported = $0 { true } else { false }
+        })
+    #expect(try store.runs().count == 2)
+    // A different label is different content.
+    var relabelled = first
+    relabelled.label = "lab"
+    #expect(HistoryStore.contentHash(of: relabelled) != HistoryStore.contentHash(of: first))
+    #expect(HistoryStore.contentHash(of: first) == HistoryStore.contentHash(of: first))
+}
