@@ -90,6 +90,7 @@ let package = Package(
             ["Pipeline", "Capture", "Files", "Governor", "LaunchTiming", "Locking", "Pressure"]),
         tests("GovernorTests", ["Governor", "Pressure", "Capture", "Tracking", "Files"]),
         tests("TelemetryTests", ["Telemetry"]),
+        tests("FuzzTests", ["Capture", "Files", "Pressure", "Telemetry", "Tracking"]),
     ],
     swiftLanguageModes: [.v6]
 )

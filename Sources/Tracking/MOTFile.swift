@@ -122,7 +122,8 @@ public enum MOTFile {
         while index < field.endIndex {
             let byte = field[index]
             if byte >= 0x30 && byte <= 0x39 {
-                mantissa = mantissa * 10 + Int(byte - 0x30)
+                // Past 15 digits the standard library parses it; stop before Int overflows.
+                if digits < 15 { mantissa = mantissa * 10 + Int(byte - 0x30) }
                 digits += 1
                 if seenPoint { fractionDigits += 1 }
             } else if byte == UInt8(ascii: ".") && !seenPoint {

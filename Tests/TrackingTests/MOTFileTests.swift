@@ -73,6 +73,14 @@ import Tracking
         }
     }
 
+    /// Found by the fuzzer: a field of 20 digits overflowed the fast decimal path.
+    @Test func longNumbersParseLikeTheStandardLibrary() throws {
+        let text = "1,1,123456789012345678901234,0.12345678901234567890,30,40\n"
+        let record = try #require(try MOTFile.parse(text, file: "x").first)
+        #expect(record.box.minX == Double("123456789012345678901234"))
+        #expect(record.box.minY == Double("0.12345678901234567890"))
+    }
+
     @Test func frameNumbersAreBounded() throws {
         let last = MOTFile.maximumFrame
         #expect(try MOTFile.parse("\(last),1,0,0,1,1\n", file: "x").first?.frame == last)

@@ -1,0 +1,155 @@
+import Capture
+import Files
+import Foundation
+import Pressure
+import Telemetry
+import Testing
+import Tracking
+
+/// A seeded mutation fuzzer over the parsers users feed files to and the HTTP request path:
+/// each input from `Tests/Corpus` is mutated (bit flips, deletions, duplications, splices,
+/// tokens that broke parsers before) and parsed again. The property is the contract: every
+/// input ends in a value or in the parser's own error naming what was wrong, never a trap,
+/// a hang or another error type. A crash found becomes a regression test beside the parser.
+///
+/// `HEADROOM_FUZZ_ITERATIONS` (default 3000 per target) and `HEADROOM_FUZZ_SEED` (default 1)
+/// run it longer or elsewhere: `HEADROOM_FUZZ_ITERATIONS=1000000 swift test --filter Fuzz`.
+@Suite struct FuzzTests {
+    static let environment = ProcessInfo.processInfo.environment
+    static let iterations = environment["HEADROOM_FUZZ_ITERATIONS"].flatMap(Int.init) ?? 3000
+    static let seed = environment["HEADROOM_FUZZ_SEED"].flatMap(UInt64.init) ?? 1
+
+    /// The files of `Tests/Corpus/<kind>`.
+    static func corpus(_ kind: String) throws -> [[UInt8]] {
+        let directory = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Corpus/\(kind)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        return try names.map {
+            [UInt8](try Data(contentsOf: directory.appendingPathComponent($0)))
+        }
+    }
+
+    /// Runs `body` on `iterations` mutations of the corpus.
+    static func fuzz(_ kind: String, _ body: ([UInt8]) throws -> Void) throws {
+        let seeds = try corpus(kind)
+        try #require(!seeds.isEmpty)
+        var mutator = Mutator(seed: seed)
+        for seedInput in seeds { try body(seedInput) }
+        for _ in 0..<iterations {
+            try body(mutator.mutate(seeds))
+        }
+    }
+
+    @Test func sessionAndProfileJSON() throws {
+        try Self.fuzz("session") { bytes in
+            let data = Data(bytes)
+            do throws(ConfigurationError) {
+                _ = try SessionConfiguration.decode(data, file: "fuzz.json")
+            } catch {
+                #expect(!error.problem.isEmpty)
+            }
+            do throws(ConfigurationError) {
+                _ = try DeviceProfile.decode(data, file: "fuzz.json")
+            } catch {
+                #expect(!error.problem.isEmpty)
+            }
+        }
+    }
+
+    @Test func motFiles() throws {
+        try Self.fuzz("mot") { bytes in
+            do throws(MOTFormatError) {
+                let records = try MOTFile.parse(String(decoding: bytes, as: UTF8.self), file: "f")
+                #expect(!records.isEmpty)
+                #expect(records.allSatisfy { $0.frame >= 1 && $0.frame <= MOTFile.maximumFrame })
+            } catch {
+                #expect(error.file == "f")
+            }
+        }
+    }
+
+    @Test func pressureTraceLines() throws {
+        try Self.fuzz("trace") { bytes in
+            let text = String(decoding: bytes, as: UTF8.self)
+            for line in text.split(whereSeparator: \.isNewline).prefix(4) {
+                do throws(ConfigurationError) {
+                    _ = try decodeStrictly(PressureSample.self, from: Data(line.utf8), file: "t")
+                } catch {
+                    #expect(error.file == "t")
+                }
+            }
+        }
+    }
+
+    @Test func httpRequestPaths() throws {
+        let endpoint = MetricsEndpoint(registry: MetricsRegistry(), status: { "{}" })
+        let methods = ["GET", "HEAD", "POST", "DELETE", "", "G\u{0}T"]
+        var index = 0
+        try Self.fuzz("http") { bytes in
+            let text = String(decoding: bytes, as: UTF8.self)
+            for path in text.split(separator: "\n", omittingEmptySubsequences: false).prefix(3) {
+                index += 1
+                let response = endpoint.response(
+                    method: methods[index % methods.count], path: String(path),
+                    accept: index % 3 == 0 ? String(path) : nil)
+                #expect((200..<600).contains(response.status))
+            }
+        }
+    }
+}
+
+/// Byte-level mutations, deterministic for a seed (SplitMix64).
+struct Mutator {
+    private var state: UInt64
+
+    /// Tokens that broke parsers before: huge and tiny numbers, fractions in integer fields,
+    /// duplicate keys' punctuation, line ends, a byte-order mark, deep nesting.
+    static let tokens: [[UInt8]] = [
+        "1e19", "1e-300", "1.5", "1e30", "-1", "9223372036854775808", "1e400", "nan", "\"",
+        "{", "}", "[", "]", ",", ":", "null", "true", "\r\n", "\u{FEFF}", "\\u0000", "\\ud800",
+        "0x10", "100000000", String(repeating: "[", count: 300), "\"profile\": 1,",
+    ].map { Array($0.utf8) }
+
+    init(seed: UInt64) {
+        state = seed &* 0x9e37_79b9_7f4a_7c15
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9e37_79b9_7f4a_7c15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+
+    mutating func below(_ bound: Int) -> Int {
+        bound <= 0 ? 0 : Int(next() % UInt64(bound))
+    }
+
+    /// One to four mutations of a corpus input.
+    mutating func mutate(_ corpus: [[UInt8]]) -> [UInt8] {
+        var bytes = corpus[below(corpus.count)]
+        for _ in 0...below(4) {
+            let position = below(bytes.count + 1)
+            switch below(6) {
+            case 0 where !bytes.isEmpty:
+                bytes[min(position, bytes.count - 1)] ^= UInt8(1 << below(8))
+            case 1 where !bytes.isEmpty:
+                let end = min(bytes.count, position + 1 + below(16))
+                bytes.removeSubrange(min(position, end)..<end)
+            case 2:
+                let end = min(bytes.count, position + below(32))
+                bytes.insert(contentsOf: bytes[position..<end], at: position)
+            case 3:
+                let other = corpus[below(corpus.count)]
+                let start = below(other.count)
+                bytes.insert(
+                    contentsOf: other[start..<min(other.count, start + below(64))], at: position)
+            default:
+                bytes.insert(contentsOf: Self.tokens[below(Self.tokens.count)], at: position)
+            }
+        }
+        return bytes
+    }
+}
