@@ -54,13 +54,13 @@ check "discovery, label and limits" \
   'd["sensors"][0] == {"id": "coretemp-virtual-0/temp1", "source": "libsensors", "label": "Package id 0", "celsius": 45, "high": 80, "critical": 100, "stale": False} and d["thermal"] == "measured" and not d["simulated"]' \
   -- sensors
 
-for step in 69.9:nominal 70:fair 79.9:fair 80:serious 94.9:serious 95:critical 99.9:critical 100:shutdown; do
+for step in 69.9:nominal 70:fair 79.9:fair 80:serious 94.9:serious 95:critical 99.9:critical 100:shutdown 200:shutdown; do
   celsius hwmon0/temp1_input "${step%%:*}"
   check "${step%%:*} °C is ${step##*:}" \
     "d['level'] == '${step##*:}' and d['factors'][0]['kind'] == 'systemTemperature'" -- status
 done
 
-for bad in garbage 150000 -40000; do
+for bad in garbage 500000 -256000; do
   echo "$bad" >"$hwmon/hwmon0/temp1_input"
   check "$bad is stale, never 0 °C" \
     'd["sensors"][0]["stale"] and d["sensors"][0]["celsius"] is None and d["thermal"] == "stale" and d["level"] == "nominal"' \
