@@ -53,6 +53,8 @@ expect 2 "--min-frame-rate: expected a number" -- plan examples/sessions/dual-4k
 expect 2 "--listen \"nowhere\": expected HOST:PORT" -- serve --listen nowhere
 expect 2 "--interval: expected a number" -- serve --interval 0
 expect 2 "--max-connections: expected an integer" -- serve --max-connections 0
+expect 2 "--max-connections-per-client: expected an integer from 1 to 60000" -- serve --max-connections-per-client 0
+expect 2 "--idle-timeout: expected an integer from 1 to 3600" -- serve --idle-timeout 0.5
 printf 'a file, not a directory\n' >"$work/plain"
 expect 2 "plain/sub/headroom.prom: cannot create directory" -- serve --listen 127.0.0.1:0 --textfile "$work/plain/sub"
 expect 2 "unknown command" -- frobnicate

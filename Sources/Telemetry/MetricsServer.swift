@@ -13,13 +13,20 @@ import Locking
 public final class MetricsServer: Sendable {
     /// The address and bounds the server was created with.
     public let configuration: MetricsServerConfiguration
-    private let handler: RequestHandler
-    private let state = LockedState<(daemon: OpaquePointer?, port: UInt16)>((nil, 0))
+    private let endpoint: MetricsEndpoint
+    private let state = LockedState<Serving?>(nil)
+
+    /// A running daemon and the handler its callbacks use, which lives as long as it does.
+    private struct Serving {
+        let daemon: OpaquePointer
+        let port: UInt16
+        let handler: RequestHandler
+    }
 
     /// Creates a server for `endpoint`; nothing listens until ``start()`` or ``run()``.
     public init(configuration: MetricsServerConfiguration, endpoint: MetricsEndpoint) {
         self.configuration = configuration
-        self.handler = RequestHandler(endpoint: endpoint)
+        self.endpoint = endpoint
     }
 
     deinit {
@@ -29,7 +36,7 @@ public final class MetricsServer: Sendable {
     /// The TCP port being served (the kernel's choice when the configuration asked for 0),
     /// or 0 while stopped.
     public var port: UInt16 {
-        state.withLock { $0.port }
+        state.withLock { $0?.port ?? 0 }
     }
 
     /// Binds and starts serving on libmicrohttpd's threads; does nothing if already started.
@@ -42,25 +49,39 @@ public final class MetricsServer: Sendable {
     public func start() throws(MetricsServerError) {
         try configuration.validate()
         let address = try configuration.listen.socketAddress()
-        Self.raiseOpenFileLimit(to: configuration.connectionLimit + 64)
+        // libmicrohttpd's own limit is a little above ours: a connection over our limit must
+        // still be accepted, to close an idle one in its place, and each thread keeps a free
+        // slot while the connections it closed are being cleaned up. Reaching libmicrohttpd's
+        // limit would stop accepting, and new connections would wait in the backlog.
+        let acceptLimit = configuration.connectionLimit + configuration.threads
+        Self.raiseOpenFileLimit(to: acceptLimit + 64)
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
         if configuration.listen.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
-        let context = Unmanaged.passUnretained(handler).toOpaque()
+        let configuration = configuration
+        let endpoint = endpoint
         let result: Result<Void, MetricsServerError> = state.withLock { state in
-            guard state.daemon == nil else { return .success(()) }
+            guard state == nil else { return .success(()) }
+            let handler = RequestHandler(
+                endpoint: endpoint,
+                ledger: ConnectionLedger(
+                    totalLimit: configuration.connectionLimit,
+                    perClientLimit: configuration.perClientConnectionLimit))
+            let context = Unmanaged.passUnretained(handler).toOpaque()
             let daemon = address.withUnsafeBytes { bytes in
                 headroom_mhd_start(
                     flags, bytes.baseAddress!.assumingMemoryBound(to: sockaddr.self),
-                    UInt32(configuration.connectionLimit), configuration.requestMemoryLimit,
+                    UInt32(acceptLimit), configuration.requestMemoryLimit,
                     UInt32(configuration.idleTimeoutSeconds), UInt32(configuration.threads),
-                    UInt32(min(configuration.connectionLimit, 1024)), answerRequest, context)
+                    Self.listenBacklog, answerRequest,
+                    noteConnection, noteRequestEnded, context)
             }
             guard let daemon else {
                 let reason = errno == 0 ? "libmicrohttpd refused to start" : Self.lastError()
                 return .failure(
                     .cannotStart(address: configuration.listen.description, reason: reason))
             }
-            state = (daemon, headroom_mhd_bound_port(daemon))
+            state = Serving(
+                daemon: daemon, port: headroom_mhd_bound_port(daemon), handler: handler)
             return .success(())
         }
         try result.get()
@@ -70,8 +91,8 @@ public final class MetricsServer: Sendable {
     public func stop() {
         // Under the lock: request threads never take it, so waiting for them cannot deadlock.
         state.withLock { state in
-            if let daemon = state.daemon { MHD_stop_daemon(daemon) }
-            state = (nil, 0)
+            if let daemon = state?.daemon { MHD_stop_daemon(daemon) }
+            state = nil
         }
     }
 
@@ -87,6 +108,11 @@ public final class MetricsServer: Sendable {
         }
     }
 
+    /// Connections the kernel completes before they are accepted. Not tied to the connection
+    /// limit: the server never stops accepting, and a deep backlog absorbs a burst of
+    /// connections without dropping a scraper's (the kernel caps it at `net.core.somaxconn`).
+    private static let listenBacklog: UInt32 = 1024
+
     private static func lastError() -> String {
         String(cString: strerror(errno))
     }
@@ -100,13 +126,83 @@ public final class MetricsServer: Sendable {
     }
 }
 
-/// What libmicrohttpd's threads call back into; kept alive by the server that owns the daemon.
+/// One of libmicrohttpd's connections: its handle, and the socket it is closed through (set
+/// once when the connection is accepted, so the pair is as unique as the handle).
+private struct ServedConnection: Hashable {
+    let handle: OpaquePointer
+    let socket: Int32
+
+    init(_ handle: OpaquePointer) {
+        self.handle = handle
+        self.socket = headroom_mhd_connection_socket(handle)
+    }
+}
+
+/// What libmicrohttpd's threads call back into; kept alive by the server while its daemon runs.
 private final class RequestHandler: Sendable {
     let endpoint: MetricsEndpoint
+    private let connections: LockedState<ConnectionLedger<ServedConnection, ClientAddress>>
 
-    init(endpoint: MetricsEndpoint) {
+    init(endpoint: MetricsEndpoint, ledger: ConnectionLedger<ServedConnection, ClientAddress>) {
         self.endpoint = endpoint
+        self.connections = LockedState(ledger)
     }
+
+    /// Records a new connection and closes those the ledger gives up, the new one included
+    /// when nothing else is idle.
+    func opened(_ connection: ServedConnection, from client: ClientAddress) {
+        connections.withLock { ledger in
+            // Under the lock: libmicrohttpd closes a socket only after telling `closed`, which
+            // waits for this lock, so every socket the ledger returns is still the one it
+            // names. `shutdown` ends the TCP connection; the thread that polls it then sees
+            // the end, closes the socket and frees its slot.
+            for closing in ledger.opened(connection, from: client) where closing.socket >= 0 {
+                shutdown(closing.socket, Int32(SHUT_RDWR))
+            }
+        }
+    }
+
+    func requestStarted(_ connection: ServedConnection) {
+        connections.withLock { $0.requestStarted(connection) }
+    }
+
+    func requestEnded(_ connection: ServedConnection) {
+        connections.withLock { $0.requestEnded(connection) }
+    }
+
+    func closed(_ connection: ServedConnection) {
+        connections.withLock { $0.closed(connection) }
+    }
+}
+
+/// libmicrohttpd's connection callback: every connection opened and closed, on the thread that
+/// polls it.
+private func noteConnection(
+    context: UnsafeMutableRawPointer?, connection: OpaquePointer?,
+    socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    code: MHD_ConnectionNotificationCode
+) {
+    guard let context, let connection else { return }
+    let handler = Unmanaged<RequestHandler>.fromOpaque(context).takeUnretainedValue()
+    switch code {
+    case .CONNECTION_NOTIFY_STARTED:
+        handler.opened(
+            ServedConnection(connection),
+            from: ClientAddress(headroom_mhd_client_address(connection)))
+    case .CONNECTION_NOTIFY_CLOSED:
+        handler.closed(ServedConnection(connection))
+    }
+}
+
+/// libmicrohttpd's completion callback: a request's response is sent, or the request failed.
+private func noteRequestEnded(
+    context: UnsafeMutableRawPointer?, connection: OpaquePointer?,
+    requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    code: MHD_RequestTerminationCode
+) {
+    guard let context, let connection else { return }
+    let handler = Unmanaged<RequestHandler>.fromOpaque(context).takeUnretainedValue()
+    handler.requestEnded(ServedConnection(connection))
 }
 
 /// libmicrohttpd's access handler: answers on the first call for a request (after its headers),
@@ -119,6 +215,7 @@ private func answerRequest(
 ) -> MHD_Result {
     guard let context, let connection, let url, let method else { return .NO }
     let handler = Unmanaged<RequestHandler>.fromOpaque(context).takeUnretainedValue()
+    handler.requestStarted(ServedConnection(connection))
     let accept = MHD_lookup_connection_value(connection, .HEADER_KIND, "Accept")
     let response = handler.endpoint.response(
         method: String(cString: method), path: String(cString: url),

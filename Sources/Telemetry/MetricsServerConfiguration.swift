@@ -1,14 +1,31 @@
 /// Where the metrics server listens and the bounds that keep a misbehaving client from
 /// starving it.
+///
+/// The connection bounds never make a new connection wait: a connection that would exceed
+/// one closes the oldest *idle* connection (one with no request in progress) of the client, or
+/// of all clients for the total, and is served. So a scrape is answered at once even while
+/// another client, on the same address or not, holds thousands of idle connections.
 public struct MetricsServerConfiguration: Sendable, Hashable {
     /// The address to serve on; loopback unless the user asks otherwise.
     public var listen: ListenAddress
-    /// Most connections open at once (1–60000); more are accepted and closed at once.
+    /// Most connections open at once (1–60000). A connection beyond it closes the oldest idle
+    /// one; when every open connection is inside a request, the new one is closed instead.
     public var connectionLimit: Int
+    /// Most connections open at once from one client IP address (1–60000; above
+    /// ``connectionLimit`` it has no effect). A client's connection beyond it closes that
+    /// client's oldest idle connection, so one client can neither fill the server nor close
+    /// another client's connections.
+    ///
+    /// A scraper that shares its address with a flood (loopback, NAT) is served as long as its
+    /// request arrives before this many newer connections from the address do: keep it in the
+    /// hundreds (256 by default keeps scrapes answered beside a loopback client that reopens
+    /// every connection closed on it, at tens of thousands per second).
+    public var perClientConnectionLimit: Int
     /// Bytes of memory per connection for the request line and headers (4 KiB–1 MiB); a
     /// request whose headers do not fit is answered 431 and closed.
     public var requestMemoryLimit: Int
-    /// Seconds a connection may stay idle before it is closed (1–3600).
+    /// Seconds a connection may stay silent before it is closed (1–3600): before its first
+    /// request, between requests, or while a request or a response is stalled.
     public var idleTimeoutSeconds: Int
     /// Threads answering requests (1–64); each one polls its share of connections with epoll.
     public var threads: Int
@@ -16,10 +33,12 @@ public struct MetricsServerConfiguration: Sendable, Hashable {
     /// Creates a configuration; the defaults serve a Prometheus server plus a few humans.
     public init(
         listen: ListenAddress = .defaultLoopback, connectionLimit: Int = 4096,
-        requestMemoryLimit: Int = 16 * 1024, idleTimeoutSeconds: Int = 15, threads: Int = 2
+        perClientConnectionLimit: Int = 256, requestMemoryLimit: Int = 16 * 1024,
+        idleTimeoutSeconds: Int = 5, threads: Int = 2
     ) {
         self.listen = listen
         self.connectionLimit = connectionLimit
+        self.perClientConnectionLimit = perClientConnectionLimit
         self.requestMemoryLimit = requestMemoryLimit
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.threads = threads
@@ -38,6 +57,7 @@ public struct MetricsServerConfiguration: Sendable, Hashable {
             }
         }
         try check(connectionLimit, 1...60000, "connectionLimit")
+        try check(perClientConnectionLimit, 1...60000, "perClientConnectionLimit")
         try check(requestMemoryLimit, 4096...(1 << 20), "requestMemoryLimit")
         try check(idleTimeoutSeconds, 1...3600, "idleTimeoutSeconds")
         try check(threads, 1...64, "threads")

@@ -9,6 +9,9 @@ import Telemetry
 
 /// `headroom serve`: the pressure observer plus the metrics exporter, until SIGINT or SIGTERM.
 enum ServeCommand {
+    /// The server's defaults, which the help text states.
+    private static let defaults = MetricsServerConfiguration()
+
     static let command = Command(
         name: "serve",
         usage: "[--listen ADDR] [--interval S] [--textfile DIR] [--config FILE] [--model]",
@@ -22,14 +25,26 @@ enum ServeCommand {
             DIR/headroom.prom atomically after every sample, for node_exporter's textfile
             collector. Prints "serving on HOST:PORT" on stdout once listening (port 0 picks a
             free port); SIGINT or SIGTERM stops it cleanly with exit 0. SIGHUP reloads --config
-            (a bad file is reported and the running rules are kept).
+            (a bad file is reported and the running rules are kept). Idle connections never make
+            a scrape wait: a connection beyond --max-connections-per-client (per IP address) or
+            --max-connections (in total) closes the oldest idle one, and a connection silent for
+            --idle-timeout seconds is closed.
             """,
         options: PressureInput.options + [
             .option("--listen", "ADDR", "HOST:PORT or [IPv6]:PORT to serve on"),
             .option("--interval", "S", "seconds between samples (0.1 to 3600, default 5)"),
             .option("--textfile", "DIR", "also write DIR/headroom.prom after every sample"),
             .option(
-                "--max-connections", "N", "connections served at once (1 to 60000, default 4096)"),
+                "--max-connections", "N",
+                "connections open at once (1 to 60000, default \(defaults.connectionLimit))"),
+            .option(
+                "--max-connections-per-client", "N",
+                "connections open at once per IP address (1 to 60000, default"
+                    + " \(defaults.perClientConnectionLimit))"),
+            .option(
+                "--idle-timeout", "S",
+                "seconds a silent connection stays open (1 to 3600, default"
+                    + " \(defaults.idleTimeoutSeconds))"),
         ],
         run: { arguments in
             try arguments.expectNoPositionals()
@@ -43,12 +58,19 @@ enum ServeCommand {
                 }
             }
             let connectionLimit = try arguments.integer(
-                "--max-connections", in: 1...60000, default: 4096)
+                "--max-connections", in: 1...60000, default: defaults.connectionLimit)
+            let perClientConnectionLimit = try arguments.integer(
+                "--max-connections-per-client", in: 1...60000,
+                default: defaults.perClientConnectionLimit)
+            let idleTimeout = try arguments.integer(
+                "--idle-timeout", in: 1...3600, default: defaults.idleTimeoutSeconds)
             let input = try PressureInput(arguments)
             let exporter = MetricsExporter(
                 metrics: try HeadroomMetrics(),
                 server: MetricsServerConfiguration(
-                    listen: listen, connectionLimit: connectionLimit),
+                    listen: listen, connectionLimit: connectionLimit,
+                    perClientConnectionLimit: perClientConnectionLimit,
+                    idleTimeoutSeconds: idleTimeout),
                 textfile: arguments.value("--textfile").map { TextfileWriter(directory: $0) })
             // Write the textfile and bind before sampling, so that an unwritable directory or
             // a taken port fails at once, before anything is printed on stdout.

@@ -1,0 +1,31 @@
+import Glibc
+import Testing
+
+@testable import Telemetry
+
+@Suite struct ClientAddressTests {
+    private func address(ipv4 text: String) -> ClientAddress {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr(text)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { ClientAddress($0) }
+        }
+    }
+
+    private func address(ipv6 text: String) -> ClientAddress {
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        _ = inet_pton(AF_INET6, text, &address.sin6_addr)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { ClientAddress($0) }
+        }
+    }
+
+    @Test func anIPv4ClientIsOneClientOnIPv4AndDualStackListeners() {
+        #expect(address(ipv4: "192.0.2.7") == address(ipv6: "::ffff:192.0.2.7"))
+        #expect(address(ipv4: "192.0.2.7") != address(ipv4: "192.0.2.8"))
+        #expect(address(ipv6: "2001:db8::1") != address(ipv6: "2001:db8::2"))
+        #expect(address(ipv6: "2001:db8::1") != address(ipv6: "2001:db9::1"))
+    }
+}
