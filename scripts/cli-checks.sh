@@ -165,6 +165,18 @@ for count in (1000, 1001):
     json.dump({"cameras": [camera], "outputs": outputs}, open(f"{sys.argv[1]}/outputs-{count}.json", "w"))
 ' "$work"
 expect 0 "Pixel rate kept" -- plan "$work/outputs-1000.json"
+# A 14 MB session (200,000 outputs, one key a line): parsed in linear time, refused by its bound.
+python3 -c '
+import json, sys
+camera = {"id": "a", "format": {"width": 1920, "height": 1080, "maxFrameRate": 30}}
+outputs = [{"kind": "videoData", "camera": "a"}] * 200000
+json.dump({"cameras": [camera], "outputs": outputs}, open(sys.argv[1], "w"), indent=1)
+' "$work/outputs-200000.json"
+status=0
+timeout 60 "$headroom" estimate "$work/outputs-200000.json" >/dev/null 2>"$work/err" || status=$?
+[[ $status -eq 2 ]] && grep -qF "outputs: expected at most 1000 outputs, got 200000" "$work/err" \
+  || { echo "FAIL estimate of a 14 MB session: exit $status"; cat "$work/err"; failures=$((failures + 1)); }
+
 expect 2 "outputs-1001.json: outputs: expected at most 1000 outputs, got 1001" -- plan "$work/outputs-1001.json"
 
 for command in $("$headroom" --help | awk '/^commands:/{on=1;next} on&&!NF{exit} on{print $1}'); do

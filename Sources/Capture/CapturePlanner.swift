@@ -84,7 +84,8 @@ public struct CapturePlanner: Sendable {
     /// Each camera's options, best quality first, with dominated ones (no cheaper than a
     /// better option) removed, so every step down saves something.
     private func options(for configuration: SessionConfiguration, formats: Bool) -> [[Option]] {
-        configuration.cameras.map { camera in
+        let counts = estimator.outputCounts(in: configuration)
+        return zip(configuration.cameras, counts).map { camera, outputs in
             var formatsToTry = [camera.format]
             if formats {
                 let floor = min(minimumFrameRate, camera.frameRate)
@@ -103,7 +104,7 @@ public struct CapturePlanner: Sendable {
                         format: format, frameRate: rate,
                         quality: log2(Double(format.pixelCount) * rate))
                     candidates.append(
-                        (option, estimator.dominantShare(of: trial, in: configuration)))
+                        (option, estimator.dominantShare(of: trial, outputs: outputs)))
                 }
             }
             candidates.sort { ($0.option.quality, -$0.share) > ($1.option.quality, -$1.share) }

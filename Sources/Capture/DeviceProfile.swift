@@ -194,7 +194,8 @@ public struct OutputWeights: Hashable, Codable, Sendable {
         ]
         for (key, weight) in weights where !(weight > 0 && weight <= Self.maximumWeight) {
             throw decoder.invalidValue(
-                key, "expected a weight above 0 and at most 1000, got \(weight)")
+                key,
+                "expected a weight above 0 and at most \(Int(Self.maximumWeight)), got \(weight)")
         }
     }
 }

@@ -108,11 +108,7 @@ public struct HardwareCostEstimator: Sendable {
 
     /// One camera's share of the budget it strains most, counting the outputs attached to it in
     /// `configuration`: how the planner ranks a camera's options.
-    func dominantShare(of camera: CameraConfiguration, in configuration: SessionConfiguration)
-        -> Double
-    {
-        let index = configuration.cameras.firstIndex { $0.id == camera.id }
-        let outputs = index.map { outputCounts(in: configuration)[$0] } ?? OutputCounts()
+    func dominantShare(of camera: CameraConfiguration, outputs: OutputCounts) -> Double {
         let load = load(of: camera, outputs: outputs)
         return max(load.pixelShare, load.memoryShare)
     }

@@ -63,7 +63,9 @@ public struct JSONParser {
         try enterContainer()
         offset += 1
         var members: [(key: String, value: JSONValue)] = []
-        var firstLine: [String: Int] = [:]
+        // Where each key starts; lines are counted only for an error, since counting them
+        // for every key made a large document quadratic.
+        var keyOffsets: [String: Int] = [:]
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             offset += 1
@@ -74,15 +76,17 @@ public struct JSONParser {
             guard peek() == UInt8(ascii: "\"") else {
                 throw syntaxError("expected a key in double quotes")
             }
-            let keyLine = location().line
+            let keyOffset = offset
             let key = try parseString()
-            if let line = firstLine[key] {
+            if let firstOffset = keyOffsets[key] {
                 path.append(.key(key))
                 throw ConfigurationError(
                     path: pathText(),
-                    problem: "duplicate key (line \(keyLine); first at line \(line))")
+                    problem:
+                        "duplicate key (line \(location(of: keyOffset).line); first at line \(location(of: firstOffset).line))"
+                )
             }
-            firstLine[key] = keyLine
+            keyOffsets[key] = keyOffset
             skipWhitespace()
             guard peek() == UInt8(ascii: ":") else { throw syntaxError("expected ':' after a key") }
             offset += 1
@@ -270,14 +274,15 @@ public struct JSONParser {
 
     // MARK: Errors
 
-    private func location() -> (line: Int, column: Int) {
+    /// The line and column of byte `position`, as an editor counts them.
+    private func location(of position: Int) -> (line: Int, column: Int) {
         var line = 1
         var lineStart = 0
-        for index in 0..<min(offset, bytes.count) where bytes[index] == 0x0A {
+        for index in 0..<min(position, bytes.count) where bytes[index] == 0x0A {
             line += 1
             lineStart = index + 1
         }
-        return (line, offset - lineStart + 1)
+        return (line, position - lineStart + 1)
     }
 
     private func pathText() -> String {
@@ -292,7 +297,7 @@ public struct JSONParser {
     }
 
     private func syntaxError(_ problem: String) -> ConfigurationError {
-        let (line, column) = location()
+        let (line, column) = location(of: offset)
         return ConfigurationError(
             path: "", problem: "not valid JSON: \(problem) at line \(line), column \(column)")
     }

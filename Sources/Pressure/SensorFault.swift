@@ -16,7 +16,8 @@ public enum SensorFault: Error, Hashable, Sendable, CustomStringConvertible {
     case systemError(errno: Int32)
     /// The file held text that is not a number.
     case garbage(String)
-    /// The value is outside the plausible range (≤ −100 °C or ≥ 500 °C for a temperature: see `Celsius.plausibleRange`).
+    /// The value is outside what the sensor can report (for a temperature, ≤ −100 °C or
+    /// ≥ 500 °C: `Celsius.plausibleRange`).
     case outOfRange(Double)
     /// A source-specific reason, such as "libsensors: cannot read".
     case other(String)

@@ -140,6 +140,11 @@ private struct ServedConnection: Hashable {
 
 /// What libmicrohttpd's threads call back into; kept alive by the server while its daemon runs.
 private final class RequestHandler: Sendable {
+    /// The handler behind a callback's context pointer (the server holds the reference).
+    static func from(_ context: UnsafeMutableRawPointer) -> RequestHandler {
+        Unmanaged<RequestHandler>.fromOpaque(context).takeUnretainedValue()
+    }
+
     let endpoint: MetricsEndpoint
     private let connections: LockedState<ConnectionLedger<ServedConnection, ClientAddress>>
 
@@ -183,7 +188,7 @@ private func noteConnection(
     code: MHD_ConnectionNotificationCode
 ) {
     guard let context, let connection else { return }
-    let handler = Unmanaged<RequestHandler>.fromOpaque(context).takeUnretainedValue()
+    let handler = RequestHandler.from(context)
     switch code {
     case .CONNECTION_NOTIFY_STARTED:
         handler.opened(
@@ -201,7 +206,7 @@ private func noteRequestEnded(
     code: MHD_RequestTerminationCode
 ) {
     guard let context, let connection else { return }
-    let handler = Unmanaged<RequestHandler>.fromOpaque(context).takeUnretainedValue()
+    let handler = RequestHandler.from(context)
     handler.requestEnded(ServedConnection(connection))
 }
 
@@ -214,7 +219,7 @@ private func answerRequest(
     requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
 ) -> MHD_Result {
     guard let context, let connection, let url, let method else { return .NO }
-    let handler = Unmanaged<RequestHandler>.fromOpaque(context).takeUnretainedValue()
+    let handler = RequestHandler.from(context)
     handler.requestStarted(ServedConnection(connection))
     let accept = MHD_lookup_connection_value(connection, .HEADER_KIND, "Accept")
     let response = handler.endpoint.response(

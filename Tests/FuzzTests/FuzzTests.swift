@@ -99,9 +99,9 @@ import Tracking
     }
 }
 
-/// Byte-level mutations, deterministic for a seed (SplitMix64).
+/// Byte-level mutations, deterministic for a seed.
 struct Mutator {
-    private var state: UInt64
+    private var generator: SeededGenerator
 
     /// Tokens that broke parsers before: huge and tiny numbers, fractions in integer fields,
     /// duplicate keys' punctuation, line ends, a byte-order mark, deep nesting.
@@ -112,19 +112,11 @@ struct Mutator {
     ].map { Array($0.utf8) }
 
     init(seed: UInt64) {
-        state = seed &* 0x9e37_79b9_7f4a_7c15
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
+        generator = SeededGenerator(seed: seed)
     }
 
     mutating func below(_ bound: Int) -> Int {
-        bound <= 0 ? 0 : Int(next() % UInt64(bound))
+        bound <= 0 ? 0 : Int(generator.next() % UInt64(bound))
     }
 
     /// One to four mutations of a corpus input.

@@ -31,6 +31,23 @@ import Testing
         #expect(read.samples[15].sensors[1].celsius == nil)
     }
 
+    @Test func aTraceWithCRLFLineEndsAndAByteOrderMarkReadsTheSame() throws {
+        let tree = try FixtureTree()
+        let path = tree.root + "/published.jsonl"
+        let trace = heatingTrace()
+        let published =
+            "\u{FEFF}" + trace.jsonLines().replacingOccurrences(of: "\n", with: "\r\n")
+        try Data(published.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(
+            try PressureTrace.read(from: path) == PressureTrace.read(from: writeLF(trace, tree)))
+    }
+
+    private func writeLF(_ trace: PressureTrace, _ tree: FixtureTree) throws -> String {
+        let path = tree.root + "/lf.jsonl"
+        try trace.write(to: path)
+        return path
+    }
+
     @Test func replayRunsTheTraceThroughTheClassifier() throws {
         struct Collector: PressureReadingConsumer {
             var readings: [PressureReading] = []

@@ -159,18 +159,8 @@ import Testing
 
     /// Sends `GET path` on an open connection and returns the answer, up to the server's close.
     private static func answer(on descriptor: Int32, to path: String) -> String {
-        let request = "GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-        guard send(descriptor, request, request.utf8.count, Int32(MSG_NOSIGNAL)) > 0 else {
-            return ""
-        }
-        var response: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = recv(descriptor, &buffer, buffer.count, 0)
-            if count <= 0 { break }
-            response += buffer[..<count]
-        }
-        return String(decoding: response, as: UTF8.self)
+        RawHTTPClient.exchange(
+            "GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", on: descriptor)
     }
 
     @Test func busyPortIsReportedAndStopReleasesIt() throws {

@@ -31,6 +31,12 @@ struct RawHTTPClient {
     func exchange(_ request: String) throws -> String {
         let descriptor = try connect()
         defer { close(descriptor) }
+        return Self.exchange(request, on: descriptor)
+    }
+
+    /// Sends `request` on the open connection `descriptor` and returns everything the server
+    /// sends until it closes.
+    static func exchange(_ request: String, on descriptor: Int32) -> String {
         let bytes = Array(request.utf8)
         var offset = 0
         while offset < bytes.count {
