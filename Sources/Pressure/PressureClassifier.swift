@@ -20,6 +20,9 @@ public struct PressureClassifier: Sendable {
         var camera: (label: String, isCamera: Bool)?
         /// The limits the cached ladder was built from, and that ladder.
         var ladder: (limits: Limits, ladder: ThresholdLadder)?
+        /// The last live temperature and the serious threshold it was classified against;
+        /// `nil` after the sensor went stale.
+        var latest: (celsius: Double, serious: Double)?
     }
     /// The sensor fields a temperature ladder depends on (besides the configuration).
     private struct Limits: Equatable {
@@ -57,7 +60,8 @@ public struct PressureClassifier: Sendable {
     private var lastThrottleEvents: Int?
     private var explanations: [PressureFactor.Kind: Explanation] = [:]
     /// The last PSI explanation per resource, with the value it was written for.
-    private var stallDetails: [PSIReading.Resource: (percent: Double, text: String)] = [:]
+    private var stallDetails:
+        [PSIReading.Resource: (percent: Double, isCapped: Bool, text: String)] = [:]
     /// The notes for the last sample's unavailable sources, reused while they stay the same.
     private var unavailableNotes: (sources: [SourceUnavailable], notes: [String]) = ([], [])
 
@@ -158,27 +162,15 @@ public struct PressureClassifier: Sendable {
                 "every thermal sensor is stale: the level comes from PSI and CPU throttling only")
         }
 
-        // The sample's sensors, then the throttling and PSI entries.
+        // The sample's sensors, then the throttling, PSI and board entries.
         var extraEntries: [SensorReading] = []
-        if let throttling = sample.throttling {
-            extraEntries += throttling.sensorEntries
-            let share = throttling.throttledShare
-            var level = configuration.throttling.ladder.level(
-                of: share, previously: factorLevels[.cpuThrottling] ?? .nominal)
-            var detail =
-                share > 0
-                ? "frequency capped at \(Self.percent(1 - share)) of maximum" : "no frequency cap"
-            if let events = throttling.throttleEvents, let last = lastThrottleEvents, events > last
-            {
-                level = max(level, .fair)
-                detail += ", \(events - last) throttle events since the last sample"
-            }
-            lastThrottleEvents = throttling.throttleEvents
-            factorLevels[.cpuThrottling] = level
-            factors.append(
-                PressureFactor(
-                    kind: .cpuThrottling, level: level, value: share, unit: "ratio", detail: detail)
-            )
+        if let board = sample.board {
+            factors += powerFactors(board)
+        }
+        let firmware = sample.board?.firmware
+        if sample.throttling != nil || firmware != nil {
+            extraEntries += sample.throttling?.sensorEntries ?? []
+            factors.append(throttlingFactor(sample.throttling, firmware: firmware))
         }
         for psi in sample.pressure {
             extraEntries.append(psi.sensorEntry)
@@ -188,13 +180,22 @@ public struct PressureClassifier: Sendable {
                 case .memory: (.memoryPressure, configuration.memoryPressure.ladder)
                 case .io: (.ioPressure, configuration.ioPressure.ladder)
                 }
-            let level = ladder.level(
+            // Hysteresis runs on the ladder's own level; the ceiling applies after it.
+            let ladderLevel = ladder.level(
                 of: psi.stallPercent, previously: factorLevels[kind] ?? .nominal)
-            factorLevels[kind] = level
+            factorLevels[kind] = ladderLevel
+            let level = min(ladderLevel, kind.ceiling)
             let percent = psi.stallPercent
-            if stallDetails[psi.resource]?.percent != percent {
+            if stallDetails[psi.resource]?.percent != percent
+                || stallDetails[psi.resource]?.isCapped != (level < ladderLevel)
+            {
+                let capped =
+                    level < ladderLevel
+                    ? " (contention: \(psi.resource.rawValue) pressure alone stops at \(kind.ceiling))"
+                    : ""
                 stallDetails[psi.resource] = (
-                    percent, "\(psi.resource.rawValue) stalled \(percent)% of the last 10 s"
+                    percent, level < ladderLevel,
+                    "\(psi.resource.rawValue) stalled \(percent)% of the last 10 s\(capped)"
                 )
             }
             factors.append(
@@ -202,6 +203,7 @@ public struct PressureClassifier: Sendable {
                     kind: kind, level: level, value: percent, unit: "percent",
                     detail: stallDetails[psi.resource]?.text ?? ""))
         }
+        extraEntries += sample.board?.sensorEntries ?? []
 
         // Most severe first; ties in the order factors are declared (temperatures first).
         let order = PressureFactor.Kind.allCases
@@ -217,7 +219,43 @@ public struct PressureClassifier: Sendable {
             time: sample.time, level: level, factors: factors, headroom: headroom,
             sustainableShare: configuration.budget.share(headroom: headroom.planning, level: level),
             simulated: sample.isSimulated || entries.contains { $0.source.isSimulated },
-            thermal: thermal, sensors: entries, notes: notes)
+            thermal: thermal, sensors: entries, notes: notes, board: sample.board,
+            isWithinReach: level > .nominal || isWithinReach(sample, headroom: headroom))
+    }
+
+    /// Whether a nominal sample is within reach of a threshold (see
+    /// ``PressureConfiguration/SamplingRules/reach``): the observer samples at its configured
+    /// rate then, and slowly otherwise.
+    private func isWithinReach(_ sample: PressureSample, headroom: HeadroomEstimate) -> Bool {
+        let reach = configuration.sampling.reach
+        if headroom.planning >= reach { return true }
+        if let share = sample.throttling?.throttledShare,
+            share >= reach * configuration.throttling.fair
+        {
+            return true
+        }
+        for psi in sample.pressure {
+            let rules: PressureConfiguration.RatioRules =
+                switch psi.resource {
+                case .cpu: configuration.cpuPressure
+                case .memory: configuration.memoryPressure
+                case .io: configuration.ioPressure
+                }
+            if psi.stallPercent >= reach * rules.fair { return true }
+        }
+        guard let board = sample.board else { return false }
+        if board.firmware?.active.isEmpty == false { return true }
+        return board.rails.contains { rail in
+            if let amperes = rail.amperes, let limit = rail.warningAmperes,
+                amperes >= reach * limit
+            {
+                return true
+            }
+            if let watts = rail.watts, let limit = rail.warningWatts, watts >= reach * limit {
+                return true
+            }
+            return rail.warningAlarm == true || rail.criticalAlarm == true
+        }
     }
 
     /// Classifies every temperature sensor of a sample (hysteresis, trend, camera or not) and
@@ -234,15 +272,22 @@ public struct PressureClassifier: Sendable {
             guard sensors[position].isTemperature else { continue }
             let id = sensors[position].id
             if !rules.ignoredSensors.isEmpty, rules.ignoredSensors.contains(id) { continue }
+            if !rules.ignoredLabels.isEmpty, rules.ignoredLabels.contains(sensors[position].label) {
+                continue
+            }
             summary.count += 1
             let index = stateIndex(for: id, after: &expectedState)
             guard let celsius = sensors[position].celsius?.value else {
                 sensorStates[index].level = nil
                 sensorStates[index].trend = nil
+                sensorStates[index].latest = nil
                 let sensor = sensors[position]
-                summary.staleNotes.append(
-                    "\(sensor.id) (\(sensor.label)) is stale: \(sensor.fault?.description ?? "no value")"
-                )
+                let why = sensor.fault?.description ?? "no value"
+                if case .notAvailable = sensor.fault {
+                    summary.staleNotes.append("\(sensor.id) (\(sensor.label)): \(why)")
+                } else {
+                    summary.staleNotes.append("\(sensor.id) (\(sensor.label)) is stale: \(why)")
+                }
                 continue
             }
             summary.liveCount += 1
@@ -257,13 +302,13 @@ public struct PressureClassifier: Sendable {
             } else {
                 summary.system = candidate.moreSevere(than: summary.system)
             }
-            let scale = max(serious - headroomRules.baseline, 1)
             summary.headroomNow = Self.maxKnown(
-                summary.headroomNow, max(0, (celsius - headroomRules.baseline) / scale))
-            // Headroom is 0 at or below the baseline; NaN stays NaN (no forecast yet).
-            let forecastHeadroom =
-                forecast.isNaN ? .nan : max(0, (forecast - headroomRules.baseline) / scale)
-            summary.headroomForecast = Self.maxKnown(summary.headroomForecast, forecastHeadroom)
+                summary.headroomNow,
+                Self.headroom(celsius: celsius, serious: serious, span: headroomRules.span))
+            // NaN stays NaN (no forecast yet).
+            summary.headroomForecast = Self.maxKnown(
+                summary.headroomForecast,
+                Self.headroom(celsius: forecast, serious: serious, span: headroomRules.span))
         }
         return summary
     }
@@ -299,11 +344,14 @@ public struct PressureClassifier: Sendable {
         }
         let rules = configuration.headroom
         if state.trend == nil { state.trend = TemperatureTrend() }
-        state.trend?.add(time: time, celsius: celsius, window: rules.window)
+        state.trend?.add(
+            time: time, celsius: celsius, window: rules.window, spacing: rules.spacing)
         let forecast =
             state.trend?.forecast(
-                seconds: rules.forecastSeconds, minimumSamples: rules.minimumSamples) ?? .nan
+                seconds: rules.forecastSeconds, minimumSamples: rules.minimumSamples, from: time)
+            ?? .nan
         let serious = ladder.threshold(of: .serious) ?? configuration.temperature.defaultHigh
+        state.latest = (celsius, serious)
         return (level, serious, isCamera, forecast)
     }
 
@@ -339,6 +387,123 @@ public struct PressureClassifier: Sendable {
         explanations[kind] = Explanation(
             label: sensor.label, celsius: celsius, level: level, ladder: ladder, text: text)
         return text
+    }
+
+    /// The CPU throttling factor: the cpufreq cap's ladder, raised to `fair` by new throttle
+    /// events or by a Raspberry Pi firmware cap now, and never above the factor's ceiling.
+    private mutating func throttlingFactor(
+        _ throttling: CPUThrottling?, firmware: FirmwareThrottling?
+    ) -> PressureFactor {
+        let share = throttling?.throttledShare ?? 0
+        var level = configuration.throttling.ladder.level(
+            of: share, previously: factorLevels[.cpuThrottling] ?? .nominal)
+        factorLevels[.cpuThrottling] = level
+        var parts: [String] = []
+        if let throttling {
+            parts.append(
+                share > 0
+                    ? "frequency capped at \(Self.percent(1 - share)) of maximum"
+                    : "no frequency cap")
+            if let events = throttling.throttleEvents, let last = lastThrottleEvents,
+                events > last
+            {
+                level = max(level, .fair)
+                parts.append("\(events - last) throttle events since the last sample")
+            }
+            lastThrottleEvents = throttling.throttleEvents
+        }
+        if let firmware {
+            let caps = firmware.active.filter { $0 != .underVoltage }
+            if !caps.isEmpty { level = max(level, .fair) }
+            parts.append(
+                "firmware: "
+                    + (caps.isEmpty ? "no cap now" : caps.map(\.phrase).joined(separator: ", ") + " now"))
+        }
+        let detail = parts.joined(separator: ", ")
+        return PressureFactor(
+            kind: .cpuThrottling, level: min(level, PressureFactor.Kind.cpuThrottling.ceiling),
+            value: share, unit: "ratio", detail: detail)
+    }
+
+    /// The power factors of a board: the supply (under-voltage now at least `serious`, "has
+    /// occurred" reported at `nominal`) and the rails against their limits.
+    private func powerFactors(_ board: BoardSignals) -> [PressureFactor] {
+        var factors: [PressureFactor] = []
+        if board.hasSupplySignal {
+            let alarms = board.voltages.filter { $0.underVoltageAlarm == true }
+            let firmwareNow = board.firmware?.isActive(.underVoltage) == true
+            let level: PressureLevel
+            let detail: String
+            if firmwareNow || !alarms.isEmpty {
+                level = .serious
+                let sources =
+                    (firmwareNow ? ["firmware \(board.firmware?.hex ?? "")"] : [])
+                    + alarms.map { "\($0.id) alarm" }
+                detail = "under-voltage now (\(sources.joined(separator: ", ")))"
+            } else if board.firmware?.hasOccurred(.underVoltage) == true {
+                level = .nominal
+                detail =
+                    "under-voltage has occurred since boot (firmware \(board.firmware?.hex ?? "")), not now"
+            } else if let fault = board.firmwareFault, board.voltages.allSatisfy({ $0.underVoltageAlarm == nil }) {
+                level = .nominal
+                detail = "supply state unknown: firmware word \(fault)"
+            } else {
+                level = .nominal
+                detail = "supply voltage normal"
+            }
+            factors.append(
+                PressureFactor(
+                    kind: .powerSupply, level: level, value: level > .nominal ? 1 : 0,
+                    unit: "flag", detail: detail))
+        }
+        let rails = board.rails.filter { $0.fault == nil }
+        if !rails.isEmpty {
+            let critical = rails.filter(\.isOverCritical)
+            let warning = rails.filter(\.isOverWarning)
+            let level: PressureLevel =
+                !critical.isEmpty ? .critical : (!warning.isEmpty ? .serious : .nominal)
+            let deciding =
+                critical.first ?? warning.first
+                ?? rails.max { ($0.watts ?? 0) < ($1.watts ?? 0) } ?? rails[0]
+            let watts = deciding.watts.map { "\(($0 * 100).rounded() / 100) W" } ?? "power unknown"
+            let detail: String =
+                switch level {
+                case .critical: "\(deciding.label) at \(watts): critical current alarm"
+                case .serious: "\(deciding.label) at \(watts): over its warning limit"
+                default: "\(deciding.label) at \(watts), within limits"
+                }
+            factors.append(
+                PressureFactor(
+                    kind: .peakPower, level: level, value: deciding.watts ?? 0, unit: "watts",
+                    sensor: deciding.id, detail: detail))
+        }
+        return factors
+    }
+
+    /// Android's headroom of a temperature against a serious threshold: 1.0 at the
+    /// threshold, 0 `span` °C below it and under, linear between; NaN stays NaN.
+    public static func headroom(celsius: Double, serious: Double, span: Double) -> Double {
+        celsius.isNaN ? .nan : max(0, (celsius - (serious - span)) / span)
+    }
+
+    /// Thermal headroom `forecastSeconds` ahead of `time` (0 for now), the most of any live
+    /// sensor, from each sensor's trend as of the last classified sample; NaN without a live
+    /// temperature sensor, or, for a forecast, before any trend has enough points.
+    public func headroom(forecastSeconds: Double, at time: Double) -> Double {
+        let rules = configuration.headroom
+        var result = Double.nan
+        for state in sensorStates {
+            guard let latest = state.latest else { continue }
+            let celsius =
+                forecastSeconds == 0
+                ? latest.celsius
+                : (state.trend?.forecast(
+                    seconds: forecastSeconds, minimumSamples: rules.minimumSamples, from: time)
+                    ?? .nan)
+            result = Self.maxKnown(
+                result, Self.headroom(celsius: celsius, serious: latest.serious, span: rules.span))
+        }
+        return result
     }
 
     private static func maxKnown(_ a: Double, _ b: Double) -> Double {

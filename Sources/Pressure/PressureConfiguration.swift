@@ -7,16 +7,19 @@ public struct PressureConfiguration: Hashable, Sendable, Codable {
     public var temperature = TemperatureRules()
     /// Levels of the throttled share of the maximum CPU frequency (0…1).
     public var throttling = RatioRules(fair: 0.05, serious: 0.25, critical: 0.5, hysteresis: 0.02)
-    /// Levels of CPU pressure (`some avg10`, percent).
+    /// Levels of CPU pressure (`some avg10`, percent); contention, so the factor stops at
+    /// `fair` (``PressureFactor/Kind/ceiling``) whatever the higher thresholds say.
     public var cpuPressure = RatioRules(fair: 25, serious: 50, critical: 80, hysteresis: 5)
     /// Levels of memory pressure (`full avg10`, percent).
     public var memoryPressure = RatioRules(fair: 5, serious: 15, critical: 30, hysteresis: 2)
-    /// Levels of I/O pressure (`some avg10`, percent).
+    /// Levels of I/O pressure (`some avg10`, percent); the factor stops at `serious`.
     public var ioPressure = RatioRules(fair: 30, serious: 60, critical: 90, hysteresis: 5)
     /// How headroom is computed and forecast.
     public var headroom = HeadroomRules()
     /// How headroom maps to the sustainable budget share.
     public var budget = SustainableBudget()
+    /// When the observer samples slowly.
+    public var sampling = SamplingRules()
 
     /// The defaults.
     public init() {}
@@ -40,6 +43,10 @@ public struct PressureConfiguration: Hashable, Sendable, Codable {
         public var cameraLabels = ["camera"]
         /// Sensors left out of classification (still listed).
         public var ignoredSensors: [SensorID] = []
+        /// Sensor labels left out of classification (still listed): by default a Jetson's
+        /// `PMIC-Die` zone, which reads a fixed 100 °C rather than a measurement (jetson-stats
+        /// leaves it out for the same reason).
+        public var ignoredLabels = ["PMIC-Die"]
         /// Per-sensor limits that replace what the hardware declares.
         public var sensors: [String: SensorLimits] = [:]
 
@@ -93,16 +100,33 @@ public struct PressureConfiguration: Hashable, Sendable, Codable {
         }
     }
 
-    /// Headroom scale and forecast.
+    /// Headroom scale and forecast, with Android's meaning (`getThermalHeadroom`).
     public struct HeadroomRules: Hashable, Sendable, Codable {
-        /// The temperature at which headroom is 0, °C (headroom 1 is the serious threshold).
-        public var baseline = 25.0
-        /// How far ahead the forecast looks, seconds.
+        /// Headroom is 0 this many °C below a sensor's serious threshold `H` and 1.0 at `H`,
+        /// linear between: `(T − (H − span)) / span`.
+        public var span = 30.0
+        /// How far ahead the forecast looks, seconds (0–60, as Android allows).
         public var forecastSeconds = 10.0
         /// The trend is fitted over this many recent seconds.
         public var window = 30.0
         /// Samples needed before there is a forecast (NaN before).
         public var minimumSamples = 3
+        /// The least time between two points of the trend, seconds: faster samples are not
+        /// added, so a forecast rests on at least `minimumSamples × spacing` of history.
+        public var spacing = 1.0
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// When the observer may sample slowly (see ``PressureObserver``).
+    public struct SamplingRules: Hashable, Sendable, Codable {
+        /// The interval far from every threshold, seconds.
+        public var slowInterval = 1.0
+        /// "Within reach" of a threshold: headroom (now or forecast) at or above this, or a
+        /// ratio factor at or above this share of its `fair` threshold, or a power rail at or
+        /// above this share of its warning limit.
+        public var reach = 0.7
 
         /// The defaults.
         public init() {}

@@ -6,6 +6,7 @@ import Files
 extension PressureConfiguration {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case temperature, throttling, cpuPressure, memoryPressure, ioPressure, headroom, budget
+        case sampling
     }
 
     /// Decodes a configuration; missing keys keep their defaults.
@@ -33,6 +34,9 @@ extension PressureConfiguration {
         budget =
             try container.decodeIfPresent(SustainableBudget.self, forKey: .budget)
             ?? defaults.budget
+        sampling =
+            try container.decodeIfPresent(SamplingRules.self, forKey: .sampling)
+            ?? defaults.sampling
     }
 }
 
@@ -80,7 +84,7 @@ private struct PartialRatioRules: Decodable {
 extension PressureConfiguration.TemperatureRules {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case defaultHigh, defaultCritical, highBelowCritical, fairBelowHigh, criticalBelowCritical
-        case hysteresis, cameraLabels, ignoredSensors, sensors
+        case hysteresis, cameraLabels, ignoredSensors, ignoredLabels, sensors
     }
 
     /// Decodes temperature rules; missing keys keep their defaults.
@@ -113,6 +117,8 @@ extension PressureConfiguration.TemperatureRules {
             try container.decodeIfPresent([String].self, forKey: .cameraLabels) ?? cameraLabels
         ignoredSensors =
             try container.decodeIfPresent([SensorID].self, forKey: .ignoredSensors) ?? []
+        ignoredLabels =
+            try container.decodeIfPresent([String].self, forKey: .ignoredLabels) ?? ignoredLabels
         sensors =
             try container.decodeIfPresent(
                 [String: PressureConfiguration.SensorLimits].self, forKey: .sensors) ?? [:]
@@ -145,30 +151,68 @@ extension PressureConfiguration.SensorLimits {
 
 extension PressureConfiguration.HeadroomRules {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case baseline, forecastSeconds, window, minimumSamples
+        case span, forecastSeconds, window, minimumSamples, spacing
+    }
+
+    /// The key earlier versions used for a fixed 0-point; refused with what replaced it.
+    private enum RetiredKeys: String, CodingKey, CaseIterable {
+        case baseline
     }
 
     /// Decodes headroom rules; missing keys keep their defaults.
     public init(from decoder: any Decoder) throws {
+        if try decoder.container(keyedBy: RetiredKeys.self).contains(.baseline) {
+            throw decoder.invalidValue(
+                RetiredKeys.baseline,
+                "replaced by span: headroom is 0 span °C below the serious threshold and 1 at it (Android's meaning), default 30"
+            )
+        }
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init()
-        baseline = try container.decodeIfPresent(Double.self, forKey: .baseline) ?? baseline
-        forecastSeconds =
-            try container.decodeIfPresent(Double.self, forKey: .forecastSeconds) ?? forecastSeconds
-        guard forecastSeconds >= 0 else {
-            throw decoder.invalidValue(
-                CodingKeys.forecastSeconds, "expected seconds ≥ 0, got \(forecastSeconds)")
+        func bounded(_ key: CodingKeys, _ fallback: Double, _ range: ClosedRange<Double>)
+            throws -> Double
+        {
+            let value = try container.decodeIfPresent(Double.self, forKey: key) ?? fallback
+            guard range.contains(value) else {
+                throw decoder.invalidValue(
+                    key, "expected \(range.lowerBound) to \(range.upperBound), got \(value)")
+            }
+            return value
         }
-        window = try container.decodeIfPresent(Double.self, forKey: .window) ?? window
-        guard window > 0 else {
-            throw decoder.invalidValue(CodingKeys.window, "expected seconds > 0, got \(window)")
-        }
+        span = try bounded(.span, span, 1...200)
+        forecastSeconds = try bounded(.forecastSeconds, forecastSeconds, 0...60)
+        window = try bounded(.window, window, 1...3600)
+        spacing = try bounded(.spacing, spacing, 0...60)
         minimumSamples =
             try container.decodeIfPresent(Int.self, forKey: .minimumSamples) ?? minimumSamples
         guard minimumSamples >= 2 else {
             throw decoder.invalidValue(
                 CodingKeys.minimumSamples, "expected an integer ≥ 2, got \(minimumSamples)")
+        }
+    }
+}
+
+extension PressureConfiguration.SamplingRules {
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case slowInterval, reach
+    }
+
+    /// Decodes sampling rules; missing keys keep their defaults.
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init()
+        slowInterval =
+            try container.decodeIfPresent(Double.self, forKey: .slowInterval) ?? slowInterval
+        guard (0.01...10).contains(slowInterval) else {
+            throw decoder.invalidValue(
+                CodingKeys.slowInterval, "expected 0.01 to 10 seconds, got \(slowInterval)")
+        }
+        reach = try container.decodeIfPresent(Double.self, forKey: .reach) ?? reach
+        guard (0...1).contains(reach) else {
+            throw decoder.invalidValue(
+                CodingKeys.reach, "expected a headroom from 0 to 1, got \(reach)")
         }
     }
 }

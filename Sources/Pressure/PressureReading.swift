@@ -21,12 +21,19 @@ public struct PressureReading: Hashable, Sendable, Codable {
     public var sensors: [SensorReading]
     /// Plain-language caveats: unavailable sources, stale sensors, missing thermal sensors.
     public var notes: [String]
+    /// The board's power and GPU signals; `nil` on a board that has none.
+    public var board: BoardSignals?
+    /// Whether a threshold is within reach: any factor above nominal, headroom (now or
+    /// forecast) at or above the reach, a ratio near its `fair` threshold, a rail near its
+    /// warning limit. The observer samples at its configured rate then, slowly otherwise.
+    public var isWithinReach: Bool
 
     /// A reading with every field given.
     public init(
         time: Double, level: PressureLevel, factors: [PressureFactor], headroom: HeadroomEstimate,
         sustainableShare: Double, simulated: Bool, thermal: ThermalCoverage,
-        sensors: [SensorReading], notes: [String]
+        sensors: [SensorReading], notes: [String], board: BoardSignals? = nil,
+        isWithinReach: Bool = true
     ) {
         self.time = time
         self.level = level
@@ -37,6 +44,8 @@ public struct PressureReading: Hashable, Sendable, Codable {
         self.thermal = thermal
         self.sensors = sensors
         self.notes = notes
+        self.board = board
+        self.isWithinReach = isWithinReach
     }
 }
 

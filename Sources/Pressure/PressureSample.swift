@@ -10,6 +10,8 @@ public struct PressureSample: Hashable, Sendable, Codable {
     public var throttling: CPUThrottling?
     /// PSI per resource; empty when PSI is unavailable.
     public var pressure: [PSIReading]
+    /// The board's power and GPU signals; `nil` on a board that has none.
+    public var board: BoardSignals?
     /// Sources that are unavailable on this host, each said once per sample.
     public var unavailable: [SourceUnavailable]
     /// Whether the values are simulated (a thermal model or a replayed trace).
@@ -18,13 +20,14 @@ public struct PressureSample: Hashable, Sendable, Codable {
     /// A sample taken at `time`.
     public init(
         time: Double, sensors: [SensorReading] = [], throttling: CPUThrottling? = nil,
-        pressure: [PSIReading] = [], unavailable: [SourceUnavailable] = [],
-        isSimulated: Bool = false
+        pressure: [PSIReading] = [], board: BoardSignals? = nil,
+        unavailable: [SourceUnavailable] = [], isSimulated: Bool = false
     ) {
         self.time = time
         self.sensors = sensors
         self.throttling = throttling
         self.pressure = pressure
+        self.board = board
         self.unavailable = unavailable
         self.isSimulated = isSimulated
     }
@@ -33,7 +36,7 @@ public struct PressureSample: Hashable, Sendable, Codable {
     public var temperatures: [SensorReading] { sensors.filter { $0.isTemperature } }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case time, sensors, throttling, pressure, unavailable, simulated
+        case time, sensors, throttling, pressure, board, unavailable, simulated
     }
 
     /// Decodes a trace line; unknown keys are errors.
@@ -47,6 +50,7 @@ public struct PressureSample: Hashable, Sendable, Codable {
         sensors = try container.decodeIfPresent([SensorReading].self, forKey: .sensors) ?? []
         throttling = try container.decodeIfPresent(CPUThrottling.self, forKey: .throttling)
         pressure = try container.decodeIfPresent([PSIReading].self, forKey: .pressure) ?? []
+        board = try container.decodeIfPresent(BoardSignals.self, forKey: .board)
         unavailable =
             try container.decodeIfPresent([SourceUnavailable].self, forKey: .unavailable) ?? []
         isSimulated = try container.decodeIfPresent(Bool.self, forKey: .simulated) ?? false
@@ -59,6 +63,7 @@ public struct PressureSample: Hashable, Sendable, Codable {
         try container.encode(sensors, forKey: .sensors)
         try container.encodeIfPresent(throttling, forKey: .throttling)
         try container.encode(pressure, forKey: .pressure)
+        try container.encodeIfPresent(board, forKey: .board)
         try container.encode(unavailable, forKey: .unavailable)
         try container.encode(isSimulated, forKey: .simulated)
     }

@@ -9,19 +9,23 @@ public struct PressureSampler: SampleSource {
     public var throttlingSource: (any ThrottlingSource)?
     /// The PSI source, if any.
     public var stallSource: (any PressureStallSource)?
+    /// The board's power and GPU source, if any.
+    public var boardSource: (any BoardSource)?
 
     /// A sampler over the given sources.
     public init(
         temperatureSources: [any TemperatureSource],
         throttlingSource: (any ThrottlingSource)? = nil,
-        stallSource: (any PressureStallSource)? = nil
+        stallSource: (any PressureStallSource)? = nil, boardSource: (any BoardSource)? = nil
     ) {
         self.temperatureSources = temperatureSources
         self.throttlingSource = throttlingSource
         self.stallSource = stallSource
+        self.boardSource = boardSource
     }
 
-    /// The real sources of this host: libsensors, thermal zones, cpufreq and PSI under `roots`
+    /// The real sources of this host: libsensors, thermal zones, cpufreq, PSI and the board's
+    /// signals under `roots`
     /// (PSI read at most twice a second: the kernel updates its averages every 2 s).
     ///
     /// `rescanInterval` is how often (seconds) discovery runs again even when no directory changed.
@@ -34,7 +38,8 @@ public struct PressureSampler: SampleSource {
                 ThermalZoneSource(roots: roots, rescanInterval: rescanInterval),
             ],
             throttlingSource: CPUFrequencySource(roots: roots, rescanInterval: rescanInterval),
-            stallSource: PSISource(roots: roots, refreshInterval: 0.5))
+            stallSource: PSISource(roots: roots, refreshInterval: 0.5),
+            boardSource: BoardSignalSource(roots: roots, rescanInterval: rescanInterval))
     }
 
     /// Reads every source at `time`; never `nil`.
@@ -60,6 +65,9 @@ public struct PressureSampler: SampleSource {
             } catch {
                 sample.unavailable.append(error)
             }
+        }
+        if let signals = boardSource?.readBoard(at: time), !signals.isEmpty {
+            sample.board = signals
         }
         sample.isSimulated = sample.sensors.contains { $0.source.isSimulated }
         return sample

@@ -16,9 +16,13 @@ public enum SensorFault: Error, Hashable, Sendable, CustomStringConvertible {
     case systemError(errno: Int32)
     /// The file held text that is not a number.
     case garbage(String)
-    /// The value is outside what the sensor can report (for a temperature, ≤ −100 °C or
-    /// ≥ 500 °C: `Celsius.plausibleRange`).
+    /// The value is above what the sensor can report (for a temperature, ≥ 500 °C:
+    /// `Celsius.plausibleRange`).
     case outOfRange(Double)
+    /// The driver reports a placeholder instead of a value (a temperature ≤ −100 °C, such as a
+    /// Jetson's idle GPU at −256 °C): the device is idle or powered down. Not a failure, and
+    /// not a reading.
+    case notAvailable(Double)
     /// A source-specific reason, such as "libsensors: cannot read".
     case other(String)
 
@@ -43,6 +47,7 @@ public enum SensorFault: Error, Hashable, Sendable, CustomStringConvertible {
         case .systemError(let code): "read failed: \(String(cString: strerror(code)))"
         case .garbage(let text): "not a number: \(text.debugDescription)"
         case .outOfRange(let value): "out of range: \(value)"
+        case .notAvailable(let value): "not available (reads \(value): idle or powered down)"
         case .other(let reason): reason
         }
     }

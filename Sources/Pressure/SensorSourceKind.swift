@@ -8,6 +8,12 @@ public enum SensorSourceKind: String, Sendable, Codable, CaseIterable, CustomStr
     case cpufreq
     /// Pressure stall information (`/proc/pressure`).
     case psi
+    /// hwmon attributes read directly from sysfs: power rails and supply voltages.
+    case hwmon
+    /// A board's firmware (a Raspberry Pi's throttling word).
+    case firmware
+    /// Device frequency scaling (`/sys/class/devfreq`): a GPU's load and clock.
+    case devfreq
     /// A recorded trace being replayed: simulated.
     case replay
     /// The first-order thermal model: simulated.

@@ -168,12 +168,13 @@ extension Celsius {
     /// 105 °C part — is real, and escalates to `shutdown`.
     public static let plausibleRange: ClosedRange<Double> = -100...500
 
-    /// The temperature in `millidegrees`, or the `outOfRange` fault when it is ≤ −100 °C or
-    /// ≥ 500 °C (see ``plausibleRange``).
+    /// The temperature in `millidegrees`; the `notAvailable` fault at or below −100 °C (a
+    /// powered-down device's placeholder) and the `outOfRange` fault at or above 500 °C (see
+    /// ``plausibleRange``).
     public static func plausible(millidegrees: Int) throws(SensorFault) -> Celsius {
         let celsius = Celsius(millidegrees: millidegrees)
-        guard celsius.value > plausibleRange.lowerBound, celsius.value < plausibleRange.upperBound
-        else { throw .outOfRange(celsius.value) }
+        guard celsius.value > plausibleRange.lowerBound else { throw .notAvailable(celsius.value) }
+        guard celsius.value < plausibleRange.upperBound else { throw .outOfRange(celsius.value) }
         return celsius
     }
 }

@@ -29,11 +29,18 @@ struct TemperatureTrend {
         }
     }
 
-    /// Adds a point and forgets points older than `window` seconds before it; a point at the
-    /// same time as the last replaces it, and time going backwards starts a new trend.
-    mutating func add(time: Double, celsius: Double, window: Double) {
-        if let last = lastTime, time <= last {
-            if time < last { self = TemperatureTrend() } else { removeLast() }
+    /// Adds a point and forgets points older than `window` seconds before it. A point less
+    /// than `spacing` seconds after the last is not added (with no spacing, a point at the
+    /// same time as the last replaces it), and time going backwards starts a new trend.
+    mutating func add(time: Double, celsius: Double, window: Double, spacing: Double = 0) {
+        if let last = lastTime, time <= last || time - last < spacing {
+            if time < last {
+                self = TemperatureTrend()
+            } else if time - last < spacing {
+                return
+            } else {
+                removeLast()
+            }
         }
         if count == 0 { origin = time }
         if count == Self.capacity { removeFirst() }
@@ -47,10 +54,10 @@ struct TemperatureTrend {
         if additionsSinceRebuild >= Self.capacity { rebuild() }
     }
 
-    /// The temperature extrapolated `seconds` past the last point, or NaN with fewer than
-    /// `minimumSamples` points or no spread in time.
-    func forecast(seconds: Double, minimumSamples: Int) -> Double {
-        guard count >= max(2, minimumSamples), let last = lastTime else { return .nan }
+    /// The fitted line's temperature `seconds` after `time` (by default the last point), or
+    /// NaN with fewer than `minimumSamples` points or no spread in time.
+    func forecast(seconds: Double, minimumSamples: Int, from time: Double? = nil) -> Double {
+        guard count >= max(2, minimumSamples), let last = time ?? lastTime else { return .nan }
         let n = Double(count)
         let meanTime = sums.time / n
         let meanValue = sums.value / n

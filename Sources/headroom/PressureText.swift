@@ -18,13 +18,20 @@ enum PressureText {
         return table.text
     }
 
-    /// The value column: `+45.0 °C`, `83%`, `12 events`, or `-` when stale.
+    /// The value column: `+45.0 °C`, `83%`, `5.080 V`, `3.58 W`, `306 MHz`, `0x50005`,
+    /// `12 events`, or `-` when stale.
     static func value(of sensor: SensorReading) -> String {
         if let celsius = sensor.celsius { return celsius.description }
         guard let value = sensor.value else { return "-" }
         switch sensor.unit {
         case "ratio": return "\((value * 100).fixed(0))%"
         case "percent": return "\(value.shortDecimal)%"
+        case "volts": return "\(value.fixed(3)) V"
+        case "amperes": return "\(value.fixed(3)) A"
+        case "watts": return "\(value.fixed(2)) W"
+        case "hertz": return "\((value / 1e6).fixed(0)) MHz"
+        case "flag": return value == 0 ? "no" : "YES"
+        case "flags": return FirmwareThrottling(word: UInt32(clamping: Int(value))).hex
         default: return "\(value.shortText) \(sensor.unit ?? "")"
         }
     }

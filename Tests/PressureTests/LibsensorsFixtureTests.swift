@@ -141,7 +141,7 @@ struct LibsensorsFixtureTests {
         let source = LibsensorsSource(rescanInterval: 1000)
         #expect(try source.readTemperatures(at: 0).allSatisfy { !$0.isStale })
         for (text, reason) in [
-            ("garbage", "not a number"), ("501000", "out of range"), ("-101000", "out of range"),
+            ("garbage", "not a number"), ("501000", "out of range"), ("-101000", "not available"),
         ] {
             try hwmon.setRaw(0, 1, text)
             let readings = try source.readTemperatures(at: 1)

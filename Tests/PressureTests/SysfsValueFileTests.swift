@@ -51,10 +51,10 @@ import Testing
     }
 
     @Test func implausibleTemperaturesAreOutOfRange() throws {
-        #expect(throws: SensorFault.outOfRange(-100)) {
+        #expect(throws: SensorFault.notAvailable(-100)) {
             try Celsius.plausible(millidegrees: -100_000)
         }
-        #expect(throws: SensorFault.outOfRange(-256)) {
+        #expect(throws: SensorFault.notAvailable(-256)) {
             try Celsius.plausible(millidegrees: -256_000)
         }
         #expect(throws: SensorFault.outOfRange(500)) {

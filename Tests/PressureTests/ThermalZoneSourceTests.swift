@@ -81,7 +81,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("garbage", "not a number"), ("500000", "out of range"), ("-256000", "out of range"),
+        ("garbage", "not a number"), ("500000", "out of range"), ("-256000", "not available"),
     ])
     func badValuesMakeOnlyThatZoneStale(text: String, reason: String) throws {
         let tree = try FixtureTree()

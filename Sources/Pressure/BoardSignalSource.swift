@@ -1,0 +1,270 @@
+import Foundation
+import Locking
+
+/// A backend that reads a board's power and GPU signals; tests use fixture trees.
+public protocol BoardSource: Sendable {
+    /// Reads every signal the board has at `time` seconds; empty on a board with none.
+    func readBoard(at time: Double) -> BoardSignals
+}
+
+/// Board signals from sysfs under ``SystemRoots``: the Raspberry Pi firmware throttling word
+/// and `rpi_volt` under-voltage alarm, supply voltages of the Pi 5's `rp1_adc`, INA3221 and
+/// INA2xx/INA238 power rails from hwmon, and GPU load and clock from devfreq (Jetson).
+///
+/// Attributes are found at discovery (every ``rescanInterval`` seconds, and at the next sample
+/// after a file vanished), kept open and re-read with `pread`; limits are read at discovery.
+/// On a host with none of these, discovery finds nothing and a sample costs nothing. See
+/// `Tests/Boards/README.md` for the attributes, their units and the sources they come from.
+public final class BoardSignalSource: BoardSource {
+    /// Where `/sys` is.
+    public let roots: SystemRoots
+    /// Seconds between discoveries.
+    public let rescanInterval: Double
+    private struct State {
+        var layout = BoardLayout()
+        var lastDiscovery: Double?
+    }
+    private let state = LockedState(State())
+
+    /// A source under `roots`, rediscovering every `rescanInterval` seconds.
+    public init(roots: SystemRoots = SystemRoots(), rescanInterval: Double = 60) {
+        self.roots = roots
+        self.rescanInterval = rescanInterval
+    }
+
+    /// Reads every signal, rediscovering when due.
+    public func readBoard(at time: Double) -> BoardSignals {
+        let roots = self.roots
+        let interval = rescanInterval
+        return state.withLock { state in
+            let isDue = state.lastDiscovery.map { time - $0 >= interval || time < $0 } ?? true
+            if isDue || state.layout.needsRediscovery {
+                state.layout = BoardLayout.discover(under: roots)
+                state.lastDiscovery = time
+            }
+            return state.layout.read()
+        }
+    }
+}
+
+/// The board attributes discovery found, with their files open.
+struct BoardLayout {
+    /// A value file kept open, or why it could not be opened.
+    typealias File = Result<SysfsValueFile, SensorFault>
+
+    struct Voltage {
+        var template: SupplyVoltage
+        var millivolts: File?
+        var alarm: File?
+    }
+    struct Rail {
+        var template: PowerRail
+        var millivolts: File?
+        var milliamperes: File?
+        var microwatts: File?
+        var warningAlarm: File?
+        var criticalAlarm: File?
+    }
+    struct GPU {
+        var device: String
+        var load: File?
+        var hertz: File?
+        var maximumHertz: File?
+    }
+
+    var firmware: File?
+    var voltages: [Voltage] = []
+    var rails: [Rail] = []
+    var gpus: [GPU] = []
+    /// Set when a read found a file gone: the next sample discovers again.
+    private(set) var needsRediscovery = false
+
+    static func discover(under roots: SystemRoots) -> BoardLayout {
+        var layout = BoardLayout()
+        let sysfs = roots.sysfs
+        if let path = firmwareWord(under: sysfs) { layout.firmware = open(path) }
+        let hwmon = "\(sysfs)/class/hwmon"
+        for chip in numberedEntries(in: hwmon, prefix: "hwmon") {
+            let directory = "\(hwmon)/\(chip.name)"
+            guard let name = try? SysfsValueFile.readText(at: "\(directory)/name") else { continue }
+            switch name {
+            case "rpi_volt":
+                layout.voltages.append(
+                    Voltage(
+                        template: SupplyVoltage(id: "rpi_volt/in0", label: "supply"),
+                        alarm: open("\(directory)/in0_lcrit_alarm")))
+            case "rp1_adc":
+                layout.voltages += (0...8).compactMap { channel in
+                    let input = "\(directory)/in\(channel)_input"
+                    guard FileManager.default.fileExists(atPath: input) else { return nil }
+                    let label =
+                        (try? SysfsValueFile.readText(at: "\(directory)/in\(channel)_label"))
+                        ?? "RP1 ADC in\(channel)"
+                    return Voltage(
+                        template: SupplyVoltage(id: SensorID("rp1_adc/in\(channel)"), label: label),
+                        millivolts: open(input))
+                }
+            case "ina3221":
+                layout.rails += (1...3).compactMap { railChannel($0, of: name, chip.name, directory) }
+            case _ where name.hasPrefix("ina2"):
+                layout.rails += [railChannel(1, of: name, chip.name, directory)].compactMap { $0 }
+            default:
+                continue
+            }
+        }
+        let devfreq = "\(sysfs)/class/devfreq"
+        let devices = (try? FileManager.default.contentsOfDirectory(atPath: devfreq)) ?? []
+        for device in devices.sorted() where isGPU(device, in: devfreq) {
+            let directory = "\(devfreq)/\(device)"
+            let load = (["\(directory)/device"] + gpuLoadDirectories.map { "\(sysfs)/\($0)" })
+                .map { "\($0)/load" }.first { FileManager.default.fileExists(atPath: $0) }
+            layout.gpus.append(
+                GPU(
+                    device: device, load: load.map(open),
+                    hertz: openIfPresent("\(directory)/cur_freq"),
+                    maximumHertz: openIfPresent("\(directory)/max_freq")))
+        }
+        return layout
+    }
+
+    /// The firmware word's file: `get_throttled` in the Raspberry Pi firmware node under
+    /// `devices/platform/soc…` (`soc/soc:firmware` on a Pi 4; the node's name carries the bus
+    /// address on some device trees, hence the search).
+    private static func firmwareWord(under sysfs: String) -> String? {
+        let platform = "\(sysfs)/devices/platform"
+        let manager = FileManager.default
+        let buses = ((try? manager.contentsOfDirectory(atPath: platform)) ?? []).filter {
+            $0.hasPrefix("soc")
+        }
+        for bus in buses.sorted() {
+            let nodes = (try? manager.contentsOfDirectory(atPath: "\(platform)/\(bus)")) ?? []
+            for node in nodes.sorted() where node.hasSuffix(":firmware") {
+                let path = "\(platform)/\(bus)/\(node)/get_throttled"
+                if manager.fileExists(atPath: path) { return path }
+            }
+        }
+        return nil
+    }
+
+    /// Where NVIDIA's GPU driver puts `load` (per mille) when the devfreq device's own
+    /// `device/load` is not there: Orin on JetPack 6 and 5, Xavier and Nano.
+    static let gpuLoadDirectories = [
+        "devices/platform/bus@0/17000000.gpu", "devices/platform/17000000.ga10b",
+        "devices/17000000.ga10b", "devices/gpu.0", "devices/platform/gpu.0",
+    ]
+
+    /// A current monitor's channel `n` as a rail, `nil` when the channel has no current input
+    /// or is disabled (`inN_enable` 0).
+    private static func railChannel(_ n: Int, of name: String, _ chip: String, _ directory: String)
+        -> Rail?
+    {
+        let prefix = "\(directory)/"
+        guard FileManager.default.fileExists(atPath: prefix + "curr\(n)_input"),
+            (try? SysfsValueFile.readInteger(at: prefix + "in\(n)_enable")) ?? 1 != 0
+        else { return nil }
+        let label =
+            (try? SysfsValueFile.readText(at: prefix + "in\(n)_label"))
+            ?? (try? SysfsValueFile.readText(at: prefix + "curr\(n)_label")) ?? "\(name) channel \(n)"
+        func limit(_ attribute: String, scale: Double) -> Double? {
+            (try? SysfsValueFile.readInteger(at: prefix + attribute)).map { Double($0) / scale }
+        }
+        let template = PowerRail(
+            id: SensorID("\(name)-\(chip)/in\(n)"), label: label,
+            warningAmperes: limit("curr\(n)_max", scale: 1000),
+            criticalAmperes: limit("curr\(n)_crit", scale: 1000),
+            warningWatts: limit("power\(n)_max", scale: 1_000_000))
+        return Rail(
+            template: template, millivolts: openIfPresent(prefix + "in\(n)_input"),
+            milliamperes: open(prefix + "curr\(n)_input"),
+            microwatts: openIfPresent(prefix + "power\(n)_input"),
+            warningAlarm: openIfPresent(prefix + "curr\(n)_max_alarm")
+                ?? openIfPresent(prefix + "power\(n)_max_alarm"),
+            criticalAlarm: openIfPresent(prefix + "curr\(n)_crit_alarm"))
+    }
+
+    /// Whether a devfreq device is a GPU: it has the GPU driver's `device/load`, or its name is
+    /// one of NVIDIA's integrated GPUs (gp10b, gv11b, ga10b) or says `gpu`.
+    private static func isGPU(_ device: String, in devfreq: String) -> Bool {
+        let name = device.lowercased()
+        return FileManager.default.fileExists(atPath: "\(devfreq)/\(device)/device/load")
+            || ["gp10b", "gv11b", "ga10b", "gpu"].contains { name.contains($0) }
+    }
+
+    private static func open(_ path: String) -> File {
+        Result { () throws(SensorFault) in try SysfsValueFile(path: path) }
+    }
+
+    private static func openIfPresent(_ path: String) -> File? {
+        FileManager.default.fileExists(atPath: path) ? open(path) : nil
+    }
+
+    /// Reads every open file into signals; a failed required file makes its item stale.
+    mutating func read() -> BoardSignals {
+        var signals = BoardSignals()
+        if let firmware {
+            switch firmware.flatMap({ file in
+                Result { () throws(SensorFault) in try FirmwareThrottling(parsing: file.readText()) }
+            }) {
+            case .success(let word): signals.firmware = word
+            case .failure(let fault): signals.firmwareFault = note(fault)
+            }
+        }
+        for voltage in voltages {
+            var value = voltage.template
+            do throws(SensorFault) {
+                value.volts = try number(voltage.millivolts, per: 1000)
+                value.underVoltageAlarm = try flag(voltage.alarm)
+            } catch {
+                value.fault = note(error)
+            }
+            signals.voltages.append(value)
+        }
+        for rail in rails {
+            var value = rail.template
+            do throws(SensorFault) {
+                value.volts = try number(rail.millivolts, per: 1000)
+                value.amperes = try number(rail.milliamperes, per: 1000)
+                value.watts = try number(rail.microwatts, per: 1_000_000)
+                if value.watts == nil, let volts = value.volts, let amperes = value.amperes {
+                    value.watts = volts * amperes
+                }
+                value.warningAlarm = try flag(rail.warningAlarm)
+                value.criticalAlarm = try flag(rail.criticalAlarm)
+            } catch {
+                value = PowerRail(id: value.id, label: value.label, fault: note(error))
+            }
+            signals.rails.append(value)
+        }
+        for gpu in gpus {
+            var value = GPUActivity(device: gpu.device)
+            do throws(SensorFault) {
+                value.load = try number(gpu.load, per: 1000).map { min(1, max(0, $0)) }
+                value.hertz = try number(gpu.hertz, per: 1)
+                value.maximumHertz = try number(gpu.maximumHertz, per: 1)
+            } catch {
+                value = GPUActivity(device: gpu.device, fault: note(error))
+            }
+            signals.gpus.append(value)
+        }
+        return signals
+    }
+
+    /// The integer in `file` divided by `divisor` (millivolts to volts: 1000); `nil` when the
+    /// chip has no such file.
+    private func number(_ file: File?, per divisor: Double) throws(SensorFault) -> Double? {
+        guard let file else { return nil }
+        return Double(try file.get().readInteger()) / divisor
+    }
+
+    /// A 0/1 alarm file as a flag; `nil` when the chip has no such file.
+    private func flag(_ file: File?) throws(SensorFault) -> Bool? {
+        guard let file else { return nil }
+        return try file.get().readInteger() != 0
+    }
+
+    /// `fault`, remembering to discover again when it says the file is gone.
+    private mutating func note(_ fault: SensorFault) -> SensorFault {
+        if fault == .vanished { needsRediscovery = true }
+        return fault
+    }
+}
