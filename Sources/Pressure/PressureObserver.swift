@@ -3,6 +3,11 @@ import Locking
 
 /// Samples pressure on an interval and publishes readings and level changes.
 ///
+/// Sampling is adaptive: while a reading is far from every threshold (not
+/// ``PressureReading/isWithinReach``) the next sample comes after the configuration's slow
+/// interval (1 s by default) instead of ``interval``; as soon as a reading is within reach the
+/// observer samples at ``interval`` again. A PSI trigger samples at once in either pace.
+///
 /// ``run()`` samples on a dedicated thread, the one owner of sampling and classification
 /// (sources are never read from two threads at once), which sleeps in the kernel between
 /// samples: a sample costs one wake-up, not a task hop. Any number of consumers subscribe with
@@ -17,7 +22,11 @@ public final class PressureObserver: Sendable {
     private struct State {
         var classifier: PressureClassifier
         var latest: PressureReading?
+        /// When ``thermalHeadroom(forecastSeconds:)`` last answered, on the observer's clock.
+        var lastHeadroomAnswer: Double?
     }
+    /// The least time between two answers of ``thermalHeadroom(forecastSeconds:)``.
+    public static let headroomRequestSpacing = 0.5
     private let state: LockedState<State>
     private let readingBroadcast = Broadcast<PressureReading>()
     private let changeBroadcast = Broadcast<LevelChange>()
@@ -45,6 +54,32 @@ public final class PressureObserver: Sendable {
 
     /// The most recent reading, `nil` before the first sample.
     public var latest: PressureReading? { state.withLock { $0.latest } }
+
+    /// Thermal headroom `forecastSeconds` (0–60) from now, with the meaning and the manners
+    /// of Android's `PowerManager.getThermalHeadroom`: 1.0 at the serious threshold, 0 at
+    /// 30 °C below it (see ``PressureConfiguration/HeadroomRules``), the most constrained
+    /// sensor's. NaN when there is no live temperature sensor, when a forecast has fewer than
+    /// 3 trend points 1 s apart, for a horizon outside 0–60 s, and when asked again within
+    /// 0.5 s of the last answer.
+    public func thermalHeadroom(forecastSeconds: Double) -> Double {
+        let now = clock.now()
+        return state.withLock { state in
+            guard (0...60).contains(forecastSeconds) else { return .nan }
+            if let last = state.lastHeadroomAnswer, now - last < Self.headroomRequestSpacing {
+                return .nan
+            }
+            state.lastHeadroomAnswer = now
+            return state.classifier.headroom(forecastSeconds: forecastSeconds, at: now)
+        }
+    }
+
+    /// The time to the next sample after `reading`: ``interval`` within reach of a threshold,
+    /// the configuration's slow interval (never shorter than ``interval``) otherwise.
+    public func pace(after reading: PressureReading) -> Double {
+        if reading.isWithinReach { return interval }
+        let slow = state.withLock { $0.classifier.configuration.sampling.slowInterval }
+        return max(interval, slow)
+    }
 
     /// A new stream of every reading from now on, buffered by `bufferingPolicy` (by default
     /// the newest 64 are kept for a slow consumer); it finishes when `run()` ends.
@@ -106,20 +141,25 @@ public final class PressureObserver: Sendable {
         finish()
     }
 
-    /// The sampling thread's loop: a sample, then a wait until the next deadline during
-    /// which trigger firings are sampled too.
+    /// The sampling thread's loop: a sample, then a wait until the next deadline (its pace
+    /// set by the reading) during which trigger firings are sampled too.
     private func sampleUntilStopped(on waitSet: WaitSet) {
-        var deadline = clock.now()
-        while !waitSet.isStopped, sampleOnce() != nil {
-            deadline += interval
-            let now = clock.now()
-            if deadline < now { deadline = now + interval }
-            waiting: while true {
-                switch clock.wait(until: deadline, on: waitSet) {
-                case .deadline: break waiting
-                case .stopped: return
-                case .triggered: guard sampleOnce() != nil else { return }
-                }
+        guard !waitSet.isStopped, let first = sampleOnce() else { return }
+        var deadline = clock.now() + pace(after: first)
+        while true {
+            switch clock.wait(until: deadline, on: waitSet) {
+            case .stopped:
+                return
+            case .deadline:
+                guard let reading = sampleOnce() else { return }
+                let step = pace(after: reading)
+                deadline += step
+                let now = clock.now()
+                if deadline < now { deadline = now + step }
+            case .triggered:
+                // A trigger that finds a threshold within reach brings the next sample closer.
+                guard let reading = sampleOnce() else { return }
+                deadline = min(deadline, clock.now() + pace(after: reading))
             }
         }
     }

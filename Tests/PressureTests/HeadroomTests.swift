@@ -27,8 +27,9 @@ import Testing
                 [sensor("cpu", 60 + Double(second))], with: &classifier, at: Double(second))
         }
         let headroom = try #require(reading?.headroom)
-        #expect(abs(headroom.current - (74 - 25) / 55.0) < 1e-9)
-        #expect(abs(headroom.forecast - (84 - 25) / 55.0) < 1e-9)
+        // Android's scale: 0 at H − 30 = 50 °C, 1.0 at H = 80 °C.
+        #expect(abs(headroom.current - (74 - 50) / 30.0) < 1e-9)
+        #expect(abs(headroom.forecast - (84 - 50) / 30.0) < 1e-9)
         #expect(headroom.forecast > 1)
         #expect(headroom.planning == headroom.forecast)
     }

@@ -19,21 +19,24 @@ final class SteppedSource: SampleSource {
     @Test func aStepAcrossAThresholdIsReportedWithinOneInterval() async throws {
         let clock = ManualPressureClock()
         let source = SteppedSource()
+        // 72 °C is fair (H = 80): within reach, so the observer samples at its own interval.
+        source.celsius.withLock { $0 = 72 }
         let observer = PressureObserver(source: source, interval: 0.5, clock: clock)
         let changes = observer.levelChanges()
         let readings = observer.readings()
         let task = Task { await observer.run() }
 
         await waitForWaiter(clock)
-        #expect(observer.latest?.level == .nominal)
+        #expect(observer.latest?.level == .fair)
+        var iterator = changes.makeAsyncIterator()
+        #expect(try #require(await iterator.next()).to == .fair)
         clock.advance(by: 0.2)
         source.celsius.withLock { $0 = 85 }
         let stepTime = clock.now()
         clock.advance(by: 0.3)
 
-        var iterator = changes.makeAsyncIterator()
         let change = try #require(await iterator.next())
-        #expect(change.from == .nominal)
+        #expect(change.from == .fair)
         #expect(change.to == .serious)
         #expect(change.time - stepTime <= observer.interval)
         #expect(change.reading.factors.first?.sensor == "cpu")
@@ -69,5 +72,68 @@ final class SteppedSource: SampleSource {
         #expect(seen == [.fair, .fair, .serious, .serious, .serious])
         var late = observer.readings().makeAsyncIterator()
         #expect(await late.next() == nil)
+    }
+
+    /// Waits until the observer has published a reading taken at `time` or later.
+    private func waitForReadings(_ observer: PressureObserver, time: Double) async {
+        while observer.latest.map({ $0.time < time }) ?? true { await Task.yield() }
+    }
+
+    @Test func farFromEveryThresholdItSamplesOncePerSlowIntervalAndReturnsAtOnce() async throws {
+        let clock = ManualPressureClock()
+        let source = SteppedSource()  // 50 °C: headroom 0, far from everything
+        let observer = PressureObserver(source: source, interval: 0.1, clock: clock)
+        let task = Task { await observer.run() }
+        await waitForWaiter(clock)
+        let first = try #require(observer.latest)
+        #expect(!first.isWithinReach)
+        #expect(observer.pace(after: first) == 1)
+
+        // Half a slow interval: no sample.
+        clock.advance(by: 0.5)
+        await Task.yield()
+        #expect(observer.latest?.time == 0)
+        // A jump from far away (to critical) is seen within one slow interval.
+        source.celsius.withLock { $0 = 96 }
+        clock.advance(by: 0.5)
+        await waitForReadings(observer, time: 1)
+        #expect(observer.latest?.level == .critical)
+        #expect(observer.latest?.isWithinReach == true)
+        // Within reach again: the configured interval.
+        await waitForWaiter(clock)
+        clock.advance(by: 0.1)
+        await waitForReadings(observer, time: 1.1)
+        #expect(abs((observer.latest?.time ?? 0) - 1.1) < 1e-9)
+        task.cancel()
+        await task.value
+    }
+
+    @Test func thermalHeadroomHasAndroidsMeaningAndManners() async throws {
+        let clock = ManualPressureClock()
+        let source = SteppedSource()
+        source.celsius.withLock { $0 = 65 }
+        let observer = PressureObserver(source: source, interval: 1, clock: clock)
+        let task = Task { await observer.run() }
+        await waitForWaiter(clock)
+        // Now: (65 − (80 − 30)) / 30 = 0.5. The forecast needs 3 points 1 s apart.
+        #expect(observer.thermalHeadroom(forecastSeconds: 0) == 0.5)
+        clock.advance(by: 0.4)
+        #expect(observer.thermalHeadroom(forecastSeconds: 0).isNaN, "asked again within 0.5 s")
+        clock.advance(by: 0.2)
+        #expect(observer.thermalHeadroom(forecastSeconds: 10).isNaN, "one trend point")
+        for second in 1...2 {
+            await waitForWaiter(clock)
+            source.celsius.withLock { $0 = 65 + 3 * Double(second) }
+            clock.advance(by: Double(second) - clock.now())
+            await waitForReadings(observer, time: Double(second))
+        }
+        clock.advance(by: 0.5)
+        // +3 °C/s: from 71 °C at 2 s, 10 s past 2.5 s is 71 + 3 × 10.5 = 102.5 °C.
+        let forecast = observer.thermalHeadroom(forecastSeconds: 10)
+        #expect(abs(forecast - (102.5 - 50) / 30) < 1e-9)
+        clock.advance(by: 0.5)
+        #expect(observer.thermalHeadroom(forecastSeconds: 61).isNaN, "beyond Android's 60 s")
+        task.cancel()
+        await task.value
     }
 }
