@@ -23,6 +23,7 @@ public final class BoardSignalSource: BoardSource {
     private struct State {
         var layout = BoardLayout()
         var lastDiscovery: Double?
+        var lastReplacementCheck: Double?
     }
     private let state = LockedState(State())
 
@@ -38,8 +39,14 @@ public final class BoardSignalSource: BoardSource {
         let interval = rescanInterval
         return state.withLock { state in
             let isDue = state.lastDiscovery.map { time - $0 >= interval || time < $0 } ?? true
+            // Files removed and recreated under their descriptors (a driver reload) are
+            // looked for once a second, as the other sources do.
+            if state.lastReplacementCheck.map({ abs(time - $0) >= 1 }) ?? true {
+                state.lastReplacementCheck = time
+                state.layout.checkForReplacedFiles()
+            }
             if isDue || state.layout.needsRediscovery {
-                state.layout = BoardLayout.discover(under: roots)
+                state.layout = BoardLayout.discover(under: roots, keepingVanished: state.layout)
                 state.lastDiscovery = time
             }
             return state.layout.read()
@@ -79,7 +86,30 @@ struct BoardLayout {
     /// Set when a read found a file gone: the next sample discovers again.
     private(set) var needsRediscovery = false
 
-    static func discover(under roots: SystemRoots) -> BoardLayout {
+    /// The attributes under `roots` now; what `previous` had and discovery no longer finds
+    /// stays listed, stale `vanished`, rather than silently disappearing.
+    static func discover(under roots: SystemRoots, keepingVanished previous: BoardLayout)
+        -> BoardLayout
+    {
+        var layout = discover(under: roots)
+        let gone: File = .failure(.vanished)
+        if layout.firmware == nil, previous.firmware != nil { layout.firmware = gone }
+        let voltages = Set(layout.voltages.map(\.template.id))
+        layout.voltages += previous.voltages.filter { !voltages.contains($0.template.id) }.map {
+            Voltage(template: $0.template, millivolts: gone)
+        }
+        let rails = Set(layout.rails.map(\.template.id))
+        layout.rails += previous.rails.filter { !rails.contains($0.template.id) }.map {
+            Rail(template: $0.template, milliamperes: gone)
+        }
+        let gpus = Set(layout.gpus.map(\.device))
+        layout.gpus += previous.gpus.filter { !gpus.contains($0.device) }.map {
+            GPU(device: $0.device, load: gone)
+        }
+        return layout
+    }
+
+    private static func discover(under roots: SystemRoots) -> BoardLayout {
         var layout = BoardLayout()
         let sysfs = roots.sysfs
         if let path = firmwareWord(under: sysfs) { layout.firmware = open(path) }
@@ -198,15 +228,30 @@ struct BoardLayout {
         FileManager.default.fileExists(atPath: path) ? open(path) : nil
     }
 
+    /// Sets ``needsRediscovery`` when any open file's path now names another file or none.
+    mutating func checkForReplacedFiles() {
+        let files: [File?] =
+            [firmware] + voltages.flatMap { [$0.millivolts, $0.alarm] }
+            + rails.flatMap {
+                [$0.millivolts, $0.milliamperes, $0.microwatts, $0.warningAlarm, $0.criticalAlarm]
+            } + gpus.flatMap { [$0.load, $0.hertz, $0.maximumHertz] }
+        needsRediscovery =
+            needsRediscovery
+            || files.contains { file in
+                if case .success(let open) = file { return open.isReplaced }
+                return false
+            }
+    }
+
     /// Reads every open file into signals; a failed required file makes its item stale.
     mutating func read() -> BoardSignals {
         var signals = BoardSignals()
         if let firmware {
-            switch firmware.flatMap({ file in
-                Result { () throws(SensorFault) in try FirmwareThrottling(parsing: file.readText()) }
-            }) {
-            case .success(let word): signals.firmware = word
-            case .failure(let fault): signals.firmwareFault = note(fault)
+            do throws(SensorFault) {
+                signals.firmware = try FirmwareThrottling(parsing: firmware.get().readText())
+            } catch {
+                if error == .vanished { needsRediscovery = true }
+                signals.firmwareFault = error
             }
         }
         for voltage in voltages {
@@ -215,7 +260,7 @@ struct BoardLayout {
                 value.volts = try number(voltage.millivolts, per: 1000)
                 value.underVoltageAlarm = try flag(voltage.alarm)
             } catch {
-                value.fault = note(error)
+                value.fault = error
             }
             signals.voltages.append(value)
         }
@@ -231,7 +276,7 @@ struct BoardLayout {
                 value.warningAlarm = try flag(rail.warningAlarm)
                 value.criticalAlarm = try flag(rail.criticalAlarm)
             } catch {
-                value = PowerRail(id: value.id, label: value.label, fault: note(error))
+                value = PowerRail(id: value.id, label: value.label, fault: error)
             }
             signals.rails.append(value)
         }
@@ -242,7 +287,7 @@ struct BoardLayout {
                 value.hertz = try number(gpu.hertz, per: 1)
                 value.maximumHertz = try number(gpu.maximumHertz, per: 1)
             } catch {
-                value = GPUActivity(device: gpu.device, fault: note(error))
+                value = GPUActivity(device: gpu.device, fault: error)
             }
             signals.gpus.append(value)
         }
@@ -251,20 +296,29 @@ struct BoardLayout {
 
     /// The integer in `file` divided by `divisor` (millivolts to volts: 1000); `nil` when the
     /// chip has no such file.
-    private func number(_ file: File?, per divisor: Double) throws(SensorFault) -> Double? {
+    private mutating func number(_ file: File?, per divisor: Double) throws(SensorFault)
+        -> Double?
+    {
         guard let file else { return nil }
-        return Double(try file.get().readInteger()) / divisor
+        return Double(try readInteger(file)) / divisor
     }
 
     /// A 0/1 alarm file as a flag; `nil` when the chip has no such file.
-    private func flag(_ file: File?) throws(SensorFault) -> Bool? {
+    private mutating func flag(_ file: File?) throws(SensorFault) -> Bool? {
         guard let file else { return nil }
-        return try file.get().readInteger() != 0
+        return try readInteger(file) != 0
     }
 
-    /// `fault`, remembering to discover again when it says the file is gone.
-    private mutating func note(_ fault: SensorFault) -> SensorFault {
-        if fault == .vanished { needsRediscovery = true }
-        return fault
+    /// Reads an open file; a file that vanished under its descriptor (ENODEV on sysfs) makes
+    /// the next sample discover again. Files that could not be opened fail with their fault
+    /// and trigger nothing: they are known to be gone.
+    private mutating func readInteger(_ file: File) throws(SensorFault) -> Int {
+        let open = try file.get()
+        do throws(SensorFault) {
+            return try open.readInteger()
+        } catch {
+            if error == .vanished { needsRediscovery = true }
+            throw error
+        }
     }
 }

@@ -81,10 +81,12 @@ public struct BoardSignals: Hashable, Sendable {
             }
         }
         for gpu in gpus {
-            entries.append(
-                SensorReading(
-                    id: SensorID("devfreq/\(gpu.device)/load"), source: .devfreq,
-                    label: "GPU load", value: gpu.load, unit: "ratio", fault: gpu.fault))
+            if gpu.load != nil || gpu.fault != nil {
+                entries.append(
+                    SensorReading(
+                        id: SensorID("devfreq/\(gpu.device)/load"), source: .devfreq,
+                        label: "GPU load", value: gpu.load, unit: "ratio", fault: gpu.fault))
+            }
             if gpu.hertz != nil || gpu.fault != nil {
                 entries.append(
                     SensorReading(

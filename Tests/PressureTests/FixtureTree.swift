@@ -4,11 +4,24 @@ import Foundation
 final class FixtureTree {
     let root: String
 
-    init() throws {
+    convenience init() throws {
+        self.init(empty: ())
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    }
+
+    private init(empty: Void) {
         root =
             FileManager.default.temporaryDirectory
             .appendingPathComponent("headroom-pressure-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    }
+
+    /// A copy of the board tree `Tests/Boards/<board>/sys`, which tests may change.
+    convenience init(board: String) throws {
+        self.init(empty: ())
+        let boards = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Boards")
+        try FileManager.default.copyItem(
+            atPath: boards.appendingPathComponent("\(board)/sys").path, toPath: root)
     }
 
     deinit {

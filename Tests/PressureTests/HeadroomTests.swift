@@ -57,4 +57,56 @@ import Testing
         let hot = classify([sensor("cpu", 80)], with: &classifier)
         #expect(hot.sustainableShare == 0.5)
     }
+
+    /// Android's formula over a grid of thresholds and temperatures: 1.0 at H, 0 at H − 30
+    /// and below, linear between (slope 1/30 per °C), never negative.
+    @Test func headroomIsAndroidsLinearScaleBelowTheSeriousThreshold() {
+        for high in stride(from: 40.0, through: 110, by: 5) {
+            #expect(PressureClassifier.headroom(celsius: high, serious: high, span: 30) == 1)
+            #expect(PressureClassifier.headroom(celsius: high - 30, serious: high, span: 30) == 0)
+            var previous = -1.0
+            for tenth in 0...900 {
+                let celsius = high - 60 + Double(tenth) / 10
+                let headroom = PressureClassifier.headroom(
+                    celsius: celsius, serious: high, span: 30)
+                #expect(headroom >= 0)
+                #expect(headroom >= previous)
+                if celsius >= high - 30 {
+                    #expect(abs(headroom - (celsius - (high - 30)) / 30) < 1e-12)
+                } else {
+                    #expect(headroom == 0)
+                }
+                previous = headroom
+            }
+        }
+        #expect(PressureClassifier.headroom(celsius: .nan, serious: 80, span: 30).isNaN)
+    }
+
+    /// The classifier's reading uses the sensor's own serious threshold: a zone with a
+    /// passive trip at 95 °C has headroom 0.5 at 80 °C.
+    @Test func headroomFollowsEachSensorsOwnThreshold() {
+        var classifier = PressureClassifier()
+        let reading = classify([sensor("zone", 80, high: 95, critical: 105)], with: &classifier)
+        #expect(abs(reading.headroom.current - 0.5) < 1e-12)
+    }
+
+    /// At 10 Hz, the trend keeps one point a second: no forecast until three points 1 s
+    /// apart, then an exact extrapolation of a linear rise, whatever its slope.
+    @Test func theForecastNeedsThreePointsOneSecondApartAndIsExactForALinearRise() {
+        for slope in [-2.0, -0.5, 0, 0.25, 1, 3] {
+            var classifier = PressureClassifier()
+            for step in 0...20 {
+                let time = Double(step) / 10
+                let reading = classify(
+                    [sensor("cpu", 60 + slope * time)], with: &classifier, at: time)
+                if time < 2 {
+                    #expect(reading.headroom.forecast.isNaN, "slope \(slope) at \(time) s")
+                } else {
+                    // 10 s after 2 s: 60 + slope × 12 °C.
+                    let expected = max(0, (60 + slope * 12 - 50) / 30)
+                    #expect(abs(reading.headroom.forecast - expected) < 1e-9, "slope \(slope)")
+                }
+            }
+        }
+    }
 }
