@@ -24,6 +24,7 @@ extension PressureStatus {
                     sensor: $0.id.rawValue, source: $0.source.rawValue, celsius: $0.celsius?.value,
                     highCelsius: $0.high?.value, criticalCelsius: $0.critical?.value)
             },
+            board: reading.board.map(BoardStatus.init) ?? BoardStatus(),
             json: String(decoding: Self.json(reading), as: UTF8.self))
     }
 
@@ -34,5 +35,38 @@ extension PressureStatus {
         encoder.nonConformingFloatEncodingStrategy = .convertToString(
             positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
         return (try? encoder.encode(reading)) ?? Data("{}".utf8)
+    }
+}
+
+extension BoardStatus {
+    /// The exported form of a board's signals: rails by label, voltages (supply voltages and
+    /// rail bus voltages) by id, the firmware's four conditions, GPU load by device.
+    public init(_ board: BoardSignals) {
+        var volts: [String: Double] = [:]
+        for voltage in board.voltages {
+            if let value = voltage.volts { volts[voltage.id.rawValue] = value }
+        }
+        for rail in board.rails {
+            if let value = rail.volts { volts[rail.id.rawValue] = value }
+        }
+        // Rails by label; a label two chips share is told apart by the rail's id.
+        var railWatts: [String: Double] = [:]
+        for rail in board.rails {
+            guard let watts = rail.watts else { continue }
+            let name = railWatts[rail.label] == nil ? rail.label : "\(rail.label) (\(rail.id))"
+            railWatts[name] = watts
+        }
+        self.init(
+            railWatts: railWatts, volts: volts,
+            firmwareConditions: board.firmware.map { word in
+                FirmwareThrottling.Reason.allCases.map {
+                    FirmwareCondition(
+                        reason: $0.rawValue, isActive: word.isActive($0),
+                        hasOccurred: word.hasOccurred($0))
+                }
+            } ?? [],
+            gpuLoad: Dictionary(
+                board.gpus.compactMap { gpu in gpu.load.map { (gpu.device, $0) } },
+                uniquingKeysWith: max))
     }
 }

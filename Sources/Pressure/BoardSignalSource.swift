@@ -135,9 +135,11 @@ struct BoardLayout {
                         millivolts: open(input))
                 }
             case "ina3221":
-                layout.rails += (1...3).compactMap { railChannel($0, of: name, chip.name, directory) }
+                let device = deviceName(of: directory) ?? chip.name
+                layout.rails += (1...3).compactMap { railChannel($0, of: name, device, directory) }
             case _ where name.hasPrefix("ina2"):
-                layout.rails += [railChannel(1, of: name, chip.name, directory)].compactMap { $0 }
+                let device = deviceName(of: directory) ?? chip.name
+                layout.rails += [railChannel(1, of: name, device, directory)].compactMap { $0 }
             default:
                 continue
             }
@@ -183,9 +185,18 @@ struct BoardLayout {
         "devices/17000000.ga10b", "devices/gpu.0", "devices/platform/gpu.0",
     ]
 
+    /// The chip's device (its bus address, such as `1-0040`): stable across boots where the
+    /// `hwmonN` number is not. `nil` where there is no `device` link.
+    private static func deviceName(of directory: String) -> String? {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/device"))
+            .map { URL(fileURLWithPath: $0).lastPathComponent }
+    }
+
     /// A current monitor's channel `n` as a rail, `nil` when the channel has no current input
     /// or is disabled (`inN_enable` 0).
-    private static func railChannel(_ n: Int, of name: String, _ chip: String, _ directory: String)
+    private static func railChannel(
+        _ n: Int, of name: String, _ device: String, _ directory: String
+    )
         -> Rail?
     {
         let prefix = "\(directory)/"
@@ -199,7 +210,7 @@ struct BoardLayout {
             (try? SysfsValueFile.readInteger(at: prefix + attribute)).map { Double($0) / scale }
         }
         let template = PowerRail(
-            id: SensorID("\(name)-\(chip)/in\(n)"), label: label,
+            id: SensorID("\(name)-\(device)/in\(n)"), label: label,
             warningAmperes: limit("curr\(n)_max", scale: 1000),
             criticalAmperes: limit("curr\(n)_crit", scale: 1000),
             warningWatts: limit("power\(n)_max", scale: 1_000_000))

@@ -28,6 +28,15 @@ public struct HeadroomMetrics: Sendable {
     public let sustainableBudget: Gauge
     /// `headroom_simulated`: 1 while any pressure input is simulated (model, replay), else 0.
     public let simulated: Gauge
+    /// `headroom_power_watts{rail}`: each power rail's power (INA3221, INA2xx).
+    public let powerWatts: Gauge
+    /// `headroom_voltage_volts{sensor}`: supply and rail voltages.
+    public let voltageVolts: Gauge
+    /// `headroom_throttled{reason,when}`: 1 while a Raspberry Pi firmware condition holds
+    /// (`when` = `now`) or has held since boot (`when` = `has_occurred`), else 0.
+    public let throttled: Gauge
+    /// `headroom_gpu_load_ratio{device}`: an integrated GPU's busy share, 0…1.
+    public let gpuLoad: Gauge
     /// `headroom_pressure_samples_total`: pressure readings taken since start.
     public let pressureSamples: Counter
     /// `headroom_hardware_cost_ratio`: the committed configuration's cost over the budget.
@@ -92,6 +101,19 @@ public struct HeadroomMetrics: Sendable {
             "headroom_simulated", help: "1 while any pressure input is simulated, else 0.")
         pressureSamples = try registry.counter(
             "headroom_pressure_samples_total", help: "Pressure readings taken.")
+        powerWatts = try registry.gauge(
+            "headroom_power_watts", help: "Power rail power in watts.", labelNames: ["rail"])
+        voltageVolts = try registry.gauge(
+            "headroom_voltage_volts", help: "Supply or rail voltage in volts.",
+            labelNames: ["sensor"])
+        throttled = try registry.gauge(
+            "headroom_throttled",
+            help:
+                "1 while a firmware throttling condition holds (when=now) or has held since boot (when=has_occurred).",
+            labelNames: ["reason", "when"])
+        gpuLoad = try registry.gauge(
+            "headroom_gpu_load_ratio", help: "Integrated GPU busy share, 0 to 1.",
+            labelNames: ["device"])
         hardwareCost = try registry.gauge(
             "headroom_hardware_cost_ratio",
             help: "Hardware cost of the committed capture configuration over the budget.")
@@ -142,6 +164,17 @@ public struct HeadroomMetrics: Sendable {
         temperatureHigh.family.replaceAll(with: values(\.highCelsius))
         temperatureCritical.family.replaceAll(with: values(\.criticalCelsius))
         sensorStale.family.replaceAll(with: values { $0.celsius == nil ? 1 : 0 })
+        let board = status.board
+        powerWatts.family.replaceAll(with: board.railWatts.map { ([$0.key], $0.value) })
+        voltageVolts.family.replaceAll(with: board.volts.map { ([$0.key], $0.value) })
+        throttled.family.replaceAll(
+            with: board.firmwareConditions.flatMap { condition in
+                [
+                    ([condition.reason, "now"], condition.isActive ? 1.0 : 0),
+                    ([condition.reason, "has_occurred"], condition.hasOccurred ? 1.0 : 0),
+                ]
+            })
+        gpuLoad.family.replaceAll(with: board.gpuLoad.map { ([$0.key], $0.value) })
         pressureSamples.family.add(1, at: [])
     }
 

@@ -15,6 +15,8 @@ public struct PressureStatus: Sendable, Hashable {
     public var isSimulated: Bool
     /// Every temperature sensor, stale ones included.
     public var sensors: [SensorSample]
+    /// The board's power and GPU signals (empty on a board without them).
+    public var board: BoardStatus
     /// The reading as JSON, served verbatim on `/status`.
     public var json: String
 
@@ -22,7 +24,8 @@ public struct PressureStatus: Sendable, Hashable {
     public init(
         level: Int, factorLevels: [String: Int] = [:], headroom: Double? = nil,
         headroomForecast: Double? = nil, sustainableShare: Double? = nil,
-        isSimulated: Bool = false, sensors: [SensorSample] = [], json: String = "{}"
+        isSimulated: Bool = false, sensors: [SensorSample] = [], board: BoardStatus = BoardStatus(),
+        json: String = "{}"
     ) {
         self.level = level
         self.factorLevels = factorLevels
@@ -31,6 +34,47 @@ public struct PressureStatus: Sendable, Hashable {
         self.sustainableShare = sustainableShare
         self.isSimulated = isSimulated
         self.sensors = sensors
+        self.board = board
         self.json = json
+    }
+}
+
+/// A board's power and GPU signals as exported: plain names and numbers in base units.
+public struct BoardStatus: Sendable, Hashable {
+    /// One firmware throttling condition (a Raspberry Pi's `get_throttled` bit pair).
+    public struct FirmwareCondition: Sendable, Hashable {
+        /// The condition, such as `under_voltage`.
+        public var reason: String
+        /// Whether it holds now.
+        public var isActive: Bool
+        /// Whether it has held since boot.
+        public var hasOccurred: Bool
+
+        /// A condition named `reason`.
+        public init(reason: String, isActive: Bool, hasOccurred: Bool) {
+            self.reason = reason
+            self.isActive = isActive
+            self.hasOccurred = hasOccurred
+        }
+    }
+
+    /// Power per rail label, watts; stale rails are left out.
+    public var railWatts: [String: Double]
+    /// Voltage per sensor, volts; stale ones are left out.
+    public var volts: [String: Double]
+    /// The firmware's conditions; empty on boards without the firmware word.
+    public var firmwareConditions: [FirmwareCondition]
+    /// Busy share per GPU device, 0…1.
+    public var gpuLoad: [String: Double]
+
+    /// Signals with the given values (none by default).
+    public init(
+        railWatts: [String: Double] = [:], volts: [String: Double] = [:],
+        firmwareConditions: [FirmwareCondition] = [], gpuLoad: [String: Double] = [:]
+    ) {
+        self.railWatts = railWatts
+        self.volts = volts
+        self.firmwareConditions = firmwareConditions
+        self.gpuLoad = gpuLoad
     }
 }

@@ -11,6 +11,8 @@ import Testing
             "headroom_system_pressure_cost_ratio", "headroom_pipeline_frame_rate_hertz",
             "headroom_inference_stride", "headroom_frames_total", "headroom_frames_dropped_total",
             "headroom_launch_phase_seconds", "headroom_governor_changes_total",
+            "headroom_power_watts", "headroom_voltage_volts", "headroom_throttled",
+            "headroom_gpu_load_ratio",
         ]
         #expect(Set(contract).isSubset(of: names))
         #expect(names.allSatisfy { $0.hasPrefix("headroom_") })
@@ -66,5 +68,29 @@ import Testing
         #expect(metrics.frameRate.value(labels: ["kind": "actual"]) == 29.5)
         #expect(metrics.inferenceStride.value() == 2)
         #expect(metrics.launchPhase.count(labels: ["phase": "sessionStart"]) == 1)
+    }
+
+    @Test func boardSignalsAreExportedAndAStaleRailLeaves() throws {
+        let metrics = try HeadroomMetrics()
+        metrics.publish(
+            PressureStatus(
+                level: 2,
+                board: BoardStatus(
+                    railWatts: ["VDD_IN": 3.5, "VDD_SOC": 1.1],
+                    volts: ["rp1_adc/in1": 3.3],
+                    firmwareConditions: [
+                        .init(reason: "under_voltage", isActive: true, hasOccurred: true)
+                    ],
+                    gpuLoad: ["17000000.gpu": 0.25])))
+        #expect(metrics.powerWatts.value(labels: ["rail": "VDD_IN"]) == 3.5)
+        #expect(metrics.voltageVolts.value(labels: ["sensor": "rp1_adc/in1"]) == 3.3)
+        #expect(metrics.throttled.value(labels: ["reason": "under_voltage", "when": "now"]) == 1)
+        #expect(
+            metrics.throttled.value(labels: ["reason": "under_voltage", "when": "has_occurred"])
+                == 1)
+        #expect(metrics.gpuLoad.value(labels: ["device": "17000000.gpu"]) == 0.25)
+        metrics.publish(PressureStatus(level: 0, board: BoardStatus(railWatts: ["VDD_IN": 3.4])))
+        #expect(metrics.powerWatts.value(labels: ["rail": "VDD_SOC"]) == nil)
+        #expect(metrics.throttled.value(labels: ["reason": "under_voltage", "when": "now"]) == nil)
     }
 }
