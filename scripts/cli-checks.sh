@@ -77,7 +77,7 @@ XDG_CONFIG_HOME="$work" expect 0 "fits on host" -- estimate "$work/small.json" -
 XDG_CONFIG_HOME="$work" expect 0 "this host (" -- profiles
 XDG_CONFIG_HOME="$work" expect 2 "\`headroom calibrate\` creates \"host\"" -- estimate examples/sessions/single-1080p30.json --profile hots
 expect 2 "--scenario: unknown scenario \"beach\"" -- run --scenario beach
-expect 2 "--governor: expected on or off" -- run --governor maybe
+expect 2 "--governor: expected on, off or pressure-only" -- run --governor maybe
 expect 2 "--seconds: expected a number" -- run --seconds soon
 expect 2 "dual-missing.json: no such file" -- run --session "$work/dual-missing.json"
 expect 1 "" -- run --session examples/sessions/dual-4k60.json --seconds 1 --db "$work/h.sqlite3"

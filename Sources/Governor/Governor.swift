@@ -72,6 +72,20 @@ public final class Governor: Sendable {
         broadcast.finish()
     }
 
+    /// The level the governor acts at: the pressure level, raised to `serious` when
+    /// `lateShare` of the frames missed their deadline (at least the policy's
+    /// ``GovernorPolicy/lateShareToShed``) and to `critical` at twice that; with why.
+    public func actingLevel(pressure level: PressureLevel, lateShare: Double) -> (
+        level: PressureLevel, lateness: String?
+    ) {
+        let threshold = policy.lateShareToShed
+        guard lateShare >= threshold, level < .critical else { return (level, nil) }
+        let late: PressureLevel = lateShare >= 2 * threshold ? .critical : .serious
+        guard late > level else { return (level, nil) }
+        let percent = Int((lateShare * 100).rounded())
+        return (late, "pipeline late: \(percent)% of frames missed their deadline")
+    }
+
     /// What the policy asks for at `level` with `sustainableShare` of the budget, and why.
     public func target(level: PressureLevel, sustainableShare: Double) -> (
         settings: PipelineSettings, reason: String
@@ -130,18 +144,25 @@ public final class Governor: Sendable {
         }
     }
 
-    /// Feeds one pressure reading; returns the change it caused, if any (also published).
+    /// Feeds one pressure reading and the share of frames that missed their deadline since
+    /// the last one; returns the change they caused, if any (also published).
     @discardableResult
-    public func update(with reading: PressureReading) -> GovernorChange? {
-        update(level: reading.level, sustainableShare: reading.sustainableShare, at: reading.time)
+    public func update(with reading: PressureReading, lateShare: Double = 0) -> GovernorChange? {
+        update(
+            level: reading.level, sustainableShare: reading.sustainableShare, lateShare: lateShare,
+            at: reading.time)
     }
 
-    /// Feeds a level and sustainable share observed at `time` (seconds, monotonic).
+    /// Feeds a level, sustainable share and late share observed at `time` (seconds,
+    /// monotonic).
     @discardableResult
-    public func update(level: PressureLevel, sustainableShare: Double, at time: Double)
-        -> GovernorChange?
-    {
-        let (target, reason) = target(level: level, sustainableShare: sustainableShare)
+    public func update(
+        level pressure: PressureLevel, sustainableShare: Double, lateShare: Double = 0,
+        at time: Double
+    ) -> GovernorChange? {
+        let (level, lateness) = actingLevel(pressure: pressure, lateShare: lateShare)
+        var (target, reason) = target(level: level, sustainableShare: sustainableShare)
+        if let lateness { reason = "\(lateness); \(reason)" }
         let cost = costModel.cost(atFrameRate: target.frameRate, sustainableShare: sustainableShare)
         let change: GovernorChange? = state.withLock { state in
             let current = state.settings
@@ -154,7 +175,8 @@ public final class Governor: Sendable {
                 < current.load(relativeTo: requestedFrameRate)
             if lighter {
                 state.easedSince = nil
-                let urgent = level >= .critical
+                // Only real pressure is urgent; lateness waits out the dwell like any step.
+                let urgent = pressure >= .critical
                 guard urgent || time - state.lastChange >= policy.stepDownDwellSeconds else {
                     return nil
                 }
@@ -169,7 +191,7 @@ public final class Governor: Sendable {
             state.settings = target
             state.lastChange = time
             let change = GovernorChange(
-                time: time, from: current, to: target, level: level, systemPressureCost: cost,
+                time: time, from: current, to: target, level: pressure, systemPressureCost: cost,
                 reason: lighter ? reason : "eased to \(reason)")
             broadcast.yield(change)
             return change

@@ -49,6 +49,11 @@ public struct GovernorPolicy: Hashable, Sendable, Codable {
     public var restoreDwellSeconds: Double
     /// Inference settings from heaviest to lightest, used when there is no quality table.
     public var inferenceLadder: [InferenceSetting]
+    /// The share of frames missing their deadline (processed late or dropped) over the last
+    /// period at which the governor sheds load as at `serious`, and at twice it as at
+    /// `critical`, whatever the pressure level: a busy host shows in the pipeline's own
+    /// lateness, not in CPU pressure.
+    public var lateShareToShed: Double
 
     /// The default policy.
     public init(
@@ -61,7 +66,8 @@ public struct GovernorPolicy: Hashable, Sendable, Codable {
         inferenceLadder: [InferenceSetting] = [
             InferenceSetting(stride: 1, scale: 1), InferenceSetting(stride: 2, scale: 1),
             InferenceSetting(stride: 3, scale: 0.75), InferenceSetting(stride: 5, scale: 0.5),
-        ]
+        ],
+        lateShareToShed: Double = 0.2
     ) {
         self.frameRateCap = frameRateCap
         self.allowedQualityLoss = allowedQualityLoss
@@ -69,11 +75,12 @@ public struct GovernorPolicy: Hashable, Sendable, Codable {
         self.stepDownDwellSeconds = stepDownDwellSeconds
         self.restoreDwellSeconds = restoreDwellSeconds
         self.inferenceLadder = inferenceLadder
+        self.lateShareToShed = lateShareToShed
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case frameRateCap, allowedQualityLoss, minimumFrameRate, stepDownDwellSeconds
-        case restoreDwellSeconds, inferenceLadder
+        case restoreDwellSeconds, inferenceLadder, lateShareToShed
     }
 
     /// Decodes a policy; missing keys keep their defaults, values are range-checked.
@@ -99,6 +106,14 @@ public struct GovernorPolicy: Hashable, Sendable, Codable {
         inferenceLadder =
             try container.decodeIfPresent([InferenceSetting].self, forKey: .inferenceLadder)
             ?? defaults.inferenceLadder
+        lateShareToShed =
+            try container.decodeIfPresent(Double.self, forKey: .lateShareToShed)
+            ?? defaults.lateShareToShed
+        guard lateShareToShed > 0, lateShareToShed <= 0.5 else {
+            throw decoder.invalidValue(
+                CodingKeys.lateShareToShed,
+                "expected a share of frames above 0 and at most 0.5, got \(lateShareToShed)")
+        }
 
         guard minimumFrameRate > 0, minimumFrameRate <= 240 else {
             throw decoder.invalidValue(

@@ -24,6 +24,10 @@ public struct RunOptions: Sendable {
     public var profile: DeviceProfile
     /// The governor's policy.
     public var policy: GovernorPolicy
+    /// Whether the governor also sheds load when the pipeline misses its frame deadlines (a
+    /// busy host); off, it follows pressure only, so a run's settings do not depend on how
+    /// fast this machine is (tests, deterministic demos).
+    public var shedsForLateness = true
     /// The tracking quality table the governor consults.
     public var qualityTable: QualityTable
     /// Seconds between pressure readings.
@@ -92,7 +96,12 @@ public final class PipelineRun: Sendable {
         var lastFrameTime: MonotonicInstant?
         var subjects = 0
         var periodFrames = 0
+        /// Frames of this period whose processing ended after the next frame was due.
+        var periodLateFrames = 0
         var periodFramingError = 0.0
+        /// The share of the last period's frames that missed their deadline (processed late
+        /// or dropped): the pipeline's own lateness, which the governor sheds load for.
+        var lateShare = 0.0
         var statusJSON: String?
     }
 
@@ -257,7 +266,10 @@ public final class PipelineRun: Sendable {
                 state.reading = reading
                 state.statusJSON = status.json
             }
-            guard options.isGovernorEnabled, let change = governor.update(with: reading) else {
+            let lateShare = options.shedsForLateness ? state.withLock { $0.lateShare } : 0
+            guard options.isGovernorEnabled,
+                let change = governor.update(with: reading, lateShare: lateShare)
+            else {
                 continue
             }
             var relative = change
@@ -315,6 +327,11 @@ public final class PipelineRun: Sendable {
                 try? await stand.setAngularVelocity(
                     yaw: step.outcome.command.yaw, pitch: step.outcome.command.pitch)
                 source.setPose(await stand.motors.pose)
+                // Late: the next frame was due before this one was done with.
+                let spent = MonotonicClock.now().seconds(since: frame.timestamp)
+                state.withLock { state in
+                    if spent > 1 / max(state.settings.frameRate, 1) { state.periodLateFrames += 1 }
+                }
             }
         }
     }
@@ -356,12 +373,16 @@ public final class PipelineRun: Sendable {
                     framesProcessed: state.stage.framesProcessed,
                     framesDropped: state.framesDropped, governorChanges: state.changes.count,
                     detectorCalls: state.stage.detectorCalls)
+                let dropped = sample.framesDropped - (state.samples.last?.framesDropped ?? 0)
                 if let previous = state.samples.last {
                     try? metrics.frames.increment(
                         by: Double(sample.framesProcessed - previous.framesProcessed))
-                    try? metrics.framesDropped.increment(
-                        by: Double(sample.framesDropped - previous.framesDropped))
+                    try? metrics.framesDropped.increment(by: Double(dropped))
                 }
+                let due = state.periodFrames + dropped
+                state.lateShare =
+                    due > 0 ? Double(state.periodLateFrames + dropped) / Double(due) : 0
+                state.periodLateFrames = 0
                 state.samples.append(sample)
                 state.periodFrames = 0
                 state.periodFramingError = 0

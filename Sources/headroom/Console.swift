@@ -49,6 +49,9 @@ enum Console {
     /// Whether stdout is a terminal (live displays) rather than a pipe or file (plain lines).
     static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 
+    /// Whether standard error is a terminal (progress notes go there, never into a pipe).
+    static var isErrorTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+
     /// Writes all of `text` to `descriptor` unbuffered, so stdout and stderr interleave in order.
     private static func write(_ text: String, to descriptor: Int32) {
         var bytes = Array(text.utf8)[...]

@@ -12,7 +12,7 @@ enum RunCommand {
     static let command = Command(
         name: "run",
         usage:
-            "[--seconds S] [--scenario NAME] [--governor on|off] [--compare] [--seed N] [--session FILE]"
+            "[--seconds S] [--scenario NAME] [--governor on|off|pressure-only] [--compare] [--seed N] [--session FILE]"
             + " [--profile NAME|FILE] [--policy FILE] [--out DIR] [--db PATH] [--json]",
         summary:
             "Run the tracking pipeline under pressure, with the governor adapting it (the main job).",
@@ -30,7 +30,10 @@ enum RunCommand {
         options: [
             .option("--seconds", "S", "how long to run (default: the scenario's, 20 or 75)"),
             .option("--scenario", "NAME", "default or thermal-ramp"),
-            .option("--governor", "on|off", "adapt the pipeline to pressure (default on)"),
+            .option(
+                "--governor", "on|off|pressure-only",
+                "adapt the pipeline to pressure and to its own missed frame deadlines (on, the"
+                    + " default), to pressure only, or not at all"),
             .flag("--compare", "run with the governor on, then off, and compare"),
             .option("--seed", "N", "seed of the synthetic scene (default 1)"),
             .option("--session", "FILE", "capture session JSON (default: one 960x540@30 camera)"),
@@ -122,12 +125,14 @@ enum RunCommand {
         }
         let seed = try arguments.integer("--seed", in: 0...Int(Int32.max), default: 1)
         let governor = arguments.value("--governor") ?? "on"
-        guard governor == "on" || governor == "off" else {
-            throw UsageError(description: "--governor: expected on or off, got \"\(governor)\"")
+        guard ["on", "off", "pressure-only"].contains(governor) else {
+            throw UsageError(
+                description: "--governor: expected on, off or pressure-only, got \"\(governor)\"")
         }
         var options = RunOptions(
             seconds: seconds, scenario: scenario, seed: UInt64(seed),
-            isGovernorEnabled: governor == "on")
+            isGovernorEnabled: governor != "off")
+        options.shedsForLateness = governor == "on"
         if arguments.value("--session") != nil {
             let input = try SessionInput(arguments, fileOption: "--session")
             options.configuration = input.configuration

@@ -1,25 +1,39 @@
+import Foundation
 import Pressure
 
 /// `headroom status`: one pressure reading with its level, factors, headroom and sensors.
 enum StatusCommand {
     static let command = Command(
         name: "status",
-        usage: "[--config FILE] [--model] [--json]",
+        usage: "[--config FILE] [--model] [--forecast SECONDS] [--json]",
         summary: "One pressure reading: level, factors, headroom, budget share and sensors.",
         details: """
-            The level is the most severe factor's: system and camera temperature, CPU
-            throttling, CPU/memory/IO pressure. On a host without thermal sensors the reading
-            says so ("thermal": "none") and rests on PSI and throttling. One reading has no
-            trend, so the forecast is null (use `watch`). --json prints {"level", "factors",
+            The level is the most severe factor's: system and camera temperature, power supply
+            and peak power (Raspberry Pi, Jetson), CPU throttling, CPU/memory/IO pressure. CPU
+            and IO pressure are contention, not danger: alone they stop at fair and serious. On
+            a host without thermal sensors the reading says so ("thermal": "none") and rests on
+            the other factors. Headroom has Android's meaning (getThermalHeadroom): 1.0 at the
+            serious threshold, 0 at 30 °C below it. One reading has no trend, so the forecast
+            is null unless --forecast SECONDS (0-60) is given: then status samples 3 times
+            1 s apart (2 s) and forecasts that far ahead. --json prints {"level", "factors",
             "headroom": {"current", "forecast", "forecastSeconds"}, "sustainableShare",
-            "simulated", "thermal", "sensors", "notes", "time"}.
+            "simulated", "thermal", "sensors", "board", "notes", "time", "isWithinReach"}.
             """,
-        options: PressureInput.options + [.flag("--json", "print the reading as JSON")],
+        options: PressureInput.options + [
+            .option("--forecast", "SECONDS", "forecast headroom this far ahead, 0-60 (takes 2 s)"),
+            .flag("--json", "print the reading as JSON"),
+        ],
         run: { arguments in
             try arguments.expectNoPositionals()
             let input = try PressureInput(arguments)
             var classifier = input.classifier
-            let reading = classifier.classify(input.sampleNow())
+            if arguments.value("--forecast") != nil {
+                var configuration = classifier.configuration
+                configuration.headroom.forecastSeconds = try arguments.number(
+                    "--forecast", in: 0...60, default: 0)
+                classifier = PressureClassifier(configuration: configuration)
+            }
+            let reading = forecastReading(input, &classifier, wanted: arguments.value("--forecast") != nil)
             if arguments.has("--json") {
                 Console.json(reading)
             } else {
@@ -27,4 +41,31 @@ enum StatusCommand {
             }
             return 0
         })
+
+    /// One reading; with a forecast asked for, the last of as many samples as a trend needs,
+    /// `spacing` seconds apart on the monotonic clock.
+    private static func forecastReading(
+        _ input: PressureInput, _ classifier: inout PressureClassifier, wanted: Bool
+    ) -> PressureReading {
+        let rules = classifier.configuration.headroom
+        guard wanted, rules.forecastSeconds > 0 else {
+            return classifier.classify(input.sampleNow())
+        }
+        let count = rules.minimumSamples
+        if Console.isErrorTerminal {
+            Console.error(
+                "headroom: sampling \(count) times \(rules.spacing.shortText) s apart to forecast \(rules.forecastSeconds.shortText) s ahead"
+            )
+        }
+        let clock = MonotonicPressureClock()
+        var reading = classifier.classify(input.sampleNow())
+        // Deadlines from the first sample's own time, so every point keeps the full spacing.
+        let start = reading.time
+        for index in 1..<count {
+            let wait = start + Double(index) * rules.spacing - clock.now()
+            if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+            reading = classifier.classify(input.sampleNow())
+        }
+        return reading
+    }
 }

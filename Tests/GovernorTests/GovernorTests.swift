@@ -104,6 +104,24 @@ struct GovernorTests {
         #expect(restored?.reason.hasPrefix("eased") == true)
     }
 
+    @Test("a late pipeline sheds load at nominal pressure, and more when it is later")
+    func latenessShedsLoad() {
+        let governor = Self.governor(
+            policy: GovernorPolicy(stepDownDwellSeconds: 2, restoreDwellSeconds: 10))
+        // Busy, not hot: nominal pressure, but a quarter of the frames missed their deadline.
+        #expect(governor.update(level: .nominal, sustainableShare: 1, lateShare: 0.1, at: 0) == nil)
+        let shed = governor.update(level: .nominal, sustainableShare: 1, lateShare: 0.25, at: 1)
+        #expect(shed?.to.frameRate == 20)
+        #expect(shed?.level == .nominal)
+        #expect(shed?.reason.hasPrefix("pipeline late: 25% of frames missed their deadline") == true)
+        // Still later at 20 fps: critical's settings, after the step-down dwell.
+        #expect(governor.update(level: .nominal, sustainableShare: 1, lateShare: 0.5, at: 2) == nil)
+        #expect(governor.update(level: .nominal, sustainableShare: 1, lateShare: 0.5, at: 3.5)?.to.frameRate == 15)
+        // On time again: restored after the restore dwell, like eased pressure.
+        #expect(governor.update(level: .nominal, sustainableShare: 1, lateShare: 0, at: 4) == nil)
+        #expect(governor.update(level: .nominal, sustainableShare: 1, lateShare: 0, at: 14)?.to.frameRate == 30)
+    }
+
     @Test("shutdown stops capture at once and capture resumes when pressure eases")
     func shutdownAndResume() {
         let governor = Self.governor(
