@@ -71,7 +71,7 @@ let package = Package(
         .executableTarget(
             name: "headroom-bench",
             dependencies: [
-                "Capture", "CMallocStats", "CSensors", "Dock", "History", "LaunchTiming",
+                "Capture", "CMallocStats", "CSensors", "CWakeup", "Dock", "History", "LaunchTiming",
                 "Pressure", "Telemetry", "Tracking",
             ],
             swiftSettings: strictSettings),

@@ -58,12 +58,24 @@ public struct PressureClassifier: Sendable {
     private var stateIndices: [SensorID: Int] = [:]
     private var factorLevels: [PressureFactor.Kind: PressureLevel] = [:]
     private var lastThrottleEvents: Int?
+    /// Whether the last sample counted new throttle events: the same counts again are none.
+    private var lastSampleCountedEvents = false
     private var explanations: [PressureFactor.Kind: Explanation] = [:]
     /// The last PSI explanation per resource, with the value it was written for.
     private var stallDetails:
         [PSIReading.Resource: (percent: Double, isCapped: Bool, text: String)] = [:]
     /// The notes for the last sample's unavailable sources, reused while they stay the same.
     private var unavailableNotes: (sources: [SourceUnavailable], notes: [String]) = ([], [])
+    /// The last sample's inputs besides its temperatures, and the reading made of them: a
+    /// sample that brings nothing new gets that reading again (see ``repeats(_:)``).
+    private var previous: (sample: PressureSample, reading: PressureReading)?
+    /// The earliest time at which a live sensor's trend takes its next point.
+    private var nextTrendPoint = -Double.infinity
+    /// Whether an unchanged sample gets the previous reading again; tests turn it off to
+    /// check that doing so changes nothing.
+    var reusesUnchangedReadings = true
+    /// How many readings were given again for unchanged samples.
+    private(set) var repeatedReadings = 0
 
     /// A classifier applying `configuration`.
     public init(configuration: PressureConfiguration = PressureConfiguration()) {
@@ -125,6 +137,39 @@ public struct PressureClassifier: Sendable {
 
     /// Classifies `sample`, updating the hysteresis and trend state.
     public mutating func classify(_ sample: PressureSample) -> PressureReading {
+        if let reading = repeats(sample) { return reading }
+        let reading = classifyAnew(sample)
+        // The sample is kept without its temperatures: they are compared with the reading's,
+        // and keeping the array would make the source copy it at its next in-place update.
+        var inputs = sample
+        inputs.sensors = []
+        previous = (inputs, reading)
+        return reading
+    }
+
+    /// The previous reading at `sample`'s time when the sample brings nothing new: the same
+    /// sensors with the same values, throttling, PSI, board signals and unavailable sources,
+    /// and no trend point due. Hysteresis, trends and explanations would all come out the
+    /// same, so a 10 Hz observer of sensors that update once a second (most hwmon drivers
+    /// cache their values) classifies about once a second. `nil` when anything differs.
+    private mutating func repeats(_ sample: PressureSample) -> PressureReading? {
+        guard reusesUnchangedReadings, let previous, sample.time >= previous.reading.time,
+            sample.time < nextTrendPoint, !lastSampleCountedEvents,
+            sample.isSimulated == previous.sample.isSimulated,
+            sample.throttling == previous.sample.throttling,
+            sample.pressure == previous.sample.pressure, sample.board == previous.sample.board,
+            sample.unavailable == previous.sample.unavailable,
+            previous.reading.sensors.count >= sample.sensors.count,
+            previous.reading.sensors.prefix(sample.sensors.count).elementsEqual(sample.sensors)
+        else { return nil }
+        var reading = previous.reading
+        reading.time = sample.time
+        repeatedReadings += 1
+        return reading
+    }
+
+    /// Classifies `sample` in full.
+    private mutating func classifyAnew(_ sample: PressureSample) -> PressureReading {
         if sample.unavailable != unavailableNotes.sources {
             unavailableNotes = (sample.unavailable, sample.unavailable.map { $0.description })
         }
@@ -268,6 +313,7 @@ public struct PressureClassifier: Sendable {
         let headroomRules = configuration.headroom
         var summary = TemperatureSummary()
         var expectedState = 0
+        nextTrendPoint = .infinity
         for position in sensors.indices {
             guard sensors[position].isTemperature else { continue }
             let id = sensors[position].id
@@ -295,6 +341,9 @@ public struct PressureClassifier: Sendable {
             let (level, serious, isCamera, forecast) = Self.advance(
                 &sensorStates[index], sensor: sensors[position], celsius: celsius, time: time,
                 configuration)
+            nextTrendPoint = min(
+                nextTrendPoint,
+                (sensorStates[index].trend?.lastTime ?? time) + headroomRules.spacing)
             let candidate = DecidingSensor(
                 level: level, celsius: celsius, position: position, stateIndex: index)
             if isCamera {
@@ -346,10 +395,10 @@ public struct PressureClassifier: Sendable {
         if state.trend == nil { state.trend = TemperatureTrend() }
         state.trend?.add(
             time: time, celsius: celsius, window: rules.window, spacing: rules.spacing)
+        // From the last trend point, so the reading stays the same between points.
         let forecast =
             state.trend?.forecast(
-                seconds: rules.forecastSeconds, minimumSamples: rules.minimumSamples, from: time)
-            ?? .nan
+                seconds: rules.forecastSeconds, minimumSamples: rules.minimumSamples) ?? .nan
         let serious = ladder.threshold(of: .serious) ?? configuration.temperature.defaultHigh
         state.latest = (celsius, serious)
         return (level, serious, isCamera, forecast)
@@ -399,6 +448,7 @@ public struct PressureClassifier: Sendable {
             of: share, previously: factorLevels[.cpuThrottling] ?? .nominal)
         factorLevels[.cpuThrottling] = level
         var parts: [String] = []
+        lastSampleCountedEvents = false
         if let throttling {
             parts.append(
                 share > 0
@@ -408,6 +458,7 @@ public struct PressureClassifier: Sendable {
                 events > last
             {
                 level = max(level, .fair)
+                lastSampleCountedEvents = true
                 parts.append("\(events - last) throttle events since the last sample")
             }
             lastThrottleEvents = throttling.throttleEvents

@@ -29,11 +29,14 @@ public struct MonotonicPressureClock: PressureClock {
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
-    /// Waits until `deadline` in one `ppoll` (again only if it returned early).
+    /// Waits until `deadline` in one wait with an absolute deadline (again only after a
+    /// nudge).
     public func wait(until deadline: Double, on waitSet: WaitSet) -> WaitSet.Event {
+        // Rounded up, so the wait never ends a fraction of a nanosecond early.
+        let nanoseconds = Int64((deadline * 1e9).rounded(.up))
         while true {
-            if let event = waitSet.wait(timeout: max(0, deadline - now())) { return event }
-            if now() >= deadline { return .deadline }
+            if let event = waitSet.wait(until: nanoseconds) { return event }
+            if WaitSet.monotonicNanoseconds() >= nanoseconds { return .deadline }
         }
     }
 

@@ -47,7 +47,9 @@ public struct PressureSampler: SampleSource {
         var sample = PressureSample(time: time)
         for source in temperatureSources {
             do throws(SourceUnavailable) {
-                sample.sensors += try source.readTemperatures(at: time)
+                let sensors = try source.readTemperatures(at: time)
+                // The first source's array is taken whole (no copy of its readings).
+                if sample.sensors.isEmpty { sample.sensors = sensors } else { sample.sensors += sensors }
             } catch {
                 sample.unavailable.append(error)
             }

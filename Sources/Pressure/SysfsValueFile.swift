@@ -1,3 +1,5 @@
+import CWakeup
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -11,8 +13,9 @@ public final class SysfsValueFile: SensorAttribute {
     /// The attribute's path.
     public let path: String
     private let descriptor: Int32
-    /// The device and inode of the file held open, to tell when `path` names another one.
-    private let identity: (device: UInt, inode: UInt)
+    /// Whether the file is a sysfs attribute: reading one that was removed fails (ENODEV), so
+    /// there is nothing to look for in ``isReplaced``.
+    private let isSysfs: Bool
 
     /// Opens the attribute at `path` for reading.
     ///
@@ -21,23 +24,23 @@ public final class SysfsValueFile: SensorAttribute {
         self.path = path
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 { throw SensorFault(errno: errno) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            let fault = SensorFault(errno: errno)
-            close(descriptor)
-            throw fault
-        }
         self.descriptor = descriptor
-        self.identity = (UInt(status.st_dev), UInt(status.st_ino))
+        self.isSysfs = headroom_filesystem_type(descriptor) == Self.sysfsMagic
     }
 
-    /// Whether `path` now names a different file than the one held open, or none: a driver
-    /// reload unlinks and recreates attributes, and an open descriptor would keep reading the
-    /// old one. One `stat`; callers check on a cadence, not on every read.
+    /// `SYSFS_MAGIC` from `<linux/magic.h>`.
+    static let sysfsMagic: Int = 0x6265_6572
+
+    /// Whether the file held open was removed (or replaced: removed and created again under
+    /// the same path), as a driver reload does to its attributes, or a test to a fixture
+    /// tree's files; an open descriptor would keep reading the old one. Free for sysfs
+    /// attributes, where a read of a removed one fails; one `fstat` (no path lookup)
+    /// elsewhere. Callers check on a cadence, not on every read.
     public var isReplaced: Bool {
+        guard !isSysfs else { return false }
         var status = stat()
-        guard stat(path, &status) == 0 else { return true }
-        return UInt(status.st_dev) != identity.device || UInt(status.st_ino) != identity.inode
+        guard fstat(descriptor, &status) == 0 else { return true }
+        return status.st_nlink == 0
     }
 
     deinit {

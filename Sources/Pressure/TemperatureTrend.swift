@@ -69,7 +69,8 @@ struct TemperatureTrend {
         return fitted + slope * seconds
     }
 
-    private var lastTime: Double? {
+    /// The time of the newest point.
+    var lastTime: Double? {
         count == 0 ? nil : times[(first + count - 1) % Self.capacity] + origin
     }
 

@@ -13,6 +13,8 @@ struct Benchmark: Sendable {
     var baselineSummary: String
     /// The target the issue sets, in nanoseconds per operation, if any.
     var targetNanoseconds: Double?
+    /// The target the issue sets for workload over baseline, if any (1.3 = at most 1.3×).
+    var targetRatio: Double? = nil
     /// Measures the workload and its baseline.
     var measure: @Sendable () async throws -> Measurement
 }

@@ -40,6 +40,11 @@ func benchMain(_ words: [String]) async -> Int32 {
                 missed = missed || !met
                 verdict = "  target ≤ \(format(target)): \(met ? "met" : "MISSED")"
             }
+            if let target = benchmark.targetRatio {
+                let met = measurement.ratio <= target
+                missed = missed || !met
+                verdict += "  target ratio ≤ \(target)x: \(met ? "met" : "MISSED")"
+            }
             let extras = measurement.extras.sorted { $0.key < $1.key }
                 .map { "  \($0.key) \($0.value)" }.joined()
             if words.contains("--json") {

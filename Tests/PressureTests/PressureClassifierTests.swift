@@ -152,4 +152,64 @@ func classify(
         #expect(reading.simulated)
         #expect(reading.thermal == .simulated)
     }
+
+    /// A sample that brings nothing new gets the previous reading again: over a long
+    /// sequence of mostly repeated values, heating and cooling through every level with
+    /// PSI, throttling and board alarms coming and going, the readings are exactly those of
+    /// a classifier that classifies every sample in full.
+    @Test func reusingReadingsForUnchangedSamplesChangesNothing() {
+        var reusing = PressureClassifier()
+        var full = PressureClassifier()
+        full.reusesUnchangedReadings = false
+        var generator = LinearCongruentialGenerator(seed: 7)
+        var celsius = 60.0
+        var psi = 10.0
+        var alarm = false
+        var events = 0
+        for step in 0..<3_000 {
+            // Values change about one sample in eight, as a hwmon driver's cache does at 10 Hz.
+            if Int.random(in: 0..<8, using: &generator) == 0 {
+                celsius = min(110, max(20, celsius + Double.random(in: -6...6, using: &generator)))
+            }
+            if Int.random(in: 0..<40, using: &generator) == 0 {
+                psi = Double.random(in: 0...99, using: &generator)
+            }
+            if Int.random(in: 0..<100, using: &generator) == 0 { alarm.toggle() }
+            if Int.random(in: 0..<50, using: &generator) == 0 { events += 1 }
+            let sample = PressureSample(
+                time: Double(step) / 10,
+                sensors: [sensor("cpu", celsius), sensor("cam", celsius - 5, label: "Camera")],
+                throttling: CPUThrottling(
+                    policies: [
+                        .init(name: "policy0", currentKHz: 1, capKHz: 2, maximumKHz: 2)
+                    ], throttleEvents: events),
+                pressure: [
+                    PSIReading(
+                        resource: .io,
+                        some: .init(avg10: psi, avg60: 0, avg300: 0, totalMicroseconds: 0),
+                        full: nil)
+                ],
+                board: BoardSignals(rails: [
+                    PowerRail(id: "ina/in1", label: "VDD_IN", volts: 5, amperes: 1, watts: 5,
+                        criticalAlarm: alarm)
+                ]))
+            #expect(reusing.classify(sample) == full.classify(sample), "step \(step)")
+        }
+        // Most samples were repeats: values change one sample in eight, and a trend point is
+        // due once a second.
+        #expect(reusing.repeatedReadings > 1_500)
+        #expect(full.repeatedReadings == 0)
+    }
+}
+
+/// A small deterministic generator for property tests (Knuth's MMIX constants).
+struct LinearCongruentialGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return state ^ (state >> 33)
+    }
 }
