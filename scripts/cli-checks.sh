@@ -58,6 +58,9 @@ expect 2 "--idle-timeout: expected an integer from 1 to 3600" -- serve --idle-ti
 printf 'a file, not a directory\n' >"$work/plain"
 expect 2 "plain/sub/headroom.prom: cannot create directory" -- serve --listen 127.0.0.1:0 --textfile "$work/plain/sub"
 expect 2 "unknown command" -- frobnicate
+expect 2 "--forecast: expected a number from 0 to 60, got \"61\"" -- status --forecast 61
+printf '{ "headroom": { "baseline": 25 } }\n' >"$work/old-headroom.json"
+expect 2 "headroom.baseline: replaced by span" -- status --config "$work/old-headroom.json"
 expect 2 "expected FILE" -- estimate
 
 expect 0 "fits on generic-x86_64" -- estimate examples/sessions/single-1080p30.json

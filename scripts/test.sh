@@ -20,6 +20,9 @@ scripts/cli-checks.sh "$(swift build --show-bin-path)/headroom"
 echo "== real libsensors on fake hwmon trees (root, mount namespace)"
 scripts/sensors-fixture-test.sh "$(swift build --show-bin-path)/headroom"
 
+echo "== boards: Raspberry Pi and Jetson sysfs trees through the CLI"
+scripts/board-checks.sh "$(swift build --show-bin-path)/headroom"
+
 echo "== signals: run, watch and serve stopped or reloaded mid-work"
 scripts/signal-checks.sh "$(swift build --show-bin-path)/headroom"
 

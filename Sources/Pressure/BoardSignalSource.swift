@@ -205,7 +205,8 @@ struct BoardLayout {
         else { return nil }
         let label =
             (try? SysfsValueFile.readText(at: prefix + "in\(n)_label"))
-            ?? (try? SysfsValueFile.readText(at: prefix + "curr\(n)_label")) ?? "\(name) channel \(n)"
+            ?? (try? SysfsValueFile.readText(at: prefix + "curr\(n)_label"))
+            ?? "\(name) channel \(n)"
         func limit(_ attribute: String, scale: Double) -> Double? {
             (try? SysfsValueFile.readInteger(at: prefix + attribute)).map { Double($0) / scale }
         }

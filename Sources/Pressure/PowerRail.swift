@@ -69,7 +69,8 @@ public struct PowerRail: Hashable, Sendable {
 
 extension PowerRail: Codable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, label, volts, amperes, watts, warningAmperes, criticalAmperes, warningWatts, warningAlarm, criticalAlarm, fault
+        case id, label, volts, amperes, watts, warningAmperes, criticalAmperes, warningWatts,
+            warningAlarm, criticalAlarm, fault
     }
 
     /// Decodes the trace / `status --json` form; unknown keys are errors.

@@ -343,7 +343,8 @@ public struct PressureClassifier: Sendable {
                 configuration)
             nextTrendPoint = min(
                 nextTrendPoint,
-                (sensorStates[index].trend?.lastTime ?? time) + headroomRules.spacing)
+                (sensorStates[index].trend?.lastTime ?? time) + headroomRules.spacing
+                    * (1 - TemperatureTrend.spacingTolerance))
             let candidate = DecidingSensor(
                 level: level, celsius: celsius, position: position, stateIndex: index)
             if isCamera {
@@ -468,7 +469,8 @@ public struct PressureClassifier: Sendable {
             if !caps.isEmpty { level = max(level, .fair) }
             parts.append(
                 "firmware: "
-                    + (caps.isEmpty ? "no cap now" : caps.map(\.phrase).joined(separator: ", ") + " now"))
+                    + (caps.isEmpty
+                        ? "no cap now" : caps.map(\.phrase).joined(separator: ", ") + " now"))
         }
         let detail = parts.joined(separator: ", ")
         return PressureFactor(
@@ -495,7 +497,9 @@ public struct PressureClassifier: Sendable {
                 level = .nominal
                 detail =
                     "under-voltage has occurred since boot (firmware \(board.firmware?.hex ?? "")), not now"
-            } else if let fault = board.firmwareFault, board.voltages.allSatisfy({ $0.underVoltageAlarm == nil }) {
+            } else if let fault = board.firmwareFault,
+                board.voltages.allSatisfy({ $0.underVoltageAlarm == nil })
+            {
                 level = .nominal
                 detail = "supply state unknown: firmware word \(fault)"
             } else {

@@ -111,8 +111,9 @@ public struct PressureConfiguration: Hashable, Sendable, Codable {
         public var window = 30.0
         /// Samples needed before there is a forecast (NaN before).
         public var minimumSamples = 3
-        /// The least time between two points of the trend, seconds: faster samples are not
-        /// added, so a forecast rests on at least `minimumSamples × spacing` of history.
+        /// The least time between two points of the trend, seconds (less 10 % for wake-up
+        /// jitter): faster samples are not added, so a forecast rests on about
+        /// `(minimumSamples − 1) × spacing` seconds of history at least.
         public var spacing = 1.0
 
         /// The defaults.

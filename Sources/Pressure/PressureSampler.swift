@@ -49,7 +49,11 @@ public struct PressureSampler: SampleSource {
             do throws(SourceUnavailable) {
                 let sensors = try source.readTemperatures(at: time)
                 // The first source's array is taken whole (no copy of its readings).
-                if sample.sensors.isEmpty { sample.sensors = sensors } else { sample.sensors += sensors }
+                if sample.sensors.isEmpty {
+                    sample.sensors = sensors
+                } else {
+                    sample.sensors += sensors
+                }
             } catch {
                 sample.unavailable.append(error)
             }

@@ -29,14 +29,20 @@ struct TemperatureTrend {
         }
     }
 
+    /// How much earlier than `spacing` a point may come and still count: samples due a
+    /// second apart arrive a second apart give or take their wake-up latency.
+    static let spacingTolerance = 0.1
+
     /// Adds a point and forgets points older than `window` seconds before it. A point less
-    /// than `spacing` seconds after the last is not added (with no spacing, a point at the
-    /// same time as the last replaces it), and time going backwards starts a new trend.
+    /// than `spacing` seconds after the last (less 10 %, ``spacingTolerance``) is not added
+    /// (with no spacing, a point at the same time as the last replaces it), and time going
+    /// backwards starts a new trend.
     mutating func add(time: Double, celsius: Double, window: Double, spacing: Double = 0) {
-        if let last = lastTime, time <= last || time - last < spacing {
+        let least = spacing * (1 - Self.spacingTolerance)
+        if let last = lastTime, time <= last || time - last < least {
             if time < last {
                 self = TemperatureTrend()
-            } else if time - last < spacing {
+            } else if time - last < least {
                 return
             } else {
                 removeLast()

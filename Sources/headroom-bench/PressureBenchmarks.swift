@@ -1,8 +1,8 @@
+import CWakeup
 import Foundation
 import LaunchTiming
 import Pressure
 import Synchronization
-import CWakeup
 
 #if canImport(Glibc)
     import Glibc
@@ -80,7 +80,8 @@ let pressureBenchmarks: [Benchmark] = [
             var observer = ObserverCPU()
             var floor = ObserverCPU()
             for _ in 0..<2 {
-                observer += await observerCPU(seconds: seconds / 2, consumer: .unread, fixedRate: true)
+                observer += await observerCPU(
+                    seconds: seconds / 2, consumer: .unread, fixedRate: true)
                 floor += await ValueFileFloor().cpu(seconds: seconds / 2)
             }
             // What a subscriber awaiting every reading adds: a task wake-up per sample.
@@ -183,7 +184,8 @@ private func reaction(between low: Double, and high: Double, baseline: Double) a
 {
     guard try SensorTree.prepare().hasPrefix("fake") else {
         throw BenchmarkSetupError(
-            description: "needs the fake hwmon tree to step a temperature: scripts/bench-pressure.sh")
+            description:
+                "needs the fake hwmon tree to step a temperature: scripts/bench-pressure.sh")
     }
     // Temperatures only: PSI on a busy build machine would mask the step.
     let sampler = PressureSampler(temperatureSources: [LibsensorsSource()])
@@ -410,8 +412,9 @@ private struct ValueFileFloor {
         }
         let hwmon = matches("/sys/class/hwmon", "hwmon", "").flatMap {
             matches($0, "", "").filter {
-                ($0.hasSuffix("_input") && ($0.contains("/temp") || $0.contains("/in")
-                    || $0.contains("/curr") || $0.contains("/power")))
+                ($0.hasSuffix("_input")
+                    && ($0.contains("/temp") || $0.contains("/in")
+                        || $0.contains("/curr") || $0.contains("/power")))
                     || $0.hasSuffix("_alarm")
             }
         }

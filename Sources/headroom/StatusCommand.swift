@@ -33,7 +33,8 @@ enum StatusCommand {
                     "--forecast", in: 0...60, default: 0)
                 classifier = PressureClassifier(configuration: configuration)
             }
-            let reading = forecastReading(input, &classifier, wanted: arguments.value("--forecast") != nil)
+            let reading = forecastReading(
+                input, &classifier, wanted: arguments.value("--forecast") != nil)
             if arguments.has("--json") {
                 Console.json(reading)
             } else {
@@ -59,11 +60,11 @@ enum StatusCommand {
         }
         let clock = MonotonicPressureClock()
         var reading = classifier.classify(input.sampleNow())
-        // Deadlines from the first sample's own time, so every point keeps the full spacing.
-        let start = reading.time
-        for index in 1..<count {
-            let wait = start + Double(index) * rules.spacing - clock.now()
-            if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+        for _ in 1..<count {
+            // A full spacing after the last sample's own time: a sleep may end a little
+            // early, and a point closer than the spacing would not count.
+            let due = reading.time + rules.spacing
+            while clock.now() < due { Thread.sleep(forTimeInterval: due - clock.now()) }
             reading = classifier.classify(input.sampleNow())
         }
         return reading

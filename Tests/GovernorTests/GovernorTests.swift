@@ -113,13 +113,18 @@ struct GovernorTests {
         let shed = governor.update(level: .nominal, sustainableShare: 1, lateShare: 0.25, at: 1)
         #expect(shed?.to.frameRate == 20)
         #expect(shed?.level == .nominal)
-        #expect(shed?.reason.hasPrefix("pipeline late: 25% of frames missed their deadline") == true)
+        #expect(
+            shed?.reason.hasPrefix("pipeline late: 25% of frames missed their deadline") == true)
         // Still later at 20 fps: critical's settings, after the step-down dwell.
         #expect(governor.update(level: .nominal, sustainableShare: 1, lateShare: 0.5, at: 2) == nil)
-        #expect(governor.update(level: .nominal, sustainableShare: 1, lateShare: 0.5, at: 3.5)?.to.frameRate == 15)
+        #expect(
+            governor.update(level: .nominal, sustainableShare: 1, lateShare: 0.5, at: 3.5)?.to
+                .frameRate == 15)
         // On time again: restored after the restore dwell, like eased pressure.
         #expect(governor.update(level: .nominal, sustainableShare: 1, lateShare: 0, at: 4) == nil)
-        #expect(governor.update(level: .nominal, sustainableShare: 1, lateShare: 0, at: 14)?.to.frameRate == 30)
+        #expect(
+            governor.update(level: .nominal, sustainableShare: 1, lateShare: 0, at: 14)?.to
+                .frameRate == 30)
     }
 
     @Test("shutdown stops capture at once and capture resumes when pressure eases")

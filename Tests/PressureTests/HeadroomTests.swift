@@ -90,23 +90,36 @@ import Testing
         #expect(abs(reading.headroom.current - 0.5) < 1e-12)
     }
 
-    /// At 10 Hz, the trend keeps one point a second: no forecast until three points 1 s
-    /// apart, then an exact extrapolation of a linear rise, whatever its slope.
+    /// At 4 Hz, the trend keeps one point a second: no forecast until three points 1 s
+    /// apart, then an exact extrapolation of a linear rise from the last point, whatever its
+    /// slope.
     @Test func theForecastNeedsThreePointsOneSecondApartAndIsExactForALinearRise() {
         for slope in [-2.0, -0.5, 0, 0.25, 1, 3] {
             var classifier = PressureClassifier()
-            for step in 0...20 {
-                let time = Double(step) / 10
+            for step in 0...12 {
+                let time = Double(step) / 4
                 let reading = classify(
                     [sensor("cpu", 60 + slope * time)], with: &classifier, at: time)
                 if time < 2 {
                     #expect(reading.headroom.forecast.isNaN, "slope \(slope) at \(time) s")
                 } else {
-                    // 10 s after 2 s: 60 + slope × 12 °C.
-                    let expected = max(0, (60 + slope * 12 - 50) / 30)
+                    // Points at 0, 1, 2 (and 3) s; 10 s after the last: 60 + slope × (last + 10).
+                    let last = time.rounded(.down)
+                    let expected = max(0, (60 + slope * (last + 10) - 50) / 30)
                     #expect(abs(reading.headroom.forecast - expected) < 1e-9, "slope \(slope)")
                 }
             }
         }
+    }
+
+    /// Samples due a second apart come a second apart give or take their wake-up latency:
+    /// a point a little early (within 10 %) still counts.
+    @Test func aPointALittleEarlyStillCounts() {
+        var classifier = PressureClassifier()
+        for time in [0, 1.02, 1.97] {
+            _ = classify([sensor("cpu", 60 + time)], with: &classifier, at: time)
+        }
+        let reading = classify([sensor("cpu", 62.95)], with: &classifier, at: 2.95)
+        #expect(!reading.headroom.forecast.isNaN)
     }
 }

@@ -191,4 +191,28 @@ struct LibsensorsFixtureTests {
         #expect(reading.level == .nominal)
         #expect(reading.factors.isEmpty)
     }
+
+    /// A Raspberry Pi 5's hwmon chips, copied from `Tests/Boards`, through real libsensors:
+    /// the SoC (`cpu_thermal`) and the RP1 I/O chip's die temperature (`rp1_adc`), while
+    /// the board source reads the same tree's voltages and under-voltage alarm.
+    @Test func aRaspberryPi5sTemperaturesComeThroughLibsensors() throws {
+        _ = try FakeHwmon()
+        let board = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(
+                "Boards/raspberry-pi-5/sys/class/hwmon")
+        let manager = FileManager.default
+        for chip in try manager.contentsOfDirectory(atPath: board.path) {
+            try manager.copyItem(
+                atPath: board.appendingPathComponent(chip).path,
+                toPath: "\(FakeHwmon.root)/\(chip)")
+        }
+        let readings = try LibsensorsSource().readTemperatures(at: 0)
+        let chips = Set(readings.map { $0.id.rawValue.split(separator: "-")[0] })
+        #expect(chips.isSuperset(of: ["cpu_thermal", "rp1_adc"]))
+        #expect(readings.allSatisfy { !$0.isStale && ($0.celsius?.value ?? 0) > 20 })
+        let signals = BoardSignalSource(roots: SystemRoots(sysfs: "/sys")).readBoard(at: 0)
+        #expect(
+            signals.voltages.contains { $0.id == "rpi_volt/in0" && $0.underVoltageAlarm == false })
+        #expect(signals.voltages.filter { $0.id.rawValue.hasPrefix("rp1_adc/") }.count == 4)
+    }
 }

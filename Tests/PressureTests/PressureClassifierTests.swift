@@ -190,7 +190,8 @@ func classify(
                         full: nil)
                 ],
                 board: BoardSignals(rails: [
-                    PowerRail(id: "ina/in1", label: "VDD_IN", volts: 5, amperes: 1, watts: 5,
+                    PowerRail(
+                        id: "ina/in1", label: "VDD_IN", volts: 5, amperes: 1, watts: 5,
                         criticalAlarm: alarm)
                 ]))
             #expect(reusing.classify(sample) == full.classify(sample), "step \(step)")
