@@ -200,11 +200,12 @@ public struct PressureClassifier: Sendable {
             thermal = sample.isSimulated || temperatures.liveSimulated ? .simulated : .measured
         } else if temperatures.count == 0 {
             thermal = .none
-            notes.append("no thermal sensors: the level comes from PSI and CPU throttling only")
+            notes.append("no thermal sensors: the level comes from power, throttling and PSI only")
         } else {
             thermal = .stale
             notes.append(
-                "every thermal sensor is stale: the level comes from PSI and CPU throttling only")
+                "every thermal sensor is stale: the level comes from power, throttling and PSI only"
+            )
         }
 
         // The sample's sensors, then the throttling, PSI and board entries.

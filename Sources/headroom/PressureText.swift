@@ -41,8 +41,8 @@ enum PressureText {
         switch thermal {
         case .measured: "measured"
         case .simulated: "SIMULATED (thermal model or replayed trace)"
-        case .none: "NO THERMAL SENSORS on this host: level from PSI and CPU throttling only"
-        case .stale: "every thermal sensor is STALE: level from PSI and CPU throttling only"
+        case .none: "NO THERMAL SENSORS on this host: level from power, throttling and PSI only"
+        case .stale: "every thermal sensor is STALE: level from power, throttling and PSI only"
         }
     }
 
