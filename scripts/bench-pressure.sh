@@ -13,7 +13,7 @@ swift build -c release --product headroom-bench 2>&1 | tail -n 1
 bench=$(swift build -c release --show-bin-path)/headroom-bench
 
 echo "== machine"
-model=$(tr -d '\0' </proc/device-tree/model 2>/dev/null || cat /sys/class/dmi/id/product_name 2>/dev/null || echo unknown)
+model=$({ tr -d '\0' </proc/device-tree/model || cat /sys/class/dmi/id/product_name || echo unknown; } 2>/dev/null)
 echo "model: $model"
 echo "kernel: $(uname -srm), $(nproc) CPUs, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
 for class in hwmon thermal devfreq; do

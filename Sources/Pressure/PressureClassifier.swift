@@ -211,7 +211,7 @@ public struct PressureClassifier: Sendable {
         // The sample's sensors, then the throttling, PSI and board entries.
         var extraEntries: [SensorReading] = []
         if let board = sample.board {
-            factors += powerFactors(board)
+            factors += [board.supplyFactor, board.peakPowerFactor].compactMap { $0 }
         }
         let firmware = sample.board?.firmware
         if sample.throttling != nil || firmware != nil {
@@ -289,19 +289,7 @@ public struct PressureClassifier: Sendable {
                 }
             if psi.stallPercent >= reach * rules.fair { return true }
         }
-        guard let board = sample.board else { return false }
-        if board.firmware?.active.isEmpty == false { return true }
-        return board.rails.contains { rail in
-            if let amperes = rail.amperes, let limit = rail.warningAmperes,
-                amperes >= reach * limit
-            {
-                return true
-            }
-            if let watts = rail.watts, let limit = rail.warningWatts, watts >= reach * limit {
-                return true
-            }
-            return rail.warningAlarm == true || rail.criticalAlarm == true
-        }
+        return sample.board?.isWithinReach(reach) ?? false
     }
 
     /// Classifies every temperature sensor of a sample (hysteresis, trend, camera or not) and
@@ -477,63 +465,6 @@ public struct PressureClassifier: Sendable {
         return PressureFactor(
             kind: .cpuThrottling, level: min(level, PressureFactor.Kind.cpuThrottling.ceiling),
             value: share, unit: "ratio", detail: detail)
-    }
-
-    /// The power factors of a board: the supply (under-voltage now at least `serious`, "has
-    /// occurred" reported at `nominal`) and the rails against their limits.
-    private func powerFactors(_ board: BoardSignals) -> [PressureFactor] {
-        var factors: [PressureFactor] = []
-        if board.hasSupplySignal {
-            let alarms = board.voltages.filter { $0.underVoltageAlarm == true }
-            let firmwareNow = board.firmware?.isActive(.underVoltage) == true
-            let level: PressureLevel
-            let detail: String
-            if firmwareNow || !alarms.isEmpty {
-                level = .serious
-                let sources =
-                    (firmwareNow ? ["firmware \(board.firmware?.hex ?? "")"] : [])
-                    + alarms.map { "\($0.id) alarm" }
-                detail = "under-voltage now (\(sources.joined(separator: ", ")))"
-            } else if board.firmware?.hasOccurred(.underVoltage) == true {
-                level = .nominal
-                detail =
-                    "under-voltage has occurred since boot (firmware \(board.firmware?.hex ?? "")), not now"
-            } else if let fault = board.firmwareFault,
-                board.voltages.allSatisfy({ $0.underVoltageAlarm == nil })
-            {
-                level = .nominal
-                detail = "supply state unknown: firmware word \(fault)"
-            } else {
-                level = .nominal
-                detail = "supply voltage normal"
-            }
-            factors.append(
-                PressureFactor(
-                    kind: .powerSupply, level: level, value: level > .nominal ? 1 : 0,
-                    unit: "flag", detail: detail))
-        }
-        let rails = board.rails.filter { $0.fault == nil }
-        if !rails.isEmpty {
-            let critical = rails.filter(\.isOverCritical)
-            let warning = rails.filter(\.isOverWarning)
-            let level: PressureLevel =
-                !critical.isEmpty ? .critical : (!warning.isEmpty ? .serious : .nominal)
-            let deciding =
-                critical.first ?? warning.first
-                ?? rails.max { ($0.watts ?? 0) < ($1.watts ?? 0) } ?? rails[0]
-            let watts = deciding.watts.map { "\(($0 * 100).rounded() / 100) W" } ?? "power unknown"
-            let detail: String =
-                switch level {
-                case .critical: "\(deciding.label) at \(watts): critical current alarm"
-                case .serious: "\(deciding.label) at \(watts): over its warning limit"
-                default: "\(deciding.label) at \(watts), within limits"
-                }
-            factors.append(
-                PressureFactor(
-                    kind: .peakPower, level: level, value: deciding.watts ?? 0, unit: "watts",
-                    sensor: deciding.id, detail: detail))
-        }
-        return factors
     }
 
     /// Android's headroom of a temperature against a serious threshold: 1.0 at the
