@@ -6,10 +6,13 @@ enum SensorsCommand {
         name: "sensors",
         usage: "[--model] [--json]",
         summary:
-            "List every sensor (libsensors, thermal zones, cpufreq, PSI) with value and limits.",
+            "List every sensor (libsensors, thermal zones, cpufreq, PSI, board signals) with value and limits.",
         details: """
-            A sensor that cannot be read is shown stale with the reason, never as 0 °C. Sources
-            that are unavailable on this host are named on stderr. --json prints {"sensors":
+            A sensor that cannot be read is shown stale with the reason, never as 0 °C. Board
+            signals are listed in their units: a Raspberry Pi's firmware throttling word (hex)
+            and under-voltage alarm, supply and rail voltages (V), rail currents (A) and power
+            (W), GPU load and clock (devfreq). Sources that are unavailable on this host are
+            named on stderr. --json prints {"sensors":
             [{"id", "source", "label", "celsius", "high", "critical", "stale", ...}],
             "unavailable": [{"source", "reason"}], "thermal", "simulated"}.
             """,

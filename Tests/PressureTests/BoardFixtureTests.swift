@@ -204,3 +204,29 @@ import Testing
         #expect(decoded.samples[0].board == sample.board)
     }
 }
+
+/// An INA238 as its driver presents it (kernel `Documentation/hwmon/ina238.rst`: `in1_input`
+/// bus voltage in mV, `curr1_input` in mA, `power1_input` in µW, `power1_max` and
+/// `power1_max_alarm`); no public board dump has one, so the tree is built from the
+/// documentation.
+@Suite struct INA238Tests {
+    @Test func anINA238RailUsesTheChipsOwnPowerAndItsPowerAlarm() throws {
+        let tree = try FixtureTree()
+        try tree.write("class/hwmon/hwmon0/name", "ina238")
+        try tree.write("class/hwmon/hwmon0/in1_input", "12000")
+        try tree.write("class/hwmon/hwmon0/curr1_input", "1500")
+        try tree.write("class/hwmon/hwmon0/power1_input", "18100000")
+        try tree.write("class/hwmon/hwmon0/power1_max", "30000000")
+        try tree.write("class/hwmon/hwmon0/power1_max_alarm", "0")
+        let source = BoardSignalSource(roots: SystemRoots(sysfs: tree.root))
+        let rail = try #require(source.readBoard(at: 0).rails.first)
+        #expect(rail.label == "ina238 channel 1")
+        #expect(rail.volts == 12 && rail.amperes == 1.5)
+        #expect(rail.watts == 18.1, "the chip's own power, not volts × amperes")
+        #expect(rail.warningWatts == 30)
+        #expect(BoardSignals(rails: [rail]).peakPowerFactor?.level == .nominal)
+        try tree.write("class/hwmon/hwmon0/power1_max_alarm", "1")
+        let alarmed = try #require(source.readBoard(at: 1).rails.first)
+        #expect(BoardSignals(rails: [alarmed]).peakPowerFactor?.level == .serious)
+    }
+}
