@@ -12,7 +12,8 @@ extension BoardSignals {
         let detail: String
         if firmwareNow || !alarms.isEmpty {
             level = .serious
-            let sources = (firmwareNow ? ["firmware \(word)"] : []) + alarms.map { "\($0.id) alarm" }
+            let sources =
+                (firmwareNow ? ["firmware \(word)"] : []) + alarms.map { "\($0.id) alarm" }
             detail = "under-voltage now (\(sources.joined(separator: ", ")))"
         } else if firmware?.hasOccurred(.underVoltage) == true {
             level = .nominal
@@ -40,7 +41,8 @@ extension BoardSignals {
             let deciding = critical ?? warning
                 ?? readable.max(by: { ($0.watts ?? 0) < ($1.watts ?? 0) })
         else { return nil }
-        let level: PressureLevel = critical != nil ? .critical : (warning != nil ? .serious : .nominal)
+        let level: PressureLevel =
+            critical != nil ? .critical : (warning != nil ? .serious : .nominal)
         let watts = deciding.watts.map { "\(($0 * 100).rounded() / 100) W" } ?? "power unknown"
         let why: String =
             switch level {
@@ -67,7 +69,9 @@ extension BoardSignals {
             {
                 return true
             }
-            if let watts = rail.watts, let limit = rail.warningWatts { return watts >= reach * limit }
+            if let watts = rail.watts, let limit = rail.warningWatts {
+                return watts >= reach * limit
+            }
             return false
         }
     }
