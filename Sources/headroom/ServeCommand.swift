@@ -32,7 +32,10 @@ enum ServeCommand {
             """,
         options: PressureInput.options + [
             .option("--listen", "ADDR", "HOST:PORT or [IPv6]:PORT to serve on"),
-            .option("--interval", "S", "seconds between samples (0.1 to 3600, default 5)"),
+            .option(
+                "--interval", "S",
+                "seconds between samples (0.1 to 3600, default 5; below 1, only within reach of a"
+                    + " threshold, once a second otherwise)"),
             .option("--textfile", "DIR", "also write DIR/headroom.prom after every sample"),
             .option(
                 "--max-connections", "N",

@@ -9,11 +9,16 @@ enum WatchCommand {
         summary: "Watch pressure live: a line at start and at every level change.",
         details: """
             Samples every --interval seconds (default 1) until interrupted, or for --samples
-            readings, and at once when a PSI trigger fires (where the kernel allows triggers). --json prints one JSON reading per line (the `status --json` form, on
-            one line) at start and at each change.
+            readings, and at once when a PSI trigger fires (where the kernel allows triggers).
+            Sampling is adaptive: far from every threshold (headroom below 0.7 and flat, PSI
+            and rails well below their limits) it samples once a second, and at --interval
+            again as soon as a reading comes within reach. --json prints one JSON reading per
+            line (the `status --json` form, on one line) at start and at each change.
             """,
         options: PressureInput.options + [
-            .option("--interval", "S", "seconds between samples (0.01 to 3600, default 1)"),
+            .option(
+                "--interval", "S",
+                "seconds between samples within reach of a threshold (0.01 to 3600, default 1)"),
             .option("--samples", "N", "stop after N samples (default: run until interrupted)"),
             .flag("--json", "print JSON lines"),
         ],
