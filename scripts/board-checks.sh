@@ -82,7 +82,8 @@ check "status --forecast 10 on a heating Pi: the forecast is ahead of now" \
   -- status --forecast 10
 wait "$heater"
 
-# metrics BOARD SERIES...: serve the board's tree and look for each series in /metrics.
+# metrics SERIES...: serve the board's tree and look for each series in /metrics (a series
+# starting with ! must not be there).
 metrics() {
   HEADROOM_SYSFS_ROOT=$root "$headroom" serve --listen 127.0.0.1:0 --interval 0.2 >"$work/serve.out" 2>&1 &
   server=$!
@@ -91,14 +92,18 @@ metrics() {
   address=$(sed -n 's/.*serving on \([^ ]*\).*/\1/p' "$work/serve.out" | head -1)
   body=$(curl -sf "http://$address/metrics" || true)
   for series in "$@"; do
-    if grep -qF -- "$series" <<<"$body"; then echo "ok   /metrics has $series"; else
+    if [[ $series == !* ]]; then
+      if ! grep -qF -- "${series#!}" <<<"$body"; then echo "ok   /metrics has no ${series#!}"; else
+        echo "FAIL /metrics has ${series#!}"; failures=$((failures + 1)); fi
+    elif grep -qF -- "$series" <<<"$body"; then echo "ok   /metrics has $series"; else
       echo "FAIL /metrics lacks $series"; failures=$((failures + 1)); fi
   done
   kill "$server"; wait "$server" 2>/dev/null || true; server=
 }
 board jetson-orin-nano
 metrics 'headroom_power_watts{rail="VDD_IN"}' 'headroom_voltage_volts{sensor="ina3221-hwmon1/in1"}' \
-  'headroom_gpu_load_ratio{device="17000000.gpu"} 0' 'headroom_pressure_factor_level{factor="peakPower"} 0'
+  'headroom_gpu_load_ratio{device="17000000.gpu"} 0' 'headroom_pressure_factor_level{factor="peakPower"} 0' \
+  '!headroom_sensor_stale{sensor="thermal_zone1"'
 board raspberry-pi-4
 printf '50005\n' >"$root/devices/platform/soc/soc:firmware/get_throttled"
 metrics 'headroom_throttled{reason="under_voltage",when="now"} 1' \

@@ -7,8 +7,12 @@ extension PressureStatus {
     /// (stale ones without a value), unknown headroom as nil, and the reading's
     /// `status --json` form for `/status`.
     public init(_ reading: PressureReading) {
-        // Frequency and PSI entries carry a value in a unit; temperature sensors do not.
-        let temperatures = reading.sensors.filter { $0.unit == nil }
+        // Frequency and PSI entries carry a value in a unit; temperature sensors do not. A
+        // sensor that is not available (an idle Jetson GPU at -256 °C, an offline zone) is not
+        // broken: it is left out rather than exported stale, so no stale-sensor alert fires.
+        let temperatures = reading.sensors.filter {
+            $0.unit == nil && $0.fault?.isNotAvailable != true
+        }
         func known(_ value: Double) -> Double? { value.isNaN ? nil : value }
         self.init(
             level: reading.level.rawValue,

@@ -318,7 +318,7 @@ public struct PressureClassifier: Sendable {
                 sensorStates[index].latest = nil
                 let sensor = sensors[position]
                 let why = sensor.fault?.description ?? "no value"
-                if case .notAvailable = sensor.fault {
+                if sensor.fault?.isNotAvailable == true {
                     summary.staleNotes.append("\(sensor.id) (\(sensor.label)): \(why)")
                 } else {
                     summary.staleNotes.append("\(sensor.id) (\(sensor.label)) is stale: \(why)")

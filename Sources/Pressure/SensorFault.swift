@@ -23,6 +23,9 @@ public enum SensorFault: Error, Hashable, Sendable, CustomStringConvertible {
     /// Jetson's idle GPU at −256 °C): the device is idle or powered down. Not a failure, and
     /// not a reading.
     case notAvailable(Double)
+    /// The device behind the file is not there or not powered (`EAGAIN`): a Jetson Orin
+    /// Nano's `cv0`–`cv2` zones, for accelerators that SKU does not have, answer so forever.
+    case offline
     /// A source-specific reason, such as "libsensors: cannot read".
     case other(String)
 
@@ -33,6 +36,7 @@ public enum SensorFault: Error, Hashable, Sendable, CustomStringConvertible {
         case EIO: self = .ioError
         case EINVAL: self = .invalidArgument
         case ENODEV, ENOENT, ENXIO: self = .vanished
+        case EAGAIN: self = .offline
         default: self = .systemError(errno: code)
         }
     }
@@ -48,7 +52,18 @@ public enum SensorFault: Error, Hashable, Sendable, CustomStringConvertible {
         case .garbage(let text): "not a number: \(text.debugDescription)"
         case .outOfRange(let value): "out of range: \(value)"
         case .notAvailable(let value): "not available (reads \(value): idle or powered down)"
+        case .offline: "offline (EAGAIN): no powered device behind it"
         case .other(let reason): reason
+        }
+    }
+
+    /// Whether the sensor gives no value by design — its device is powered down
+    /// (``notAvailable(_:)``) or absent (``offline``) — rather than failing: it is listed
+    /// without a value, but it is not stale and raises no stale-sensor alert.
+    public var isNotAvailable: Bool {
+        switch self {
+        case .notAvailable, .offline: true
+        default: false
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 
@@ -54,5 +55,33 @@ final class ScriptedAttribute: SensorAttribute {
         #expect(
             [first, second, third, fourth, fifth, sixth].allSatisfy { $0[1].celsius == Celsius(60) }
         )
+    }
+
+    /// An offline zone (EAGAIN, as a Jetson Orin Nano's zones for accelerators it lacks
+    /// answer) and an idle GPU (−256 °C) are not available: listed without a value, noted
+    /// without the word "stale", and the reading rests on the other zones.
+    @Test func offlineAndIdleZonesAreNotAvailableRatherThanStale() throws {
+        let tree = try FixtureTree()
+        try tree.addZone(0, type: "cpu-thermal", celsius: 50, trips: [])
+        try tree.addZone(1, type: "gpu-thermal", celsius: -256, trips: [])
+        try tree.addZone(2, type: "cv0-thermal", celsius: 40, trips: [])
+        let offline = ScriptedAttribute()
+        offline.next.withLock { $0 = .failure(SensorFault(errno: EAGAIN)) }
+        let offlinePath = tree.root + "/class/thermal/thermal_zone2/temp"
+        let source = ThermalZoneSource(
+            roots: SystemRoots(sysfs: tree.root), rescanInterval: 1000,
+            open: { path throws(SensorFault) in
+                if path == offlinePath { return offline }
+                return try SysfsValueFile(path: path)
+            })
+        let readings = try source.readTemperatures(at: 0)
+        #expect(readings[1].fault == .notAvailable(-256))
+        #expect(readings[2].fault == .offline)
+        #expect(readings.allSatisfy { $0.fault?.isNotAvailable ?? true })
+        var classifier = PressureClassifier()
+        let reading = classifier.classify(PressureSample(time: 0, sensors: readings))
+        #expect(reading.thermal == .measured)
+        #expect(reading.notes.count == 2)
+        #expect(reading.notes.allSatisfy { !$0.contains("stale") })
     }
 }
