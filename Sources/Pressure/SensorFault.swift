@@ -51,7 +51,7 @@ public enum SensorFault: Error, Hashable, Sendable, CustomStringConvertible {
         case .systemError(let code): "read failed: \(String(cString: strerror(code)))"
         case .garbage(let text): "not a number: \(text.debugDescription)"
         case .outOfRange(let value): "out of range: \(value)"
-        case .notAvailable(let value): "not available (reads \(value): idle or powered down)"
+        case .notAvailable(let value): "not available (reads \(value) °C: idle or powered down)"
         case .offline: "offline (EAGAIN): no powered device behind it"
         case .other(let reason): reason
         }

@@ -11,7 +11,7 @@ enum PressureText {
             table.rows.append([
                 sensor.id.rawValue, sensor.source.rawValue, sensor.label, value(of: sensor),
                 sensor.high.map(\.description) ?? "-", sensor.critical.map(\.description) ?? "-",
-                sensor.fault.map { $0.isNotAvailable ? "not available: \($0)" : "STALE: \($0)" }
+                sensor.fault.map { $0.isNotAvailable ? $0.description : "STALE: \($0)" }
                     ?? (sensor.source.isSimulated ? "simulated" : "ok"),
             ])
         }
