@@ -8,12 +8,7 @@ headroom=${1:?usage: scripts/prometheus-integration.sh PATH-TO-headroom}
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 if ! command -v prometheus >/dev/null || ! command -v promtool >/dev/null; then
-  echo "prometheus-integration: installing Debian prometheus" >&2
-  sudo_cmd=()
-  [[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends \
-    prometheus >/dev/null
+  scripts/apt-install.sh prometheus
 fi
 
 work=$(mktemp -d)
