@@ -1,4 +1,3 @@
-import Foundation
 import Locking
 
 /// A backend that reads a board's power and GPU signals; tests use fixture trees.

@@ -31,7 +31,10 @@ enum PressureText {
         case "watts": return "\(value.fixed(2)) W"
         case "hertz": return "\((value / 1e6).fixed(0)) MHz"
         case "flag": return value == 0 ? "no" : "YES"
-        case "flags": return FirmwareThrottling(word: UInt32(clamping: Int(value))).hex
+        case "flags":
+            // Never trap on a value that is not a 32-bit word (a hand-written trace).
+            return UInt32(exactly: value).map { FirmwareThrottling(word: $0).hex }
+                ?? "\(value.shortText) flags"
         default: return "\(value.shortText) \(sensor.unit ?? "")"
         }
     }

@@ -1,4 +1,3 @@
-import Foundation
 import Pressure
 
 /// `headroom status`: one pressure reading with its level, factors, headroom and sensors.
@@ -58,13 +57,14 @@ enum StatusCommand {
                 "headroom: sampling \(count) times \(rules.spacing.shortText) s apart to forecast \(rules.forecastSeconds.shortText) s ahead"
             )
         }
+        // The observer's own wait: an absolute deadline a full spacing after the last
+        // sample's time, which never ends early (a point closer than the spacing would not
+        // count).
         let clock = MonotonicPressureClock()
+        let waitSet = WaitSet()
         var reading = classifier.classify(input.sampleNow())
         for _ in 1..<count {
-            // A full spacing after the last sample's own time: a sleep may end a little
-            // early, and a point closer than the spacing would not count.
-            let due = reading.time + rules.spacing
-            while clock.now() < due { Thread.sleep(forTimeInterval: due - clock.now()) }
+            _ = clock.wait(until: reading.time + rules.spacing, on: waitSet)
             reading = classifier.classify(input.sampleNow())
         }
         return reading
