@@ -19,7 +19,8 @@ func tests(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
 
 /// The public library modules, one product each.
 let libraries = [
-    "Files", "Locking", "LaunchTiming", "Capture", "Pressure", "Tracking", "Dock", "Governor",
+    "Files", "Locking", "LaunchTiming", "Storage", "Capture", "Pressure", "Tracking", "Dock",
+    "Governor",
     "History",
     "Telemetry", "Pipeline",
 ]
@@ -38,6 +39,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite"),
         .systemLibrary(name: "CMallocStats"),
         .systemLibrary(name: "CWakeup"),
+        .systemLibrary(name: "CStorage"),
         .systemLibrary(
             name: "CMicroHTTPD", path: "Sources/CMicroHTTPD",
             providers: [.apt(["libmicrohttpd-dev"])]),
@@ -46,7 +48,8 @@ let package = Package(
         module("Files"),
         module("Locking"),
         module("LaunchTiming", ["Files", "Locking"]),
-        module("Capture", ["Files", "LaunchTiming", "Locking"]),
+        module("Storage", ["CStorage", "Files", "Locking"]),
+        module("Capture", ["Files", "LaunchTiming", "Locking", "Storage"]),
         module("Pressure", ["CSensors", "CWakeup", "Files", "Locking"]),
         module("Tracking"),
         module("Dock", ["Tracking", "Locking"]),
@@ -57,7 +60,7 @@ let package = Package(
             "Pipeline",
             [
                 "Capture", "Tracking", "Dock", "Governor", "Pressure", "LaunchTiming", "Telemetry",
-                "Files", "Locking",
+                "Files", "Locking", "Storage",
             ]),
 
         // Executables.
@@ -65,20 +68,21 @@ let package = Package(
             name: "headroom",
             dependencies: [
                 "Capture", "Dock", "Files", "Governor", "History", "LaunchTiming", "Pipeline",
-                "Pressure", "Telemetry", "Tracking",
+                "Pressure", "Storage", "Telemetry", "Tracking",
             ],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "headroom-bench",
             dependencies: [
-                "Capture", "CMallocStats", "CSensors", "CWakeup", "Dock", "History", "LaunchTiming",
-                "Pressure", "Telemetry", "Tracking",
+                "Capture", "CMallocStats", "CSensors", "CStorage", "CWakeup", "Dock", "History",
+                "LaunchTiming", "Pressure", "Storage", "Telemetry", "Tracking",
             ],
             swiftSettings: strictSettings),
 
         // Tests.
         tests("FilesTests", ["Files"]),
         tests("LockingTests", ["Locking"]),
+        tests("StorageTests", ["Storage", "CStorage"]),
         tests("LaunchTimingTests", ["LaunchTiming"]),
         tests("CaptureTests", ["Capture", "Files"]),
         tests("PressureTests", ["Pressure", "Files"]),

@@ -24,6 +24,19 @@ public enum AtomicFile {
     /// - Throws: ``ConfigurationError`` naming `path` when the directory cannot be created or the
     ///   file cannot be written; the destination is then left untouched.
     public static func write(_ data: Data, to path: String) throws(ConfigurationError) {
+        try write(to: path) { writeAll(data, to: $0) }
+    }
+
+    /// Replaces the file at `path` with what `body` writes into the temporary file's
+    /// descriptor (it returns `false`, with `errno` set, when it could not), creating missing
+    /// parent directories. For contents too large to hold in memory, such as a recording
+    /// copied from another filesystem.
+    ///
+    /// - Throws: ``ConfigurationError`` naming `path` when the directory cannot be created or the
+    ///   file cannot be written; the destination is then left untouched.
+    public static func write(to path: String, using body: (Int32) -> Bool)
+        throws(ConfigurationError)
+    {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         let name = url.lastPathComponent
@@ -36,7 +49,7 @@ public enum AtomicFile {
 
         let (descriptor, temporary) = try createTemporary(
             in: directoryDescriptor, for: name, path: path)
-        let written = writeAll(data, to: descriptor)
+        let written = body(descriptor)
         let synced = written && fsync(descriptor) == 0
         let writeError = errno
         close(descriptor)

@@ -1,0 +1,259 @@
+import Foundation
+import Locking
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Writes a recording on a thread of its own, so the frame loop that feeds it never waits for
+/// the disk: ``enqueue(_:)`` only queues (a full queue drops the frame and counts it), the
+/// writer thread writes each unit with one `writev`, flushes (`fdatasync`) every
+/// ``Options/syncInterval`` bytes so the kernel never holds a large dirty backlog, asks its
+/// ``RecordingTarget`` for space ahead of the writes, and at the end finishes the file (cut to
+/// its length, flushed, moved to its destination).
+///
+/// When the target has no more space (a full reserve) the recording ends cleanly at its last
+/// whole unit with ``EndReason/notEnoughSpace``, is finished at once, and further frames are
+/// refused with ``Enqueued/ended`` — the pipeline keeps running.
+public final class RecordingWriter: Sendable {
+    /// Tuning of the writer.
+    public struct Options: Sendable {
+        /// Units the queue holds before frames are dropped.
+        public var queueLimit = 8
+        /// Bytes written between flushes.
+        public var syncInterval = ByteCount.mebibytes(8)
+
+        /// The defaults: 8 queued frames, a flush every 8 MiB.
+        public init() {}
+    }
+
+    /// Why a recording ended.
+    public enum EndReason: String, Codable, Sendable {
+        /// It was finished by its owner.
+        case finished
+        /// Its space ran out (`AVError.notEnoughSpace`'s meaning).
+        case notEnoughSpace
+        /// A write or the final move failed; see ``Summary/problem``.
+        case failed
+    }
+
+    /// What ``enqueue(_:)`` did with a frame.
+    public enum Enqueued: Sendable {
+        /// Queued for the writer.
+        case queued
+        /// Dropped: the queue was full (the disk fell behind).
+        case dropped
+        /// Refused: the recording has ended.
+        case ended
+    }
+
+    /// The recording so far, or in the end.
+    public struct Summary: Codable, Equatable, Sendable {
+        /// Where it is (the destination once finished).
+        public var path: String
+        /// Whole units written.
+        public var frames: Int64 = 0
+        /// Bytes written, header included.
+        public var bytes = ByteCount.zero
+        /// Units dropped because the queue was full.
+        public var framesDropped: Int64 = 0
+        /// Preallocated bytes still free (reserve recordings only).
+        public var remainingBytes: ByteCount?
+        /// Why it ended; `nil` while it runs.
+        public var endReason: EndReason?
+        /// What failed, for ``EndReason/failed`` and ``EndReason/notEnoughSpace``.
+        public var problem: String?
+    }
+
+    private let queue: BoundedQueue<[UInt8]>
+    private let state: LockedState<Summary>
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Starts a recording into `target`: writes `header` now (so even a recording without
+    /// frames is a valid file), then each enqueued payload framed by `unitPrefix` and
+    /// `unitSuffix`, as `layout` describes. `onWrite` is called on the writer thread with each
+    /// unit's write time in seconds; `onEnd` once, with the summary, when the recording ends
+    /// for any reason.
+    ///
+    /// - Throws: ``StorageError`` when the header cannot be written.
+    public init(
+        target: any RecordingTarget, layout: RecordingLayout, header: [UInt8],
+        unitPrefix: [UInt8], unitSuffix: [UInt8], options: Options = Options(),
+        onWrite: @escaping @Sendable (Double) -> Void = { _ in },
+        onEnd: @escaping @Sendable (Summary) -> Void = { _ in }
+    ) throws(StorageError) {
+        queue = BoundedQueue(limit: options.queueLimit)
+        state = LockedState(Summary(path: target.destination))
+        guard try target.prepare(through: layout.headerBytes),
+            Self.write([header], to: target.descriptor)
+        else {
+            throw SystemCalls.failure(target.destination, "write the recording's header")
+        }
+        let payloadBytes = Int(layout.unitBytes) - unitPrefix.count - unitSuffix.count
+        let loop = WriterLoop(
+            target: target, layout: layout, prefix: unitPrefix, suffix: unitSuffix,
+            payloadBytes: payloadBytes, options: options, onWrite: onWrite)
+        let queue = queue
+        let state = state
+        let done = done
+        state.withLock { $0.bytes = ByteCount(layout.headerBytes) }
+        Thread.detachNewThread {
+            let summary = loop.run(queue: queue, state: state)
+            onEnd(summary)
+            done.signal()
+        }
+    }
+
+    /// Queues one unit's payload (a frame's planes) for the writer; never blocks.
+    public func enqueue(_ payload: [UInt8]) -> Enqueued {
+        if state.withLock({ $0.endReason != nil }) { return .ended }
+        if queue.offer(payload) { return .queued }
+        if state.withLock({ $0.endReason != nil }) { return .ended }
+        state.withLock { $0.framesDropped += 1 }
+        return .dropped
+    }
+
+    /// The recording so far.
+    public var summary: Summary { state.withLock { $0 } }
+
+    /// Ends the recording: the queued units are written, then the file is finished. Blocks
+    /// the calling thread until it is; returns the final summary.
+    public func finishWaiting() -> Summary {
+        queue.close()
+        done.wait()
+        done.signal()
+        return summary
+    }
+
+    /// Ends the recording without blocking a Swift concurrency thread.
+    public func finish() async -> Summary {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: self.finishWaiting()) }
+        }
+    }
+
+    /// Writes `parts` with `writev`, continuing after short writes; `false` (errno set) on
+    /// failure.
+    static func write(_ parts: [[UInt8]], to descriptor: Int32) -> Bool {
+        var remaining = parts.reduce(0) { $0 + $1.count }
+        var skip = 0
+        while remaining > 0 {
+            let result = withIOVectors(parts, skipping: skip) { vectors in
+                writev(descriptor, vectors.baseAddress, Int32(vectors.count))
+            }
+            if result < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            skip += result
+            remaining -= result
+        }
+        return true
+    }
+
+    /// Runs `body` with I/O vectors over `parts` minus their first `skip` bytes.
+    private static func withIOVectors(
+        _ parts: [[UInt8]], skipping skip: Int,
+        _ body: (UnsafeBufferPointer<iovec>) -> Int
+    ) -> Int {
+        func recurse(_ index: Int, _ skip: Int, _ vectors: inout [iovec]) -> Int {
+            guard index < parts.count else {
+                return vectors.withUnsafeBufferPointer { body($0) }
+            }
+            let part = parts[index]
+            if skip >= part.count { return recurse(index + 1, skip - part.count, &vectors) }
+            return part.withUnsafeBytes { raw in
+                vectors.append(
+                    iovec(
+                        iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + skip),
+                        iov_len: part.count - skip))
+                return recurse(index + 1, 0, &vectors)
+            }
+        }
+        var vectors: [iovec] = []
+        return recurse(0, skip, &vectors)
+    }
+}
+
+/// The writer thread's loop, apart from the writer's public face.
+private struct WriterLoop: Sendable {
+    let target: any RecordingTarget
+    let layout: RecordingLayout
+    let prefix: [UInt8]
+    let suffix: [UInt8]
+    let payloadBytes: Int
+    let options: RecordingWriter.Options
+    let onWrite: @Sendable (Double) -> Void
+
+    func run(queue: BoundedQueue<[UInt8]>, state: LockedState<RecordingWriter.Summary>)
+        -> RecordingWriter.Summary
+    {
+        var written = layout.headerBytes
+        var synced = written
+        var ending: (RecordingWriter.EndReason, String?) = (.finished, nil)
+        let clock = ContinuousClock()
+        while let payload = queue.take() {
+            guard payload.count == payloadBytes else { continue }
+            let end = written + layout.unitBytes
+            do {
+                guard try target.prepare(through: end) else {
+                    ending = (.notEnoughSpace, "the reserve is full after \(ByteCount(written))")
+                    break
+                }
+            } catch {
+                ending = (error.isNotEnoughSpace ? .notEnoughSpace : .failed, error.description)
+                break
+            }
+            let start = clock.now
+            guard RecordingWriter.write([prefix, payload, suffix], to: target.descriptor) else {
+                let code = errno
+                ending = (
+                    code == ENOSPC ? .notEnoughSpace : .failed,
+                    String(cString: strerror(code))
+                )
+                break
+            }
+            onWrite(seconds(clock.now - start))
+            written = end
+            if written - synced >= options.syncInterval.bytes {
+                _ = fdatasync(target.descriptor)
+                synced = written
+            }
+            let remaining = target.remaining(afterWriting: written)
+            state.withLock { summary in
+                summary.frames += 1
+                summary.bytes = ByteCount(written)
+                summary.remainingBytes = remaining
+            }
+        }
+        // Ended early: refuse what comes next, then finish what was written.
+        state.withLock { summary in
+            summary.endReason = ending.0
+            summary.problem = ending.1
+        }
+        queue.close()
+        do {
+            let path = try target.finish(length: written)
+            state.withLock { $0.path = path }
+        } catch {
+            state.withLock { summary in
+                summary.endReason = .failed
+                summary.problem = error.description
+            }
+        }
+        return state.withLock { $0 }
+    }
+
+    private func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) * 1e-18
+    }
+}
+
+extension StorageError {
+    /// Whether this is running out of space.
+    var isNotEnoughSpace: Bool {
+        if case .notEnoughSpace = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,116 @@
+import Files
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What opening a reserve did with a recording whose process was killed.
+///
+/// Every byte a recorder's `write` returned for is in the kernel, so a recording killed by a
+/// signal loses nothing it wrote (a power cut loses what was written since its last
+/// `fdatasync`). Recovery keeps it: the file is cut back to its last whole frame, flushed and
+/// moved beside its destination as `NAME.recovered.EXT` — never to the destination itself, so
+/// a file there is always a recording that ended normally. A recording without one whole frame
+/// is discarded. Either way its segments' space returns to the filesystem, and `replenish`
+/// brings the reserve back to its capacity.
+public struct Recovery: Equatable, Sendable, CustomStringConvertible {
+    /// What happened to it.
+    public enum Outcome: Equatable, Sendable {
+        /// Kept: `frames` whole frames, now at `path`.
+        case finalized(path: String, frames: Int64)
+        /// Removed: it held no whole frame.
+        case discarded
+    }
+
+    /// The destination the recording was meant for.
+    public var destination: String
+    /// What happened to it.
+    public var outcome: Outcome
+
+    /// A recovery of a recording meant for `destination`.
+    public init(destination: String, outcome: Outcome) {
+        self.destination = destination
+        self.outcome = outcome
+    }
+
+    /// `recovered 42 frames of an interrupted recording into clip.recovered.y4m`.
+    public var description: String {
+        switch outcome {
+        case .finalized(let path, let frames):
+            return
+                "recovered \(frames) frames of an interrupted recording for \(destination) into \(path)"
+        case .discarded:
+            return "discarded an interrupted recording for \(destination): it held no whole frame"
+        }
+    }
+
+    /// Where a recovered recording for `destination` goes: `clip.y4m` → `clip.recovered.y4m`.
+    public static func recoveredPath(for destination: String) -> String {
+        let url = URL(fileURLWithPath: destination)
+        let stem = url.deletingPathExtension().lastPathComponent
+        let suffix = url.pathExtension.isEmpty ? "" : ".\(url.pathExtension)"
+        return url.deletingLastPathComponent().appendingPathComponent(
+            "\(stem).recovered\(suffix)"
+        ).path
+    }
+
+    /// Recovers every recording no live process holds, then removes stale tokens and
+    /// half-made segments. Call it holding the reserve's lock.
+    static func recoverAll(recordings: String, busy: String, segments: String)
+        throws(StorageError) -> [Recovery]
+    {
+        let tokens = BusyToken.scan(busy)
+        let live = Set(tokens.filter(\.isLive).map(\.name))
+        var recovered: [Recovery] = []
+        for name in SystemCalls.names(in: recordings) where name.hasSuffix(".part") {
+            let id = String(name.dropLast(".part".count))
+            guard !live.contains("\(BusyReason.recording.rawValue).\(id)") else { continue }
+            let part = "\(recordings)/\(name)"
+            let record = "\(recordings)/\(id).json"
+            if let recovery = try recover(part: part, record: record) {
+                recovered.append(recovery)
+            } else {
+                unlink(part)
+            }
+            unlink(record)
+        }
+        for name in SystemCalls.names(in: recordings) where name.hasSuffix(".json") {
+            let id = String(name.dropLast(".json".count))
+            if !live.contains("\(BusyReason.recording.rawValue).\(id)") {
+                unlink("\(recordings)/\(name)")
+            }
+        }
+        for token in tokens where !token.isLive { unlink("\(busy)/\(token.name)") }
+        for name in SystemCalls.names(in: segments) where name.hasSuffix(".tmp") {
+            unlink("\(segments)/\(name)")
+        }
+        return recovered
+    }
+
+    /// Recovers one recording; `nil` when it has no record (killed before it began).
+    private static func recover(part: String, record: String) throws(StorageError) -> Recovery? {
+        guard FileManager.default.fileExists(atPath: record) else { return nil }
+        let info: RecordingRecord
+        do {
+            info = try decodeStrictly(
+                RecordingRecord.self, from: InputFile.read(record), file: record)
+        } catch {
+            return nil
+        }
+        let length = SystemCalls.fileSize(part) ?? 0
+        let frames = info.layout.wholeUnits(in: length)
+        guard frames > 0 else {
+            unlink(part)
+            return Recovery(destination: info.destination, outcome: .discarded)
+        }
+        let descriptor = open(part, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { throw SystemCalls.failure(part, "open the recording") }
+        let path = recoveredPath(for: info.destination)
+        try FinishedFile.finish(
+            descriptor: descriptor, path: part, length: info.layout.length(units: frames),
+            destination: path)
+        return Recovery(
+            destination: info.destination, outcome: .finalized(path: path, frames: frames))
+    }
+}

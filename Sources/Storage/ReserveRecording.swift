@@ -1,0 +1,131 @@
+import CStorage
+import Files
+import Foundation
+import Locking
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A recording writing into the reserve (`usesProVideoStorage`): a file in the reserve's
+/// `recordings/` whose blocks come from the reserve's segments, one segment at a time, claimed
+/// before the writes reach them.
+///
+/// Claiming a segment, under the reserve's lock, removes a free segment file and at once
+/// allocates the same number of bytes past the recording's end (`fallocate` with
+/// `FALLOC_FL_KEEP_SIZE`, so the file's length stays what was written). Writes then land in
+/// blocks that are already allocated; remaining capacity falls by a segment at each claim. The
+/// space between the removal and the allocation could in principle be taken by another
+/// program in that instant; the claim then fails like a full reserve and the recording ends
+/// cleanly.
+public final class ReserveRecording: RecordingTarget {
+    /// The recording's file in the reserve.
+    public let descriptor: Int32
+    /// Where the finished recording goes.
+    public let destination: String
+
+    private let reserve: StorageReserve
+    private let token: BusyToken
+    private let path: String
+    private let recordPath: String
+    /// Bytes allocated to the file so far, and the reserve's free bytes at the last claim.
+    private let allocation: LockedState<(end: Int64, free: ByteCount)>
+
+    /// Starts a recording for `destination` in `reserve`, laid out as `layout` (so an
+    /// interrupted one can be recovered), and claims its first segment.
+    ///
+    /// - Throws: ``StorageError/busy(_:)`` while the reserve is being resized,
+    ///   ``StorageError/notEnoughSpace(needed:available:)`` when it has no free segment.
+    public init(reserve: StorageReserve, destination: String, layout: RecordingLayout)
+        throws(StorageError)
+    {
+        self.reserve = reserve
+        self.destination = destination
+        let id = SystemCalls.randomName()
+        path = "\(reserve.recordingsDirectory)/\(id).part"
+        recordPath = "\(reserve.recordingsDirectory)/\(id).json"
+        let recordPath = recordPath
+        let path = path
+        (token, descriptor) = try reserve.lock.withLock {
+            () throws(StorageError) -> (BusyToken, Int32) in
+            let busy = reserve.liveBusyReasons().filter(\.isResizing)
+            guard busy.isEmpty else { throw .busy(busy) }
+            guard reserve.freeSegments().first != nil else {
+                throw .notEnoughSpace(needed: ByteCount(layout.length(units: 1)), available: .zero)
+            }
+            let token = try BusyToken(.recording, id: id, in: reserve.busyDirectory)
+            let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                token.release()
+                throw SystemCalls.failure(path, "create the recording")
+            }
+            do throws(StorageError) {
+                try RecordingRecord(destination: destination, layout: layout).save(recordPath)
+            } catch {
+                close(descriptor)
+                unlink(path)
+                token.release()
+                throw error
+            }
+            return (token, descriptor)
+        }
+        allocation = LockedState((0, .zero))
+        guard try claimSegment() else {
+            abandon()
+            throw .notEnoughSpace(needed: ByteCount(layout.length(units: 1)), available: .zero)
+        }
+    }
+
+    /// Claims segments until `end` bytes are allocated plus half a segment ahead, so the next
+    /// claim happens well before a write needs it.
+    public func prepare(through end: Int64) throws(StorageError) -> Bool {
+        let ahead = end + reserve.segmentSize().bytes / 2
+        while allocation.withLock({ $0.end }) < ahead {
+            guard try claimSegment() else { return allocation.withLock { $0.end } >= end }
+        }
+        return true
+    }
+
+    /// Free segments plus what is allocated to this recording and not yet written.
+    public func remaining(afterWriting written: Int64) -> ByteCount? {
+        allocation.withLock { $0.free + ByteCount(max(0, $0.end - written)) }
+    }
+
+    /// Cuts the file to `length`, gives back what was allocated past it, flushes it and moves
+    /// it to the destination; the recording's busy token goes.
+    public func finish(length: Int64) throws(StorageError) -> String {
+        defer { abandonRecord() }
+        try FinishedFile.finish(
+            descriptor: descriptor, path: path, length: length, destination: destination)
+        return destination
+    }
+
+    /// Takes one free segment's space for the recording; `false` when none is left.
+    private func claimSegment() throws(StorageError) -> Bool {
+        let end = allocation.withLock { $0.end }
+        return try reserve.lock.withLock { () throws(StorageError) -> Bool in
+            guard let size = reserve.takeSegment() else { return false }
+            let free = reserve.freeSegments().reduce(.zero) { $0 + $1.size }
+            guard headroom_fallocate(descriptor, 1, end, size.bytes) == 0 else {
+                if errno == ENOSPC { return false }
+                throw SystemCalls.failure(path, "allocate \(size)")
+            }
+            allocation.withLock { $0 = (end + size.bytes, free) }
+            return true
+        }
+    }
+
+    /// Removes the recording without finishing it (it never began).
+    private func abandon() {
+        close(descriptor)
+        unlink(path)
+        abandonRecord()
+    }
+
+    private func abandonRecord() {
+        try? reserve.lock.withLock {
+            unlink(recordPath)
+            token.release()
+        }
+    }
+}

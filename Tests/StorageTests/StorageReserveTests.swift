@@ -1,0 +1,229 @@
+import CStorage
+import Foundation
+import Storage
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The reserve on real filesystems: the test's temporary directory always, and the
+/// filesystems `scripts/storage-checks.sh` mounts (a tmpfs and a small ext4 image) when it
+/// names them in `HEADROOM_STORAGE_FILESYSTEMS` ("tmpfs=/mnt/a ext4=/mnt/b").
+struct StorageReserveTests {
+    /// The roots to test on, each labelled with its filesystem.
+    static let roots: [String] = {
+        let named = ProcessInfo.processInfo.environment["HEADROOM_STORAGE_FILESYSTEMS"] ?? ""
+        let mounted = named.split(separator: " ").compactMap { $0.split(separator: "=").last }
+        return [NSTemporaryDirectory()] + mounted.map(String.init)
+    }()
+
+    /// A fresh directory under `root`, removed by the caller.
+    static func scratch(_ root: String) -> String {
+        let path = "\(root)/headroom-storage-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// A tiny Y4M-like layout: a 10-byte header, units of a 6-byte prefix and 994 payload bytes.
+    static let layout = RecordingLayout(headerBytes: 10, unitBytes: 1000)
+    static let header = Array("HEADER-01\n".utf8)
+    static let prefix = Array("FRAME\n".utf8)
+
+    /// Payload `index`: 994 bytes that differ from frame to frame.
+    static func payload(_ index: Int) -> [UInt8] {
+        (0..<994).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ index &* 13) }
+    }
+
+    /// What a recording of `frames` payloads must contain.
+    static func expected(frames: Int) -> [UInt8] {
+        header + (0..<frames).flatMap { prefix + payload($0) }
+    }
+
+    /// Writes `frames` payloads through a writer into `target`, never dropping (the queue
+    /// holds them all), and finishes.
+    static func record(_ frames: Int, into target: any RecordingTarget) throws
+        -> RecordingWriter.Summary
+    {
+        var options = RecordingWriter.Options()
+        options.queueLimit = frames + 1
+        options.syncInterval = ByteCount(64 << 10)
+        let writer = try RecordingWriter(
+            target: target, layout: layout, header: header, unitPrefix: prefix, unitSuffix: [],
+            options: options)
+        for index in 0..<frames { #expect(writer.enqueue(payload(index)) == .queued) }
+        return writer.finishWaiting()
+    }
+
+    @Test("allocate: real blocks equal the capacity, in segments; status says so", arguments: roots)
+    func allocates(root: String) throws {
+        let directory = Self.scratch(root)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let reserve = try StorageReserve(directory: "\(directory)/reserve")
+        var steps: [ByteCount] = []
+        try reserve.allocate(.mebibytes(5)) { held, _ in steps.append(held) }
+        #expect(steps.first == .zero && steps.last == .mebibytes(5))
+        let status = try reserve.status()
+        #expect(status.isSupported)
+        #expect(status.capacityBytes == .mebibytes(5))
+        #expect(status.remainingBytes == .mebibytes(5))
+        #expect(status.segmentBytes == .mebibytes(1))
+        #expect(status.busyReasons.isEmpty)
+        let segments = "\(directory)/reserve/segments"
+        let names = try FileManager.default.contentsOfDirectory(atPath: segments)
+        #expect(names.count == 5)
+        let allocated = names.reduce(Int64(0)) { total, name in
+            var info = stat()
+            stat("\(segments)/\(name)", &info)
+            return total + Int64(info.st_blocks) * 512
+        }
+        #expect(allocated == ByteCount.mebibytes(5).bytes)
+
+        try reserve.allocate(ByteCount(3 << 19))  // shrink to 1.5 MiB
+        #expect(try reserve.status().remainingBytes == ByteCount(3 << 19))
+        try reserve.release()
+        let released = try reserve.status()
+        #expect(released.capacityBytes == .zero && released.remainingBytes == .zero)
+    }
+
+    @Test("a size over the free space is refused before anything is allocated", arguments: roots)
+    func refusesOverFreeSpace(root: String) throws {
+        let directory = Self.scratch(root)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let reserve = try StorageReserve(directory: directory)
+        let free = try reserve.status().freeBytes
+        #expect(throws: StorageError.notEnoughSpace(needed: free + .gibibytes(1), available: free))
+        {
+            try reserve.allocate(free + .gibibytes(1))
+        }
+        #expect(throws: StorageError.self) { try reserve.allocate(.zero) }
+        #expect(try reserve.status().remainingBytes == .zero)
+    }
+
+    @Test(
+        "a recording uses the reserve, arrives byte for byte, and replenish restores it",
+        arguments: roots)
+    func recordsAndReplenishes(root: String) throws {
+        let directory = Self.scratch(root)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let reserve = try StorageReserve(directory: "\(directory)/reserve")
+        try reserve.allocate(.mebibytes(8))
+        let destination = "\(directory)/out/clip.bin"
+        let recording = try ReserveRecording(
+            reserve: reserve, destination: destination, layout: Self.layout)
+        // Another process's view while it records: busy recording, remaining capacity lower.
+        let other = try StorageReserve(directory: "\(directory)/reserve")
+        let during = try other.status()
+        #expect(during.busyReasons == [.recording])
+        #expect(during.recordings == 1)
+        #expect(during.remainingBytes < .mebibytes(8))
+        #expect(throws: StorageError.busy([.recording])) { try other.allocate(.mebibytes(9)) }
+        #expect(throws: StorageError.busy([.recording])) { try other.replenish() }
+
+        let summary = try Self.record(2500, into: recording)
+        #expect(summary.endReason == .finished)
+        #expect(summary.frames == 2500)
+        #expect(summary.remainingBytes.map { $0 < .mebibytes(6) } == true)
+        #expect(summary.path == destination)
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: destination))
+                == Data(Self.expected(frames: 2500)))
+        let after = try reserve.status()
+        #expect(after.busyReasons.isEmpty)
+        #expect(after.remainingBytes < .mebibytes(6))
+        #expect(after.needsReplenishing)
+        let added = try reserve.replenish()
+        #expect(added > .mebibytes(2))
+        #expect(try reserve.status().remainingBytes == .mebibytes(8))
+        // Nothing is left in the reserve's recordings directory.
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: "\(directory)/reserve/recordings")
+                .isEmpty)
+    }
+
+    @Test("a full reserve ends the recording cleanly at its last whole frame", arguments: roots)
+    func fullReserveEndsCleanly(root: String) throws {
+        let directory = Self.scratch(root)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let reserve = try StorageReserve(directory: directory)
+        try reserve.allocate(.mebibytes(2))
+        let destination = "\(directory)/full.bin"
+        let recording = try ReserveRecording(
+            reserve: reserve, destination: destination, layout: Self.layout)
+        var options = RecordingWriter.Options()
+        options.queueLimit = 5000
+        let writer = try RecordingWriter(
+            target: recording, layout: Self.layout, header: Self.header, unitPrefix: Self.prefix,
+            unitSuffix: [], options: options)
+        var ended = 0
+        for index in 0..<5000 where writer.enqueue(Self.payload(index)) == .ended { ended += 1 }
+        let summary = writer.finishWaiting()
+        #expect(summary.endReason == .notEnoughSpace)
+        let frames = Int(summary.frames)
+        #expect(frames > 2000 && frames < 2100)  // 2 MiB of 1000-byte frames
+        let data = try Data(contentsOf: URL(fileURLWithPath: destination))
+        #expect(data == Data(Self.expected(frames: frames)))
+        #expect(writer.enqueue(Self.payload(0)) == .ended)
+        #expect(try reserve.status().remainingBytes == .zero)
+        #expect(try reserve.replenish() == .mebibytes(2))
+    }
+
+    @Test(
+        "without the reserve the same writer grows a file beside the destination", arguments: roots)
+    func growingFile(root: String) throws {
+        let directory = Self.scratch(root)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let destination = "\(directory)/plain.bin"
+        let summary = try Self.record(300, into: GrowingFileTarget(destination: destination))
+        #expect(summary.endReason == .finished && summary.remainingBytes == nil)
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: destination))
+                == Data(Self.expected(frames: 300)))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["plain.bin"])
+    }
+
+    @Test("a killed recording is cut to its last whole frame and kept beside its destination")
+    func recoversWhatAKilledProcessLeft() throws {
+        let directory = Self.scratch(NSTemporaryDirectory())
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        _ = try StorageReserve(directory: directory)
+        // What a SIGKILLed recorder leaves: its file (3.5 frames), its record, a dead token,
+        // and a half-made segment.
+        let written = Self.expected(frames: 4).dropLast(500)
+        try Data(written).write(to: URL(fileURLWithPath: "\(directory)/recordings/dead.part"))
+        try Data(
+            #"{"destination":"\#(directory)/clip.y4m","layout":{"headerBytes":10,"unitBytes":1000}}"#
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: "\(directory)/recordings/dead.json"))
+        try Data().write(to: URL(fileURLWithPath: "\(directory)/busy/recording.dead"))
+        try Data().write(to: URL(fileURLWithPath: "\(directory)/segments/.000009.tmp"))
+        // An empty one, killed before its first frame, is discarded.
+        try Data(Self.header.prefix(4)).write(
+            to: URL(fileURLWithPath: "\(directory)/recordings/early.part"))
+        try Data(
+            #"{"destination":"\#(directory)/early.y4m","layout":{"headerBytes":10,"unitBytes":1000}}"#
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: "\(directory)/recordings/early.json"))
+
+        let reopened = try StorageReserve(directory: directory)
+        let recovered = "\(directory)/clip.recovered.y4m"
+        #expect(
+            reopened.recovered.sorted { $0.destination < $1.destination } == [
+                Recovery(
+                    destination: "\(directory)/clip.y4m",
+                    outcome: .finalized(path: recovered, frames: 3)),
+                Recovery(destination: "\(directory)/early.y4m", outcome: .discarded),
+            ])
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: recovered)) == Data(Self.expected(frames: 3)))
+        #expect(!FileManager.default.fileExists(atPath: "\(directory)/clip.y4m"))
+        for child in ["recordings", "busy", "segments"] {
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: "\(directory)/\(child)").isEmpty
+            )
+        }
+        #expect(Recovery.recoveredPath(for: "/a/b") == "/a/b.recovered")
+    }
+}
