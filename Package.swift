@@ -91,7 +91,10 @@ let package = Package(
         tests("DockTests", ["Dock", "Tracking"]),
         tests(
             "PipelineTests",
-            ["Pipeline", "Capture", "Files", "Governor", "LaunchTiming", "Locking", "Pressure"]),
+            [
+                "Pipeline", "Capture", "Files", "Governor", "LaunchTiming", "Locking", "Pressure",
+                "Storage", "Telemetry",
+            ]),
         tests("GovernorTests", ["Governor", "Pressure", "Capture", "Tracking", "Files"]),
         tests("TelemetryTests", ["Telemetry"]),
         tests("FuzzTests", ["Capture", "Files", "Pressure", "Telemetry", "Tracking"]),

@@ -35,22 +35,27 @@ public struct CaptureOutput: Hashable, Codable, Sendable {
     public var isDeferredStartEnabled: Bool
     /// Whether the planner may drop this output to make the session fit.
     public var isOptional: Bool
+    /// For a movie: whether it records through the pro video storage reserve (the `Storage`
+    /// module), so its writes never wait for block allocation.
+    public var usesProVideoStorage: Bool
 
     /// Creates an output of `kind` on `camera` (`nil`: the first camera).
     public init(
         kind: OutputKind, camera: String? = nil, isDeferredStartEnabled: Bool = false,
-        isOptional: Bool = false
+        isOptional: Bool = false, usesProVideoStorage: Bool = false
     ) {
         self.kind = kind
         self.camera = camera
         self.isDeferredStartEnabled = isDeferredStartEnabled
         self.isOptional = isOptional
+        self.usesProVideoStorage = usesProVideoStorage
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case kind, camera
         case isDeferredStartEnabled = "deferredStart"
         case isOptional = "optional"
+        case usesProVideoStorage
     }
 
     /// Decodes an output, rejecting unknown keys.
@@ -62,6 +67,12 @@ public struct CaptureOutput: Hashable, Codable, Sendable {
         isDeferredStartEnabled =
             try container.decodeIfPresent(Bool.self, forKey: .isDeferredStartEnabled) ?? false
         isOptional = try container.decodeIfPresent(Bool.self, forKey: .isOptional) ?? false
+        usesProVideoStorage =
+            try container.decodeIfPresent(Bool.self, forKey: .usesProVideoStorage) ?? false
+        if usesProVideoStorage && kind != .movie {
+            throw decoder.invalidValue(
+                CodingKeys.usesProVideoStorage, "only a movie output records to storage")
+        }
     }
 
     /// Encodes the output, leaving out keys at their defaults.
@@ -71,5 +82,6 @@ public struct CaptureOutput: Hashable, Codable, Sendable {
         try container.encodeIfPresent(camera, forKey: .camera)
         if isDeferredStartEnabled { try container.encode(true, forKey: .isDeferredStartEnabled) }
         if isOptional { try container.encode(true, forKey: .isOptional) }
+        if usesProVideoStorage { try container.encode(true, forKey: .usesProVideoStorage) }
     }
 }

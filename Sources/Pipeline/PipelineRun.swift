@@ -1,10 +1,12 @@
 import Capture
 import Dock
+import Files
 import Foundation
 import Governor
 import LaunchTiming
 import Locking
 import Pressure
+import Storage
 import Telemetry
 import Tracking
 
@@ -38,6 +40,11 @@ public struct RunOptions: Sendable {
     /// recorded trace, or a test's fixture. Its times are seconds on the monotonic clock; the
     /// run ends early when it runs out (returns `nil`).
     public var pressureSource: (any SampleSource)?
+    /// Where the session's movie output records (a Y4M file); `nil` records nothing.
+    public var recordingDestination: String?
+    /// The pro video storage reserve a movie output with `usesProVideoStorage` records into.
+    public var storageDirectory = StorageReserve.defaultDirectory(
+        environment: ProcessInfo.processInfo.environment)
 
     /// Options with the defaults of `headroom run`.
     public init(
@@ -130,7 +137,8 @@ public final class PipelineRun: Sendable {
     /// returns its summary, covering what ran and marked ``RunSummary/wasInterrupted``.
     ///
     /// - Throws: ``SessionOverBudgetError`` when the session does not fit its profile,
-    ///   ``ConfigurationError`` for an invalid session, or a capture error.
+    ///   ``ConfigurationError`` for an invalid session, ``StorageError`` when the movie output
+    ///   cannot record (a busy or empty reserve), or a capture error.
     public func run(progress: @escaping @Sendable (RunSample) -> Void = { _ in }) async throws
         -> RunSummary
     {
@@ -166,6 +174,7 @@ public final class PipelineRun: Sendable {
             costModel: SystemPressureCost(estimator: estimator, configuration: configuration),
             qualityTable: options.qualityTable)
 
+        let recorder = try startRecording(camera: camera)
         try session.startRunning()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await observer.run() }
@@ -175,11 +184,13 @@ public final class PipelineRun: Sendable {
                     observer, governor: governor, session: session, start: start)
             }
             group.addTask {
-                try await self.processFrames(session: session, source: source, stand: stand)
+                try await self.processFrames(
+                    session: session, source: source, stand: stand, recorder: recorder)
             }
             group.addTask {
                 try await self.sampleProgress(
-                    start: start, session: session, governor: governor, progress: progress)
+                    start: start, session: session, governor: governor, recorder: recorder,
+                    progress: progress)
             }
             group.addTask { try? await Task.sleep(for: .seconds(self.options.seconds)) }
             // The run ends at its time, or earlier when a given pressure source (a trace)
@@ -196,6 +207,15 @@ public final class PipelineRun: Sendable {
         var result = summary(
             estimate: estimate, session: session, isSimulated: isSimulated, notes: notes,
             loadReference: load.reference)
+        if let recorder {
+            let recording = await recorder.finish()
+            result.recording = recording
+            if recording.endReason != .finished {
+                result.notes.append(
+                    "the recording ended early (\(recording.endReason.rawValue)): "
+                        + "\(recording.problem ?? "") — \(recording.path) holds its \(recording.frames) whole frames")
+            }
+        }
         if wasInterrupted {
             result.wasInterrupted = true
             result.seconds = min(elapsed, options.seconds)
@@ -207,6 +227,23 @@ public final class PipelineRun: Sendable {
             metrics.recordLaunchPhase(phase.name, seconds: phase.duration)
         }
         return result
+    }
+
+    /// Starts the session's movie output, if it has one and a destination was given.
+    private func startRecording(camera: CameraConfiguration) throws -> MovieRecorder? {
+        guard let destination = options.recordingDestination,
+            let index = options.configuration.outputs.firstIndex(where: { $0.kind == .movie })
+        else { return nil }
+        let output = options.configuration.outputs[index]
+        guard output.camera == nil || output.camera == camera.id else {
+            throw ConfigurationError(
+                path: "outputs[\(index)].camera",
+                problem:
+                    "run records the tracked camera \"\(camera.id)\" (the first); got \"\(output.camera ?? "")\"")
+        }
+        return try MovieRecorder(
+            output: output, camera: camera, destination: destination,
+            storageDirectory: options.storageDirectory, metrics: metrics)
     }
 
     /// The latest pressure reading as `status --json` prints it, for `/status`.
@@ -294,7 +331,8 @@ public final class PipelineRun: Sendable {
     /// Takes the session's frames through the tracking stage and drives the stand; while
     /// capture is stopped, waits for it to run again.
     private func processFrames(
-        session: CaptureSession, source: SceneFrameSource, stand: SimulatedStand
+        session: CaptureSession, source: SceneFrameSource, stand: SimulatedStand,
+        recorder: MovieRecorder?
     ) async throws {
         while !Task.isCancelled {
             guard session.isRunning else {
@@ -307,6 +345,7 @@ public final class PipelineRun: Sendable {
                 return state.captureRun
             }
             for await frame in session.videoFrames(bufferLimit: 2) {
+                recorder?.record(frame)
                 let cameraPose = await stand.motors.pose
                 let people = source.groundTruth(run: run, number: frame.number)
                 let step = state.withLock { state in
@@ -340,7 +379,7 @@ public final class PipelineRun: Sendable {
 
     private func sampleProgress(
         start: MonotonicInstant, session: CaptureSession, governor: Governor,
-        progress: @Sendable (RunSample) -> Void
+        recorder: MovieRecorder?, progress: @Sendable (RunSample) -> Void
     ) async throws {
         let period = 0.5
         let clock = ContinuousClock()
@@ -392,6 +431,7 @@ public final class PipelineRun: Sendable {
                 targetFrameRate: sample.targetFrameRate, actualFrameRate: sample.actualFrameRate,
                 inferenceStride: sample.stride)
             try? metrics.systemPressureCost.set(sample.systemPressureCost)
+            recorder?.publish()
             progress(sample)
         }
     }

@@ -91,4 +91,6 @@ public struct RunSummary: Hashable, Sendable, Codable {
     /// Whether the run was stopped before its time (SIGINT or SIGTERM); ``seconds`` is then
     /// how long it ran.
     public var wasInterrupted = false
+    /// What the movie output recorded, when the session had one with a destination.
+    public var recording: RecordingReport?
 }

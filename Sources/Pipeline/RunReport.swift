@@ -103,7 +103,7 @@ public enum RunReport {
 
     /// The headline figures, in order, as (name, text).
     public static func figures(_ summary: RunSummary) -> [(String, String)] {
-        [
+        var figures: [(String, String)] = [
             (
                 "seconds",
                 decimal(summary.seconds, summary.wasInterrupted ? 1 : 0)
@@ -127,6 +127,18 @@ public enum RunReport {
             ("governor changes", String(summary.governorChanges.count)),
             ("hardware cost", decimal(summary.hardwareCost, 2)),
         ]
+        if let recording = summary.recording {
+            figures += [
+                (
+                    "recording",
+                    "\(recording.frames) frames, \(recording.bytes)"
+                        + (recording.usesProVideoStorage ? " via the reserve" : "")
+                ),
+                ("recording frames dropped", String(recording.framesDropped)),
+                ("recording ended", recording.endReason.rawValue),
+            ]
+        }
+        return figures
     }
 
     /// `value` with `digits` decimals.

@@ -55,10 +55,23 @@ public struct HeadroomMetrics: Sendable {
     public let governorChanges: Counter
     /// `headroom_launch_phase_seconds{phase}`: duration of each launch phase, one per launch.
     public let launchPhase: Histogram
+    /// `headroom_storage_remaining_bytes`: the pro video storage reserve's free bytes, falling
+    /// while a recording writes into it.
+    public let storageRemaining: Gauge
+    /// `headroom_storage_write_seconds`: how long each recorded frame's write took.
+    public let storageWriteSeconds: Histogram
+    /// `headroom_recording_frames_dropped_total`: frames the recorder's queue had no room for.
+    public let recordingFramesDropped: Counter
 
     /// Bucket bounds for launch phases, in seconds: 1 ms to 10 s.
     public static let launchPhaseBuckets: [Double] = [
         0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+    ]
+
+    /// Bucket bounds for recorded frames' writes, in seconds: 10 µs to 1 s.
+    public static let storageWriteBuckets: [Double] = [
+        0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
+        0.05, 0.1, 0.25, 1,
     ]
 
     /// Registers the Headroom metrics in `registry` (a fresh one by default).
@@ -135,6 +148,15 @@ public struct HeadroomMetrics: Sendable {
         launchPhase = try registry.histogram(
             "headroom_launch_phase_seconds", help: "Launch phase duration in seconds.",
             labelNames: ["phase"], buckets: Self.launchPhaseBuckets)
+        storageRemaining = try registry.gauge(
+            "headroom_storage_remaining_bytes",
+            help: "Free bytes in the pro video storage reserve.")
+        storageWriteSeconds = try registry.histogram(
+            "headroom_storage_write_seconds", help: "Time to write one recorded frame, seconds.",
+            buckets: Self.storageWriteBuckets)
+        recordingFramesDropped = try registry.counter(
+            "headroom_recording_frames_dropped_total",
+            help: "Frames the recorder dropped because its queue was full.")
     }
 
     /// Publishes one pressure reading. Unknown values (nil) remove their series rather than
@@ -185,6 +207,18 @@ public struct HeadroomMetrics: Sendable {
         frameRate.family.set(targetFrameRate, at: ["target"])
         frameRate.family.set(actualFrameRate, at: ["actual"])
         inferenceStride.family.set(Double(stride), at: [])
+    }
+
+    /// Publishes a recording's progress: the reserve's remaining bytes (when it records
+    /// through one) and the frames it dropped since the last call.
+    public func publishRecording(remainingBytes: Int64?, newlyDropped: Int64) {
+        if let remainingBytes { storageRemaining.family.set(Double(remainingBytes), at: []) }
+        if newlyDropped > 0 { recordingFramesDropped.family.add(Double(newlyDropped), at: []) }
+    }
+
+    /// Records one recorded frame's write time, in seconds.
+    public func recordStorageWrite(seconds: Double) {
+        storageWriteSeconds.family.observe(seconds, at: [])
     }
 
     /// Records the duration of one launch phase, in seconds.

@@ -16,5 +16,6 @@ let commands: [Command] = [
     QualityCommand.command,
     SceneCommand.command,
     LaunchCommand.command,
+    StorageCommand.command,
     ServeCommand.command,
 ]

@@ -5,6 +5,7 @@ import Governor
 import History
 import LaunchTiming
 import Pipeline
+import Storage
 import Telemetry
 
 /// `headroom run`: the main job.
@@ -13,7 +14,8 @@ enum RunCommand {
         name: "run",
         usage:
             "[--seconds S] [--scenario NAME] [--governor on|off|pressure-only] [--compare] [--seed N] [--session FILE]"
-            + " [--profile NAME|FILE] [--policy FILE] [--out DIR] [--db PATH] [--json]",
+            + " [--profile NAME|FILE] [--policy FILE] [--record PATH] [--storage DIR] [--out DIR]"
+            + " [--db PATH] [--json]",
         summary:
             "Run the tracking pipeline under pressure, with the governor adapting it (the main job).",
         details: """
@@ -26,6 +28,10 @@ enum RunCommand {
             launch.md) into --out (default runs/<time>) and adds the run to the history.
             Scenarios: default (a steady room), thermal-ramp (the room heats up). --compare runs
             the scenario with the governor on and then off and prints both side by side.
+            --record PATH records the frames the pipeline sees as a Y4M movie (adding a movie
+            output with "usesProVideoStorage": true when the session has none) through the pro
+            video storage reserve (see `headroom storage`); a session's own movie output
+            records to DIR/movie.y4m. A full reserve ends the recording cleanly, not the run.
             """,
         options: [
             .option("--seconds", "S", "how long to run (default: the scenario's, 20 or 75)"),
@@ -39,6 +45,8 @@ enum RunCommand {
             .option("--session", "FILE", "capture session JSON (default: one 960x540@30 camera)"),
             SessionInput.profileOption,
             .option("--policy", "FILE", "governor policy JSON"),
+            .option("--record", "PATH", "record the frames as a Y4M movie to PATH"),
+            StorageCommand.storageOption,
             .option("--out", "DIR", "where to write the reports (default runs/<time>)"),
             .option("--db", "PATH", "the history database"),
             .option(
@@ -51,6 +59,9 @@ enum RunCommand {
             var options = try runOptions(arguments)
             let json = arguments.has("--json")
             let out = arguments.value("--out") ?? "runs/\(timestamp())"
+            if arguments.has("--compare"), arguments.value("--record") != nil {
+                throw UsageError(description: "--record: one recording per run, not with --compare")
+            }
             let timeline = LaunchTimeline.startingAtProcessStart()
             let history = try HistoryStore(
                 path: arguments.value("--db")
@@ -66,6 +77,11 @@ enum RunCommand {
                 if let reference = summaries.first?.loadReference {
                     options.loadReference = reference
                 }
+                let directory = modes.count > 1 ? "\(out)/governor-\(governed ? "on" : "off")" : out
+                options.recordingDestination =
+                    arguments.value("--record")
+                    ?? (options.configuration.outputs.contains { $0.kind == .movie }
+                        ? "\(directory)/movie.y4m" : nil)
                 let run = try PipelineRun(
                     options: options, timeline: index == 0 ? timeline : LaunchTimeline())
                 let server = try serve(run, at: arguments.value("--serve"), quiet: json)
@@ -90,9 +106,19 @@ enum RunCommand {
                                 + " (`headroom plan` writes it with --out)")
                     }
                     return 1
+                } catch let error as StorageError {
+                    display.finish()
+                    Console.error(
+                        "headroom run: recording: \(error) (see `headroom storage status`;"
+                            + " `headroom storage allocate SIZE` sets space aside)")
+                    return 1
                 }
                 display.finish()
-                let directory = modes.count > 1 ? "\(out)/governor-\(governed ? "on" : "off")" : out
+                if let recording = summary.recording, recording.endReason != .finished {
+                    Console.error(
+                        "headroom run: recording ended early: \(recording.endReason.rawValue):"
+                            + " \(recording.problem ?? ""); \(recording.path) holds \(recording.frames) whole frames")
+                }
                 let files = try RunReport.write(summary, to: directory)
                 do {
                     try history.add(summary.launch, summary: historyFigures(summary))
@@ -143,6 +169,13 @@ enum RunCommand {
         }
         if let policy = arguments.value("--policy") {
             options.policy = try GovernorPolicy.load(from: policy)
+        }
+        if let storage = arguments.value("--storage") { options.storageDirectory = storage }
+        if arguments.value("--record") != nil,
+            !options.configuration.outputs.contains(where: { $0.kind == .movie })
+        {
+            options.configuration.outputs.append(
+                CaptureOutput(kind: .movie, usesProVideoStorage: true))
         }
         return options
     }

@@ -4,7 +4,10 @@ import LaunchTiming
 import Locking
 import Pipeline
 import Pressure
+import Storage
+import Telemetry
 import Testing
+import Foundation
 
 /// The main job end to end, with pressure from a fixture instead of the host. Serialized: each
 /// test runs a whole pipeline.
@@ -137,5 +140,64 @@ struct PipelineRunTests {
         #expect(firstFrame >= session.start)
         #expect(summary.framesProcessed > 0)
         #expect(summary.idf1 >= 0 && summary.idf1 <= 1)
+    }
+
+    /// Runs `session` plus a movie output through the reserve at `storage` for 2 seconds.
+    func record(into storage: String, destination: String) async throws -> RunSummary {
+        var options = RunOptions(
+            seconds: 2, configuration: Self.session, pressureInterval: 0.1)
+        options.configuration.outputs.append(CaptureOutput(kind: .movie, usesProVideoStorage: true))
+        options.pressureSource = ScheduledTemperature([(0, 50)], length: 1000)
+        options.shedsForLateness = false
+        options.recordingDestination = destination
+        options.storageDirectory = storage
+        let run = try PipelineRun(options: options)
+        let summary = try await run.run()
+        #expect(run.metrics.storageRemaining.value() != nil)
+        return summary
+    }
+
+    @Test("a movie output records every frame the pipeline sees through the reserve, as Y4M")
+    func recordsThroughTheReserve() async throws {
+        let directory = NSTemporaryDirectory() + "headroom-run-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let reserve = try StorageReserve(directory: "\(directory)/reserve")
+        try reserve.allocate(.mebibytes(16))
+        let summary = try await record(into: "\(directory)/reserve", destination: "\(directory)/clip.y4m")
+        let recording = try #require(summary.recording)
+        #expect(recording.endReason == .finished)
+        #expect(recording.usesProVideoStorage)
+        #expect(recording.frames == Int64(summary.framesProcessed))
+        #expect(recording.frames > 0)
+        let movie = try Y4MFrameSource(path: "\(directory)/clip.y4m")
+        #expect(movie.width == 320 && movie.height == 180)
+        #expect(Int64(movie.frames.count) == recording.frames)
+        #expect(recording.bytes.bytes == Int64(SystemFile.size("\(directory)/clip.y4m")))
+        // Replenished afterwards: the reserve is whole again.
+        #expect(recording.replenishedBytes > .zero)
+        #expect(try reserve.status().remainingBytes == .mebibytes(16))
+    }
+
+    @Test("a full reserve ends the recording with notEnoughSpace; the pipeline keeps running")
+    func fullReserveEndsTheRecordingNotTheRun() async throws {
+        let directory = NSTemporaryDirectory() + "headroom-run-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let reserve = try StorageReserve(directory: "\(directory)/reserve")
+        try reserve.allocate(.mebibytes(1))
+        let summary = try await record(into: "\(directory)/reserve", destination: "\(directory)/clip.y4m")
+        let recording = try #require(summary.recording)
+        #expect(recording.endReason == .notEnoughSpace)
+        #expect(recording.frames == 12)  // 1 MiB of 86,406-byte frames after the header
+        #expect(summary.framesProcessed > 12)
+        #expect(summary.notes.contains { $0.contains("notEnoughSpace") })
+        let movie = try Y4MFrameSource(path: "\(directory)/clip.y4m")
+        #expect(movie.frames.count == 12)
+    }
+}
+
+/// File sizes for the checks above.
+enum SystemFile {
+    static func size(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? -1
     }
 }

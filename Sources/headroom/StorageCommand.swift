@@ -1,0 +1,184 @@
+import Foundation
+import Storage
+
+/// `headroom storage status|allocate|release|replenish`: the pro video storage reserve.
+enum StorageCommand {
+    /// The subcommands and the options each accepts besides `--storage` and `--json`.
+    static let subcommands: [String: Set<String>] = [
+        "status": ["--destination"], "allocate": [], "release": [], "replenish": [],
+    ]
+
+    /// The option every command that records takes.
+    static let storageOption = OptionSpec.option(
+        "--storage", "DIR",
+        "the pro video storage reserve (default $XDG_DATA_HOME/headroom/storage)")
+
+    static let command = Command(
+        name: "storage",
+        usage: """
+            status [--destination PATH] [--storage DIR] [--json]
+                   headroom storage allocate SIZE [--storage DIR] [--json]
+                   headroom storage release|replenish [--storage DIR] [--json]
+            """,
+        summary: "The pro video storage reserve: status, allocate SIZE, release, replenish.",
+        details: """
+            The reserve is disk space set aside with fallocate before recording, so a movie
+            output with "usesProVideoStorage": true never waits for the filesystem to find
+            blocks. One reserve serves every Headroom process on the machine.
+            status: supported (and why not), capacity, remaining, busy reasons (allocating,
+            releasing, replenishing, recording), free space; --destination PATH also says
+            whether a recording there is renamed into place or copied (another filesystem).
+            allocate SIZE: keep SIZE reserved (512M, 4G, 1.5GiB; K/M/G/T and KiB... are powers
+            of 1024, KB/MB/GB/TB of 1000), growing or shrinking the reserve; progress on a
+            terminal. release: give it all back. replenish: recreate what recordings used.
+            Exit 1 when the reserve is busy or unsupported; 2 for a size that is zero, unreadable
+            or over the filesystem's free space. Opening the reserve first recovers recordings
+            of killed processes: cut to their last whole frame, kept as NAME.recovered.EXT.
+            """,
+        options: [
+            storageOption,
+            .option("--destination", "PATH", "status: where a recording would go"),
+            .flag("--json", "print the reserve's status as JSON"),
+        ],
+        run: { arguments in
+            guard let name = arguments.positionals.first, let allowed = subcommands[name] else {
+                throw UsageError(
+                    description: "expected a subcommand: status, allocate, release or replenish"
+                        + (arguments.positionals.first.map { ", got \"\($0)\"" } ?? ""))
+            }
+            if let option = ["--destination"].first(where: {
+                !allowed.contains($0) && arguments.value($0) != nil
+            }) {
+                throw UsageError(description: "\(option) does not apply to `storage \(name)`")
+            }
+            let operands = Array(arguments.positionals.dropFirst())
+            let size = try name == "allocate" ? parseSize(operands) : nil
+            if name != "allocate", let extra = operands.first {
+                throw UsageError(description: "unexpected argument \"\(extra)\" after \(name)")
+            }
+            let directory = arguments.value("--storage") ?? defaultDirectory
+            do {
+                let reserve = try open(directory)
+                let progress = Progress(verb: progressVerb[name] ?? name)
+                switch name {
+                case "allocate": try reserve.allocate(size!, progress: progress.show)
+                case "release": try reserve.release()
+                case "replenish": try reserve.replenish(progress: progress.show)
+                default: break
+                }
+                progress.finish()
+                let status = try reserve.status(destination: arguments.value("--destination"))
+                if arguments.has("--json") {
+                    Console.json(status)
+                } else {
+                    Console.out(text(status))
+                }
+                return 0
+            } catch let error as StorageError {
+                if error.isUsageError { throw UsageError(description: error.description) }
+                if case .notSupported = error, name == "status", !arguments.has("--json") {
+                    Console.out("reserve      \(directory)\nsupported    no: \(error)")
+                    return 1
+                }
+                Console.error("headroom storage \(name): \(error)")
+                return 1
+            }
+        })
+
+    /// The reserve directory unless `--storage` names one.
+    static var defaultDirectory: String {
+        StorageReserve.defaultDirectory(environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// Opens the reserve at `directory`, telling stderr what it recovered.
+    static func open(_ directory: String) throws(StorageError) -> StorageReserve {
+        let reserve = try StorageReserve(directory: directory)
+        for recovery in reserve.recovered { Console.error("headroom: \(recovery)") }
+        return reserve
+    }
+
+    private static let progressVerb = [
+        "allocate": "allocating", "replenish": "replenishing",
+    ]
+
+    /// The one SIZE operand of `allocate`.
+    private static func parseSize(_ operands: [String]) throws(UsageError) -> ByteCount {
+        guard operands.count == 1 else {
+            throw UsageError(
+                description: operands.isEmpty
+                    ? "allocate: expected SIZE, such as 512M, 4G or 1.5GiB"
+                    : "allocate: expected one SIZE, got \(operands.count) arguments")
+        }
+        guard let size = ByteCount(parsing: operands[0]) else {
+            throw UsageError(
+                description:
+                    "SIZE: expected a size such as 512M, 4G or 1.5GiB, got \"\(operands[0])\"")
+        }
+        guard size > .zero else {
+            throw UsageError(
+                description: "SIZE: expected more than 0 bytes (`storage release` frees it all)")
+        }
+        return size
+    }
+
+    /// The status for people.
+    static func text(_ status: StorageStatus) -> String {
+        var rows: [(String, String)] = [("reserve", "\(status.path) (\(status.filesystem))")]
+        rows.append(
+            ("supported", status.isSupported ? "yes" : "no: \(status.unsupportedReason ?? "")"))
+        rows.append(
+            (
+                "capacity",
+                status.capacityBytes > .zero
+                    ? "\(status.capacityBytes) in segments of \(status.segmentBytes)"
+                    : "none (`headroom storage allocate SIZE` sets one aside)"
+            ))
+        rows.append(
+            (
+                "remaining",
+                "\(status.remainingBytes)"
+                    + (status.needsReplenishing ? " (`headroom storage replenish` restores it)" : "")
+            ))
+        let busy = status.busyReasons.map(\.rawValue).joined(separator: ", ")
+        rows.append(
+            (
+                "busy",
+                busy.isEmpty
+                    ? "no"
+                    : busy + (status.recordings > 0 ? " (\(status.recordings) recording(s))" : "")
+            ))
+        rows.append(("free space", "\(status.freeBytes) outside the reserve"))
+        if let destination = status.destination, let same = status.destinationIsSameFilesystem {
+            rows.append(
+                (
+                    "destination",
+                    "\(destination): "
+                        + (same
+                            ? "same filesystem, a finished recording is renamed into place"
+                            : "another filesystem, a finished recording is copied (slower, needs the space twice)")
+                ))
+        }
+        return rows.map { "\($0.0.padding(toLength: 12, withPad: " ", startingAt: 0)) \($0.1)" }
+            .joined(separator: "\n")
+    }
+}
+
+/// A progress line on a terminal's stderr for long reserve work; silent in a pipe.
+private final class Progress: Sendable {
+    let verb: String
+    let isShown = Console.isErrorTerminal
+
+    init(verb: String) { self.verb = verb }
+
+    /// Redraws the line with `held` of `target`.
+    func show(_ held: ByteCount, _ target: ByteCount) {
+        guard isShown, target > .zero else { return }
+        let percent = Int(Double(held.bytes) / Double(target.bytes) * 100)
+        Console.errorWrite("\r\(verb) \(held) of \(target) (\(percent) %)\u{1B}[K")
+    }
+
+    /// Ends the line.
+    func finish() {
+        if isShown { Console.errorWrite("\r\u{1B}[K") }
+    }
+}
