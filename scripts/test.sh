@@ -23,6 +23,9 @@ scripts/sensors-fixture-test.sh "$(swift build --show-bin-path)/headroom"
 echo "== boards: Raspberry Pi and Jetson sysfs trees through the CLI"
 scripts/board-checks.sh "$(swift build --show-bin-path)/headroom"
 
+echo "== pro video storage on tmpfs and ext4 (root, mount namespace, loop device)"
+scripts/storage-checks.sh "$(swift build --show-bin-path)/headroom"
+
 echo "== signals: run, watch and serve stopped or reloaded mid-work"
 scripts/signal-checks.sh "$(swift build --show-bin-path)/headroom"
 
