@@ -1,5 +1,6 @@
 import Files
 import Foundation
+import Storage
 
 /// What a machine's imaging pipeline can move: the budgets the hardware-cost model divides
 /// by, the per-output overheads, and the camera formats its typical sensors offer.
@@ -32,13 +33,17 @@ public struct DeviceProfile: Hashable, Codable, Sendable {
     public var sensors: [SensorModes]
     /// Where each number comes from, keyed by field name; "estimate" where it is one.
     public var sources: [String: String]
+    /// The pro video storage reserve's sustained write rate, measured by `headroom calibrate`
+    /// (writes with periodic `fdatasync`); `nil` when never measured: movie outputs are then
+    /// not priced against the disk.
+    public var storageWriteRate: DataRate?
 
     /// Creates a profile; see each property for units.
     public init(
         name: String, summary: String, pixelRate: Double, memoryBandwidth: Double, cameraPorts: Int,
         perCameraOverhead: Double, rawBytesPerPixel: Double, binnedReadoutFactor: Double,
         fullSensorReadoutFactor: Double, outputWeights: OutputWeights, sensors: [SensorModes],
-        sources: [String: String]
+        sources: [String: String], storageWriteRate: DataRate? = nil
     ) {
         self.name = name
         self.summary = summary
@@ -52,6 +57,7 @@ public struct DeviceProfile: Hashable, Codable, Sendable {
         self.outputWeights = outputWeights
         self.sensors = sensors
         self.sources = sources
+        self.storageWriteRate = storageWriteRate
     }
 
     /// The sensor a camera is: the one it names, else the first whose formats include its
@@ -72,7 +78,7 @@ public struct DeviceProfile: Hashable, Codable, Sendable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, summary, pixelRate, memoryBandwidth, cameraPorts, perCameraOverhead
         case rawBytesPerPixel, binnedReadoutFactor, fullSensorReadoutFactor, outputWeights
-        case sensors, sources
+        case sensors, sources, storageWriteRate
     }
 
     /// Decodes and validates a profile: positive budgets, factors in their ranges.
@@ -96,13 +102,14 @@ public struct DeviceProfile: Hashable, Codable, Sendable {
             try container.decodeIfPresent(OutputWeights.self, forKey: .outputWeights) ?? .init()
         sensors = try container.decodeIfPresent([SensorModes].self, forKey: .sensors) ?? []
         sources = try container.decodeIfPresent([String: String].self, forKey: .sources) ?? [:]
+        storageWriteRate = try container.decodeIfPresent(DataRate.self, forKey: .storageWriteRate)
 
         guard !name.isEmpty else {
             throw decoder.invalidValue(CodingKeys.name, "expected a non-empty name")
         }
         // Every number is bounded to what real hardware can be, so that no cost, share or
         // printed figure derived from a profile can overflow.
-        let bounded: [(CodingKeys, Double, ClosedRange<Double>, String)] = [
+        var bounded: [(CodingKeys, Double, ClosedRange<Double>, String)] = [
             (.pixelRate, pixelRate, 1e3...1e13, "1e3 to 1e13 pixels per second"),
             (.memoryBandwidth, memoryBandwidth, 1e3...1e14, "1e3 to 1e14 bytes per second"),
             (.rawBytesPerPixel, rawBytesPerPixel, 0.01...16, "0.01 to 16 bytes per pixel"),
@@ -111,6 +118,10 @@ public struct DeviceProfile: Hashable, Codable, Sendable {
                 "a factor above 1 and at most 100"
             ),
         ]
+        if let rate = storageWriteRate?.bytesPerSecond {
+            bounded.append(
+                (.storageWriteRate, rate, 1e3...1e12, "1e3 to 1e12 bytes per second"))
+        }
         for (key, value, range, expected) in bounded where !range.contains(value) {
             throw decoder.invalidValue(key, "expected \(expected), got \(value)")
         }

@@ -8,6 +8,9 @@ public enum Budget: String, Codable, Sendable, CaseIterable {
     case memoryBandwidth
     /// Cameras running at once.
     case cameraPorts
+    /// Bytes per second the movie outputs write, against the storage reserve's measured
+    /// sustained write rate (only when the profile has one: `headroom calibrate` measures it).
+    case storageWriteRate
 }
 
 /// How much of one budget a session uses.
@@ -85,6 +88,9 @@ public struct CameraCost: Hashable, Codable, Sendable {
     public var pixelRateShare: Double
     /// Its share of the memory-bandwidth budget.
     public var memoryBandwidthShare: Double
+    /// Its movie outputs' share of the storage write rate (0 without movie outputs or without
+    /// a measured rate).
+    public var storageWriteShare: Double = 0
     /// The factors behind those shares.
     public var factors: CameraCostFactors
 }

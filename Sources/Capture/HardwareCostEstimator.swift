@@ -1,4 +1,5 @@
 import Files
+import Storage
 
 /// Prices capture sessions on a device profile; the model is described in the module
 /// documentation (`Capture.docc`).
@@ -24,7 +25,7 @@ public struct HardwareCostEstimator: Sendable {
             cameraCosts.append(
                 CameraCost(
                     id: camera.id, cost: 0, pixelRateShare: load.pixelShare,
-                    memoryBandwidthShare: load.memoryShare,
+                    memoryBandwidthShare: load.memoryShare, storageWriteShare: load.storageShare,
                     factors: CameraCostFactors(
                         pixelsPerFrame: camera.format.pixelCount, frameRate: camera.frameRate,
                         readoutFactor: load.readoutFactor, outputLoad: load.outputLoad,
@@ -39,23 +40,29 @@ public struct HardwareCostEstimator: Sendable {
                 case .pixelRate: cameraCosts[index].pixelRateShare
                 case .memoryBandwidth: cameraCosts[index].memoryBandwidthShare
                 case .cameraPorts: 1 / ports
+                case .storageWriteRate: cameraCosts[index].storageWriteShare
                 }
+        }
+        var budgets = [
+            BudgetUse(
+                budget: .pixelRate, demand: total.pixelDemand, capacity: profile.pixelRate,
+                share: total.pixelShare),
+            BudgetUse(
+                budget: .memoryBandwidth, demand: total.memoryDemand,
+                capacity: profile.memoryBandwidth, share: total.memoryShare),
+            BudgetUse(
+                budget: .cameraPorts, demand: cameraCount, capacity: ports,
+                share: cameraCount / ports),
+        ]
+        if let rate = profile.storageWriteRate {
+            budgets.append(
+                BudgetUse(
+                    budget: .storageWriteRate, demand: total.storageDemand,
+                    capacity: rate.bytesPerSecond, share: total.storageShare))
         }
         return HardwareCostEstimate(
             profile: profile.name, hardwareCost: hardwareCost, fits: hardwareCost <= 1,
-            limitingBudget: limiting,
-            budgets: [
-                BudgetUse(
-                    budget: .pixelRate, demand: total.pixelDemand, capacity: profile.pixelRate,
-                    share: total.pixelShare),
-                BudgetUse(
-                    budget: .memoryBandwidth, demand: total.memoryDemand,
-                    capacity: profile.memoryBandwidth, share: total.memoryShare),
-                BudgetUse(
-                    budget: .cameraPorts, demand: cameraCount, capacity: ports,
-                    share: cameraCount / ports),
-            ],
-            cameras: cameraCosts)
+            limitingBudget: limiting, budgets: budgets, cameras: cameraCosts)
     }
 
     /// The hardware cost alone, without building the breakdown: what planners call in loops.
@@ -100,9 +107,10 @@ public struct HardwareCostEstimator: Sendable {
         cost: Double, limiting: Budget
     ) {
         let portShare = cameraCount / Double(profile.cameraPorts)
-        let load =
+        var load =
             total.pixelShare >= total.memoryShare
             ? (total.pixelShare, Budget.pixelRate) : (total.memoryShare, Budget.memoryBandwidth)
+        if total.storageShare > load.0 { load = (total.storageShare, .storageWriteRate) }
         return portShare > 1 && portShare > load.0 ? (portShare, .cameraPorts) : load
     }
 
@@ -110,7 +118,7 @@ public struct HardwareCostEstimator: Sendable {
     /// `configuration`: how the planner ranks a camera's options.
     func dominantShare(of camera: CameraConfiguration, outputs: OutputCounts) -> Double {
         let load = load(of: camera, outputs: outputs)
-        return max(load.pixelShare, load.memoryShare)
+        return max(load.pixelShare, load.memoryShare, load.storageShare)
     }
 
     /// One camera's demand on the continuous budgets and its shares of them.
@@ -130,10 +138,14 @@ public struct HardwareCostEstimator: Sendable {
             pixelsPerSecond
             * (readoutFactor * profile.rawBytesPerPixel
                 + format.pixelFormat.bytesPerPixel * (1 + outputLoad))
+        // Every movie output writes the frames as Y4M; priced only against a measured rate.
+        let storageDemand =
+            outputs.movie > 0 ? Double(outputs.movie) * MovieFormat(camera: camera).dataRate.bytesPerSecond : 0
         return CameraLoad(
-            pixelDemand: pixelDemand, memoryDemand: memoryDemand,
+            pixelDemand: pixelDemand, memoryDemand: memoryDemand, storageDemand: storageDemand,
             pixelShare: pixelDemand / profile.pixelRate + profile.perCameraOverhead,
             memoryShare: memoryDemand / profile.memoryBandwidth,
+            storageShare: profile.storageWriteRate.map { storageDemand / $0.bytesPerSecond } ?? 0,
             readoutFactor: readoutFactor, outputLoad: outputLoad, outputs: outputs)
     }
 
@@ -149,8 +161,10 @@ public struct HardwareCostEstimator: Sendable {
 private struct CameraLoad {
     var pixelDemand = 0.0
     var memoryDemand = 0.0
+    var storageDemand = 0.0
     var pixelShare = 0.0
     var memoryShare = 0.0
+    var storageShare = 0.0
     var readoutFactor = 0.0
     var outputLoad = 0.0
     var outputs = OutputCounts()
@@ -158,7 +172,9 @@ private struct CameraLoad {
     mutating func add(_ other: CameraLoad) {
         pixelDemand += other.pixelDemand
         memoryDemand += other.memoryDemand
+        storageDemand += other.storageDemand
         pixelShare += other.pixelShare
         memoryShare += other.memoryShare
+        storageShare += other.storageShare
     }
 }

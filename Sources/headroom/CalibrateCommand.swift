@@ -1,6 +1,7 @@
 import Capture
 import Files
 import Foundation
+import Storage
 import Pipeline
 import Synchronization
 
@@ -12,13 +13,16 @@ import Synchronization
 enum CalibrateCommand {
     static let command = Command(
         name: "calibrate",
-        usage: "[--seconds S] [--out FILE] [--json]",
+        usage: "[--seconds S] [--storage DIR] [--out FILE] [--json]",
         summary: "Measure this host's sustainable pixel rate and write it as the \"host\" profile.",
         details: """
             Runs the synthetic camera, the detector and the tracker at several resolutions and
             frame rates, fits the hardware-cost model to the CPU time they use, and writes the
             profile to $XDG_CONFIG_HOME/headroom/profiles/host.json (default ~/.config), where
-            --profile host finds it. Held-out configurations check the estimator's predicted
+            --profile host finds it. It also measures the pro video storage reserve's sustained
+            write rate (256 MiB written as a recording writes, flushed to the disk) into the
+            profile's storageWriteRate, against which the estimator prices movie outputs.
+            Held-out configurations check the estimator's predicted
             cost against measured utilization (CPU seconds per second over cores). --json
             prints {"profile", "fit", "fitMeasurements", "heldOutMeasurements", "validation":
             {"rows", "meanAbsoluteError", "meanRelativeError"}, "date", "cores",
@@ -27,6 +31,7 @@ enum CalibrateCommand {
         options: [
             .option("--seconds", "S", "total measuring time, 1 to 600 (default 20: about 25 s)"),
             .option("--out", "FILE", "write the profile here instead of the calibrated directory"),
+            StorageCommand.storageOption,
             .flag("--json", "print the calibration report as JSON"),
         ],
         run: { arguments in
@@ -43,10 +48,23 @@ enum CalibrateCommand {
             try checkWritable(path)
             let calibration = HostCalibration(seconds: seconds)
             let display = CalibrationDisplay(isLive: isatty(STDERR_FILENO) == 1)
-            let report = try await withSignalCancellation {
+            var report = try await withSignalCancellation {
                 try await calibration.run { display.show($0) }
             }
             display.finish()
+            let storage = arguments.value("--storage") ?? StorageCommand.defaultDirectory
+            do {
+                let measurement = try WriteRateProbe.measure(in: StorageCommand.open(storage))
+                report.profile.storageWriteRate = measurement.rate
+                report.profile.sources["storageWriteRate"] =
+                    "measured by headroom calibrate: \(measurement.bytes) written"
+                    + (measurement.usedReserve
+                        ? " into the reserve at \(storage)"
+                        : " beside the reserve at \(storage) (it had too little free)")
+            } catch {
+                Console.error(
+                    "headroom calibrate: the storage write rate was not measured: \(error)")
+            }
             try AtomicFile.write(Console.jsonData(report.profile), to: path)
             if arguments.has("--json") {
                 Console.json(report)
@@ -123,6 +141,10 @@ struct CalibrationText {
             "  per pixel: drawing \(decimal(fit.readoutSecondsPerPixel * 1e9, 2)) ns,"
                 + " detector and tracker \(decimal(fit.consumerSecondsPerPixel * 1e9, 2)) ns"
                 + " (thread CPU time)",
+            "  storage: "
+                + (report.profile.storageWriteRate.map {
+                    "\($0) sustained (\(report.profile.sources["storageWriteRate"] ?? ""))"
+                } ?? "write rate not measured"),
             "wrote \(path) (use it with --profile \(profileReference))",
         ]
         if report.resolutionScale < 1 {

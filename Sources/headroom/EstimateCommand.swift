@@ -1,30 +1,86 @@
 import Capture
+import Foundation
+import Storage
 
 /// `headroom estimate FILE`: the hardware cost of a session with its breakdown.
 enum EstimateCommand {
     static let command = Command(
         name: "estimate",
-        usage: "FILE [--profile NAME|FILE] [--json]",
+        usage: "FILE [--profile NAME|FILE] [--duration SECONDS [--storage DIR]] [--json]",
         summary: "Price a capture session: hardware cost with its breakdown (exit 1 when over 1).",
         details: """
             The cost is the share of the most used budget (pixel rate, memory bandwidth, camera
             ports); over 1 the session cannot run. --json prints {"hardwareCost", "fits",
             "limitingBudget", "profile", "budgets": [...], "cameras": [{"id", "cost",
-            "pixelRateShare", "memoryBandwidthShare", "factors"}]}.
+            "pixelRateShare", "memoryBandwidthShare", "storageWriteShare", "factors"}]}.
+            Movie outputs write Y4M; with a profile that has a storageWriteRate (`headroom
+            calibrate` measures the reserve's), their data rate is a budget too.
+            --duration SECONDS: whether the movie outputs fit that long in the pro video
+            storage reserve's remaining capacity (or, for outputs not using it, the free space
+            of the reserve's filesystem); over is exit 1, like any other budget. JSON adds
+            "recording": {"dataRate", "remainingBytes", "fitsSeconds", "neededBytes", "fits"}.
             """,
-        options: [SessionInput.profileOption, .flag("--json", "print the estimate as JSON")],
+        options: [
+            SessionInput.profileOption,
+            .option("--duration", "SECONDS", "check a recording this long fits the reserve"),
+            StorageCommand.storageOption,
+            .flag("--json", "print the estimate as JSON"),
+        ],
         run: { arguments in
             let input = try SessionInput(arguments)
             let estimate = HardwareCostEstimator(profile: input.profile).cost(
                 of: input.configuration)
+            let recording = try recordingFit(input.configuration, arguments)
             if arguments.has("--json") {
-                Console.json(estimate)
+                Console.json(EstimateOutput(estimate: estimate, recording: recording))
             } else {
-                Console.out(
-                    EstimateText(estimate: estimate, configuration: input.configuration).text)
+                var text = EstimateText(estimate: estimate, configuration: input.configuration)
+                    .text
+                if let recording { text += "\n" + EstimateText.recordingText(recording) }
+                Console.out(text)
             }
-            return estimate.fits ? 0 : 1
+            return estimate.fits && recording?.fits != false ? 0 : 1
         })
+
+    /// The fit of the session's recordings for `--duration`, if asked.
+    private static func recordingFit(
+        _ configuration: SessionConfiguration, _ arguments: Arguments
+    ) throws -> RecordingFit? {
+        guard arguments.value("--duration") != nil else {
+            if arguments.value("--storage") != nil {
+                throw UsageError(description: "--storage: only with --duration")
+            }
+            return nil
+        }
+        let duration = try arguments.number("--duration", in: 0.001...31_536_000, default: 0)
+        let usesReserve = configuration.outputs.contains { $0.usesProVideoStorage }
+        let status = try StorageCommand.open(
+            arguments.value("--storage") ?? StorageCommand.defaultDirectory
+        ).status()
+        guard
+            let fit = RecordingFit(
+                configuration: configuration, duration: duration,
+                remaining: usesReserve ? status.remainingBytes : status.freeBytes,
+                usesProVideoStorage: usesReserve)
+        else {
+            throw UsageError(description: "--duration: the session has no movie output")
+        }
+        return fit
+    }
+}
+
+/// The estimate's JSON with the recording's fit beside its fields.
+private struct EstimateOutput: Encodable {
+    var estimate: HardwareCostEstimate
+    var recording: RecordingFit?
+
+    enum CodingKeys: String, CodingKey { case recording }
+
+    func encode(to encoder: any Encoder) throws {
+        try estimate.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(recording, forKey: .recording)
+    }
 }
 
 /// The human form of an estimate: a table per camera, a table per budget, a verdict.
@@ -74,6 +130,28 @@ struct EstimateText {
         case .pixelRate: "\((value / 1e6).shortDecimal) Mpx/s"
         case .memoryBandwidth: "\((value / 1e9).shortDecimal) GB/s"
         case .cameraPorts: Int(value) == 1 ? "1 camera" : "\(Int(value)) cameras"
+        case .storageWriteRate: "\(DataRate(bytesPerSecond: value))"
         }
+    }
+
+    /// `recording: 22.2 MiB/s of Y4M into the reserve (3.8 GiB remaining): fits 2 min 51 s;
+    /// 600 s needs 13 GiB: over`.
+    static func recordingText(_ fit: RecordingFit) -> String {
+        let space =
+            fit.usesProVideoStorage
+            ? "the reserve's \(fit.remainingBytes) remaining"
+            : "\(fit.remainingBytes) free (the movie output does not use the reserve)"
+        return "recording: \(fit.dataRate) of Y4M into \(space): fits \(durationText(fit.fitsSeconds))"
+            + " at this data rate; \(durationText(fit.durationSeconds)) needs \(fit.neededBytes): "
+            + (fit.fits ? "fits" : "over (`headroom storage allocate SIZE` makes room)")
+    }
+
+    /// `4 min 12 s`, `1 h 3 min`, `12 s`.
+    private static func durationText(_ seconds: Double) -> String {
+        guard seconds.isFinite else { return "forever" }
+        let whole = Int(seconds.rounded(.down))
+        if whole >= 3600 { return "\(whole / 3600) h \(whole % 3600 / 60) min" }
+        if whole >= 60 { return "\(whole / 60) min \(whole % 60) s" }
+        return "\(whole) s"
     }
 }
