@@ -84,7 +84,7 @@ let package = Package(
         tests("LockingTests", ["Locking"]),
         tests("StorageTests", ["Storage", "CStorage"]),
         tests("LaunchTimingTests", ["LaunchTiming"]),
-        tests("CaptureTests", ["Capture", "Files"]),
+        tests("CaptureTests", ["Capture", "Files", "Storage"]),
         tests("PressureTests", ["Pressure", "Files"]),
         tests("HistoryTests", ["History", "LaunchTiming"]),
         tests("TrackingTests", ["Tracking"]),

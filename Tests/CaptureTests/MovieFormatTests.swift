@@ -1,5 +1,7 @@
 import Capture
+import Files
 import Foundation
+import Storage
 import Testing
 
 /// The movie output's Y4M: a header players accept and frames of one length.
@@ -24,5 +26,66 @@ struct MovieFormatTests {
     func rates(rate: Double, field: String) {
         let header = String(decoding: MovieFormat(width: 2, height: 2, frameRate: rate).header, as: UTF8.self)
         #expect(header.contains(" \(field) "))
+    }
+}
+
+/// Movie outputs priced against the storage reserve's write rate, and recordings against its
+/// remaining capacity.
+struct StorageBudgetTests {
+    static let session = SessionConfiguration(
+        cameras: [
+            CameraConfiguration(
+                id: "cam", format: CameraFormat(width: 1920, height: 1080, maxFrameRate: 30))
+        ],
+        outputs: [CaptureOutput(kind: .preview), CaptureOutput(kind: .movie, usesProVideoStorage: true)])
+
+    /// Y4M 1080p30: (6 + 1920·1080·1.5) · 30 bytes per second.
+    static let rate = Double(6 + 1920 * 1080 * 3 / 2) * 30
+
+    @Test("without a measured rate movie outputs are not priced against the disk")
+    func unmeasured() {
+        let estimate = HardwareCostEstimator(profile: .genericDesktop).cost(of: Self.session)
+        #expect(!estimate.budgets.contains { $0.budget == .storageWriteRate })
+        #expect(estimate.cameras[0].storageWriteShare == 0)
+    }
+
+    @Test("with one, the data rate is a budget, and a slow disk limits the session")
+    func measured() throws {
+        var profile = DeviceProfile.genericDesktop
+        profile.storageWriteRate = DataRate(bytesPerSecond: Self.rate / 0.5)
+        let fits = HardwareCostEstimator(profile: profile).cost(of: Self.session)
+        let use = try #require(fits.budgets.first { $0.budget == .storageWriteRate })
+        #expect(abs(use.share - 0.5) < 1e-9 && use.demand == Self.rate)
+        #expect(abs(fits.cameras[0].storageWriteShare - 0.5) < 1e-9)
+        profile.storageWriteRate = DataRate(bytesPerSecond: Self.rate / 2)
+        let over = HardwareCostEstimator(profile: profile).cost(of: Self.session)
+        #expect(over.limitingBudget == .storageWriteRate)
+        #expect(abs(over.hardwareCost - 2) < 1e-9 && !over.fits)
+        #expect(abs(over.cameras[0].cost - 2) < 1e-9)
+    }
+
+    @Test("a profile's storage write rate is bounded like its other budgets")
+    func bounded() {
+        let json = #"{"name": "x", "pixelRate": 1e9, "memoryBandwidth": 1e10, "cameraPorts": 1, "storageWriteRate": -5}"#
+        #expect(throws: ConfigurationError.self) { try DeviceProfile.decode(Data(json.utf8)) }
+    }
+
+    @Test("a recording fits the remaining capacity for so long, and no longer")
+    func recordingFit() throws {
+        let fit = try #require(
+            RecordingFit(
+                configuration: Self.session, duration: 10,
+                remaining: ByteCount(Int64(Self.rate * 12)), usesProVideoStorage: true))
+        #expect(abs(fit.fitsSeconds - 12) < 1e-6 && fit.fits)
+        let over = try #require(
+            RecordingFit(
+                configuration: Self.session, duration: 13,
+                remaining: ByteCount(Int64(Self.rate * 12)), usesProVideoStorage: true))
+        #expect(!over.fits && over.neededBytes.bytes == Int64((Self.rate * 13).rounded(.up)))
+        var without = Self.session
+        without.outputs.removeLast()
+        #expect(
+            RecordingFit(configuration: without, duration: 1, remaining: .zero, usesProVideoStorage: false)
+                == nil)
     }
 }
