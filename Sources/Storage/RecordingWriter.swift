@@ -132,9 +132,9 @@ public final class RecordingWriter: Sendable {
         }
     }
 
-    /// Writes `parts` with `writev`, continuing after short writes; `false` (errno set) on
-    /// failure.
-    static func write(_ parts: [[UInt8]], to descriptor: Int32) -> Bool {
+    /// Writes `parts` with one `writev` (more only after a short write), the way the writer
+    /// thread writes each unit; `false`, with `errno` set, on failure.
+    public static func write(_ parts: [[UInt8]], to descriptor: Int32) -> Bool {
         var remaining = parts.reduce(0) { $0 + $1.count }
         var skip = 0
         while remaining > 0 {

@@ -8,6 +8,9 @@ import Foundation
 /// names start with a given prefix) and prints each figure beside its same-run baseline.
 /// Build it in release mode: `swift run -c release headroom-bench`.
 func benchMain(_ words: [String]) async -> Int32 {
+    if words.first == "--storage-competitor", words.count == 3, let rate = Double(words[2]) {
+        Competitor.main(directory: words[1], rate: rate)
+    }
     if words.contains("--help") {
         print("usage: headroom-bench [NAME-PREFIX ...] [--json] [--list]")
         return 0

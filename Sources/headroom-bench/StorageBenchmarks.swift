@@ -1,0 +1,247 @@
+import CStorage
+import Capture
+import Foundation
+import LaunchTiming
+import Locking
+import Storage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The pro video storage benchmark: the same 1080p Y4M recording, at a data rate near this
+/// disk's measured sustained write rate, while a competing process does buffered writes and
+/// `fsync`s, through (a) a naive recorder writing from the frame loop into a growing file,
+/// (b) the writer thread without preallocation, (c) the writer thread into the reserve.
+let storageBenchmarks: [Benchmark] = [
+    Benchmark(
+        name: "storage.recording",
+        summary:
+            "frame-loop stall p99 recording through the reserve ((c): writer thread + reserve)",
+        baselineSummary: "(a) a naive recorder writing from the frame loop into a growing file",
+        targetNanoseconds: nil, targetRatio: 0.05,
+        measure: { try StorageBenchmark().run() })
+]
+
+/// One run of the three recorders (see ``storageBenchmarks``). Environment:
+/// `HEADROOM_BENCH_STORAGE_DIR` (default /var/tmp: a disk, not a tmpfs) and
+/// `HEADROOM_BENCH_STORAGE_SECONDS` (default 10 per recorder).
+struct StorageBenchmark {
+    let root: String
+    let seconds: Double
+    let format = MovieFormat(width: 1920, height: 1080, frameRate: 30)
+    /// The share of the measured write rate the recording uses, and the competitor's share.
+    let recordingShare = 0.7
+    let competitorShare = 0.2
+
+    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        root =
+            (environment["HEADROOM_BENCH_STORAGE_DIR"] ?? "/var/tmp")
+            + "/headroom-bench-storage-\(getpid())"
+        seconds = Double(environment["HEADROOM_BENCH_STORAGE_SECONDS"] ?? "") ?? 10
+    }
+
+    /// What one recorder did.
+    struct Result {
+        var name: String
+        var stalls: [Double]
+        var writes: [Double]
+        var dropped: Int
+        var extents: Int64
+    }
+
+    func run() throws -> Measurement {
+        try? FileManager.default.removeItem(atPath: root)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let reserve = try StorageReserve(directory: "\(root)/reserve")
+        let probe = try WriteRateProbe.measure(in: reserve, bytes: .mebibytes(512))
+        let frameRate = probe.rate.bytesPerSecond * recordingShare / Double(format.bytesPerFrame)
+        let frames = Int(seconds * frameRate)
+        let recordingBytes = ByteCount(format.layout.length(units: Int64(frames)))
+        try reserve.allocate(recordingBytes + .mebibytes(256))
+        let competitor = try Competitor(
+            directory: root, rate: probe.rate.bytesPerSecond * competitorShare)
+        defer { competitor.stop() }
+        let luma = (0..<16).map { index in
+            [UInt8](repeating: UInt8(truncatingIfNeeded: index &* 37), count: format.width * format.height)
+        }
+        let naive = try recordNaively(frames: frames, frameRate: frameRate, luma: luma)
+        let thread = try recordWithWriter(
+            GrowingFileTarget(destination: "\(root)/writer.y4m"), name: "(b) writer thread",
+            frames: frames, frameRate: frameRate, luma: luma)
+        let reserved = try recordWithWriter(
+            ReserveRecording(
+                reserve: reserve, destination: "\(root)/reserve.y4m", layout: format.layout),
+            name: "(c) writer thread + reserve", frames: frames, frameRate: frameRate, luma: luma)
+        print(
+            table(
+                [naive, thread, reserved], rate: probe.rate, frameRate: frameRate, frames: frames))
+        let writeRatio = percentile(reserved.writes, 0.99) / percentile(thread.writes, 0.99)
+        let stallRatio = percentile(reserved.stalls, 0.99) / percentile(naive.stalls, 0.99)
+        return Measurement(
+            nanoseconds: percentile(reserved.stalls, 0.99) * 1e9,
+            baselineNanoseconds: percentile(naive.stalls, 0.99) * 1e9,
+            extras: [
+                "frameLoopP99Ratio": String(format: "%.4f", stallRatio),
+                "writeP99Ratio(c/b)": String(format: "%.2f (target ≤ 0.5: %@)", writeRatio,
+                    writeRatio <= 0.5 ? "met" : "MISSED"),
+                "dropped(a,b,c)": "\(naive.dropped),\(thread.dropped),\(reserved.dropped)",
+            ])
+    }
+
+    /// (a): each frame written from the frame loop with one `writev` into a growing file; a
+    /// frame that waits more than two frame intervals is lost, as in a camera's two-buffer ring.
+    private func recordNaively(frames: Int, frameRate: Double, luma: [[UInt8]]) throws -> Result {
+        let path = "\(root)/naive.y4m"
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw StorageError.system(path: path, operation: "create", error: "") }
+        _ = RecordingWriter.write([format.header], to: descriptor)
+        var stalls: [Double] = []
+        var dropped = 0
+        let chroma = format.neutralChroma
+        pace(frames: frames, frameRate: frameRate, dropped: &dropped) { index in
+            let start = MonotonicClock.now()
+            _ = RecordingWriter.write(
+                [MovieFormat.framePrefix, luma[index % luma.count], chroma], to: descriptor)
+            stalls.append(MonotonicClock.now().seconds(since: start))
+        }
+        _ = fsync(descriptor)
+        let extents = headroom_extent_count(descriptor)
+        close(descriptor)
+        return Result(name: "(a) naive, from the frame loop", stalls: stalls, writes: stalls, dropped: dropped, extents: extents)
+    }
+
+    /// (b) and (c): the frame loop only enqueues; the writer thread writes.
+    private func recordWithWriter(
+        _ target: any RecordingTarget, name: String, frames: Int, frameRate: Double,
+        luma: [[UInt8]]
+    ) throws -> Result {
+        let writes = LockedState<[Double]>([])
+        let writer = try RecordingWriter(
+            target: target, layout: format.layout, header: format.header,
+            unitPrefix: MovieFormat.framePrefix, unitSuffix: format.neutralChroma,
+            onWrite: { seconds in writes.withLock { $0.append(seconds) } })
+        var stalls: [Double] = []
+        var late = 0
+        pace(frames: frames, frameRate: frameRate, dropped: &late) { index in
+            let start = MonotonicClock.now()
+            _ = writer.enqueue(luma[index % luma.count])
+            stalls.append(MonotonicClock.now().seconds(since: start))
+        }
+        let summary = writer.finishWaiting()
+        let descriptor = open(summary.path, O_RDONLY | O_CLOEXEC)
+        defer { close(descriptor) }
+        return Result(
+            name: name, stalls: stalls, writes: writes.withLock { $0 },
+            dropped: late + Int(summary.framesDropped), extents: headroom_extent_count(descriptor))
+    }
+
+    /// Calls `body` with each frame's index at its capture time, `1 / frameRate` apart; frames
+    /// more than two intervals old when the loop gets to them are dropped.
+    private func pace(
+        frames: Int, frameRate: Double, dropped: inout Int, _ body: (Int) -> Void
+    ) {
+        let interval = 1 / frameRate
+        let start = MonotonicClock.now()
+        var index = 0
+        while index < frames {
+            let due = Double(index) * interval
+            var now = MonotonicClock.now().seconds(since: start)
+            if now < due {
+                sleepUntil(start.nanoseconds + UInt64(due * 1e9))
+                now = due
+            }
+            let newest = min(frames - 1, Int(now / interval))
+            if newest - index >= 2 {
+                dropped += newest - 1 - index
+                index = newest - 1
+            }
+            body(index)
+            index += 1
+        }
+    }
+
+    private func sleepUntil(_ nanoseconds: UInt64) {
+        var deadline = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
+    }
+
+    private func table(_ results: [Result], rate: DataRate, frameRate: Double, frames: Int) -> String {
+        func ms(_ seconds: Double) -> String { String(format: "%.3f", seconds * 1e3) }
+        var lines = [
+            "storage.recording: \(frames) frames of 1920x1080 Y4M at \(String(format: "%.1f", frameRate)) fps"
+                + " = \(DataRate(bytesPerSecond: frameRate * Double(format.bytesPerFrame)))"
+                + " (\(Int(recordingShare * 100)) % of the \(rate) measured);"
+                + " a competing process writes \(DataRate(bytesPerSecond: rate.bytesPerSecond * competitorShare))"
+                + " buffered with an fsync every 32 MiB; files in \(root)",
+            "    recorder                        stall p50 ms  p99 ms   max ms  write p50 ms  p99 ms   max ms  dropped  extents",
+        ]
+        for result in results {
+            lines.append(
+                "    " + result.name.padding(toLength: 32, withPad: " ", startingAt: 0)
+                    + ms(percentile(result.stalls, 0.5)).leftPadded(12)
+                    + ms(percentile(result.stalls, 0.99)).leftPadded(8)
+                    + ms(result.stalls.max() ?? 0).leftPadded(9)
+                    + ms(percentile(result.writes, 0.5)).leftPadded(14)
+                    + ms(percentile(result.writes, 0.99)).leftPadded(8)
+                    + ms(result.writes.max() ?? 0).leftPadded(9)
+                    + String(result.dropped).leftPadded(9)
+                    + String(result.extents).leftPadded(9))
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// The competing process: `headroom-bench --storage-competitor DIR BYTES-PER-SECOND` writes
+/// 1 MiB buffered chunks at that rate into a file it replaces every 256 MiB, with an `fsync`
+/// every 32 MiB, until it is killed.
+struct Competitor {
+    private let process: Process
+
+    init(directory: String, rate: Double) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = ["--storage-competitor", directory, String(Int(rate))]
+        try process.run()
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// The competitor's loop (in the child process).
+    static func main(directory: String, rate: Double) -> Never {
+        let chunk = [UInt8](repeating: 0x5A, count: 1 << 20)
+        let path = "\(directory)/competitor.bin"
+        let start = MonotonicClock.now()
+        var written = 0
+        while true {
+            unlink(path)
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { exit(1) }
+            for megabyte in 1...256 {
+                _ = chunk.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+                written += chunk.count
+                if megabyte % 32 == 0 { fsync(descriptor) }
+                let due = Double(written) / rate
+                let ahead = due - MonotonicClock.now().seconds(since: start)
+                if ahead > 0 { usleep(UInt32(ahead * 1e6)) }
+            }
+            close(descriptor)
+        }
+    }
+}
+
+/// The `fraction` percentile of `values` (nearest rank); 0 when empty.
+func percentile(_ values: [Double], _ fraction: Double) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let sorted = values.sorted()
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.up)) - 1)]
+}
+
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - count)) + self
+    }
+}
