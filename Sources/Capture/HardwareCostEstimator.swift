@@ -140,7 +140,8 @@ public struct HardwareCostEstimator: Sendable {
                 + format.pixelFormat.bytesPerPixel * (1 + outputLoad))
         // Every movie output writes the frames as Y4M; priced only against a measured rate.
         let storageDemand =
-            outputs.movie > 0 ? Double(outputs.movie) * MovieFormat(camera: camera).dataRate.bytesPerSecond : 0
+            outputs.movie > 0
+            ? Double(outputs.movie) * MovieFormat(camera: camera).dataRate.bytesPerSecond : 0
         return CameraLoad(
             pixelDemand: pixelDemand, memoryDemand: memoryDemand, storageDemand: storageDemand,
             pixelShare: pixelDemand / profile.pixelRate + profile.perCameraOverhead,

@@ -21,7 +21,8 @@ public struct MovieFormat: Equatable, Sendable {
 
     /// The format a movie output of `camera` records in: the camera's size and frame rate.
     public init(camera: CameraConfiguration) {
-        self.init(width: camera.format.width, height: camera.format.height, frameRate: camera.frameRate)
+        self.init(
+            width: camera.format.width, height: camera.format.height, frameRate: camera.frameRate)
     }
 
     /// The stream header: `YUV4MPEG2 W960 H540 F30:1 Ip A1:1 C420jpeg` and a newline.

@@ -213,7 +213,8 @@ public final class PipelineRun: Sendable {
             if recording.endReason != .finished {
                 result.notes.append(
                     "the recording ended early (\(recording.endReason.rawValue)): "
-                        + "\(recording.problem ?? "") — \(recording.path) holds its \(recording.frames) whole frames")
+                        + "\(recording.problem ?? "") — \(recording.path) holds its \(recording.frames) whole frames"
+                )
             }
         }
         if wasInterrupted {
@@ -239,7 +240,8 @@ public final class PipelineRun: Sendable {
             throw ConfigurationError(
                 path: "outputs[\(index)].camera",
                 problem:
-                    "run records the tracked camera \"\(camera.id)\" (the first); got \"\(output.camera ?? "")\"")
+                    "run records the tracked camera \"\(camera.id)\" (the first); got \"\(output.camera ?? "")\""
+            )
         }
         return try MovieRecorder(
             output: output, camera: camera, destination: destination,

@@ -33,7 +33,8 @@ public enum WriteRateProbe {
         let layout = RecordingLayout(headerBytes: 0, unitBytes: unit.bytes)
         let destination = "\(reserve.directory)/.write-rate-probe.\(SystemCalls.randomName())"
         let status = try reserve.status()
-        let usesReserve = status.remainingBytes.bytes >= units * unit.bytes + status.segmentBytes.bytes
+        let usesReserve =
+            status.remainingBytes.bytes >= units * unit.bytes + status.segmentBytes.bytes
         let target: any RecordingTarget =
             usesReserve
             ? try ReserveRecording(reserve: reserve, destination: destination, layout: layout)

@@ -24,21 +24,27 @@ let storageBenchmarks: [Benchmark] = [
 ]
 
 /// One run of the three recorders (see ``storageBenchmarks``). Environment:
-/// `HEADROOM_BENCH_STORAGE_DIR` (default /var/tmp: a disk, not a tmpfs) and
-/// `HEADROOM_BENCH_STORAGE_SECONDS` (default 10 per recorder).
+/// `HEADROOM_BENCH_STORAGE_DIR` (default /var/tmp: a disk, not a tmpfs),
+/// `HEADROOM_BENCH_STORAGE_SECONDS` (default 10 per recorder), and for exploring only (the
+/// figures we quote use the defaults) `HEADROOM_BENCH_STORAGE_SHARE` (the recording's share of
+/// the measured write rate, default 0.7) and `HEADROOM_BENCH_STORAGE_COMPETITOR_SHARE` (the
+/// competitor's, default 0.2; 0 runs none).
 struct StorageBenchmark {
     let root: String
     let seconds: Double
     let format = MovieFormat(width: 1920, height: 1080, frameRate: 30)
     /// The share of the measured write rate the recording uses, and the competitor's share.
-    let recordingShare = 0.7
-    let competitorShare = 0.2
+    let recordingShare: Double
+    let competitorShare: Double
 
     init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         root =
             (environment["HEADROOM_BENCH_STORAGE_DIR"] ?? "/var/tmp")
             + "/headroom-bench-storage-\(getpid())"
         seconds = Double(environment["HEADROOM_BENCH_STORAGE_SECONDS"] ?? "") ?? 10
+        recordingShare = Double(environment["HEADROOM_BENCH_STORAGE_SHARE"] ?? "") ?? 0.7
+        competitorShare =
+            Double(environment["HEADROOM_BENCH_STORAGE_COMPETITOR_SHARE"] ?? "") ?? 0.2
     }
 
     /// What one recorder did.
@@ -59,11 +65,15 @@ struct StorageBenchmark {
         let frames = Int(seconds * frameRate)
         let recordingBytes = ByteCount(format.layout.length(units: Int64(frames)))
         try reserve.allocate(recordingBytes + .mebibytes(256))
-        let competitor = try Competitor(
-            directory: root, rate: probe.rate.bytesPerSecond * competitorShare)
-        defer { competitor.stop() }
+        let competitor =
+            competitorShare > 0
+            ? try Competitor(directory: root, rate: probe.rate.bytesPerSecond * competitorShare)
+            : nil
+        defer { competitor?.stop() }
         let luma = (0..<16).map { index in
-            [UInt8](repeating: UInt8(truncatingIfNeeded: index &* 37), count: format.width * format.height)
+            [UInt8](
+                repeating: UInt8(truncatingIfNeeded: index &* 37),
+                count: format.width * format.height)
         }
         let naive = try recordNaively(frames: frames, frameRate: frameRate, luma: luma)
         let thread = try recordWithWriter(
@@ -83,7 +93,8 @@ struct StorageBenchmark {
             baselineNanoseconds: percentile(naive.stalls, 0.99) * 1e9,
             extras: [
                 "frameLoopP99Ratio": String(format: "%.4f", stallRatio),
-                "writeP99Ratio(c/b)": String(format: "%.2f (target ≤ 0.5: %@)", writeRatio,
+                "writeP99Ratio(c/b)": String(
+                    format: "%.2f (target ≤ 0.5: %@)", writeRatio,
                     writeRatio <= 0.5 ? "met" : "MISSED"),
                 "dropped(a,b,c)": "\(naive.dropped),\(thread.dropped),\(reserved.dropped)",
             ])
@@ -94,7 +105,9 @@ struct StorageBenchmark {
     private func recordNaively(frames: Int, frameRate: Double, luma: [[UInt8]]) throws -> Result {
         let path = "\(root)/naive.y4m"
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw StorageError.system(path: path, operation: "create", error: "") }
+        guard descriptor >= 0 else {
+            throw StorageError.system(path: path, operation: "create", error: "")
+        }
         _ = RecordingWriter.write([format.header], to: descriptor)
         var stalls: [Double] = []
         var dropped = 0
@@ -108,7 +121,9 @@ struct StorageBenchmark {
         _ = fsync(descriptor)
         let extents = headroom_extent_count(descriptor)
         close(descriptor)
-        return Result(name: "(a) naive, from the frame loop", stalls: stalls, writes: stalls, dropped: dropped, extents: extents)
+        return Result(
+            name: "(a) naive, from the frame loop", stalls: stalls, writes: stalls,
+            dropped: dropped, extents: extents)
     }
 
     /// (b) and (c): the frame loop only enqueues; the writer thread writes.
@@ -162,11 +177,14 @@ struct StorageBenchmark {
     }
 
     private func sleepUntil(_ nanoseconds: UInt64) {
-        var deadline = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        var deadline = timespec(
+            tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
         while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
     }
 
-    private func table(_ results: [Result], rate: DataRate, frameRate: Double, frames: Int) -> String {
+    private func table(_ results: [Result], rate: DataRate, frameRate: Double, frames: Int)
+        -> String
+    {
         func ms(_ seconds: Double) -> String { String(format: "%.3f", seconds * 1e3) }
         var lines = [
             "storage.recording: \(frames) frames of 1920x1080 Y4M at \(String(format: "%.1f", frameRate)) fps"

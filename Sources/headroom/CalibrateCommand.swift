@@ -1,8 +1,8 @@
 import Capture
 import Files
 import Foundation
-import Storage
 import Pipeline
+import Storage
 import Synchronization
 
 #if canImport(Glibc)

@@ -141,7 +141,8 @@ struct EstimateText {
             fit.usesProVideoStorage
             ? "the reserve's \(fit.remainingBytes) remaining"
             : "\(fit.remainingBytes) free (the movie output does not use the reserve)"
-        return "recording: \(fit.dataRate) of Y4M into \(space): fits \(durationText(fit.fitsSeconds))"
+        return
+            "recording: \(fit.dataRate) of Y4M into \(space): fits \(durationText(fit.fitsSeconds))"
             + " at this data rate; \(durationText(fit.durationSeconds)) needs \(fit.neededBytes): "
             + (fit.fits ? "fits" : "over (`headroom storage allocate SIZE` makes room)")
     }

@@ -117,7 +117,8 @@ enum RunCommand {
                 if let recording = summary.recording, recording.endReason != .finished {
                     Console.error(
                         "headroom run: recording ended early: \(recording.endReason.rawValue):"
-                            + " \(recording.problem ?? ""); \(recording.path) holds \(recording.frames) whole frames")
+                            + " \(recording.problem ?? ""); \(recording.path) holds \(recording.frames) whole frames"
+                    )
                 }
                 let files = try RunReport.write(summary, to: directory)
                 do {

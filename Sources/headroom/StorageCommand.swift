@@ -137,7 +137,8 @@ enum StorageCommand {
             (
                 "remaining",
                 "\(status.remainingBytes)"
-                    + (status.needsReplenishing ? " (`headroom storage replenish` restores it)" : "")
+                    + (status.needsReplenishing
+                        ? " (`headroom storage replenish` restores it)" : "")
             ))
         let busy = status.busyReasons.map(\.rawValue).joined(separator: ", ")
         rows.append(

@@ -9,7 +9,9 @@ struct MovieFormatTests {
     @Test("the header declares size, rate and 4:2:0; frames are luma plus neutral chroma")
     func header() throws {
         let format = MovieFormat(width: 5, height: 3, frameRate: 30)
-        #expect(String(decoding: format.header, as: UTF8.self) == "YUV4MPEG2 W5 H3 F30:1 Ip A1:1 C420jpeg\n")
+        #expect(
+            String(decoding: format.header, as: UTF8.self)
+                == "YUV4MPEG2 W5 H3 F30:1 Ip A1:1 C420jpeg\n")
         #expect(format.neutralChroma == [UInt8](repeating: 128, count: 2 * 3 * 2))
         #expect(format.bytesPerFrame == 6 + 15 + 12)
         #expect(format.layout.unitBytes == 33)
@@ -22,9 +24,12 @@ struct MovieFormatTests {
 
     @Test(
         "frame rates as Y4M fractions",
-        arguments: [(30.0, "F30:1"), (29.97, "F30000:1001"), (59.94, "F60000:1001"), (12.5, "F12500:1000")])
+        arguments: [
+            (30.0, "F30:1"), (29.97, "F30000:1001"), (59.94, "F60000:1001"), (12.5, "F12500:1000"),
+        ])
     func rates(rate: Double, field: String) {
-        let header = String(decoding: MovieFormat(width: 2, height: 2, frameRate: rate).header, as: UTF8.self)
+        let header = String(
+            decoding: MovieFormat(width: 2, height: 2, frameRate: rate).header, as: UTF8.self)
         #expect(header.contains(" \(field) "))
     }
 }
@@ -37,7 +42,9 @@ struct StorageBudgetTests {
             CameraConfiguration(
                 id: "cam", format: CameraFormat(width: 1920, height: 1080, maxFrameRate: 30))
         ],
-        outputs: [CaptureOutput(kind: .preview), CaptureOutput(kind: .movie, usesProVideoStorage: true)])
+        outputs: [
+            CaptureOutput(kind: .preview), CaptureOutput(kind: .movie, usesProVideoStorage: true),
+        ])
 
     /// Y4M 1080p30: (6 + 1920·1080·1.5) · 30 bytes per second.
     static let rate = Double(6 + 1920 * 1080 * 3 / 2) * 30
@@ -66,7 +73,8 @@ struct StorageBudgetTests {
 
     @Test("a profile's storage write rate is bounded like its other budgets")
     func bounded() {
-        let json = #"{"name": "x", "pixelRate": 1e9, "memoryBandwidth": 1e10, "cameraPorts": 1, "storageWriteRate": -5}"#
+        let json =
+            #"{"name": "x", "pixelRate": 1e9, "memoryBandwidth": 1e10, "cameraPorts": 1, "storageWriteRate": -5}"#
         #expect(throws: ConfigurationError.self) { try DeviceProfile.decode(Data(json.utf8)) }
     }
 
@@ -85,7 +93,8 @@ struct StorageBudgetTests {
         var without = Self.session
         without.outputs.removeLast()
         #expect(
-            RecordingFit(configuration: without, duration: 1, remaining: .zero, usesProVideoStorage: false)
+            RecordingFit(
+                configuration: without, duration: 1, remaining: .zero, usesProVideoStorage: false)
                 == nil)
     }
 }

@@ -1,4 +1,5 @@
 import Capture
+import Foundation
 import Governor
 import LaunchTiming
 import Locking
@@ -7,7 +8,6 @@ import Pressure
 import Storage
 import Telemetry
 import Testing
-import Foundation
 
 /// The main job end to end, with pressure from a fixture instead of the host. Serialized: each
 /// test runs a whole pipeline.
@@ -163,7 +163,8 @@ struct PipelineRunTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let reserve = try StorageReserve(directory: "\(directory)/reserve")
         try reserve.allocate(.mebibytes(16))
-        let summary = try await record(into: "\(directory)/reserve", destination: "\(directory)/clip.y4m")
+        let summary = try await record(
+            into: "\(directory)/reserve", destination: "\(directory)/clip.y4m")
         let recording = try #require(summary.recording)
         #expect(recording.endReason == .finished)
         #expect(recording.usesProVideoStorage)
@@ -184,7 +185,8 @@ struct PipelineRunTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let reserve = try StorageReserve(directory: "\(directory)/reserve")
         try reserve.allocate(.mebibytes(1))
-        let summary = try await record(into: "\(directory)/reserve", destination: "\(directory)/clip.y4m")
+        let summary = try await record(
+            into: "\(directory)/reserve", destination: "\(directory)/clip.y4m")
         let recording = try #require(summary.recording)
         #expect(recording.endReason == .notEnoughSpace)
         #expect(recording.frames == 12)  // 1 MiB of 86,406-byte frames after the header
