@@ -47,3 +47,17 @@ static inline long headroom_filesystem_magic(const char *path) {
     struct statfs info;
     return statfs(path, &info) == 0 ? (long)info.f_type : -1;
 }
+
+// Starts writeback of [offset, offset + length) of fd without waiting for it (sync_file_range
+// with SYNC_FILE_RANGE_WRITE). 0, or -1 with errno.
+static inline int headroom_start_writeback(int fd, int64_t offset, int64_t length) {
+    return sync_file_range(fd, (off_t)offset, (off_t)length, SYNC_FILE_RANGE_WRITE);
+}
+
+// Waits until [offset, offset + length) of fd is written to the device (data only, not the
+// metadata an fdatasync also flushes). 0, or -1 with errno.
+static inline int headroom_wait_writeback(int fd, int64_t offset, int64_t length) {
+    return sync_file_range(fd, (off_t)offset, (off_t)length,
+                           SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+                               SYNC_FILE_RANGE_WAIT_AFTER);
+}

@@ -7,10 +7,10 @@ import Locking
 
 /// Writes a recording on a thread of its own, so the frame loop that feeds it never waits for
 /// the disk: ``enqueue(_:)`` only queues (a full queue drops the frame and counts it), the
-/// writer thread writes each unit with one `writev`, flushes (`fdatasync`) every
-/// ``Options/syncInterval`` bytes so the kernel never holds a large dirty backlog, asks its
-/// ``RecordingTarget`` for space ahead of the writes, and at the end finishes the file (cut to
-/// its length, flushed, moved to its destination).
+/// writer thread writes each unit with one `writev`, keeps its dirty pages within a budget
+/// (``Options/dirtyBudget``, see `WritebackPacer`) so the kernel never holds a large backlog,
+/// asks its ``RecordingTarget`` for space ahead of the writes, and at the end finishes the file
+/// (cut to its length, flushed, moved to its destination).
 ///
 /// When the target has no more space (a full reserve) the recording ends cleanly at its last
 /// whole unit with ``EndReason/notEnoughSpace``, is finished at once, and further frames are
@@ -20,10 +20,15 @@ public final class RecordingWriter: Sendable {
     public struct Options: Sendable {
         /// Units the queue holds before frames are dropped.
         public var queueLimit = 8
-        /// Bytes written between flushes.
-        public var syncInterval = ByteCount.mebibytes(8)
+        /// Bytes written before their writeback is started.
+        public var writebackChunk = ByteCount.mebibytes(8)
+        /// Bytes whose writeback may be in flight before the writer waits for the oldest.
+        public var dirtyBudget = ByteCount.mebibytes(32)
+        /// Bytes written between `fdatasync`s (what a power cut can lose at most).
+        public var syncInterval = ByteCount.mebibytes(64)
 
-        /// The defaults: 8 queued frames, a flush every 8 MiB.
+        /// The defaults: 8 queued frames; writeback started every 8 MiB, at most 32 MiB in
+        /// flight; an `fdatasync` every 64 MiB.
         public init() {}
     }
 
@@ -189,7 +194,7 @@ private struct WriterLoop: Sendable {
         -> RecordingWriter.Summary
     {
         var written = layout.headerBytes
-        var synced = written
+        var pacer = WritebackPacer(descriptor: target.descriptor, options: options, start: written)
         var ending: (RecordingWriter.EndReason, String?) = (.finished, nil)
         let clock = ContinuousClock()
         while let payload = queue.take() {
@@ -215,10 +220,7 @@ private struct WriterLoop: Sendable {
             }
             onWrite(seconds(clock.now - start))
             written = end
-            if written - synced >= options.syncInterval.bytes {
-                _ = fdatasync(target.descriptor)
-                synced = written
-            }
+            pacer.wrote(through: written)
             let remaining = target.remaining(afterWriting: written)
             state.withLock { summary in
                 summary.frames += 1

@@ -26,12 +26,16 @@ public struct StorageStatus: Codable, Equatable, Sendable {
     /// Whether that destination is on the reserve's filesystem: then a finished recording is
     /// renamed into place; otherwise it is copied, which takes time and space.
     public var destinationIsSameFilesystem: Bool?
+    /// The sustained write rate `headroom calibrate` measured into the reserve (kept in the
+    /// host profile; the caller fills it in), or `nil` when never measured.
+    public var sustainedWriteRate: DataRate?
 
     enum CodingKeys: String, CodingKey {
         case path
         case isSupported = "supported"
         case unsupportedReason, filesystem, capacityBytes, remainingBytes, segmentBytes
         case busyReasons, recordings, freeBytes, destination, destinationIsSameFilesystem
+        case sustainedWriteRate
     }
 
     /// Whether the reserve has less than it should: recordings used some, or an allocation

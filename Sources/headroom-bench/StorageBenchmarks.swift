@@ -60,7 +60,7 @@ struct StorageBenchmark {
         try? FileManager.default.removeItem(atPath: root)
         defer { try? FileManager.default.removeItem(atPath: root) }
         let reserve = try StorageReserve(directory: "\(root)/reserve")
-        let probe = try WriteRateProbe.measure(in: reserve, bytes: .mebibytes(512))
+        let probe = try WriteRateProbe.measure(in: reserve)
         let frameRate = probe.rate.bytesPerSecond * recordingShare / Double(format.bytesPerFrame)
         let frames = Int(seconds * frameRate)
         let recordingBytes = ByteCount(format.layout.length(units: Int64(frames)))

@@ -20,7 +20,7 @@ enum CalibrateCommand {
             frame rates, fits the hardware-cost model to the CPU time they use, and writes the
             profile to $XDG_CONFIG_HOME/headroom/profiles/host.json (default ~/.config), where
             --profile host finds it. It also measures the pro video storage reserve's sustained
-            write rate (256 MiB written as a recording writes, flushed to the disk) into the
+            write rate (3 s of writes as a recording writes them, at most 2 GiB, flushed) into the
             profile's storageWriteRate, against which the estimator prices movie outputs.
             Held-out configurations check the estimator's predicted
             cost against measured utilization (CPU seconds per second over cores). --json

@@ -1,3 +1,4 @@
+import Capture
 import Foundation
 import Storage
 
@@ -67,7 +68,8 @@ enum StorageCommand {
                 default: break
                 }
                 progress.finish()
-                let status = try reserve.status(destination: arguments.value("--destination"))
+                var status = try reserve.status(destination: arguments.value("--destination"))
+                status.sustainedWriteRate = measuredWriteRate
                 if arguments.has("--json") {
                     Console.json(status)
                 } else {
@@ -88,6 +90,11 @@ enum StorageCommand {
     /// The reserve directory unless `--storage` names one.
     static var defaultDirectory: String {
         StorageReserve.defaultDirectory(environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// The write rate `calibrate` stored in the host profile, if it did.
+    private static var measuredWriteRate: DataRate? {
+        (try? ProfileCatalog().profile(ProfileCatalog.hostProfileName))?.storageWriteRate
     }
 
     /// Opens the reserve at `directory`, telling stderr what it recovered.
@@ -149,6 +156,12 @@ enum StorageCommand {
                     : busy + (status.recordings > 0 ? " (\(status.recordings) recording(s))" : "")
             ))
         rows.append(("free space", "\(status.freeBytes) outside the reserve"))
+        rows.append(
+            (
+                "write rate",
+                status.sustainedWriteRate.map { "\($0) sustained (measured by `headroom calibrate`)" }
+                    ?? "not measured (`headroom calibrate` measures it)"
+            ))
         if let destination = status.destination, let same = status.destinationIsSameFilesystem {
             rows.append(
                 (
