@@ -159,7 +159,9 @@ enum StorageCommand {
         rows.append(
             (
                 "write rate",
-                status.sustainedWriteRate.map { "\($0) sustained (measured by `headroom calibrate`)" }
+                status.sustainedWriteRate.map {
+                    "\($0) sustained (measured by `headroom calibrate`)"
+                }
                     ?? "not measured (`headroom calibrate` measures it)"
             ))
         if let destination = status.destination, let same = status.destinationIsSameFilesystem {
