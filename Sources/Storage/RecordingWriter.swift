@@ -72,6 +72,7 @@ public final class RecordingWriter: Sendable {
 
     private let queue: BoundedQueue<[UInt8]>
     private let state: LockedState<Summary>
+    private let payloadBytes: Int
     private let done = DispatchSemaphore(value: 0)
 
     /// Starts a recording into `target`: writes `header` now (so even a recording without
@@ -94,10 +95,10 @@ public final class RecordingWriter: Sendable {
         else {
             throw SystemCalls.failure(target.destination, "write the recording's header")
         }
-        let payloadBytes = Int(layout.unitBytes) - unitPrefix.count - unitSuffix.count
+        payloadBytes = Int(layout.unitBytes) - unitPrefix.count - unitSuffix.count
         let loop = WriterLoop(
             target: target, layout: layout, prefix: unitPrefix, suffix: unitSuffix,
-            payloadBytes: payloadBytes, options: options, onWrite: onWrite)
+            options: options, onWrite: onWrite)
         let queue = queue
         let state = state
         let done = done
@@ -109,10 +110,11 @@ public final class RecordingWriter: Sendable {
         }
     }
 
-    /// Queues one unit's payload (a frame's planes) for the writer; never blocks.
+    /// Queues one unit's payload (a frame's planes) for the writer; never blocks. A payload
+    /// of another length than the layout's (a frame of another size) is dropped.
     public func enqueue(_ payload: [UInt8]) -> Enqueued {
         if state.withLock({ $0.endReason != nil }) { return .ended }
-        if queue.offer(payload) { return .queued }
+        if payload.count == payloadBytes, queue.offer(payload) { return .queued }
         if state.withLock({ $0.endReason != nil }) { return .ended }
         state.withLock { $0.framesDropped += 1 }
         return .dropped
@@ -186,7 +188,6 @@ private struct WriterLoop: Sendable {
     let layout: RecordingLayout
     let prefix: [UInt8]
     let suffix: [UInt8]
-    let payloadBytes: Int
     let options: RecordingWriter.Options
     let onWrite: @Sendable (Double) -> Void
 
@@ -198,7 +199,6 @@ private struct WriterLoop: Sendable {
         var ending: (RecordingWriter.EndReason, String?) = (.finished, nil)
         let clock = ContinuousClock()
         while let payload = queue.take() {
-            guard payload.count == payloadBytes else { continue }
             let end = written + layout.unitBytes
             do {
                 guard try target.prepare(through: end) else {

@@ -25,6 +25,7 @@ public final class ReserveRecording: RecordingTarget {
     public let destination: String
 
     private let reserve: StorageReserve
+    private let segmentBytes: Int64
     private let token: BusyToken
     private let path: String
     private let recordPath: String
@@ -41,6 +42,7 @@ public final class ReserveRecording: RecordingTarget {
     {
         self.reserve = reserve
         self.destination = destination
+        segmentBytes = reserve.segmentSize().bytes
         let id = SystemCalls.randomName()
         path = "\(reserve.recordingsDirectory)/\(id).part"
         recordPath = "\(reserve.recordingsDirectory)/\(id).json"
@@ -79,7 +81,7 @@ public final class ReserveRecording: RecordingTarget {
     /// Claims segments until `end` bytes are allocated plus half a segment ahead, so the next
     /// claim happens well before a write needs it.
     public func prepare(through end: Int64) throws(StorageError) -> Bool {
-        let ahead = end + reserve.segmentSize().bytes / 2
+        let ahead = end + segmentBytes / 2
         while allocation.withLock({ $0.end }) < ahead {
             guard try claimSegment() else { return allocation.withLock { $0.end } >= end }
         }

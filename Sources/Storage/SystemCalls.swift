@@ -15,10 +15,7 @@ enum SystemCalls {
 
     /// A ``StorageError`` for `operation` on `path` failing with `code`.
     static func failure(_ path: String, _ operation: String, errno code: Int32) -> StorageError {
-        if code == ENOSPC || code == EDQUOT {
-            return .notEnoughSpace(needed: .zero, available: .zero)
-        }
-        return .system(path: path, operation: operation, error: String(cString: strerror(code)))
+        .system(path: path, operation: operation, error: String(cString: strerror(code)))
     }
 
     /// The names in `directory` except `.` and `..`, sorted; empty when it cannot be read.

@@ -178,6 +178,13 @@ struct StorageReserveTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let destination = "\(directory)/plain.bin"
         let summary = try Self.record(300, into: GrowingFileTarget(destination: destination))
+        // A frame of another size is dropped, not written.
+        let writer = try RecordingWriter(
+            target: GrowingFileTarget(destination: "\(directory)/other.bin"), layout: Self.layout,
+            header: Self.header, unitPrefix: Self.prefix, unitSuffix: [])
+        #expect(writer.enqueue([1, 2, 3]) == .dropped)
+        #expect(writer.finishWaiting().framesDropped == 1)
+        try FileManager.default.removeItem(atPath: "\(directory)/other.bin")
         #expect(summary.endReason == .finished && summary.remainingBytes == nil)
         #expect(
             try Data(contentsOf: URL(fileURLWithPath: destination))
