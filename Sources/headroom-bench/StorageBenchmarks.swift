@@ -62,7 +62,10 @@ struct StorageBenchmark {
         let reserve = try StorageReserve(directory: "\(root)/reserve")
         let probe = try WriteRateProbe.measure(in: reserve)
         let frameRate = probe.rate.bytesPerSecond * recordingShare / Double(format.bytesPerFrame)
-        let frames = Int(seconds * frameRate)
+        // At most a quarter of the free space per recording: the reserve holds one, and each
+        // recorder's file is removed before the next one records.
+        let affordable = try reserve.status().freeBytes.bytes / 4 / Int64(format.bytesPerFrame)
+        let frames = min(Int(seconds * frameRate), Int(affordable))
         let recordingBytes = ByteCount(format.layout.length(units: Int64(frames)))
         try reserve.allocate(recordingBytes + .mebibytes(256))
         let competitor =
@@ -121,6 +124,7 @@ struct StorageBenchmark {
         _ = fsync(descriptor)
         let extents = headroom_extent_count(descriptor)
         close(descriptor)
+        unlink(path)
         return Result(
             name: "(a) naive, from the frame loop", stalls: stalls, writes: stalls,
             dropped: dropped, extents: extents)
@@ -145,7 +149,10 @@ struct StorageBenchmark {
         }
         let summary = writer.finishWaiting()
         let descriptor = open(summary.path, O_RDONLY | O_CLOEXEC)
-        defer { close(descriptor) }
+        defer {
+            close(descriptor)
+            unlink(summary.path)
+        }
         return Result(
             name: name, stalls: stalls, writes: writes.withLock { $0 },
             dropped: late + Int(summary.framesDropped), extents: headroom_extent_count(descriptor))
