@@ -97,6 +97,7 @@ let package = Package(
             ]),
         tests("GovernorTests", ["Governor", "Pressure", "Capture", "Tracking", "Files"]),
         tests("TelemetryTests", ["Telemetry"]),
+        tests("CommandLineTests", ["headroom"]),
         tests("FuzzTests", ["Capture", "Files", "Pressure", "Telemetry", "Tracking"]),
     ],
     swiftLanguageModes: [.v6]

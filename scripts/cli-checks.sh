@@ -79,7 +79,7 @@ expect 0 "fits on host" -- estimate "$work/small.json" --profile "$work/headroom
 XDG_CONFIG_HOME="$work" expect 0 "fits on host" -- estimate "$work/small.json" --profile host
 XDG_CONFIG_HOME="$work" expect 0 "this host (" -- profiles
 XDG_CONFIG_HOME="$work" expect 2 "\`headroom calibrate\` creates \"host\"" -- estimate examples/sessions/single-1080p30.json --profile hots
-expect 2 "--scenario: unknown scenario \"beach\"" -- run --scenario beach
+expect 2 "--scenario: expected default or thermal-ramp, got \"beach\"" -- run --scenario beach
 expect 2 "--governor: expected on, off or pressure-only" -- run --governor maybe
 expect 2 "--seconds: expected a number" -- run --seconds soon
 expect 2 "dual-missing.json: no such file" -- run --session "$work/dual-missing.json"
@@ -181,6 +181,26 @@ timeout 60 "$headroom" estimate "$work/outputs-200000.json" >/dev/null 2>"$work/
   || { echo "FAIL estimate of a 14 MB session: exit $status"; cat "$work/err"; failures=$((failures + 1)); }
 
 expect 2 "outputs-1001.json: outputs: expected at most 1000 outputs, got 1001" -- plan "$work/outputs-1001.json"
+
+# The option layer: repeated, missing and unknown options name the option; --version;
+# completions that the shell accepts; colour only on a terminal and never with NO_COLOR.
+expect 2 "--seconds: given twice; expected it once" -- run --seconds 3 --seconds 4
+expect 2 "--out: expected a value (FILE)" -- calibrate --out
+expect 2 "unknown option --colour" -- status --colour
+expect 2 "--storage: only with --duration" -- estimate examples/sessions/single-1080p30.json --storage /tmp
+expect 0 "headroom " -- --version
+expect 0 "complete -F _headroom headroom" -- completions bash
+"$headroom" completions bash | bash -n || { echo "FAIL completions bash: not valid bash"; failures=$((failures + 1)); }
+expect 0 "complete -c headroom" -- completions fish
+expect 2 "SHELL: expected bash, zsh or fish" -- completions tcsh
+if command -v script >/dev/null; then  # script(1) gives the command a terminal
+  script -qec "$headroom status" /dev/null >"$work/tty" 2>&1 || true
+  NO_COLOR=1 script -qec "$headroom status" /dev/null >"$work/tty-plain" 2>&1 || true
+  "$headroom" status >"$work/pipe" 2>&1 || true
+  grep -q $'\e\[' "$work/tty" || { echo "FAIL status on a terminal: no colour"; failures=$((failures + 1)); }
+  ! grep -q $'\e\[' "$work/tty-plain" || { echo "FAIL NO_COLOR: colour on a terminal"; failures=$((failures + 1)); }
+  ! grep -q $'\e\[' "$work/pipe" || { echo "FAIL colour into a pipe"; failures=$((failures + 1)); }
+fi
 
 for command in $("$headroom" --help | awk '/^commands:/{on=1;next} on&&!NF{exit} on{print $1}'); do
   expect 0 "usage: headroom $command" -- "$command" --help

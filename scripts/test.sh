@@ -1,38 +1,62 @@
 #!/usr/bin/env bash
-# The test command: setup, build (warnings are errors), every test, then the format lint.
+# The test command: setup, build (warnings are errors), every test, the format lint and the
+# end-to-end checks. One line per step on the console — what ran, how long it took, its last
+# word — and the full output of every step in .build/test.log; a failing step shows its last
+# 40 lines and where the rest is. Setup talks to the console directly (waiting for the package
+# manager's lock says so as it happens).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 scripts/setup.sh
 source scripts/env.sh
 
-echo "== build"
-swift build --build-tests -Xswiftc -warnings-as-errors 2>&1 | tail -n 20
+mkdir -p .build
+log=$PWD/.build/test.log
+: >"$log"
+echo "test.sh: the full output goes to $log"
+started=$SECONDS
 
-echo "== tests"
-swift test --skip-build
+# step TITLE COMMAND...: runs COMMAND, its output appended to the log; prints TITLE, the
+# seconds it took and its last line of output, or on failure the last 40 lines and exits.
+step() {
+  local title=$1 output start=$SECONDS status=0
+  shift
+  output=$(mktemp)
+  printf '%-62s' "$title"
+  if [[ -t 1 ]]; then
+    # On a terminal, the step's latest line (a build's [n/m]) is shown as it goes.
+    { "$@" 2>&1 || echo $? >"$output.status"; } | tee "$output" | while IFS= read -r line; do
+      printf '\r%-62s %s\033[K' "$title" "${line:0:60}"
+    done
+    [[ -f $output.status ]] && status=$(<"$output.status") && rm -f "$output.status"
+    printf '\r%-62s' "$title"
+  else
+    "$@" >"$output" 2>&1 || status=$?
+  fi
+  { echo "== $title"; cat "$output"; } >>"$log"
+  if ((status != 0)); then
+    echo " FAILED after $((SECONDS - start)) s (exit $status); its last 40 lines:"
+    tail -n 40 "$output"
+    echo "test.sh: FAILED at \"$title\"; everything is in $log"
+    rm -f "$output"
+    exit "$status"
+  fi
+  local last
+  last=$(grep -v '^[[:space:]]*$' "$output" | tail -n 1 | sed -E 's/\x1b\[[0-9;]*[a-zA-Z]//g')
+  echo " ok $((SECONDS - start)) s  ${last:0:70}"
+  rm -f "$output"
+}
 
-echo "== format lint"
-swift format lint --strict --recursive Package.swift Sources Tests
+headroom() { echo "$(swift build --show-bin-path)/headroom"; }
 
-echo "== command-line checks"
-scripts/cli-checks.sh "$(swift build --show-bin-path)/headroom"
+step "build (warnings are errors)" swift build --build-tests -Xswiftc -warnings-as-errors
+step "unit and integration tests" swift test --skip-build
+step "format lint" swift format lint --strict --recursive Package.swift Sources Tests
+step "command-line checks" scripts/cli-checks.sh "$(headroom)"
+step "real libsensors on fake hwmon trees" scripts/sensors-fixture-test.sh "$(headroom)"
+step "boards: Raspberry Pi and Jetson sysfs trees" scripts/board-checks.sh "$(headroom)"
+step "pro video storage on tmpfs and ext4" scripts/storage-checks.sh "$(headroom)"
+step "signals: run, watch and serve mid-work" scripts/signal-checks.sh "$(headroom)"
+step "launch checks (measure, compare, crash safety)" scripts/launch-checks.sh "$(headroom)"
+step "Prometheus scraping headroom serve; promtool" scripts/prometheus-integration.sh "$(headroom)"
 
-echo "== real libsensors on fake hwmon trees (root, mount namespace)"
-scripts/sensors-fixture-test.sh "$(swift build --show-bin-path)/headroom"
-
-echo "== boards: Raspberry Pi and Jetson sysfs trees through the CLI"
-scripts/board-checks.sh "$(swift build --show-bin-path)/headroom"
-
-echo "== pro video storage on tmpfs and ext4 (root, mount namespace, loop device)"
-scripts/storage-checks.sh "$(swift build --show-bin-path)/headroom"
-
-echo "== signals: run, watch and serve stopped or reloaded mid-work"
-scripts/signal-checks.sh "$(swift build --show-bin-path)/headroom"
-
-echo "== launch checks (measure, compare, crash safety)"
-scripts/launch-checks.sh "$(swift build --show-bin-path)/headroom"
-
-echo "== Prometheus scraping two headroom serve instances; promtool; endpoint abuse"
-scripts/prometheus-integration.sh "$(swift build --show-bin-path)/headroom"
-
-echo "test.sh: all passed"
+echo "test.sh: all passed in $((SECONDS - started)) s (full output: $log)"

@@ -1,24 +1,125 @@
-/// The command line's grammar: each command declares its options, and `Arguments` parses
-/// `--name value`, `--name=value`, boolean `--flag`s and positionals against that declaration.
-/// Every mistake is a `UsageError` naming the option and what was expected.
+/// The command line's grammar: each command declares its options once — name, value type,
+/// default, help — and from that one declaration come the parser (`Arguments`), the help text
+/// (`Command.help`) and the shell completions (`Completions`). `--name value`, `--name=value`,
+/// boolean `--flag`s and positionals (everything after `--` is positional); every mistake is a
+/// `UsageError` naming the option and what was expected: an unknown option, a missing value, a
+/// value of the wrong type or out of range, a single option given twice.
 
 /// One option a command accepts.
 struct OptionSpec: Sendable {
+    /// What an option's value is, so it is checked when parsed and completed in a shell.
+    enum Kind: Sendable {
+        /// A boolean flag, without a value.
+        case flag
+        /// Any text.
+        case text
+        /// A file or directory (shells complete file names).
+        case path
+        /// One of these words.
+        case choice([String])
+        /// A finite number within the range.
+        case number(ClosedRange<Double>)
+        /// An integer within the range.
+        case integer(ClosedRange<Int>)
+    }
+
     /// The option with its dashes, `--profile`.
     var name: String
     /// The placeholder for its value (`NAME|FILE`); `nil` for a boolean flag.
     var value: String?
     /// One line of help.
     var help: String
+    /// What its value is.
+    var kind: Kind
+    /// The value when the option is not given, as typed on the command line; shown in the help.
+    var defaultValue: String?
 
     /// A boolean flag.
     static func flag(_ name: String, _ help: String) -> OptionSpec {
-        OptionSpec(name: name, value: nil, help: help)
+        OptionSpec(name: name, value: nil, help: help, kind: .flag)
     }
 
-    /// An option taking a value.
+    /// An option taking any text.
     static func option(_ name: String, _ value: String, _ help: String) -> OptionSpec {
-        OptionSpec(name: name, value: value, help: help)
+        OptionSpec(name: name, value: value, help: help, kind: .text)
+    }
+
+    /// An option naming a file or directory.
+    static func path(_ name: String, _ value: String, _ help: String) -> OptionSpec {
+        OptionSpec(name: name, value: value, help: help, kind: .path)
+    }
+
+    /// An option taking one of `choices`.
+    static func choice(
+        _ name: String, _ choices: [String], _ help: String, default defaultValue: String? = nil
+    ) -> OptionSpec {
+        OptionSpec(
+            name: name, value: choices.joined(separator: "|"), help: help,
+            kind: .choice(choices), defaultValue: defaultValue)
+    }
+
+    /// An option taking a number within `range`.
+    static func number(
+        _ name: String, _ value: String, _ help: String, in range: ClosedRange<Double>,
+        default defaultValue: Double? = nil
+    ) -> OptionSpec {
+        OptionSpec(
+            name: name, value: value, help: help, kind: .number(range),
+            defaultValue: defaultValue?.shortText)
+    }
+
+    /// An option taking an integer within `range`.
+    static func integer(
+        _ name: String, _ value: String, _ help: String, in range: ClosedRange<Int>,
+        default defaultValue: Int? = nil
+    ) -> OptionSpec {
+        OptionSpec(
+            name: name, value: value, help: help, kind: .integer(range),
+            defaultValue: defaultValue.map(String.init))
+    }
+
+    /// What the help adds after the option's own line: its range and default.
+    var helpSuffix: String {
+        var parts: [String] = []
+        switch kind {
+        case .number(let range):
+            parts.append("\(range.lowerBound.shortText) to \(range.upperBound.shortText)")
+        case .integer(let range) where range.upperBound < Int(Int32.max):
+            parts.append("\(range.lowerBound) to \(range.upperBound)")
+        default: break
+        }
+        if let defaultValue { parts.append("default \(defaultValue)") }
+        return parts.isEmpty ? "" : " (\(parts.joined(separator: ", ")))"
+    }
+
+    /// Checks `text` as a value of this option.
+    func check(_ text: String) throws(UsageError) {
+        switch kind {
+        case .flag, .text, .path:
+            return
+        case .choice(let choices):
+            guard choices.contains(text) else {
+                let listed =
+                    choices.count > 1
+                    ? choices.dropLast().joined(separator: ", ") + " or " + choices.last!
+                    : choices.joined()
+                throw UsageError(description: "\(name): expected \(listed), got \"\(text)\"")
+            }
+        case .number(let range):
+            guard let number = Double(text), number.isFinite, range.contains(number) else {
+                throw UsageError(
+                    description:
+                        "\(name): expected a number from \(range.lowerBound.shortText) to \(range.upperBound.shortText), got \"\(text)\""
+                )
+            }
+        case .integer(let range):
+            guard let number = Int(text), range.contains(number) else {
+                throw UsageError(
+                    description:
+                        "\(name): expected an integer from \(range.lowerBound) to \(range.upperBound), got \"\(text)\""
+                )
+            }
+        }
     }
 }
 
@@ -36,10 +137,15 @@ struct Arguments: Sendable {
     let positionals: [String]
     private let values: [String: String]
     private let flags: Set<String>
+    private let specs: [String: OptionSpec]
 
-    /// Parses `words` (the arguments after the command name) against `options`.
+    /// Parses `words` (the arguments after the command name) against `options`, checking
+    /// every value against its declaration.
     init(command: String, words: [String], options: [OptionSpec]) throws(UsageError) {
         self.command = command
+        var specs: [String: OptionSpec] = [:]
+        for option in options { specs[option.name] = option }
+        self.specs = specs
         var positionals: [String] = []
         var values: [String: String] = [:]
         var flags: Set<String> = []
@@ -48,11 +154,7 @@ struct Arguments: Sendable {
         while index < words.count {
             let word = words[index]
             index += 1
-            if onlyPositionals || !word.hasPrefix("--") || word == "-" {
-                if word.hasPrefix("-"), word != "-", !onlyPositionals {
-                    throw UsageError(
-                        description: "unknown option \(word); see `headroom \(command) --help`")
-                }
+            if onlyPositionals || !word.hasPrefix("-") || word == "-" {
                 positionals.append(word)
                 continue
             }
@@ -62,19 +164,25 @@ struct Arguments: Sendable {
             }
             let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
             let name = parts[0]
-            guard let spec = options.first(where: { $0.name == name }) else {
+            guard let spec = specs[name] else {
                 throw UsageError(
                     description: "unknown option \(name); see `headroom \(command) --help`")
             }
+            guard values[name] == nil, !flags.contains(name) else {
+                throw UsageError(description: "\(name): given twice; expected it once")
+            }
             if let placeholder = spec.value {
+                let value: String
                 if parts.count == 2 {
-                    values[name] = parts[1]
-                } else if index < words.count {
-                    values[name] = words[index]
+                    value = parts[1]
+                } else if index < words.count, !words[index].hasPrefix("--") {
+                    value = words[index]
                     index += 1
                 } else {
                     throw UsageError(description: "\(name): expected a value (\(placeholder))")
                 }
+                try spec.check(value)
+                values[name] = value
             } else {
                 guard parts.count == 1 else {
                     throw UsageError(description: "\(name): is a flag and takes no value")
@@ -90,35 +198,44 @@ struct Arguments: Sendable {
     /// Whether the boolean `flag` was given.
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 
-    /// The value given for `option`, if any.
-    func value(_ option: String) -> String? { values[option] }
+    /// The value given for `option`, or its declared default.
+    func value(_ option: String) -> String? { values[option] ?? specs[option]?.defaultValue }
 
-    /// The value of `option` as a number within `range`, or `defaultValue` when absent.
-    func number(
-        _ option: String, in range: ClosedRange<Double>, default defaultValue: Double
-    ) throws(UsageError) -> Double {
-        guard let text = values[option] else { return defaultValue }
-        guard let number = Double(text), number.isFinite, range.contains(number) else {
-            throw UsageError(
-                description:
-                    "\(option): expected a number from \(range.lowerBound.shortText) to \(range.upperBound.shortText), got \"\(text)\""
-            )
+    /// The value given for `option`, else its declared default (declaring none is a
+    /// programming error).
+    func text(_ option: String) -> String {
+        guard let text = value(option) else {
+            preconditionFailure("\(option) is read with a default but declares none")
+        }
+        return text
+    }
+
+    /// Whether `option` was given on the command line (not just defaulted).
+    func isGiven(_ option: String) -> Bool { values[option] != nil || flags.contains(option) }
+
+    /// The number given for `option` (checked against its declared range when parsed), else
+    /// its declared default; `nil` without either.
+    func optionalNumber(_ option: String) -> Double? { value(option).flatMap(Double.init) }
+
+    /// The number given for `option`, else its declared default (declaring none is a
+    /// programming error).
+    func number(_ option: String) -> Double {
+        guard let number = optionalNumber(option) else {
+            preconditionFailure("\(option) is read as a number but declares none by default")
         }
         return number
     }
 
-    /// The value of `option` as an integer within `range`, or `defaultValue` when absent.
-    func integer(_ option: String, in range: ClosedRange<Int>, default defaultValue: Int)
-        throws(UsageError) -> Int
-    {
-        guard let text = values[option] else { return defaultValue }
-        guard let number = Int(text), range.contains(number) else {
-            throw UsageError(
-                description:
-                    "\(option): expected an integer from \(range.lowerBound) to \(range.upperBound), got \"\(text)\""
-            )
+    /// The integer given for `option`, else its declared default; `nil` without either.
+    func optionalInteger(_ option: String) -> Int? { value(option).flatMap { Int($0) } }
+
+    /// The integer given for `option`, else its declared default (declaring none is a
+    /// programming error).
+    func integer(_ option: String) -> Int {
+        guard let integer = optionalInteger(option) else {
+            preconditionFailure("\(option) is read as an integer but declares none by default")
         }
-        return number
+        return integer
     }
 
     /// The one positional argument named `name` in messages (`FILE`); exactly one is expected.

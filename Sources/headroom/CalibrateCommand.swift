@@ -29,14 +29,16 @@ enum CalibrateCommand {
             "resolutionScale"}.
             """,
         options: [
-            .option("--seconds", "S", "total measuring time, 1 to 600 (default 20: about 25 s)"),
-            .option("--out", "FILE", "write the profile here instead of the calibrated directory"),
+            .number(
+                "--seconds", "S", "total measuring time (20 s takes about 25 s)", in: 1...600,
+                default: 20),
+            .path("--out", "FILE", "write the profile here instead of the calibrated directory"),
             StorageCommand.storageOption,
             .flag("--json", "print the calibration report as JSON"),
         ],
         run: { arguments in
             try arguments.expectNoPositionals()
-            let seconds = try arguments.number("--seconds", in: 1...600, default: 20)
+            let seconds = arguments.number("--seconds")
             guard
                 let path = arguments.value("--out")
                     ?? ProfileCatalog().calibratedPath(for: ProfileCatalog.hostProfileName)

@@ -24,7 +24,7 @@ struct Command: Sendable {
         for option in all {
             let label = optionLabel(option)
             text +=
-                "  \(label)\(String(repeating: " ", count: width - label.count))  \(option.help)\n"
+                "  \(label)\(String(repeating: " ", count: width - label.count))  \(option.help)\(option.helpSuffix)\n"
         }
         return text
     }

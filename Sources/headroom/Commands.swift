@@ -18,4 +18,5 @@ let commands: [Command] = [
     LaunchCommand.command,
     StorageCommand.command,
     ServeCommand.command,
+    CompletionsCommand.command,
 ]

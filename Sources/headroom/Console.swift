@@ -49,6 +49,19 @@ enum Console {
     /// Whether stdout is a terminal (live displays) rather than a pipe or file (plain lines).
     static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 
+    /// Whether stdout may carry colour: it is a terminal, `NO_COLOR` is unset or empty
+    /// (no-color.org), and `TERM` is not `dumb`.
+    static let usesColor: Bool = {
+        let environment = ProcessInfo.processInfo.environment
+        return isTerminal && (environment["NO_COLOR"] ?? "").isEmpty
+            && environment["TERM"] != "dumb"
+    }()
+
+    /// `text` in `color` where colour is allowed (``usesColor``), else as it is.
+    static func paint(_ text: String, _ color: TextColor) -> String {
+        usesColor ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
+    }
+
     /// Whether standard error is a terminal (progress notes go there, never into a pipe).
     static var isErrorTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
@@ -64,6 +77,14 @@ enum Console {
             bytes = bytes.dropFirst(written)
         }
     }
+}
+
+/// The few colours the console uses (SGR codes).
+enum TextColor: String {
+    case green = "32"
+    case yellow = "33"
+    case red = "31"
+    case boldRed = "1;31"
 }
 
 /// A plain-text table with aligned columns: numbers right-aligned, text left-aligned.

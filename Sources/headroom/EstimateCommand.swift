@@ -22,7 +22,9 @@ enum EstimateCommand {
             """,
         options: [
             SessionInput.profileOption,
-            .option("--duration", "SECONDS", "check a recording this long fits the reserve"),
+            .number(
+                "--duration", "SECONDS", "check a recording this long fits the reserve",
+                in: 0.001...31_536_000),
             StorageCommand.storageOption,
             .flag("--json", "print the estimate as JSON"),
         ],
@@ -52,7 +54,7 @@ enum EstimateCommand {
             }
             return nil
         }
-        let duration = try arguments.number("--duration", in: 0.001...31_536_000, default: 0)
+        let duration = arguments.number("--duration")
         let usesReserve = configuration.outputs.contains { $0.usesProVideoStorage }
         let status = try StorageCommand.open(
             arguments.value("--storage") ?? StorageCommand.defaultDirectory

@@ -13,7 +13,7 @@ enum EvaluateCommand {
             "mt", "ml", "groundTruthBoxes", "objects"}.
             """,
         options: [
-            .option("--iou", "T", "minimum IoU of a match, 0...1 (default 0.5)"),
+            .number("--iou", "T", "minimum IoU of a match", in: 0...1, default: 0.5),
             .flag("--json", "print the metrics as JSON"),
         ],
         run: { arguments in
@@ -23,7 +23,7 @@ enum EvaluateCommand {
                         "expected GT.txt and TRACKS.txt, got \(arguments.positionals.count) arguments"
                 )
             }
-            let iou = try arguments.number("--iou", in: 0...1, default: 0.5)
+            let iou = arguments.number("--iou")
             let truth = try MOTInput.read(arguments.positionals[0])
             let tracks = try MOTInput.read(arguments.positionals[1])
             let metrics = MOTEvaluator(minimumIoU: iou).evaluate(

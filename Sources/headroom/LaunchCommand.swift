@@ -19,18 +19,25 @@ enum LaunchCommand {
     ]
 
     static let options: [OptionSpec] = [
-        .option("--db", "PATH", "the history database"),
-        .option("--format", "json|csv|trace|md|html", "report format (default json)"),
-        .option("--out", "PATH", "write the report to PATH atomically instead of stdout"),
-        .option("--from", "FILE", "report: read this JSON report instead of the history"),
-        .option("--runs", "N", "history: runs to summarize; measure: launches to make"),
+        .path("--db", "PATH", "the history database"),
+        .choice(
+            "--format", LaunchReportFormat.allCases.map(\.rawValue), "report format",
+            default: LaunchReportFormat.json.rawValue),
+        .path("--out", "PATH", "write the report to PATH atomically instead of stdout"),
+        .path("--from", "FILE", "report: read this JSON report instead of the history"),
+        .integer(
+            "--runs", "N",
+            "history: runs to summarize (default 20); measure: launches to make"
+                + " (default 10, at most 10000)", in: 1...100_000),
         .option("--label", "LABEL", "history: only runs with LABEL; measure, import: label runs"),
-        .option("--alpha", "P", "compare: significance level (default 0.05)"),
-        .option("--min-change", "R", "compare: smallest relative change that counts"),
-        .option("--session", "FILE", "measure: the session to launch"),
-        .option("--frames", "FILE", "measure: frames from this .y4m file (default: a pattern)"),
+        .number("--alpha", "P", "compare: significance level", in: 0.0001...0.5, default: 0.05),
+        .number(
+            "--min-change", "R", "compare: smallest relative change that counts", in: 0...10,
+            default: 0.05),
+        .path("--session", "FILE", "measure: the session to launch"),
+        .path("--frames", "FILE", "measure: frames from this .y4m file (default: a pattern)"),
         .flag("--no-deferred", "measure: start every output before the first frame"),
-        .option("--out-dir", "DIR", "report, measure: write each run's report into DIR"),
+        .path("--out-dir", "DIR", "report, measure: write each run's report into DIR"),
         .flag("--check", "history: check the database's integrity"),
         .flag("--json", "print JSON"),
     ]
@@ -77,7 +84,7 @@ enum LaunchCommand {
             }
             for option in options.map(\.name)
             where !allowed.contains(option)
-                && (arguments.value(option) != nil || arguments.has(option))
+                && arguments.isGiven(option)
             {
                 throw UsageError(description: "\(option) does not apply to `launch \(name)`")
             }
@@ -146,12 +153,8 @@ enum LaunchCommand {
         {
             throw UsageError(description: "--out-dir writes runs of the history; drop --out/--from")
         }
-        let formatName = arguments.value("--format") ?? "json"
-        guard let format = LaunchReportFormat(rawValue: formatName) else {
-            let known = LaunchReportFormat.allCases.map(\.rawValue).joined(separator: ", ")
-            throw UsageError(
-                description: "--format: expected one of \(known), got \"\(formatName)\"")
-        }
+        // The declaration lists exactly the formats, so the parsed value is one of them.
+        let format = LaunchReportFormat(rawValue: arguments.text("--format")) ?? .json
         let report: LaunchReport
         if let file = arguments.value("--from") {
             guard rest.isEmpty else {

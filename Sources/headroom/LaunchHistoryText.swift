@@ -15,7 +15,7 @@ enum LaunchHistoryText {
             Console.out("\(store.path): \(intact ? "intact" : "DAMAGED (integrity_check failed)")")
             return intact ? 0 : 1
         }
-        let count = try arguments.integer("--runs", in: 1...100_000, default: 20)
+        let count = arguments.optionalInteger("--runs") ?? 20
         let runs = try store.runs(label: arguments.value("--label"), limit: count)
         let statistics = MetricStatistics.all(try store.samples(of: runs.map(\.id)))
         if arguments.has("--json") {
@@ -49,8 +49,8 @@ enum LaunchHistoryText {
                 description: "expected two run selections A and B, got \(rest.count) arguments")
         }
         let comparison = LaunchComparison(
-            significance: try arguments.number("--alpha", in: 0.0001...0.5, default: 0.05),
-            minimumRelativeChange: try arguments.number("--min-change", in: 0...10, default: 0.05))
+            significance: arguments.number("--alpha"),
+            minimumRelativeChange: arguments.number("--min-change"))
         let store = try LaunchCommand.store(arguments)
         var samples: [[LaunchMetric: [Double]]] = []
         for text in rest {

@@ -31,7 +31,11 @@ enum LaunchMeasure {
         guard rest.isEmpty else {
             throw UsageError(description: "unexpected argument \"\(rest[0])\"")
         }
-        let count = try arguments.integer("--runs", in: 1...10_000, default: 10)
+        let count = arguments.optionalInteger("--runs") ?? 10
+        guard count <= 10_000 else {
+            throw UsageError(
+                description: "--runs: measure makes at most 10000 launches, got \(count)")
+        }
         let deferred = !arguments.has("--no-deferred")
         let label = arguments.value("--label") ?? (deferred ? "deferred" : "no-deferred")
         // Check the session here so that a bad file is one clear error, not N child failures.
@@ -46,7 +50,7 @@ enum LaunchMeasure {
 
         var stored: [(RunID, LaunchReport)] = []
         for index in 0..<count {
-            let report = try launchOnce(executable, words)
+            let report = try ChildLaunch.run(executable: executable, arguments: words)
             let id = try store.add(report)
             if let directory = arguments.value("--out-dir") {
                 try LaunchReportFormat.json.write(report, to: "\(directory)/run-\(id).json")
@@ -71,27 +75,6 @@ enum LaunchMeasure {
                     + "\(LaunchHistoryText.milliseconds(median)) ms (stored in \(store.path))")
         }
         return 0
-    }
-
-    /// Runs one launch in a child process and returns its report.
-    private static func launchOnce(_ executable: String, _ words: [String]) throws -> LaunchReport {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = words
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw LaunchFailure(
-                status: process.terminationStatus,
-                message: String(decoding: message, as: UTF8.self))
-        }
-        return try LaunchReport.decode(data, file: "output of headroom launch \(runOnceName)")
     }
 
     /// One launch: process start → app init → configuration → start → first preview frame →
@@ -151,15 +134,5 @@ enum LaunchMeasure {
         var label: String
         var runs: [RunID]
         var medianFirstPreviewFrame: Double
-    }
-}
-
-/// A measured launch that failed.
-struct LaunchFailure: Error, CustomStringConvertible {
-    var status: Int32
-    var message: String
-
-    var description: String {
-        "a launch exited with status \(status): \(message.trimmingCharacters(in: .whitespacesAndNewlines))"
     }
 }

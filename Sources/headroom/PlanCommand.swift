@@ -17,13 +17,15 @@ enum PlanCommand {
             """,
         options: [
             SessionInput.profileOption,
-            .option("--min-frame-rate", "FPS", "lowest frame rate to step down to (default 15)"),
-            .option("--out", "FILE", "write the planned session to FILE"),
+            .number(
+                "--min-frame-rate", "FPS", "lowest frame rate to step down to", in: 1...240,
+                default: 15),
+            .path("--out", "FILE", "write the planned session to FILE"),
             .flag("--json", "print the plan as JSON"),
         ],
         run: { arguments in
             let input = try SessionInput(arguments)
-            let floor = try arguments.number("--min-frame-rate", in: 1...240, default: 15)
+            let floor = arguments.number("--min-frame-rate")
             let planner = CapturePlanner(
                 estimator: HardwareCostEstimator(profile: input.profile), minimumFrameRate: floor)
             let plan = planner.plan(for: input.configuration)

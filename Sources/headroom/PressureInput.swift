@@ -13,7 +13,7 @@ struct PressureInput {
 
     /// `--config FILE` and `--model`.
     static let options: [OptionSpec] = [
-        .option("--config", "FILE", "level rules, hysteresis and budget curve as JSON"),
+        .path("--config", "FILE", "level rules, hysteresis and budget curve as JSON"),
         .flag(
             "--model",
             "add a simulated CPU temperature (first-order thermal model driven by this"

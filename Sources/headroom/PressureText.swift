@@ -57,7 +57,8 @@ enum PressureText {
     /// The full status text.
     static func status(_ reading: PressureReading) -> String {
         var lines = [
-            "level: \(reading.level)\(reading.simulated ? "  [SIMULATED]" : "")",
+            "level: \(reading.level.painted(reading.level.name))"
+                + (reading.simulated ? "  [SIMULATED]" : ""),
             "thermal: \(coverage(reading.thermal))",
             "headroom: \(headroom(reading.headroom.current)) now, "
                 + "\(headroom(reading.headroom.forecast)) in \(reading.headroom.forecastSeconds.shortText) s"
@@ -81,12 +82,26 @@ enum PressureText {
 
     /// One `watch` line: time, level, the main factor, headroom.
     static func line(_ reading: PressureReading, from previous: PressureLevel?) -> String {
-        let change = previous.map { "\($0) → \(reading.level)" } ?? "\(reading.level)"
+        let level = reading.level.painted(reading.level.name)
+        let change = previous.map { "\($0) → \(level)" } ?? level
         let why = reading.factors.first?.detail ?? "no factors"
         return "\(String(format: "%.1f", reading.time)) s  \(change)  \(why)"
             + "  headroom \(headroom(reading.headroom.current))"
             + "  share \(reading.sustainableShare.shortDecimal)"
             + (reading.simulated ? "  [SIMULATED]" : "")
             + (reading.thermal == .none ? "  [no thermal sensors]" : "")
+    }
+}
+
+extension PressureLevel {
+    /// `text` in this level's colour on a terminal: green nominal, yellow fair, red serious,
+    /// bold red critical and shutdown.
+    func painted(_ text: String) -> String {
+        switch self {
+        case .nominal: Console.paint(text, .green)
+        case .fair: Console.paint(text, .yellow)
+        case .serious: Console.paint(text, .red)
+        case .critical, .shutdown: Console.paint(text, .boldRed)
+        }
     }
 }

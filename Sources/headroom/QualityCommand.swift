@@ -24,12 +24,12 @@ enum QualityCommand {
             .option("--fps", "LIST", "frame rates, comma-separated (default 30,20,15)"),
             .option("--strides", "LIST", "inference strides (default 1,2,3,5)"),
             .option("--scales", "LIST", "detector scales in (0, 1] (default 0.5)"),
-            .option("--seconds", "S", "seconds of scene per setting (default 20)"),
+            .number("--seconds", "S", "seconds of scene per setting", in: 1...3600, default: 20),
             .option("--seeds", "LIST", "scene seeds; rows are means over them (default 1,2,3)"),
-            .option("--people", "N", "people in the scene (default 6)"),
+            .integer("--people", "N", "people in the scene", in: 1...100, default: 6),
             .option("--size", "WxH", "frame size in pixels (default 320x180)"),
             .flag("--fixed", "keep the camera still instead of following the subject"),
-            .option("--out", "FILE", "write the table as JSON"),
+            .path("--out", "FILE", "write the table as JSON"),
             .flag("--json", "print the table as JSON"),
         ],
         run: { arguments in
@@ -39,13 +39,13 @@ enum QualityCommand {
                 .map { Int($0) }
             let scales = try list(arguments, "--scales", default: [0.5], in: 0.05...1)
             var scene = SyntheticScene.Configuration()
-            scene.people = try arguments.integer("--people", in: 1...100, default: 6)
+            scene.people = arguments.integer("--people")
             let size = try TrackCommand.imageSize(arguments.value("--size")) ?? (320, 180)
             let seeds = try list(arguments, "--seeds", default: [1, 2, 3], in: 0...1e15)
                 .map { UInt64($0) }
             var generator = QualityTableGenerator(
                 scene: scene,
-                duration: try arguments.number("--seconds", in: 1...3600, default: 20),
+                duration: arguments.number("--seconds"),
                 width: Int(size.width), height: Int(size.height))
             generator.seeds = seeds
             let table =

@@ -11,20 +11,20 @@ enum RecordCommand {
             trace atomically to --out. Times in the trace start at 0.
             """,
         options: PressureInput.options.filter { $0.name == "--model" } + [
-            .option("--seconds", "N", "how long to record (0.01 to 86400)"),
-            .option("--out", "FILE", "where to write the trace"),
-            .option("--interval", "S", "seconds between samples (0.01 to 3600, default 1)"),
+            .number("--seconds", "N", "how long to record", in: 0.01...86400),
+            .path("--out", "FILE", "where to write the trace"),
+            .number("--interval", "S", "seconds between samples", in: 0.01...3600, default: 1),
         ],
         run: { arguments in
             try arguments.expectNoPositionals()
             guard arguments.value("--seconds") != nil else {
                 throw UsageError(description: "--seconds: expected how long to record")
             }
-            let seconds = try arguments.number("--seconds", in: 0.01...86400, default: 0)
+            let seconds = arguments.number("--seconds")
             guard let out = arguments.value("--out") else {
                 throw UsageError(description: "--out: expected the trace file to write")
             }
-            let interval = try arguments.number("--interval", in: 0.01...3600, default: 1)
+            let interval = arguments.number("--interval")
             let input = try PressureInput(arguments)
             let clock = MonotonicPressureClock()
             let start = clock.now()

@@ -20,7 +20,7 @@ enum ReplayCommand {
             "from", "to", "level", "systemPressureCost", "reason"}]}.
             """,
         options: PressureInput.options.filter { $0.name == "--config" } + [
-            .option("--policy", "FILE", "governor policy JSON"),
+            .path("--policy", "FILE", "governor policy JSON"),
             .flag("--json", "print the summary as JSON"),
         ],
         run: { arguments in

@@ -34,21 +34,25 @@ enum RunCommand {
             records to DIR/movie.y4m. A full reserve ends the recording cleanly, not the run.
             """,
         options: [
-            .option("--seconds", "S", "how long to run (default: the scenario's, 20 or 75)"),
-            .option("--scenario", "NAME", "default or thermal-ramp"),
-            .option(
-                "--governor", "on|off|pressure-only",
-                "adapt the pipeline to pressure and to its own missed frame deadlines (on, the"
-                    + " default), to pressure only, or not at all"),
+            .number(
+                "--seconds", "S", "how long to run; by default the scenario's length (20 or 75)",
+                in: 1...86_400),
+            .choice(
+                "--scenario", RunScenario.all.map(\.name), "the conditions", default: "default"),
+            .choice(
+                "--governor", ["on", "off", "pressure-only"],
+                "adapt the pipeline to pressure and to its own missed frame deadlines (on), to"
+                    + " pressure only, or not at all", default: "on"),
             .flag("--compare", "run with the governor on, then off, and compare"),
-            .option("--seed", "N", "seed of the synthetic scene (default 1)"),
-            .option("--session", "FILE", "capture session JSON (default: one 960x540@30 camera)"),
+            .integer(
+                "--seed", "N", "seed of the synthetic scene", in: 0...Int(Int32.max), default: 1),
+            .path("--session", "FILE", "capture session JSON (default: one 960x540@30 camera)"),
             SessionInput.profileOption,
-            .option("--policy", "FILE", "governor policy JSON"),
-            .option("--record", "PATH", "record the frames as a Y4M movie to PATH"),
+            .path("--policy", "FILE", "governor policy JSON"),
+            .path("--record", "PATH", "record the frames as a Y4M movie to PATH"),
             StorageCommand.storageOption,
-            .option("--out", "DIR", "where to write the reports (default runs/<time>)"),
-            .option("--db", "PATH", "the history database"),
+            .path("--out", "DIR", "where to write the reports (default runs/<time>)"),
+            .path("--db", "PATH", "the history database"),
             .option(
                 "--serve", "ADDR", "serve /metrics, /healthz and /status on HOST:PORT while running"
             ),
@@ -146,16 +150,10 @@ enum RunCommand {
         })
 
     private static func runOptions(_ arguments: Arguments) throws -> RunOptions {
-        let scenario = try RunScenario.named(arguments.value("--scenario") ?? "default")
-        let seconds = try arguments.value("--seconds").map { _ in
-            try arguments.number("--seconds", in: 1...86_400, default: 0)
-        }
-        let seed = try arguments.integer("--seed", in: 0...Int(Int32.max), default: 1)
-        let governor = arguments.value("--governor") ?? "on"
-        guard ["on", "off", "pressure-only"].contains(governor) else {
-            throw UsageError(
-                description: "--governor: expected on, off or pressure-only, got \"\(governor)\"")
-        }
+        let scenario = try RunScenario.named(arguments.text("--scenario"))
+        let seconds = arguments.optionalNumber("--seconds")
+        let seed = arguments.integer("--seed")
+        let governor = arguments.text("--governor")
         var options = RunOptions(
             seconds: seconds, scenario: scenario, seed: UInt64(seed),
             isGovernorEnabled: governor != "off")

@@ -64,7 +64,8 @@ final class RunDisplay: Sendable {
             } ?? "no sensor"
         let level =
             sample.cause.map { "\(sample.level.name) (\(causeText($0)))" } ?? sample.level.name
-        return "\(seconds(sample.time)) \(pad(level, 19)) \(pad(temperature, 12))"
+        return
+            "\(seconds(sample.time)) \(sample.level.painted(pad(level, 19))) \(pad(temperature, 12))"
             + " fps \(RunReport.decimal(sample.targetFrameRate, 0))/\(pad(RunReport.decimal(sample.actualFrameRate, 0), 3))"
             + " \(pad(settings(sample, withRate: false), 15)) subjects \(sample.subjects)"
             + " framing \(RunReport.decimal(sample.framingError, 2)) cost \(RunReport.decimal(sample.systemPressureCost, 2))"

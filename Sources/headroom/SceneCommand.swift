@@ -18,12 +18,12 @@ enum SceneCommand {
             --seconds 20 --seed 1 --people 6 --fps 30 --stride 1 --scale 0.5 --size 320x180.
             """,
         options: [
-            .option("--seconds", "S", "seconds of scene (default 20)"),
-            .option("--seed", "N", "scene seed (default 1)"),
-            .option("--people", "N", "people in the scene (default 6)"),
-            .option("--fps", "F", "frames per second (default 30)"),
-            .option("--stride", "N", "run the detector every N-th frame (default 1)"),
-            .option("--scale", "S", "detector scale in (0, 1] (default 0.5)"),
+            .number("--seconds", "S", "seconds of scene", in: 0.1...3600, default: 20),
+            .integer("--seed", "N", "scene seed", in: 0...Int.max, default: 1),
+            .integer("--people", "N", "people in the scene", in: 1...100, default: 6),
+            .number("--fps", "F", "frames per second", in: 1...240, default: 30),
+            .integer("--stride", "N", "run the detector every N-th frame", in: 1...100, default: 1),
+            .number("--scale", "S", "detector scale", in: 0.05...1, default: 0.5),
             .option("--size", "WxH", "frame size in pixels (default 320x180)"),
             .flag("--fixed", "keep the camera still"),
             .flag("--json", "print the file names and counts as JSON"),
@@ -31,13 +31,13 @@ enum SceneCommand {
         run: { arguments in
             let directory = try arguments.single("DIR")
             var scene = SyntheticScene.Configuration()
-            scene.seed = UInt64(try arguments.integer("--seed", in: 0...Int.max, default: 1))
-            scene.people = try arguments.integer("--people", in: 1...100, default: 6)
+            scene.seed = UInt64(arguments.integer("--seed"))
+            scene.people = arguments.integer("--people")
             let size = try TrackCommand.imageSize(arguments.value("--size")) ?? (320, 180)
-            let seconds = try arguments.number("--seconds", in: 0.1...3600, default: 20)
-            let fps = try arguments.number("--fps", in: 1...240, default: 30)
-            let stride = try arguments.integer("--stride", in: 1...100, default: 1)
-            let scale = try arguments.number("--scale", in: 0.05...1, default: 0.5)
+            let seconds = arguments.number("--seconds")
+            let fps = arguments.number("--fps")
+            let stride = arguments.integer("--stride")
+            let scale = arguments.number("--scale")
             func run<Rig: CameraRig>(_ rig: Rig) throws -> (
                 truth: [MOTRecord], detections: [MOTRecord], tracks: [MOTRecord]
             ) {

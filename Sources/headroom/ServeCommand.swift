@@ -32,26 +32,24 @@ enum ServeCommand {
             """,
         options: PressureInput.options + [
             .option("--listen", "ADDR", "HOST:PORT or [IPv6]:PORT to serve on"),
-            .option(
+            .number(
                 "--interval", "S",
-                "seconds between samples (0.1 to 3600, default 5; below 1, only within reach of a"
-                    + " threshold, once a second otherwise)"),
-            .option("--textfile", "DIR", "also write DIR/headroom.prom after every sample"),
-            .option(
-                "--max-connections", "N",
-                "connections open at once (1 to 60000, default \(defaults.connectionLimit))"),
-            .option(
-                "--max-connections-per-client", "N",
-                "connections open at once per IP address (1 to 60000, default"
-                    + " \(defaults.perClientConnectionLimit))"),
-            .option(
-                "--idle-timeout", "S",
-                "seconds a silent connection stays open (1 to 3600, default"
-                    + " \(defaults.idleTimeoutSeconds))"),
+                "seconds between samples (below 1, only within reach of a threshold, once a"
+                    + " second otherwise)", in: 0.1...3600, default: 5),
+            .path("--textfile", "DIR", "also write DIR/headroom.prom after every sample"),
+            .integer(
+                "--max-connections", "N", "connections open at once", in: 1...60000,
+                default: defaults.connectionLimit),
+            .integer(
+                "--max-connections-per-client", "N", "connections open at once per IP address",
+                in: 1...60000, default: defaults.perClientConnectionLimit),
+            .integer(
+                "--idle-timeout", "S", "seconds a silent connection stays open", in: 1...3600,
+                default: defaults.idleTimeoutSeconds),
         ],
         run: { arguments in
             try arguments.expectNoPositionals()
-            let interval = try arguments.number("--interval", in: 0.1...3600, default: 5)
+            let interval = arguments.number("--interval")
             var listen = ListenAddress.defaultLoopback
             if let text = arguments.value("--listen") {
                 do throws(MetricsServerError) {
@@ -60,13 +58,9 @@ enum ServeCommand {
                     throw UsageError(description: error.description)
                 }
             }
-            let connectionLimit = try arguments.integer(
-                "--max-connections", in: 1...60000, default: defaults.connectionLimit)
-            let perClientConnectionLimit = try arguments.integer(
-                "--max-connections-per-client", in: 1...60000,
-                default: defaults.perClientConnectionLimit)
-            let idleTimeout = try arguments.integer(
-                "--idle-timeout", in: 1...3600, default: defaults.idleTimeoutSeconds)
+            let connectionLimit = arguments.integer("--max-connections")
+            let perClientConnectionLimit = arguments.integer("--max-connections-per-client")
+            let idleTimeout = arguments.integer("--idle-timeout")
             let input = try PressureInput(arguments)
             let exporter = MetricsExporter(
                 metrics: try HeadroomMetrics(),

@@ -9,7 +9,7 @@ struct SessionInput {
     var profile: DeviceProfile
 
     /// The options every session-reading command accepts.
-    static let profileOption = OptionSpec.option(
+    static let profileOption = OptionSpec.path(
         "--profile", "NAME|FILE", "price on this device profile instead of the session's own")
 
     /// Loads the session file named by the single positional argument.

@@ -19,7 +19,8 @@ enum StatusCommand {
             "simulated", "thermal", "sensors", "board", "notes", "time", "isWithinReach"}.
             """,
         options: PressureInput.options + [
-            .option("--forecast", "SECONDS", "forecast headroom this far ahead, 0-60 (takes 2 s)"),
+            .number(
+                "--forecast", "SECONDS", "forecast headroom this far ahead (takes 2 s)", in: 0...60),
             .flag("--json", "print the reading as JSON"),
         ],
         run: { arguments in
@@ -28,8 +29,7 @@ enum StatusCommand {
             var classifier = input.classifier
             if arguments.value("--forecast") != nil {
                 var configuration = classifier.configuration
-                configuration.headroom.forecastSeconds = try arguments.number(
-                    "--forecast", in: 0...60, default: 0)
+                configuration.headroom.forecastSeconds = arguments.number("--forecast")
                 classifier = PressureClassifier(configuration: configuration)
             }
             let reading = forecastReading(

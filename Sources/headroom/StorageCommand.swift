@@ -10,7 +10,7 @@ enum StorageCommand {
     ]
 
     /// The option every command that records takes.
-    static let storageOption = OptionSpec.option(
+    static let storageOption = OptionSpec.path(
         "--storage", "DIR",
         "the pro video storage reserve (default $XDG_DATA_HOME/headroom/storage)")
 
@@ -38,7 +38,7 @@ enum StorageCommand {
             """,
         options: [
             storageOption,
-            .option("--destination", "PATH", "status: where a recording would go"),
+            .path("--destination", "PATH", "status: where a recording would go"),
             .flag("--json", "print the reserve's status as JSON"),
         ],
         run: { arguments in
@@ -48,7 +48,7 @@ enum StorageCommand {
                         + (arguments.positionals.first.map { ", got \"\($0)\"" } ?? ""))
             }
             if let option = ["--destination"].first(where: {
-                !allowed.contains($0) && arguments.value($0) != nil
+                !allowed.contains($0) && arguments.isGiven($0)
             }) {
                 throw UsageError(description: "\(option) does not apply to `storage \(name)`")
             }

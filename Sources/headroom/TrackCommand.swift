@@ -20,15 +20,17 @@ enum TrackCommand {
             "ml". MOTP is the mean IoU of matched pairs (higher is better).
             """,
         options: [
-            .option("--out", "TRACKS.txt", "write the tracks in MOTChallenge format"),
-            .option("--gt", "GT.txt", "ground truth to score the tracks against"),
-            .option("--stride", "N", "use detections only on every N-th frame (default 1)"),
+            .path("--out", "TRACKS.txt", "write the tracks in MOTChallenge format"),
+            .path("--gt", "GT.txt", "ground truth to score the tracks against"),
+            .integer(
+                "--stride", "N", "use detections only on every N-th frame", in: 1...1000, default: 1
+            ),
             .option("--image-size", "WxH", "read boxes as normalized coordinates of this image"),
             .flag("--json", "print the results as JSON"),
         ],
         run: { arguments in
             let path = try arguments.single("DETECTIONS.txt")
-            let stride = try arguments.integer("--stride", in: 1...1000, default: 1)
+            let stride = arguments.integer("--stride")
             let scale = try imageSize(arguments.value("--image-size"))
             var records = try MOTInput.read(path)
             if let scale {

@@ -16,16 +16,18 @@ enum WatchCommand {
             line (the `status --json` form, on one line) at start and at each change.
             """,
         options: PressureInput.options + [
-            .option(
-                "--interval", "S",
-                "seconds between samples within reach of a threshold (0.01 to 3600, default 1)"),
-            .option("--samples", "N", "stop after N samples (default: run until interrupted)"),
+            .number(
+                "--interval", "S", "seconds between samples within reach of a threshold",
+                in: 0.01...3600, default: 1),
+            .integer(
+                "--samples", "N", "stop after N samples (default: run until interrupted)",
+                in: 1...Int.max),
             .flag("--json", "print JSON lines"),
         ],
         run: { arguments in
             try arguments.expectNoPositionals()
-            let interval = try arguments.number("--interval", in: 0.01...3600, default: 1)
-            let limit = try arguments.integer("--samples", in: 1...Int.max, default: Int.max)
+            let interval = arguments.number("--interval")
+            let limit = arguments.optionalInteger("--samples") ?? Int.max
             let input = try PressureInput(arguments)
             // PSI triggers wake the observer at once where the kernel allows them.
             var triggers: [PSITrigger] = []

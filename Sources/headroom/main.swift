@@ -11,6 +11,10 @@ func headroomMain(_ words: [String]) async -> Int32 {
         Console.out(overview)
         return words.isEmpty ? 2 : 0
     }
+    if name == "--version" {
+        Console.out("headroom \(headroomVersion)")
+        return 0
+    }
     guard let command = commands.first(where: { $0.name == name }) else {
         Console.error("headroom: unknown command \"\(name)\"; see `headroom --help`")
         return 2
@@ -49,8 +53,9 @@ let overview: String = {
         commands:
         \(lines.joined(separator: "\n"))
 
-        `headroom <command> --help` describes a command. Exit codes: 0 success, 1 a check failed,
-        2 bad usage or bad input.
+        `headroom <command> --help` describes a command; `headroom --version` says which
+        release this is. Exit codes: 0 success, 1 a check failed, 2 bad usage or bad input.
+        Colour only on a terminal, never with NO_COLOR set.
 
         """
 }()

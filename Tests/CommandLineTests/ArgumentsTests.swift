@@ -1,0 +1,106 @@
+import Testing
+
+@testable import headroom
+
+/// The declarative option layer: what `headroom` accepts and refuses, and that help and
+/// completions come from the same declarations.
+struct ArgumentsTests {
+    static let options: [OptionSpec] = [
+        .number("--seconds", "S", "how long", in: 1...600, default: 20),
+        .integer("--seed", "N", "the seed", in: 0...100),
+        .choice("--governor", ["on", "off"], "the governor", default: "on"),
+        .path("--out", "DIR", "where"),
+        .flag("--json", "JSON"),
+    ]
+
+    func parse(_ words: [String]) throws(UsageError) -> Arguments {
+        try Arguments(command: "test", words: words, options: Self.options)
+    }
+
+    func refusal(_ words: [String]) -> String? {
+        do {
+            _ = try parse(words)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test("values, defaults, flags, `=` and positionals")
+    func parses() throws {
+        let arguments = try parse(["a", "--seconds", "30", "--seed=7", "--json", "b"])
+        #expect(arguments.number("--seconds") == 30)
+        #expect(arguments.optionalInteger("--seed") == 7)
+        #expect(arguments.text("--governor") == "on")
+        #expect(arguments.isGiven("--seconds") && !arguments.isGiven("--governor"))
+        #expect(arguments.has("--json") && !arguments.has("--out"))
+        #expect(arguments.positionals == ["a", "b"])
+        let defaults = try parse([])
+        #expect(defaults.number("--seconds") == 20)
+        #expect(defaults.optionalInteger("--seed") == nil)
+        #expect(defaults.value("--out") == nil)
+    }
+
+    @Test("after `--` everything is positional, options and `-` included")
+    func separator() throws {
+        let arguments = try parse(["--json", "--", "--seconds", "-", "-x"])
+        #expect(arguments.positionals == ["--seconds", "-", "-x"])
+        #expect(arguments.number("--seconds") == 20)
+        #expect(try parse(["-"]).positionals == ["-"])
+    }
+
+    @Test(
+        "every mistake names the option and what was expected",
+        arguments: [
+            (["--bogus"], "unknown option --bogus; see `headroom test --help`"),
+            (["-x"], "unknown option -x; see `headroom test --help`"),
+            (["--seconds", "5", "--seconds", "6"], "--seconds: given twice; expected it once"),
+            (["--json", "--json"], "--json: given twice; expected it once"),
+            (["--seconds"], "--seconds: expected a value (S)"),
+            (["--out", "--json"], "--out: expected a value (DIR)"),
+            (["--seconds", "0"], "--seconds: expected a number from 1 to 600, got \"0\""),
+            (["--seconds", "nan"], "--seconds: expected a number from 1 to 600, got \"nan\""),
+            (["--seconds=ten"], "--seconds: expected a number from 1 to 600, got \"ten\""),
+            (["--seed", "1.5"], "--seed: expected an integer from 0 to 100, got \"1.5\""),
+            (["--governor", "maybe"], "--governor: expected on or off, got \"maybe\""),
+            (["--json=yes"], "--json: is a flag and takes no value"),
+        ] as [([String], String)])
+    func refuses(words: [String], message: String) {
+        #expect(refusal(words) == message)
+    }
+
+    @Test("a negative number is a value, checked against the range")
+    func negativeValue() {
+        #expect(
+            refusal(["--seconds", "-3"]) == "--seconds: expected a number from 1 to 600, got \"-3\""
+        )
+    }
+
+    @Test("help shows each option's range and default from its declaration")
+    func help() {
+        let command = Command(
+            name: "test", usage: "[options]", summary: "A test.", options: Self.options,
+            run: { _ in 0 })
+        #expect(command.help.contains("--seconds S        how long (1 to 600, default 20)"))
+        #expect(command.help.contains("--governor on|off  the governor (default on)"))
+        #expect(command.help.contains("--seed N           the seed (0 to 100)"))
+    }
+
+    @Test("every real command parses its own defaults, and completions list its options")
+    func realCommands() throws {
+        let bash = try #require(Completions(commands: commands).script(for: "bash"))
+        let fish = try #require(Completions(commands: commands).script(for: "fish"))
+        for command in commands {
+            _ = try Arguments(command: command.name, words: [], options: command.options)
+            #expect(bash.contains("  \(command.name))"))
+            #expect(fish.contains("-a \(command.name) "))
+            for option in command.options {
+                #expect(bash.contains(option.name))
+                #expect(fish.contains("-l \(option.name.dropFirst(2)) "))
+                if let value = option.defaultValue { try option.check(value) }
+            }
+        }
+        #expect(bash.contains("--governor) COMPREPLY=($(compgen -W \"on off pressure-only\""))
+        #expect(Completions(commands: commands).script(for: "tcsh") == nil)
+    }
+}
