@@ -31,6 +31,7 @@ let package = Package(
     products: [
         .executable(name: "headroom", targets: ["headroom"]),
         .executable(name: "headroom-bench", targets: ["headroom-bench"]),
+        .library(name: "Headroom", targets: ["Headroom"]),
     ] + libraries.map { .library(name: $0, targets: [$0]) },
     targets: [
         // C libraries from Debian.
@@ -62,6 +63,9 @@ let package = Package(
                 "Capture", "Tracking", "Dock", "Governor", "Pressure", "LaunchTiming", "Telemetry",
                 "Files", "Locking", "Storage",
             ]),
+
+        // The umbrella: every public module, re-exported.
+        module("Headroom", libraries.map { .target(name: $0) }),
 
         // Executables.
         .executableTarget(
@@ -98,6 +102,7 @@ let package = Package(
         tests("GovernorTests", ["Governor", "Pressure", "Capture", "Tracking", "Files"]),
         tests("TelemetryTests", ["Telemetry"]),
         tests("CommandLineTests", ["headroom"]),
+        tests("HeadroomTests", ["Headroom"]),
         tests("FuzzTests", ["Capture", "Files", "Pressure", "Telemetry", "Tracking"]),
     ],
     swiftLanguageModes: [.v6]

@@ -28,7 +28,7 @@ step() {
       printf '\r%-62s %s\033[K' "$title" "${line:0:60}"
     done
     [[ -f $output.status ]] && status=$(<"$output.status") && rm -f "$output.status"
-    printf '\r%-62s' "$title"
+    printf '\r%-62s\033[K' "$title"
   else
     "$@" >"$output" 2>&1 || status=$?
   fi

@@ -157,7 +157,7 @@ public final class PipelineRun: Sendable {
             timeline: timeline)
         session.beginConfiguration()
         let estimate = try session.commitConfiguration()
-        try? metrics.hardwareCost.set(estimate.hardwareCost)
+        metrics.publishHardwareCost(estimate.hardwareCost)
         let stand = try SimulatedStand(motors: StandMotors(camera: pose))
         await stand.setSystemTracking(false)
 
@@ -313,7 +313,7 @@ public final class PipelineRun: Sendable {
             }
             var relative = change
             relative.time = MonotonicClock.now().seconds(since: start)
-            try? metrics.governorChanges.increment()
+            metrics.countGovernorChange()
             state.withLock { state in
                 state.changes.append(relative)
                 state.settings = change.to
@@ -416,9 +416,9 @@ public final class PipelineRun: Sendable {
                     detectorCalls: state.stage.detectorCalls)
                 let dropped = sample.framesDropped - (state.samples.last?.framesDropped ?? 0)
                 if let previous = state.samples.last {
-                    try? metrics.frames.increment(
-                        by: Double(sample.framesProcessed - previous.framesProcessed))
-                    try? metrics.framesDropped.increment(by: Double(dropped))
+                    metrics.countFrames(
+                        delivered: sample.framesProcessed - previous.framesProcessed,
+                        dropped: dropped)
                 }
                 let due = state.periodFrames + dropped
                 state.lateShare =
@@ -432,7 +432,7 @@ public final class PipelineRun: Sendable {
             metrics.publishPipeline(
                 targetFrameRate: sample.targetFrameRate, actualFrameRate: sample.actualFrameRate,
                 inferenceStride: sample.stride)
-            try? metrics.systemPressureCost.set(sample.systemPressureCost)
+            metrics.publishSystemPressureCost(sample.systemPressureCost)
             recorder?.publish()
             progress(sample)
         }

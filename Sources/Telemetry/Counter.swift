@@ -28,4 +28,27 @@ public struct Counter: Sendable {
         else { return nil }
         return value
     }
+
+    /// A handle bound to the series named by `labels`: incrementing through it is one atomic
+    /// compare-and-swap and cannot fail.
+    ///
+    /// - Throws: ``MetricError/labelMismatch(metric:expected:got:)`` when `labels` does not name
+    ///   exactly the registered label names.
+    public func handle(labels: [String: String] = [:]) throws(MetricError) -> CounterHandle {
+        CounterHandle(cell: family.cell(at: try family.labelValues(labels)))
+    }
+}
+
+/// One counter series, bound at creation (``Counter/handle(labels:)``).
+public struct CounterHandle: Sendable {
+    let cell: ScalarCell
+
+    /// Adds `amount` (default 1); a counter only goes up, so a negative or non-finite amount is
+    /// ignored.
+    public func increment(by amount: Double = 1) {
+        if amount.isFinite && amount >= 0 { cell.add(amount) }
+    }
+
+    /// The current value, or nil before the first increment.
+    public var value: Double? { cell.isPresent ? cell.value : nil }
 }

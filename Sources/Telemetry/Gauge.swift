@@ -36,4 +36,28 @@ public struct Gauge: Sendable {
         else { return nil }
         return value
     }
+
+    /// A handle bound to the series named by `labels`: setting through it is one atomic store
+    /// (no label lookup, no lock) and cannot fail. Bind handles once, where the labels are
+    /// known; the series appears in the exposition at the handle's first ``GaugeHandle/set(_:)``.
+    ///
+    /// - Throws: ``MetricError/labelMismatch(metric:expected:got:)`` when `labels` does not name
+    ///   exactly the registered label names.
+    public func handle(labels: [String: String] = [:]) throws(MetricError) -> GaugeHandle {
+        GaugeHandle(cell: family.cell(at: try family.labelValues(labels)))
+    }
+}
+
+/// One gauge series, bound at creation (``Gauge/handle(labels:)``).
+public struct GaugeHandle: Sendable {
+    let cell: ScalarCell
+
+    /// Sets the series to `value` and exports it.
+    public func set(_ value: Double) { cell.store(value) }
+
+    /// Takes the series out of the exposition until it is set again.
+    public func remove() { cell.remove() }
+
+    /// The current value, or nil while the series is not exported.
+    public var value: Double? { cell.isPresent ? cell.value : nil }
 }

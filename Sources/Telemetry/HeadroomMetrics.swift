@@ -63,6 +63,23 @@ public struct HeadroomMetrics: Sendable {
     /// `headroom_recording_frames_dropped_total`: frames the recorder's queue had no room for.
     public let recordingFramesDropped: Counter
 
+    /// The series the pipeline publishes every frame or sample, bound once: publishing them
+    /// is an atomic store and cannot fail.
+    private let bound: BoundSeries
+
+    private struct BoundSeries: Sendable {
+        var hardwareCost: GaugeHandle
+        var systemPressureCost: GaugeHandle
+        var targetFrameRate: GaugeHandle
+        var actualFrameRate: GaugeHandle
+        var inferenceStride: GaugeHandle
+        var frames: CounterHandle
+        var framesDropped: CounterHandle
+        var governorChanges: CounterHandle
+        var storageRemaining: GaugeHandle
+        var recordingFramesDropped: CounterHandle
+    }
+
     /// Bucket bounds for launch phases, in seconds: 1 ms to 10 s.
     public static let launchPhaseBuckets: [Double] = [
         0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
@@ -157,6 +174,16 @@ public struct HeadroomMetrics: Sendable {
         recordingFramesDropped = try registry.counter(
             "headroom_recording_frames_dropped_total",
             help: "Frames the recorder dropped because its queue was full.")
+        bound = BoundSeries(
+            hardwareCost: try hardwareCost.handle(),
+            systemPressureCost: try systemPressureCost.handle(),
+            targetFrameRate: try frameRate.handle(labels: ["kind": "target"]),
+            actualFrameRate: try frameRate.handle(labels: ["kind": "actual"]),
+            inferenceStride: try inferenceStride.handle(), frames: try frames.handle(),
+            framesDropped: try framesDropped.handle(),
+            governorChanges: try governorChanges.handle(),
+            storageRemaining: try storageRemaining.handle(),
+            recordingFramesDropped: try recordingFramesDropped.handle())
     }
 
     /// Publishes one pressure reading. Unknown values (nil) remove their series rather than
@@ -204,17 +231,32 @@ public struct HeadroomMetrics: Sendable {
     public func publishPipeline(
         targetFrameRate: Double, actualFrameRate: Double, inferenceStride stride: Int
     ) {
-        frameRate.family.set(targetFrameRate, at: ["target"])
-        frameRate.family.set(actualFrameRate, at: ["actual"])
-        inferenceStride.family.set(Double(stride), at: [])
+        bound.targetFrameRate.set(targetFrameRate)
+        bound.actualFrameRate.set(actualFrameRate)
+        bound.inferenceStride.set(Double(stride))
     }
 
     /// Publishes a recording's progress: the reserve's remaining bytes (when it records
     /// through one) and the frames it dropped since the last call.
     public func publishRecording(remainingBytes: Int64?, newlyDropped: Int64) {
-        if let remainingBytes { storageRemaining.family.set(Double(remainingBytes), at: []) }
-        if newlyDropped > 0 { recordingFramesDropped.family.add(Double(newlyDropped), at: []) }
+        if let remainingBytes { bound.storageRemaining.set(Double(remainingBytes)) }
+        if newlyDropped > 0 { bound.recordingFramesDropped.increment(by: Double(newlyDropped)) }
     }
+
+    /// Publishes the committed session's hardware cost.
+    public func publishHardwareCost(_ cost: Double) { bound.hardwareCost.set(cost) }
+
+    /// Publishes the session's cost over the budget sustainable now.
+    public func publishSystemPressureCost(_ cost: Double) { bound.systemPressureCost.set(cost) }
+
+    /// Counts frames delivered to the pipeline and frames dropped before it.
+    public func countFrames(delivered: Int, dropped: Int) {
+        bound.frames.increment(by: Double(delivered))
+        bound.framesDropped.increment(by: Double(dropped))
+    }
+
+    /// Counts one change of the governor's settings.
+    public func countGovernorChange() { bound.governorChanges.increment() }
 
     /// Records one recorded frame's write time, in seconds.
     public func recordStorageWrite(seconds: Double) {

@@ -11,7 +11,14 @@ final class MetricFamily: Sendable {
     let labelNames: [String]
     /// Upper bounds of a histogram's buckets, without the implicit `+Inf`.
     let buckets: [Double]
-    private let series = LockedState<[[String]: SeriesValue]>([:])
+    /// Every series ever created: scalar cells (kept after removal, so a handle stays bound)
+    /// and histogram states.
+    private let series = LockedState<[[String]: Series]>([:])
+
+    private enum Series {
+        case scalar(ScalarCell)
+        case histogram(HistogramState)
+    }
 
     init(name: String, help: String, kind: MetricKind, labelNames: [String], buckets: [Double]) {
         self.name = name
@@ -38,18 +45,22 @@ final class MetricFamily: Sendable {
         .labelMismatch(metric: name, expected: labelNames, got: labels.keys.sorted())
     }
 
+    /// The cell of the scalar series `key`, created (not yet exported) when it is new.
+    func cell(at key: [String]) -> ScalarCell {
+        series.withLock { all in
+            if case .scalar(let cell) = all[key] { return cell }
+            let cell = ScalarCell()
+            all[key] = .scalar(cell)
+            return cell
+        }
+    }
+
     func set(_ value: Double, at key: [String]) {
-        series.withLock { $0[key] = .scalar(value) }
+        cell(at: key).store(value)
     }
 
     func add(_ amount: Double, at key: [String]) {
-        series.withLock { all in
-            if case .scalar(let current) = all[key] {
-                all[key] = .scalar(current + amount)
-            } else {
-                all[key] = .scalar(amount)
-            }
-        }
+        cell(at: key).add(amount)
     }
 
     func observe(_ value: Double, at key: [String]) {
@@ -69,29 +80,64 @@ final class MetricFamily: Sendable {
     }
 
     func remove(at key: [String]) {
-        _ = series.withLock { $0.removeValue(forKey: key) }
+        series.withLock { all in
+            switch all[key] {
+            case .scalar(let cell): cell.remove()
+            case .histogram: all.removeValue(forKey: key)
+            case nil: break
+            }
+        }
     }
 
     /// Replaces every series of a gauge at once with `values`.
     func replaceAll(with values: [([String], Double)]) {
-        var fresh: [[String]: SeriesValue] = [:]
-        for (key, value) in values { fresh[key] = .scalar(value) }
-        series.withLock { $0 = fresh }
+        series.withLock { all in
+            let kept = Set(values.map(\.0))
+            for (key, entry) in all where !kept.contains(key) {
+                if case .scalar(let cell) = entry { cell.remove() }
+            }
+            for (key, value) in values {
+                if case .scalar(let cell) = all[key] {
+                    cell.store(value)
+                } else {
+                    let cell = ScalarCell()
+                    cell.store(value)
+                    all[key] = .scalar(cell)
+                }
+            }
+        }
     }
 
     func removeAll() {
-        series.withLock { $0.removeAll() }
+        series.withLock { all in
+            for (key, entry) in all {
+                if case .scalar(let cell) = entry { cell.remove() } else { all[key] = nil }
+            }
+        }
     }
 
     func value(at key: [String]) -> SeriesValue? {
-        series.withLock { $0[key] }
+        series.withLock { all in
+            switch all[key] {
+            case .scalar(let cell): cell.isPresent ? .scalar(cell.value) : nil
+            case .histogram(let state): .histogram(state)
+            case nil: nil
+            }
+        }
     }
 
-    /// Every series, sorted by label values so that the exposition is stable.
+    /// Every exported series, sorted by label values so that the exposition is stable.
     func snapshot() -> [(labelValues: [String], value: SeriesValue)] {
-        let all = series.withLock { $0 }
-        return all.sorted { $0.key.lexicographicallyPrecedes($1.key) }
-            .map { (labelValues: $0.key, value: $0.value) }
+        let all: [([String], SeriesValue)] = series.withLock { all in
+            all.compactMap { key, entry in
+                switch entry {
+                case .scalar(let cell): cell.isPresent ? (key, .scalar(cell.value)) : nil
+                case .histogram(let state): (key, .histogram(state))
+                }
+            }
+        }
+        return all.sorted { $0.0.lexicographicallyPrecedes($1.0) }
+            .map { (labelValues: $0.0, value: $0.1) }
     }
 }
 

@@ -1,0 +1,16 @@
+// `import Headroom` brings every public module of the toolkit at once, for applications that
+// use several: pricing sessions (Capture), pressure (Pressure), the governor, tracking and the
+// stand, storage, launch timing, the history and metrics. Each module can still be imported
+// on its own.
+@_exported import Capture
+@_exported import Dock
+@_exported import Files
+@_exported import Governor
+@_exported import History
+@_exported import LaunchTiming
+@_exported import Locking
+@_exported import Pipeline
+@_exported import Pressure
+@_exported import Storage
+@_exported import Telemetry
+@_exported import Tracking
