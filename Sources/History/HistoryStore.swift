@@ -323,7 +323,16 @@ public final class HistoryStore: Sendable {
     /// Every phase's durations and every mark's times over `runs`, one sample per run (the
     /// first occurrence), keyed by ``LaunchMetric``.
     public func samples(of runs: [RunID]) throws(HistoryError) -> [LaunchMetric: [Double]] {
+        try timeline(of: runs).samples
+    }
+
+    /// The samples of ``samples(of:)`` and, for each metric, its mean time on the timeline (a
+    /// phase's start, a mark's time), so that figures can be listed in the order they happen.
+    public func timeline(of runs: [RunID]) throws(HistoryError) -> (
+        samples: [LaunchMetric: [Double]], meanTimes: [LaunchMetric: Double]
+    ) {
         var samples: [LaunchMetric: [Double]] = [:]
+        var times: [LaunchMetric: [Double]] = [:]
         for id in runs {
             let report = try report(id)
             var seen = Set<LaunchMetric>()
@@ -331,14 +340,18 @@ public final class HistoryStore: Sendable {
                 let metric = LaunchMetric(name: phase.name, kind: .phaseDuration)
                 if seen.insert(metric).inserted {
                     samples[metric, default: []].append(phase.duration)
+                    times[metric, default: []].append(phase.start)
                 }
             }
             for mark in report.marks {
                 let metric = LaunchMetric(name: mark.name, kind: .markTime)
-                if seen.insert(metric).inserted { samples[metric, default: []].append(mark.time) }
+                if seen.insert(metric).inserted {
+                    samples[metric, default: []].append(mark.time)
+                    times[metric, default: []].append(mark.time)
+                }
             }
         }
-        return samples
+        return (samples, times.mapValues { $0.reduce(0, +) / Double($0.count) })
     }
 
     /// Whether SQLite finds the database intact (`PRAGMA integrity_check`).

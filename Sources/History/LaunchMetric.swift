@@ -67,10 +67,17 @@ public struct MetricStatistics: Hashable, Codable, Sendable {
         return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - Double(lower))
     }
 
-    /// The statistics of every metric in `samples`, phases first, each by name.
-    public static func all(_ samples: [LaunchMetric: [Double]]) -> [MetricStatistics] {
-        samples.filter { !$0.value.isEmpty }.keys.sorted().map {
-            MetricStatistics(metric: $0, samples: samples[$0]!)
-        }
+    /// The statistics of every metric in `samples`: in timeline order when `meanTimes` gives
+    /// each metric's mean time (``HistoryStore/timeline(of:)``), phases first and by name
+    /// otherwise.
+    public static func all(
+        _ samples: [LaunchMetric: [Double]], meanTimes: [LaunchMetric: Double] = [:]
+    ) -> [MetricStatistics] {
+        samples.filter { !$0.value.isEmpty }.keys.sorted { a, b in
+            switch (meanTimes[a], meanTimes[b]) {
+            case let (x?, y?) where x != y: x < y
+            default: a < b
+            }
+        }.map { MetricStatistics(metric: $0, samples: samples[$0]!) }
     }
 }

@@ -16,7 +16,9 @@ public enum MarkdownReportExporter {
         }
         lines += [summary, "", "| phase | start | duration |", "|---|---:|---:|"]
         for phase in report.phases {
-            let indent = String(repeating: "&nbsp;&nbsp;", count: phase.depth)
+            // Nesting as plain text (no HTML entities: the file reads the same in a terminal).
+            let indent =
+                phase.depth == 0 ? "" : String(repeating: "· ", count: phase.depth - 1) + "↳ "
             let unfinished = phase.isComplete ? "" : " (unfinished)"
             lines.append(
                 "| \(indent)\(escaped(phase.name))\(unfinished) | \(milliseconds(phase.start)) |"

@@ -413,7 +413,8 @@ public final class PipelineRun: Sendable {
                         atFrameRate: state.settings.frameRate, sustainableShare: share),
                     framesProcessed: state.stage.framesProcessed,
                     framesDropped: state.framesDropped, governorChanges: state.changes.count,
-                    detectorCalls: state.stage.detectorCalls)
+                    detectorCalls: state.stage.detectorCalls,
+                    latestChangeTime: state.changes.last?.time)
                 let dropped = sample.framesDropped - (state.samples.last?.framesDropped ?? 0)
                 if let previous = state.samples.last {
                     metrics.countFrames(

@@ -40,6 +40,9 @@ public struct RunSample: Hashable, Sendable, Codable {
     public var governorChanges: Int
     /// Detector runs so far.
     public var detectorCalls: Int
+    /// When the latest governor change happened, seconds since the run started (the time the
+    /// reports give it); `nil` before the first.
+    public var latestChangeTime: Double? = nil
 }
 
 /// What a run produced: its settings history, its quality, its launch.

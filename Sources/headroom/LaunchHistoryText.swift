@@ -17,7 +17,8 @@ enum LaunchHistoryText {
         }
         let count = arguments.optionalInteger("--runs") ?? 20
         let runs = try store.runs(label: arguments.value("--label"), limit: count)
-        let statistics = MetricStatistics.all(try store.samples(of: runs.map(\.id)))
+        let timeline = try store.timeline(of: runs.map(\.id))
+        let statistics = MetricStatistics.all(timeline.samples, meanTimes: timeline.meanTimes)
         if arguments.has("--json") {
             Console.json(HistoryDocument(runs: runs.count, metrics: statistics))
             return 0

@@ -37,19 +37,22 @@ final class RunDisplay: Sendable {
         if isLive {
             var text = "\r\u{1B}[K"
             if newChange {
-                text +=
-                    "  \(Self.seconds(sample.time)) governor → \(Self.settings(sample)) (\(sample.level))\n"
+                text += "  " + Self.changeLine(sample) + "\n"
             }
             text += Self.bar(sample.time / seconds) + " " + Self.line(sample)
             Console.write(text)
         } else if newChange || count % 2 == 1 {
             if newChange {
-                Console.out(
-                    "\(Self.seconds(sample.time)) governor → \(Self.settings(sample)) (\(sample.level))"
-                )
+                Console.out(Self.changeLine(sample))
             }
             Console.out(Self.line(sample))
         }
+    }
+
+    /// A governor change, at the time the reports give it (not the sample's, up to half a
+    /// second later).
+    static func changeLine(_ sample: RunSample) -> String {
+        "\(seconds(sample.latestChangeTime ?? sample.time)) governor → \(settings(sample)) (\(sample.level))"
     }
 
     /// Ends the live line.

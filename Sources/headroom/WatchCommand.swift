@@ -1,19 +1,22 @@
 import Foundation
 import Pressure
 
-/// `headroom watch`: live pressure readings, a line per level change.
+/// `headroom watch`: live pressure readings — every reading on a terminal, a line per level
+/// change in a pipe or with `--changes`.
 enum WatchCommand {
     static let command = Command(
         name: "watch",
-        usage: "[--interval S] [--samples N] [--config FILE] [--model] [--json]",
-        summary: "Watch pressure live: a line at start and at every level change.",
+        usage: "[--interval S] [--samples N] [--changes] [--config FILE] [--model] [--json]",
+        summary: "Watch pressure live: every reading on a terminal, level changes in a pipe.",
         details: """
             Samples every --interval seconds (default 1) until interrupted, or for --samples
             readings, and at once when a PSI trigger fires (where the kernel allows triggers).
             Sampling is adaptive: far from every threshold (headroom below 0.7 and flat, PSI
             and rails well below their limits) it samples once a second, and at --interval
-            again as soon as a reading comes within reach. --json prints one JSON reading per
-            line (the `status --json` form, on one line) at start and at each change.
+            again as soon as a reading comes within reach. On a terminal every reading is
+            printed; in a pipe, or with --changes, the first and every level change (logs stay
+            short). --json prints one JSON reading per line (the `status --json` form, on one
+            line), at the same moments.
             """,
         options: PressureInput.options + [
             .number(
@@ -22,6 +25,7 @@ enum WatchCommand {
             .integer(
                 "--samples", "N", "stop after N samples (default: run until interrupted)",
                 in: 1...Int.max),
+            .flag("--changes", "print only the first reading and level changes"),
             .flag("--json", "print JSON lines"),
         ],
         run: { arguments in
@@ -44,22 +48,24 @@ enum WatchCommand {
             let readings = observer.readings()
             let task = Task { await observer.run() }
             let json = arguments.has("--json")
+            let everyReading = Console.isTerminal && !arguments.has("--changes")
             // SIGINT or SIGTERM ends the watch cleanly (exit 130 or 143); so does the reader
             // of a pipe going away (`watch | head -1`), noticed at the next sample.
             let stop = StopSignal()
             defer { task.cancel() }
             try await withSignalCancellation(stop) {
-                try await printChanges(readings, limit: limit, json: json)
+                try await printReadings(
+                    readings, limit: limit, json: json, everyReading: everyReading)
             }
             task.cancel()
             await task.value
             return stop.exitCode ?? 0
         })
 
-    /// Prints the first reading and every level change until `limit` readings, the end of
-    /// the stream (cancellation), or stdout's reader going away.
-    private static func printChanges(
-        _ readings: AsyncStream<PressureReading>, limit: Int, json: Bool
+    /// Prints every reading (`everyReading`), or the first and every level change, until
+    /// `limit` readings, the end of the stream (cancellation), or stdout's reader going away.
+    private static func printReadings(
+        _ readings: AsyncStream<PressureReading>, limit: Int, json: Bool, everyReading: Bool
     ) async throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -76,11 +82,13 @@ enum WatchCommand {
             if previous == nil {
                 for note in reading.notes { Console.error("headroom: note: \(note)") }
             }
-            if reading.level != previous {
+            if everyReading || reading.level != previous {
                 if json {
                     Console.out(String(decoding: try encoder.encode(reading), as: UTF8.self))
                 } else {
-                    Console.out(PressureText.line(reading, from: previous))
+                    Console.out(
+                        PressureText.line(
+                            reading, from: reading.level != previous ? previous : nil))
                 }
                 previous = reading.level
             }

@@ -90,6 +90,11 @@ func report(label: String, firstFrame: Double, start: Double = 0.01) -> LaunchRe
     #expect(abs(firstFrame.p95 - 0.0955) < 1e-12)
     #expect(firstFrame.minimum == 0.01 && firstFrame.maximum == 0.1)
     #expect(first.description == "@firstPreviewFrame")
+    // In timeline order: each figure where it happens, not by name.
+    let timeline = try store.timeline(of: ids)
+    let ordered = MetricStatistics.all(timeline.samples, meanTimes: timeline.meanTimes)
+    let times = ordered.map { timeline.meanTimes[$0.metric]! }
+    #expect(times == times.sorted())
 }
 
 @Test func theDefaultPathFollowsXDG() {

@@ -91,7 +91,8 @@ private func sampleReport() -> LaunchReport {
 @Test func markdownListsEveryPhaseIndentedByDepth() {
     let text = MarkdownReportExporter.render(sampleReport())
     #expect(text.contains("First preview frame at **71.000 ms**"))
-    #expect(text.contains("| &nbsp;&nbsp;outputInitialization.preview | 21.000 | 10.000 |"))
+    #expect(text.contains("| ↳ outputInitialization.preview | 21.000 | 10.000 |"))
+    #expect(!text.contains("&"))
     #expect(text.contains("| deferredStart | 60.000 | 80.000 |"))
 }
 
