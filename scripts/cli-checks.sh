@@ -202,6 +202,16 @@ if command -v script >/dev/null; then  # script(1) gives the command a terminal
   ! grep -q $'\e\[' "$work/pipe" || { echo "FAIL colour into a pipe"; failures=$((failures + 1)); }
 fi
 
+# A run on a trace that reaches shutdown: replayed in time, and --json stays JSON when a cost
+# over a budget of 0 is infinite.
+for time in 0 1 2 3; do
+  printf '{"time":%s,"simulated":true,"sensors":[{"id":"model/cpu","label":"cpu","source":"model","celsius":99,"high":80,"critical":95,"stale":false}]}\n' "$time"
+done >"$work/hot.jsonl"
+"$headroom" run --trace "$work/hot.jsonl" --seconds 3 --governor pressure-only --out "$work/hot" \
+  --db "$work/hot.sqlite3" --json >"$work/hot.json" 2>"$work/err" || true
+jq -e '.worstLevel == "shutdown"' "$work/hot.json" >/dev/null \
+  || { echo "FAIL run --trace to shutdown --json:"; head -c 300 "$work/hot.json"; cat "$work/err"; failures=$((failures + 1)); }
+
 for command in $("$headroom" --help | awk '/^commands:/{on=1;next} on&&!NF{exit} on{print $1}'); do
   expect 0 "usage: headroom $command" -- "$command" --help
 done

@@ -1,16 +1,62 @@
 #!/usr/bin/env bash
-# The main job: setup, release build, then `headroom run` — the tracking pipeline on the
-# synthetic scene with the simulated stand, a room that heats up, and the governor adapting.
-# Leaves its reports (run.json, run.md, run.html, launch.trace.json, launch.md) in runs/demo.
-# Extra arguments go to `headroom run` (e.g. `--compare`, `--seconds 30`).
+# The main job, explained step by step: setup, release build, a session priced before it is
+# committed (and why it does not fit), the planner's fix, then `headroom run` — the tracking
+# pipeline on the synthetic scene with the simulated stand in a room that heats up, and the
+# governor adapting. Leaves its reports in runs/demo (open run.html).
+#
+# By default the run is deterministic: pressure is replayed, in time, from a recorded
+# thermal-ramp trace (examples/traces/thermal-ramp.jsonl) through the real classifier and
+# governor, which follows pressure only — so the levels and the governor's changes are the same
+# on an idle and a busy machine. `--live` uses this host's sensors instead (or, without any,
+# the thermal model driven by this process's own CPU use). Other arguments go to `headroom run`
+# (e.g. `--compare`, `--seconds 30`).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 scripts/setup.sh
 source scripts/env.sh
+
+live=false
+run_arguments=()
+for argument in "$@"; do
+  if [[ $argument == --live ]]; then live=true; else run_arguments+=("$argument"); fi
+done
+
+say() { printf '\n\033[1m== %s\033[0m\n' "$1"; [[ -z ${2:-} ]] || fold -s -w 96 <<<"$2"; echo; }
+[[ -t 1 && -z ${NO_COLOR:-} ]] || say() { printf '\n== %s\n' "$1"; [[ -z ${2:-} ]] || fold -s -w 96 <<<"$2"; echo; }
+
 echo "demo: building headroom (release)…" >&2
 swift build -c release --product headroom 2>&1 | tail -n 1 >&2
 headroom="$(swift build -c release --show-bin-path)/headroom"
 
+say "1. Will this configuration run? Two 4K60 cameras on a Jetson Orin NX" \
+  "The session is priced before it is committed. It is over budget: two 3840x2160 cameras at
+60 fps, each read out from the full sensor (x1.5) and feeding full-rate outputs, ask the
+imaging pipeline for about 3.2 billion pixels a second, more than twice the 1.5 billion the
+profile says it sustains (pixelRate is the limiting budget; memory and ports would fit)."
 "$headroom" estimate examples/sessions/dual-4k60.json || true
-echo
-"$headroom" run --scenario thermal-ramp --out runs/demo "$@"
+
+say "2. The planner's closest configuration that fits" \
+  "It trades what costs least to give up — here frame rate — until the cost is at most 1."
+"$headroom" plan examples/sessions/dual-4k60.json || true
+
+if $live; then
+  say "3. The main job on this host (--live)" \
+    "Pressure comes from this machine's sensors, or — without any — from a thermal model driven
+by this process's CPU use (labelled SIMULATED). The governor lowers frame rate and inference
+load as the level rises and restores them as it eases."
+  "$headroom" run --scenario thermal-ramp --out runs/demo "${run_arguments[@]}"
+else
+  say "3. The main job on a recorded thermal ramp (deterministic)" \
+    "Pressure is replayed in time from examples/traces/thermal-ramp.jsonl (a 75 s recording of a
+room heating up, governor off) through the real classifier and governor; the governor follows
+pressure only, not this machine's speed, so the levels and its changes are the same on any
+machine. The recorded temperatures do not answer the governor's changes (they are a
+recording); \`scripts/demo.sh --live\` closes the loop."
+  "$headroom" run --scenario thermal-ramp --trace examples/traces/thermal-ramp.jsonl \
+    --governor pressure-only --out runs/demo "${run_arguments[@]}"
+fi
+
+say "4. What it left" \
+  "runs/demo/run.html (launch waterfall, pressure and temperature with the governor's changes,
+frame rate and stride, quality), run.md, run.json, launch.trace.json (open in ui.perfetto.dev)
+and launch.md; the run is in the history too (\`headroom launch history\`)."

@@ -110,6 +110,8 @@ public final class PipelineRun: Sendable {
         /// or dropped): the pipeline's own lateness, which the governor sheds load for.
         var lateShare = 0.0
         var statusJSON: String?
+        /// The samples the observer took, for ``PipelineRun/pressureTrace``.
+        var pressure: RecordingSampleSource?
     }
 
     private let state: LockedState<State>
@@ -168,7 +170,9 @@ public final class PipelineRun: Sendable {
                 ($0, true, ["pressure comes from a given source, not this host"])
             }
             ?? pressureSampler(load: load, start: start)
-        let observer = PressureObserver(source: sampler, interval: options.pressureInterval)
+        let recorded = RecordingSampleSource(sampler)
+        state.withLock { $0.pressure = recorded }
+        let observer = PressureObserver(source: recorded, interval: options.pressureInterval)
         let governor = Governor(
             policy: options.policy,
             costModel: SystemPressureCost(estimator: estimator, configuration: configuration),
@@ -246,6 +250,12 @@ public final class PipelineRun: Sendable {
         return try MovieRecorder(
             output: output, camera: camera, destination: destination,
             storageDirectory: options.storageDirectory, metrics: metrics)
+    }
+
+    /// The pressure samples the run took (its sensors or model, or the given source), as a
+    /// trace that `--trace` replays.
+    public var pressureTrace: PressureTrace {
+        state.withLock { $0.pressure?.trace } ?? PressureTrace(samples: [])
     }
 
     /// The latest pressure reading as `status --json` prints it, for `/status`.

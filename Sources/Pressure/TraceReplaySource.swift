@@ -1,22 +1,52 @@
 import Locking
 
-/// Replays a recorded trace: each call returns the next sample, marked simulated with its
-/// temperature sensors' source set to `replay`.
+/// Replays a recorded trace, marked simulated with its temperature sensors' source set to
+/// `replay`: sample after sample (``Pacing/perCall``), or as it was recorded in time
+/// (``Pacing/recordedTimes``), which is what makes a run on a trace the same on an idle and a
+/// busy machine.
 public final class TraceReplaySource: SampleSource {
-    private let samples: [PressureSample]
-    private let position = LockedState(0)
-
-    /// A source replaying `trace` from its first sample.
-    public init(trace: PressureTrace) {
-        samples = trace.samples.map(Self.replayed)
+    /// How the trace advances.
+    public enum Pacing: Sendable {
+        /// Each call returns the next sample, with its own recorded time (`replay`).
+        case perCall
+        /// Each call returns the sample recorded at the time elapsed since the first call (the
+        /// latest one not after it), with the caller's time; `nil` once the trace's time is
+        /// over.
+        case recordedTimes
     }
 
-    /// The next sample (its own recorded time, not `time`), or `nil` at the end.
+    private let samples: [PressureSample]
+    private let pacing: Pacing
+    private let position = LockedState<(next: Int, start: Double?)>((0, nil))
+
+    /// A source replaying `trace` from its first sample.
+    public init(trace: PressureTrace, pacing: Pacing = .perCall) {
+        samples = trace.samples.map(Self.replayed)
+        self.pacing = pacing
+    }
+
+    /// The next sample, or the one recorded at the elapsed time; `nil` at the end.
     public func sample(at time: Double) -> PressureSample? {
         position.withLock { position in
-            guard position < samples.count else { return nil }
-            defer { position += 1 }
-            return samples[position]
+            switch pacing {
+            case .perCall:
+                guard position.next < samples.count else { return nil }
+                defer { position.next += 1 }
+                return samples[position.next]
+            case .recordedTimes:
+                let start = position.start ?? time
+                position.start = start
+                let elapsed = time - start + (samples.first?.time ?? 0)
+                guard let last = samples.last, elapsed <= last.time else { return nil }
+                var index = position.next
+                while index + 1 < samples.count && samples[index + 1].time <= elapsed {
+                    index += 1
+                }
+                position.next = index
+                var sample = samples[index]
+                sample.time = time
+                return sample
+            }
         }
     }
 

@@ -35,7 +35,11 @@ enum Console {
     static func jsonData(_ value: some Encodable) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Headroom's report types are plain values; encoding them cannot fail.
+        // As run.json writes them: a cost over a budget of 0 (at shutdown) is infinite, and
+        // JSONEncoder refuses non-finite numbers unless told how to spell them.
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        // Headroom's report types are plain values; with that, encoding them cannot fail.
         return (try? encoder.encode(value)) ?? Data("null".utf8)
     }
 

@@ -5,6 +5,7 @@ import Governor
 import History
 import LaunchTiming
 import Pipeline
+import Pressure
 import Storage
 import Telemetry
 
@@ -50,6 +51,11 @@ enum RunCommand {
             SessionInput.profileOption,
             .path("--policy", "FILE", "governor policy JSON"),
             .path("--record", "PATH", "record the frames as a Y4M movie to PATH"),
+            .path(
+                "--trace", "FILE",
+                "pressure from a recorded trace, replayed in time (the same run on any machine)"),
+            .path(
+                "--record-pressure", "FILE", "write the pressure samples the run took as a trace"),
             StorageCommand.storageOption,
             .path("--out", "DIR", "where to write the reports (default runs/<time>)"),
             .path("--db", "PATH", "the history database"),
@@ -63,6 +69,7 @@ enum RunCommand {
             var options = try runOptions(arguments)
             let json = arguments.has("--json")
             let out = arguments.value("--out") ?? "runs/\(timestamp())"
+            let traceFile = arguments.value("--trace")
             if arguments.has("--compare"), arguments.value("--record") != nil {
                 throw UsageError(description: "--record: one recording per run, not with --compare")
             }
@@ -86,6 +93,11 @@ enum RunCommand {
                     arguments.value("--record")
                     ?? (options.configuration.outputs.contains { $0.kind == .movie }
                         ? "\(directory)/movie.y4m" : nil)
+                if let trace = traceFile {
+                    // A fresh replay for each run of --compare.
+                    options.pressureSource = TraceReplaySource(
+                        trace: try PressureTrace.read(from: trace), pacing: .recordedTimes)
+                }
                 let run = try PipelineRun(
                     options: options, timeline: index == 0 ? timeline : LaunchTimeline())
                 let server = try serve(run, at: arguments.value("--serve"), quiet: json)
@@ -118,6 +130,9 @@ enum RunCommand {
                     return 1
                 }
                 display.finish()
+                if let path = arguments.value("--record-pressure") {
+                    try run.pressureTrace.write(to: path)
+                }
                 if let recording = summary.recording, recording.endReason != .finished {
                     Console.error(
                         "headroom run: recording ended early: \(recording.endReason.rawValue):"

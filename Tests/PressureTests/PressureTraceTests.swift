@@ -17,6 +17,29 @@ import Testing
             })
     }
 
+    @Test(
+        "replayed in time, a trace gives the sample recorded at the elapsed time, whatever the call rate"
+    )
+    func replayInRecordedTime() {
+        let source = TraceReplaySource(trace: heatingTrace(), pacing: .recordedTimes)
+        // Called at 100.0, 100.4, 103.7, 103.8, 120.0 and 120.5 s of some clock.
+        let temperatures = [100.0, 100.4, 103.7, 103.8, 120.0].map {
+            source.sample(at: $0)?.sensors[0].celsius?.value
+        }
+        #expect(temperatures == [60, 60, 66, 66, 100])
+        #expect(source.sample(at: 103.9)?.time == 103.9)
+        #expect(source.sample(at: 120.5) == nil)
+    }
+
+    @Test("a recording source keeps what it passes on, with times from 0")
+    func recordingSource() {
+        let recorder = RecordingSampleSource(TraceReplaySource(trace: heatingTrace()))
+        for time in [5.0, 6.0, 7.0] { _ = recorder.sample(at: time) }
+        let trace = recorder.trace
+        #expect(trace.samples.map(\.time) == [0, 1, 2])
+        #expect(trace.samples.map { $0.sensors[0].celsius?.value } == [60, 62, 64])
+    }
+
     @Test func aTraceSurvivesWritingAndReading() throws {
         let tree = try FixtureTree()
         let path = tree.root + "/trace.jsonl"
