@@ -47,8 +47,8 @@ load as the level rises and restores them as it eases."
   "$headroom" run --scenario thermal-ramp --out runs/demo "${run_arguments[@]}"
 else
   say "3. The main job on a recorded thermal ramp (deterministic)" \
-    "Pressure is replayed in time from examples/traces/thermal-ramp.jsonl (a 75 s recording of a
-room heating up, governor off) through the real classifier and governor; the governor follows
+    "Pressure is replayed in time from examples/traces/thermal-ramp.jsonl (72 s of a room
+heating up, recorded with the governor off) through the real classifier and governor; the governor follows
 pressure only, not this machine's speed, so the levels and its changes are the same on any
 machine. The recorded temperatures do not answer the governor's changes (they are a
 recording); \`scripts/demo.sh --live\` closes the loop."

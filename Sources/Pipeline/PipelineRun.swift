@@ -221,9 +221,10 @@ public final class PipelineRun: Sendable {
                 )
             }
         }
+        // A run that ended early (stopped, or its pressure source ran out) reports what ran.
+        result.seconds = min(elapsed, options.seconds)
         if wasInterrupted {
             result.wasInterrupted = true
-            result.seconds = min(elapsed, options.seconds)
             result.notes.append(
                 "interrupted after \(RunReport.decimal(result.seconds, 1)) s of \(RunReport.decimal(options.seconds, 0)) s; the figures cover what ran"
             )

@@ -20,8 +20,13 @@ final class RunDisplay: Sendable {
     func header(_ options: RunOptions) -> String {
         let camera = options.configuration.cameras.first.map { "\($0.id) \($0.format)" } ?? "-"
         return
-            "headroom run: scenario \(options.scenario.name), governor \(options.isGovernorEnabled ? "on" : "off"),"
+            "headroom run: scenario \(options.scenario.name), governor \(governor(options)),"
             + " \(Int(options.seconds)) s, seed \(options.seed), \(camera) on \(options.profile.name)"
+    }
+
+    /// `on`, `pressure-only` or `off`, as `--governor` takes it.
+    private func governor(_ options: RunOptions) -> String {
+        !options.isGovernorEnabled ? "off" : options.shedsForLateness ? "on" : "pressure-only"
     }
 
     /// Shows one sample.
