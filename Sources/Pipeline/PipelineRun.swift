@@ -46,6 +46,10 @@ public struct RunOptions: Sendable {
     public var storageDirectory = StorageReserve.defaultDirectory(
         environment: ProcessInfo.processInfo.environment)
 
+    /// The frame rate of the tracked camera (the session's first), frames per second: what
+    /// the pipeline starts at and what the governor's frame-rate cap is applied below.
+    public var trackedFrameRate: Double { configuration.cameras.first?.frameRate ?? 30 }
+
     /// Options with the defaults of `headroom run`.
     public init(
         seconds: Double? = nil, scenario: RunScenario = .standard, seed: UInt64 = 1,
@@ -90,10 +94,18 @@ public final class PipelineRun: Sendable {
     /// The metrics the run publishes as it goes (serve them with a `MetricsServer`).
     public let metrics: HeadroomMetrics
 
-    /// Mutable state shared by the run's tasks.
+    /// Seconds between progress samples (and the unit of time-at-level figures).
+    static let samplePeriod = 0.5
+
+    /// Mutable state shared by the run's tasks. The tracking stage is not in it while frames
+    /// flow: the frame loop owns it then, so the detector and tracker never run under the lock.
     private struct State {
         var settings: PipelineSettings
-        var stage: TrackingStage
+        /// The tracking stage, while the frame loop is not running (before and after it).
+        var stage: TrackingStage?
+        /// Frames processed and detector runs so far, published by the frame loop.
+        var framesProcessed = 0
+        var detectorCalls = 0
         var reading: PressureReading?
         var samples: [RunSample] = []
         var changes: [GovernorChange] = []
@@ -115,6 +127,9 @@ public final class PipelineRun: Sendable {
     }
 
     private let state: LockedState<State>
+    /// Signalled when the governor restarts capture it had stopped; the frame loop waits on it.
+    private let captureResumedStream: AsyncStream<Void>
+    private let captureResumed: AsyncStream<Void>.Continuation
 
     /// A run with `options`, marking its phases on `timeline`.
     ///
@@ -124,8 +139,10 @@ public final class PipelineRun: Sendable {
         self.options = options
         self.timeline = timeline
         metrics = try HeadroomMetrics()
-        let frameRate = options.configuration.cameras.first?.frameRate ?? 30
+        let frameRate = options.trackedFrameRate
         let heaviest = options.policy.inferenceLadder.first ?? InferenceSetting(stride: 1, scale: 1)
+        (captureResumedStream, captureResumed) = AsyncStream.makeStream(
+            of: Void.self, bufferingPolicy: .bufferingNewest(1))
         state = LockedState(
             State(
                 settings: PipelineSettings(frameRate: frameRate, inference: heaviest),
@@ -328,13 +345,13 @@ public final class PipelineRun: Sendable {
             state.withLock { state in
                 state.changes.append(relative)
                 state.settings = change.to
-                state.stage.apply(change.to.inference)
             }
             session.limitFrameRate(to: change.to.frameRate)
             if change.from.isCapturing && !change.to.isCapturing {
                 await session.stopRunning()
             } else if !change.from.isCapturing && change.to.isCapturing {
                 try? session.startRunning()
+                captureResumed.yield()
             }
         }
     }
@@ -342,14 +359,21 @@ public final class PipelineRun: Sendable {
     // MARK: - Frames
 
     /// Takes the session's frames through the tracking stage and drives the stand; while
-    /// capture is stopped, waits for it to run again.
+    /// capture is stopped for pressure, waits for the governor to restart it. The stage is
+    /// this loop's own while it runs: the detector and tracker run outside any lock, and only
+    /// the per-frame bookkeeping is shared.
     private func processFrames(
         session: CaptureSession, source: SceneFrameSource, stand: SimulatedStand,
         recorder: MovieRecorder?
     ) async throws {
+        guard var stage = state.withLock({ $0.stage.take() }) else { return }
+        defer { state.withLock { $0.stage = stage } }
+        var resumptions = captureResumedStream.makeAsyncIterator()
         while !Task.isCancelled {
             guard session.isRunning else {
-                try await Task.sleep(for: .milliseconds(20))  // capture is stopped for pressure
+                // Capture is stopped for pressure: wait for the governor to restart it (the
+                // stream ends, and the wait with it, when the run is cancelled).
+                guard await resumptions.next() != nil else { return }
                 continue
             }
             let run = state.withLock { state in
@@ -361,20 +385,26 @@ public final class PipelineRun: Sendable {
                 recorder?.record(frame)
                 let cameraPose = await stand.motors.pose
                 let people = source.groundTruth(run: run, number: frame.number)
-                let step = state.withLock { state in
+                let (interval, inference) = state.withLock { state in
                     let interval =
-                        state.lastFrameTime.map { frame.timestamp.seconds(since: $0) } ?? (1 / 30)
+                        state.lastFrameTime.map { frame.timestamp.seconds(since: $0) }
+                        ?? 1 / options.trackedFrameRate
                     // Numbers the pipeline never saw were skipped by the camera or by us.
                     state.framesDropped +=
                         frame.number - (state.lastFrameNumber.map { $0 + 1 } ?? 0)
                     state.lastFrameNumber = frame.number
                     state.lastFrameTime = frame.timestamp
-                    let step = state.stage.process(
-                        frame, pose: cameraPose, interval: interval, people: people)
+                    return (interval, state.settings.inference)
+                }
+                if inference != stage.inference { stage.apply(inference) }
+                let step = stage.process(
+                    frame, pose: cameraPose, interval: interval, people: people)
+                state.withLock { state in
                     state.subjects = step.outcome.subjects.count
                     state.periodFrames += 1
                     state.periodFramingError += step.framingError
-                    return step
+                    state.framesProcessed = stage.framesProcessed
+                    state.detectorCalls = stage.detectorCalls
                 }
                 try? await stand.setAngularVelocity(
                     yaw: step.outcome.command.yaw, pitch: step.outcome.command.pitch)
@@ -394,7 +424,7 @@ public final class PipelineRun: Sendable {
         start: MonotonicInstant, session: CaptureSession, governor: Governor,
         recorder: MovieRecorder?, progress: @Sendable (RunSample) -> Void
     ) async throws {
-        let period = 0.5
+        let period = Self.samplePeriod
         let clock = ContinuousClock()
         var next = clock.now
         while true {
@@ -422,9 +452,9 @@ public final class PipelineRun: Sendable {
                         : FramingError.missed,
                     systemPressureCost: governor.costModel.cost(
                         atFrameRate: state.settings.frameRate, sustainableShare: share),
-                    framesProcessed: state.stage.framesProcessed,
+                    framesProcessed: state.framesProcessed,
                     framesDropped: state.framesDropped, governorChanges: state.changes.count,
-                    detectorCalls: state.stage.detectorCalls,
+                    detectorCalls: state.detectorCalls,
                     latestChangeTime: state.changes.last?.time)
                 let dropped = sample.framesDropped - (state.samples.last?.framesDropped ?? 0)
                 if let previous = state.samples.last {
@@ -457,7 +487,10 @@ public final class PipelineRun: Sendable {
         loadReference: Double?
     ) -> RunSummary {
         state.withLock { state in
-            let metrics = state.stage.metrics()
+            guard let stage = state.stage else {
+                preconditionFailure("the frame loop hands the tracking stage back when it ends")
+            }
+            let metrics = stage.metrics()
             let temperatures = state.samples.compactMap(\.temperature)
             let serious = state.samples.filter { $0.level >= .serious }.count
             return RunSummary(
@@ -467,11 +500,11 @@ public final class PipelineRun: Sendable {
                 profile: options.profile.name,
                 isSimulated: isSimulated, peakTemperature: temperatures.max(),
                 worstLevel: state.samples.map(\.level).max() ?? .nominal,
-                secondsAtSeriousOrWorse: Double(serious) * 0.5,
-                framesProcessed: state.stage.framesProcessed,
+                secondsAtSeriousOrWorse: Double(serious) * Self.samplePeriod,
+                framesProcessed: stage.framesProcessed,
                 framesDropped: state.framesDropped,
-                detectorCalls: state.stage.detectorCalls, idf1: metrics.idf1, mota: metrics.mota,
-                identitySwitches: metrics.idsw, meanFramingError: state.stage.meanFramingError,
+                detectorCalls: stage.detectorCalls, idf1: metrics.idf1, mota: metrics.mota,
+                identitySwitches: metrics.idsw, meanFramingError: stage.meanFramingError,
                 governorChanges: state.changes, samples: state.samples,
                 launch: timeline.report(
                     label: "run", metadata: ["scenario": options.scenario.name]),
