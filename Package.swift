@@ -22,7 +22,7 @@ let libraries = [
     "Files", "Locking", "LaunchTiming", "Storage", "Capture", "Pressure", "Tracking", "Dock",
     "Governor",
     "History",
-    "Telemetry", "Pipeline",
+    "Telemetry", "Pipeline", "Reports",
 ]
 
 let package = Package(
@@ -64,6 +64,8 @@ let package = Package(
                 "Files", "Locking", "Storage",
             ]),
 
+        module("Reports", ["Files", "LaunchTiming", "Pipeline", "Pressure"]),
+
         // The umbrella: every public module, re-exported.
         module("Headroom", libraries.map { .target(name: $0) }),
 
@@ -72,7 +74,7 @@ let package = Package(
             name: "headroom",
             dependencies: [
                 "Capture", "Dock", "Files", "Governor", "History", "LaunchTiming", "Pipeline",
-                "Pressure", "Storage", "Telemetry", "Tracking",
+                "Pressure", "Reports", "Storage", "Telemetry", "Tracking",
             ],
             swiftSettings: strictSettings),
         .executableTarget(
@@ -101,6 +103,7 @@ let package = Package(
             ]),
         tests("GovernorTests", ["Governor", "Pressure", "Capture", "Tracking", "Files"]),
         tests("TelemetryTests", ["Telemetry"]),
+        tests("ReportsTests", ["Reports", "Files", "LaunchTiming", "Pipeline"]),
         tests("CommandLineTests", ["headroom"]),
         tests("HeadroomTests", ["Headroom"]),
         tests("FuzzTests", ["Capture", "Files", "Pressure", "Telemetry", "Tracking"]),

@@ -11,6 +11,7 @@
 @_exported import Locking
 @_exported import Pipeline
 @_exported import Pressure
+@_exported import Reports
 @_exported import Storage
 @_exported import Telemetry
 @_exported import Tracking

@@ -91,7 +91,7 @@ public enum ReportOrigin: String, Codable, Sendable, CaseIterable {
 }
 
 /// A finished launch: its phases and marks with times in seconds, ready to export or to store
-/// in the history. Exporters: ``LaunchReportFormat``.
+/// in the history. Exporters: `LaunchReportFormat` in `Reports` (JSON, CSV and trace events are here).
 public struct LaunchReport: Hashable, Codable, Sendable {
     /// The version of this document's schema.
     public static let currentVersion = 1
@@ -168,7 +168,7 @@ public struct LaunchReport: Hashable, Codable, Sendable {
         metadata = try container.decodeIfPresent([String: String].self, forKey: .metadata) ?? [:]
     }
 
-    /// Parses a report written by ``LaunchReportFormat/json``.
+    /// Parses a report written as JSON (`LaunchReportFormat.json` in `Reports`).
     ///
     /// - Throws: ``ConfigurationError`` naming `file` and the field that is wrong.
     public static func decode(

@@ -243,7 +243,7 @@ public final class PipelineRun: Sendable {
         if wasInterrupted {
             result.wasInterrupted = true
             result.notes.append(
-                "interrupted after \(RunReport.decimal(result.seconds, 1)) s of \(RunReport.decimal(options.seconds, 0)) s; the figures cover what ran"
+                "interrupted after \(String(format: "%.1f", result.seconds)) s of \(String(format: "%g", options.seconds)) s; the figures cover what ran"
             )
         }
         for phase in result.launch.phases where phase.isComplete {

@@ -2,6 +2,7 @@ import Capture
 import Files
 import Foundation
 import Pipeline
+import Reports
 import Storage
 import Synchronization
 

@@ -2,6 +2,7 @@ import Files
 import Foundation
 import History
 import LaunchTiming
+import Reports
 
 /// `headroom launch report|history|compare|measure`: launch reports and the launch history.
 enum LaunchCommand {

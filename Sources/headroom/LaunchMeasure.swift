@@ -3,6 +3,7 @@ import Files
 import Foundation
 import History
 import LaunchTiming
+import Reports
 
 /// `headroom launch measure`: launches a session in fresh processes and stores each timeline;
 /// each launch is the hidden `headroom launch run-once`, which prints its report as JSON.

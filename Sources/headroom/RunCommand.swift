@@ -6,6 +6,7 @@ import History
 import LaunchTiming
 import Pipeline
 import Pressure
+import Reports
 import Storage
 import Telemetry
 

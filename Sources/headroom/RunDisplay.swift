@@ -1,5 +1,6 @@
 import Pipeline
 import Pressure
+import Reports
 import Synchronization
 
 /// How `headroom run` shows progress: a status line redrawn in place on a terminal (with the

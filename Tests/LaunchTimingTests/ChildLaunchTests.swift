@@ -9,7 +9,7 @@ struct ChildLaunchTests {
         let timeline = LaunchTimeline()
         timeline.mark(.appInit)
         let path = NSTemporaryDirectory() + "child-launch-\(UUID().uuidString).json"
-        try LaunchReportFormat.json.render(timeline.report(label: "child")).write(
+        try JSONEncoder().encode(timeline.report(label: "child")).write(
             to: URL(fileURLWithPath: path))
         return path
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Telemetry
+@testable import Reports
 
 @Suite struct HTMLRunReportTests {
     /// A five-minute run that heats up, is throttled twice by the governor, then recovers.

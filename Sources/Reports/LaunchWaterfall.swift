@@ -1,7 +1,16 @@
-/// The launch phases as an SVG waterfall: one row per phase, a bar from its start to its end
-/// on a shared axis in milliseconds since process start, its duration written beside it.
+/// The launch phases as an SVG waterfall — the one both the run report and the launch report
+/// draw: one row per phase (indented by nesting), a bar from its start to its end on a shared
+/// axis in milliseconds since process start, its duration written beside it, and the marks
+/// (first preview frame, …) as dashed vertical lines.
 struct LaunchWaterfall {
+    /// A moment on the timeline.
+    struct Mark {
+        var name: String
+        var seconds: Double
+    }
+
     var phases: [LaunchPhaseSpan]
+    var marks: [Mark] = []
 
     private let width = 880.0
     private let labelWidth = 190.0
@@ -10,16 +19,18 @@ struct LaunchWaterfall {
     private let axisHeight = 30.0
 
     func render() -> String {
-        let end = phases.map { $0.startSeconds + $0.durationSeconds }.max() ?? 0
+        let end =
+            (phases.map { $0.startSeconds + $0.durationSeconds } + marks.map(\.seconds)).max() ?? 0
         let span = max(end, 1e-6) * 1.12  // room for the last bar's label
         let plotWidth = width - labelWidth - 16
-        let height = top + Double(phases.count) * rowHeight + axisHeight
+        let markRow = marks.isEmpty ? 0 : rowHeight
+        let height = top + markRow + Double(phases.count) * rowHeight + axisHeight
         func x(_ seconds: Double) -> Double { labelWidth + max(seconds, 0) / span * plotWidth }
         var svg = """
             <svg class="chart" viewBox="0 0 \(Int(width)) \(Int(height))" role="img" \
             xmlns="http://www.w3.org/2000/svg"><title>Launch phases</title>
             """
-        let axisY = top + Double(phases.count) * rowHeight
+        let axisY = top + markRow + Double(phases.count) * rowHeight
         for tick in SVGTimeChart.roundTicks(0...(span * 1000)) {
             let position = HTMLText.coordinate(x(tick / 1000))
             svg += """
@@ -32,15 +43,24 @@ struct LaunchWaterfall {
             <text class="axis-title" x="\(Int(labelWidth + plotWidth / 2))" y="\(Int(height) - 2)" \
             text-anchor="middle">ms since process start</text>
             """
+        for mark in marks {
+            let position = HTMLText.coordinate(x(mark.seconds))
+            let name = HTMLText.escaped(mark.name)
+            svg += """
+                <line class="marker" x1="\(position)" x2="\(position)" y1="\(Int(top) + 14)" \
+                y2="\(Int(axisY))"><title>\(name) at \(HTMLText.duration(mark.seconds))</title></line>\
+                <text class="tick" x="\(position)" y="\(Int(top) + 10)" text-anchor="middle">\(name)</text>
+                """
+        }
         for (row, phase) in phases.enumerated() {
-            let rowTop = top + Double(row) * rowHeight
+            let rowTop = top + markRow + Double(row) * rowHeight
             let barX = x(phase.startSeconds)
             let barWidth = max(x(phase.startSeconds + phase.durationSeconds) - barX, 1.5)
             let name = HTMLText.escaped(phase.name)
             let duration = HTMLText.duration(phase.durationSeconds)
             svg += """
                 <text class="phase" x="\(Int(labelWidth) - 8)" y="\(Int(rowTop + rowHeight / 2) + 4)" \
-                text-anchor="end">\(name)</text>\
+                text-anchor="end">\(String(repeating: "· ", count: phase.depth))\(name)</text>\
                 <rect class="bar" x="\(HTMLText.coordinate(barX))" y="\(Int(rowTop) + 4)" \
                 width="\(HTMLText.coordinate(barWidth))" height="\(Int(rowHeight) - 8)" rx="3">\
                 <title>\(name): \(duration)</title></rect>\

@@ -1,5 +1,6 @@
 import Files
 import Foundation
+import LaunchTiming
 
 /// The file formats a ``LaunchReport`` exports to.
 public enum LaunchReportFormat: String, CaseIterable, Sendable {

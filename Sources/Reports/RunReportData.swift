@@ -40,9 +40,12 @@ public struct LaunchPhaseSpan: Sendable, Hashable, Codable {
     public var startSeconds: Double
     /// Duration of the phase in seconds (≥ 0).
     public var durationSeconds: Double
+    /// How deeply the phase nests inside others (0: top level); the waterfall indents it.
+    public var depth = 0
 
     /// Creates a span; see the properties for units.
-    public init(name: String, startSeconds: Double, durationSeconds: Double) {
+    public init(name: String, startSeconds: Double, durationSeconds: Double, depth: Int = 0) {
+        self.depth = depth
         self.name = name
         self.startSeconds = startSeconds
         self.durationSeconds = durationSeconds

@@ -1,4 +1,5 @@
 import Foundation
+import LaunchTiming
 
 /// Renders a launch report as Markdown: a summary line, the phases indented by nesting, then
 /// the marks; times in milliseconds.

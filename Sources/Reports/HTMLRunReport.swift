@@ -203,7 +203,8 @@ public struct HTMLRunReport: Sendable {
         return html + (entries.first?.label.hasPrefix("pressure") == true ? levels : "") + "</div>"
     }
 
-    private static let style = """
+    /// The stylesheet of Headroom's HTML reports (the launch page uses it too).
+    static let style = """
         body{font:14px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#212121;\
         margin:24px auto;max-width:920px;padding:0 16px;background:#fafafa}\
         h1{font-size:22px;margin:0 0 4px}h2{font-size:16px;margin:0 0 8px}\

@@ -1,8 +1,8 @@
 import Files
 import Foundation
 import LaunchTiming
+import Pipeline
 import Pressure
-import Telemetry
 
 /// The files a run leaves behind, written atomically into one directory:
 /// `run.json` (the whole ``RunSummary``), `run.md` (a readable summary), `run.html` (one
@@ -76,7 +76,7 @@ public enum RunReport {
             launchPhases: summary.launch.phases.filter(\.isComplete).map {
                 LaunchPhaseSpan(
                     name: $0.name, startSeconds: max(0, $0.start - processStart),
-                    durationSeconds: $0.duration)
+                    durationSeconds: $0.duration, depth: $0.depth)
             },
             pressure: summary.samples.map {
                 PressurePoint(
