@@ -1,4 +1,5 @@
 import Capture
+import Dock
 import Governor
 import Tracking
 

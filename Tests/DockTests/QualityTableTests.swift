@@ -1,3 +1,4 @@
+import Dock
 import Foundation
 import Testing
 import Tracking

@@ -1,3 +1,5 @@
+import Tracking
+
 /// Measures a ``QualityTable``: runs the synthetic scene through renderer, detector, tracker,
 /// subject selection, framing and a camera rig for each setting, and scores the tracks against
 /// the scene's ground truth. Seeded: the same settings give the same table on every machine.

@@ -1,3 +1,5 @@
+import Tracking
+
 /// A closed-loop run on the synthetic scene: each frame is rendered from the rig's pose, the
 /// follower tracks and frames, and the rig is driven by its command. Collects the tracks and
 /// the ground truth (MOTChallenge records, pixels) and the framing error of the subject's true

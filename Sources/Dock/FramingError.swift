@@ -1,3 +1,5 @@
+import Tracking
+
 /// How far the framed subject's true position is from where the framing wants it: the measure
 /// of how well a follower keeps its subject in frame.
 public enum FramingError {

@@ -1,3 +1,5 @@
+import Tracking
+
 /// Where the framed subjects are and where they should be.
 public struct FramingResult: Sendable, Hashable {
     /// The box around everyone framed, normalized top-left.

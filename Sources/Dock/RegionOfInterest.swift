@@ -1,3 +1,5 @@
+import Tracking
+
 /// The part of the picture framing aims into, in normalized top-left coordinates (x right,
 /// y down, the whole picture is 0...1 on both axes); the default is the whole picture.
 public struct RegionOfInterest: Sendable, Hashable, Codable {

@@ -1,3 +1,5 @@
+import Tracking
+
 /// Turns a framing error into pan and tilt angular-velocity commands: a proportional term on
 /// the angular error plus the subject's own angular velocity (feed-forward), so a walking
 /// subject is followed without lag.

@@ -1,3 +1,5 @@
+import Tracking
+
 /// Where the stand places the subject in the picture.
 public enum FramingMode: String, Sendable, Hashable, CaseIterable, Codable {
     /// The centre for a still subject or a group; a moving single subject is placed on the

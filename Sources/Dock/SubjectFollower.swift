@@ -1,3 +1,5 @@
+import Tracking
+
 /// One frame's work of the tracking pipeline: detector (on inference frames), tracker,
 /// primary subject, framing and the pan/tilt command.
 public struct SubjectFollower<D: Detector>: Sendable {

@@ -1,3 +1,4 @@
+import Dock
 import Testing
 import Tracking
 
