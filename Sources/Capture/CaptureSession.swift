@@ -78,7 +78,10 @@ public final class CaptureSession: Sendable {
     public var isConfiguring: Bool { state.withLock { $0.isConfiguring } }
 
     /// Whether the session is started (from ``startRunning()`` until it has stopped).
-    public var isRunning: Bool { state.withLock { $0.isRunning } }
+    public var isRunning: Bool { state.withLock { $0.phase.isStarted } }
+
+    /// Where the session is in its life.
+    public var phase: CaptureSessionPhase { state.withLock { $0.phase } }
 
     /// Whether deferred outputs start by themselves soon after the first preview frame (the
     /// default); off, they wait for ``runDeferredStartWhenNeeded()``. Read when the first
@@ -113,7 +116,7 @@ public final class CaptureSession: Sendable {
         let estimate = estimator.cost(of: configuration)
         guard estimate.fits else { throw SessionOverBudgetError(estimate: estimate) }
         try state.withLock { state throws(CaptureSessionError) in
-            guard !state.isRunning else { throw .alreadyRunning }
+            guard !state.phase.isStarted else { throw .alreadyRunning }
             state.committed = configuration
             state.committedEstimate = estimate
         }
@@ -137,7 +140,10 @@ public final class CaptureSession: Sendable {
     /// Stops the session started with ``startRunning()`` and waits until it has stopped (its
     /// outputs released, ``CaptureSessionEvent/didStopRunning`` sent).
     public func stopRunning() async {
-        let task = state.withLock { $0.runTask }
+        let task = state.withLock { state in
+            if state.phase.isStarted { state.phase = .stopping }
+            return state.runTask
+        }
         task?.cancel()
         await task?.value
     }
@@ -161,7 +167,7 @@ public final class CaptureSession: Sendable {
     public func runDeferredStartWhenNeeded() {
         state.withLock { state in
             state.isDeferredStartRequested = true
-            if state.hasDeliveredFirstPreviewFrame { state.triggerDeferredStart() }
+            if state.phase == .previewing { state.releaseDeferredStart() }
         }
     }
 
@@ -218,7 +224,9 @@ public final class CaptureSession: Sendable {
     {
         let requestedAt = instant ?? MonotonicClock.now()
         let (index, camera) = try state.withLock { state throws(CaptureSessionError) in
-            guard state.isRunning, let committed = state.committed else { throw .notRunning }
+            guard state.phase.isStarted, let committed = state.committed else {
+                throw .notRunning
+            }
             guard let index = committed.outputs.firstIndex(where: { $0.kind == .photo }) else {
                 throw .noOutput(.photo)
             }
@@ -301,7 +309,7 @@ public final class CaptureSession: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 state.withLock { state in
-                    if state.isDeferredStartTriggered || state.isCancelled {
+                    if state.phase == .running || state.phase == .stopping {
                         continuation.resume()
                     } else {
                         state.deferredTrigger = continuation
@@ -310,7 +318,7 @@ public final class CaptureSession: Sendable {
             }
         } onCancel: {
             state.withLock { state in
-                state.isCancelled = true
+                state.phase = .stopping
                 state.deferredTrigger?.resume()
                 state.deferredTrigger = nil
             }
@@ -376,12 +384,12 @@ public final class CaptureSession: Sendable {
             for waiter in waiting { waiter.continuation.resume(returning: frame) }
             if isPreviewCamera {
                 state.previewFrames += 1
-                if !state.hasDeliveredFirstPreviewFrame {
-                    state.hasDeliveredFirstPreviewFrame = true
+                if state.phase == .starting {
+                    state.phase = .previewing
                     timeline.mark(.firstPreviewFrame)
                     emit(.firstPreviewFrame(frame: frame.number, camera: frame.camera))
                     if state.automaticallyRunsDeferredStart || state.isDeferredStartRequested {
-                        state.triggerDeferredStart()
+                        state.releaseDeferredStart()
                     }
                 }
             }
@@ -410,7 +418,7 @@ public final class CaptureSession: Sendable {
                 state.withLock { state in
                     if let frame = state.rings[camera]?.frame(at: instant) {
                         continuation.resume(returning: frame)
-                    } else if !state.isRunning {
+                    } else if !state.phase.isStarted {
                         continuation.resume(throwing: CaptureSessionError.stopped)
                     } else {
                         state.frameWaiters.append((camera, continuation))
@@ -428,7 +436,7 @@ public final class CaptureSession: Sendable {
                 state.withLock { state in
                     if state.outputs[index].isReady {
                         continuation.resume()
-                    } else if !state.isRunning {
+                    } else if !state.phase.isStarted {
                         continuation.resume(throwing: CaptureSessionError.stopped)
                     } else {
                         state.readinessWaiters.append((index, continuation))
@@ -504,16 +512,17 @@ private struct State: Sendable {
     var isConfiguring = false
     var automaticallyRunsDeferredStart = true
 
-    var isRunning = false
+    /// Where the session is in its life; the only record of it.
+    var phase = CaptureSessionPhase.stopped
     var plan: RunPlan?
     var runTask: Task<Void, Never>?
     var outputs: [OutputState] = []
     var rings: [String: FrameRing] = [:]
-    var hasDeliveredFirstPreviewFrame = false
+    /// Whether this run has marked `firstCaptureReady` (the first photo output ready): a mark,
+    /// not a phase, since it may come before or after the first preview frame.
     var hasMarkedCaptureReady = false
+    /// A request for deferred start in manual mode; it outlives a run that has not started.
     var isDeferredStartRequested = false
-    var isDeferredStartTriggered = false
-    var isCancelled = false
     var deferredTrigger: CheckedContinuation<Void, Never>?
     var frameWaiters: [(camera: String, continuation: CheckedContinuation<Frame, any Error>)] = []
     var readinessWaiters: [(index: Int, continuation: CheckedContinuation<Void, any Error>)] = []
@@ -529,9 +538,9 @@ private struct State: Sendable {
     /// Marks the session running with its committed configuration, or says why it cannot run.
     mutating func claim(ringCapacity: Int) throws(CaptureSessionError) -> RunPlan {
         guard let committed else { throw .notCommitted }
-        guard !isRunning else { throw .alreadyRunning }
+        guard !phase.isStarted else { throw .alreadyRunning }
         let plan = RunPlan(committed)
-        isRunning = true
+        phase = .starting
         self.plan = plan
         previewFrames = 0
         encodedMovieFrames = 0
@@ -544,24 +553,22 @@ private struct State: Sendable {
         return plan
     }
 
-    mutating func triggerDeferredStart() {
-        isDeferredStartTriggered = true
+    /// `previewing` → `running`: lets the deferred outputs start.
+    mutating func releaseDeferredStart() {
+        phase = .running
         deferredTrigger?.resume()
         deferredTrigger = nil
     }
 
     /// Back to a stopped session, keeping the configuration.
     mutating func reset() {
-        isRunning = false
+        phase = .stopped
         plan = nil
         runTask = nil
         outputs = []
         rings = [:]
-        hasDeliveredFirstPreviewFrame = false
         hasMarkedCaptureReady = false
         isDeferredStartRequested = false
-        isDeferredStartTriggered = false
-        isCancelled = false
         deferredTrigger = nil
         frameWaiters = []
         readinessWaiters = []

@@ -96,10 +96,12 @@ let deferredPhotoAndMovie = [
             + deferredPhotoAndMovie.dropFirst(), automatic: false)
     let events = session.events()
     let frames = session.videoFrames(bufferLimit: 64)
+    #expect(session.phase == .stopped)
     try session.startRunning()
     var iterator = frames.makeAsyncIterator()
     for _ in 0..<10 { _ = await iterator.next() }
     // Ten frames later, nothing deferred has started and using it fails clearly.
+    #expect(session.phase == .previewing)
     #expect(!session.isOutputReady(at: 2) && !session.isOutputReady(at: 3))
     await #expect(throws: CaptureSessionError.deferredStartNotRequested(index: 2, kind: .photo)) {
         _ = try await session.capturePhoto()
@@ -113,7 +115,9 @@ let deferredPhotoAndMovie = [
             .willRunDeferredStart, .outputReady(index: 2, kind: .photo),
             .outputReady(index: 3, kind: .movie), .didRunDeferredStart,
         ])
+    #expect(session.phase == .running)
     await session.stopRunning()
+    #expect(session.phase == .stopped && !session.isRunning)
     let report = session.timeline.report()
     let photo = try #require(report.phase(named: "outputInitialization.photo"))
     #expect(photo.start > (try #require(report.timeToFirstPreviewFrame)))
