@@ -41,7 +41,8 @@ step() {
     exit "$status"
   fi
   local last
-  last=$(grep -v '^[[:space:]]*$' "$output" | tail -n 1 | sed -E 's/\x1b\[[0-9;]*[a-zA-Z]//g')
+  # A step may print nothing (the lint when all is well): then there is no last word.
+  last=$({ grep -v '^[[:space:]]*$' "$output" || true; } | tail -n 1 | sed -E 's/\x1b\[[0-9;]*[a-zA-Z]//g')
   echo " ok $((SECONDS - start)) s  ${last:0:70}"
   rm -f "$output"
 }

@@ -13,7 +13,7 @@ struct LaunchWaterfall {
     var marks: [Mark] = []
 
     private let width = 880.0
-    private let labelWidth = 190.0
+    private let labelWidth = 230.0
     private let rowHeight = 24.0
     private let top = 8.0
     private let axisHeight = 30.0
@@ -23,7 +23,8 @@ struct LaunchWaterfall {
             (phases.map { $0.startSeconds + $0.durationSeconds } + marks.map(\.seconds)).max() ?? 0
         let span = max(end, 1e-6) * 1.12  // room for the last bar's label
         let plotWidth = width - labelWidth - 16
-        let markRow = marks.isEmpty ? 0 : rowHeight
+        // Two lines of mark names, so close marks alternate instead of overlapping.
+        let markRow = marks.isEmpty ? 0 : rowHeight + 12
         let height = top + markRow + Double(phases.count) * rowHeight + axisHeight
         func x(_ seconds: Double) -> Double { labelWidth + max(seconds, 0) / span * plotWidth }
         var svg = """
@@ -43,13 +44,18 @@ struct LaunchWaterfall {
             <text class="axis-title" x="\(Int(labelWidth + plotWidth / 2))" y="\(Int(height) - 2)" \
             text-anchor="middle">ms since process start</text>
             """
-        for mark in marks {
-            let position = HTMLText.coordinate(x(mark.seconds))
+        var previousLabel: (x: Double, line: Int)?
+        for mark in marks.sorted(by: { $0.seconds < $1.seconds }) {
+            let markX = x(mark.seconds)
+            let line = previousLabel.map { markX - $0.x < 110 ? 1 - $0.line : 0 } ?? 0
+            previousLabel = (markX, line)
+            let position = HTMLText.coordinate(markX)
             let name = HTMLText.escaped(mark.name)
             svg += """
-                <line class="marker" x1="\(position)" x2="\(position)" y1="\(Int(top) + 14)" \
+                <line class="marker" x1="\(position)" x2="\(position)" y1="\(Int(top + markRow) - 6)" \
                 y2="\(Int(axisY))"><title>\(name) at \(HTMLText.duration(mark.seconds))</title></line>\
-                <text class="tick" x="\(position)" y="\(Int(top) + 10)" text-anchor="middle">\(name)</text>
+                <text class="tick" x="\(position)" y="\(Int(top) + 10 + 12 * line)" \
+                text-anchor="middle">\(name)</text>
                 """
         }
         for (row, phase) in phases.enumerated() {
