@@ -48,7 +48,7 @@ expect_usage() {
 echo '{ "version": 1, "label": "x", "startedAt": 0, "origin": "processStart", "phases": [], "marks": [ { "name": "a", "time": -2 } ] }' >"$work/bad.json"
 expect_usage "bad.json: marks[0].time: expected seconds at least 0" launch report --from "$work/bad.json"
 expect_usage "expected a subcommand" launch frobnicate
-expect_usage "--format: expected one of" launch report --format pdf --db "$db"
+expect_usage "--format: expected json, csv, trace, md or html" launch report --format pdf --db "$db"
 expect_usage "expected two run selections" launch compare deferred --db "$db"
 expect_usage "run selector \"9-3\"" launch compare 9-3 1 --db "$db"
 expect_usage "--runs does not apply to \`launch report\`" launch report --runs 3 --db "$db"

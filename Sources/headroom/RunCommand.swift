@@ -16,8 +16,8 @@ enum RunCommand {
         name: "run",
         usage:
             "[--seconds S] [--scenario NAME] [--governor on|off|pressure-only] [--compare] [--seed N] [--session FILE]"
-            + " [--profile NAME|FILE] [--policy FILE] [--record PATH] [--storage DIR] [--out DIR]"
-            + " [--db PATH] [--json]",
+            + " [--profile NAME|FILE] [--policy FILE] [--record PATH] [--storage DIR]"
+            + " [--trace FILE] [--record-pressure FILE] [--out DIR] [--db PATH] [--json]",
         summary:
             "Run the tracking pipeline under pressure, with the governor adapting it (the main job).",
         details: """
@@ -34,6 +34,9 @@ enum RunCommand {
             output with "usesProVideoStorage": true when the session has none) through the pro
             video storage reserve (see `headroom storage`); a session's own movie output
             records to DIR/movie.y4m. A full reserve ends the recording cleanly, not the run.
+            --trace FILE replays pressure from a recorded trace in its own time (instead of this
+            host's sensors or the model), so a run is the same on any machine (use it with
+            --governor pressure-only); --record-pressure FILE writes what a run sampled.
             """,
         options: [
             .number(
