@@ -1,7 +1,7 @@
 // `import Headroom` brings every public module of the toolkit at once, for applications that
 // use several: pricing sessions (Capture), pressure (Pressure), the governor, tracking and the
-// stand, storage, launch timing, the history and metrics. Each module can still be imported
-// on its own.
+// stand, storage, launch timing, the history, metrics and reports. Each module can still be
+// imported on its own.
 @_exported import Capture
 @_exported import Dock
 @_exported import Files
