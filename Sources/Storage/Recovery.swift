@@ -1,4 +1,3 @@
-import Files
 import Foundation
 
 #if canImport(Glibc)
@@ -21,6 +20,8 @@ public struct Recovery: Equatable, Sendable, CustomStringConvertible {
         case finalized(path: String, frames: Int64)
         /// Removed: it held no whole frame.
         case discarded
+        /// Left in the reserve, to be tried again at the next start: why it could not be moved.
+        case failed(String)
     }
 
     /// The destination the recording was meant for.
@@ -42,6 +43,9 @@ public struct Recovery: Equatable, Sendable, CustomStringConvertible {
                 "recovered \(frames) frames of an interrupted recording for \(destination) into \(path)"
         case .discarded:
             return "discarded an interrupted recording for \(destination): it held no whole frame"
+        case .failed(let problem):
+            return
+                "could not recover an interrupted recording for \(destination) (\(problem)); it stays in the reserve and the next start tries again"
         }
     }
 
@@ -55,11 +59,10 @@ public struct Recovery: Equatable, Sendable, CustomStringConvertible {
         ).path
     }
 
-    /// Recovers every recording no live process holds, then removes stale tokens and
+    /// Recovers every recording no live process holds (one that cannot be moved is left for
+    /// the next start, reported as ``Outcome/failed(_:)``), then removes stale tokens and
     /// half-made segments. Call it holding the reserve's lock.
-    static func recoverAll(recordings: String, busy: String, segments: String)
-        throws(StorageError) -> [Recovery]
-    {
+    static func recoverAll(recordings: String, busy: String, segments: String) -> [Recovery] {
         let tokens = BusyToken.scan(busy)
         let live = Set(tokens.filter(\.isLive).map(\.name))
         var recovered: [Recovery] = []
@@ -68,16 +71,25 @@ public struct Recovery: Equatable, Sendable, CustomStringConvertible {
             guard !live.contains("\(BusyReason.recording.rawValue).\(id)") else { continue }
             let part = "\(recordings)/\(name)"
             let record = "\(recordings)/\(id).json"
-            if let recovery = try recover(part: part, record: record) {
-                recovered.append(recovery)
-            } else {
+            // Killed before its record was written: nothing says where it was going.
+            guard let info = RecordingRecord.read(record) else {
                 unlink(part)
+                continue
             }
-            unlink(record)
+            do {
+                recovered.append(try recover(part: part, info: info))
+                unlink(record)
+            } catch {
+                // One recording that cannot be moved must not keep the reserve from opening.
+                recovered.append(
+                    Recovery(destination: info.destination, outcome: .failed(error.description)))
+            }
         }
+        // Records whose recording is gone (killed between the two removals).
         for name in SystemCalls.names(in: recordings) where name.hasSuffix(".json") {
             let id = String(name.dropLast(".json".count))
-            if !live.contains("\(BusyReason.recording.rawValue).\(id)") {
+            let isLive = live.contains("\(BusyReason.recording.rawValue).\(id)")
+            if !isLive && SystemCalls.fileSize("\(recordings)/\(id).part") == nil {
                 unlink("\(recordings)/\(name)")
             }
         }
@@ -88,16 +100,10 @@ public struct Recovery: Equatable, Sendable, CustomStringConvertible {
         return recovered
     }
 
-    /// Recovers one recording; `nil` when it has no record (killed before it began).
-    private static func recover(part: String, record: String) throws(StorageError) -> Recovery? {
-        guard FileManager.default.fileExists(atPath: record) else { return nil }
-        let info: RecordingRecord
-        do {
-            info = try decodeStrictly(
-                RecordingRecord.self, from: InputFile.read(record), file: record)
-        } catch {
-            return nil
-        }
+    /// Recovers one recording described by `info`.
+    private static func recover(part: String, info: RecordingRecord) throws(StorageError)
+        -> Recovery
+    {
         let length = SystemCalls.fileSize(part) ?? 0
         let frames = info.layout.wholeUnits(in: length)
         guard frames > 0 else {

@@ -75,6 +75,11 @@ struct RecordingRecord: Codable, Equatable {
     /// Its layout.
     var layout: RecordingLayout
 
+    /// The record at `path`, or `nil` when it is missing or unreadable.
+    static func read(_ path: String) -> RecordingRecord? {
+        try? decodeStrictly(RecordingRecord.self, from: InputFile.read(path), file: path)
+    }
+
     /// Writes the record to `path` atomically.
     func save(_ path: String) throws(StorageError) {
         do {

@@ -94,11 +94,18 @@ public final class ReserveRecording: RecordingTarget {
     }
 
     /// Cuts the file to `length`, gives back what was allocated past it, flushes it and moves
-    /// it to the destination; the recording's busy token goes.
+    /// it to the destination; the recording's busy token goes. When that fails (the
+    /// destination cannot be written), the recording stays in the reserve with its record, and
+    /// the next start recovers it beside its destination.
     public func finish(length: Int64) throws(StorageError) -> String {
-        defer { abandonRecord() }
-        try FinishedFile.finish(
-            descriptor: descriptor, path: path, length: length, destination: destination)
+        do {
+            try FinishedFile.finish(
+                descriptor: descriptor, path: path, length: length, destination: destination)
+        } catch {
+            try? reserve.lock.withLock { token.release() }
+            throw error
+        }
+        abandonRecord()
         return destination
     }
 

@@ -59,7 +59,7 @@ public final class StorageReserve: Sendable {
         var recovered: [Recovery] = []
         let recordings = "\(directory)/recordings"
         try lock.withLock { () throws(StorageError) in
-            recovered = try Recovery.recoverAll(
+            recovered = Recovery.recoverAll(
                 recordings: recordings, busy: "\(directory)/busy",
                 segments: "\(directory)/segments")
         }

@@ -236,4 +236,40 @@ struct StorageReserveTests {
         }
         #expect(Recovery.recoveredPath(for: "/a/b") == "/a/b.recovered")
     }
+
+    @Test("a recording that cannot be moved stays in the reserve and is recovered later")
+    func recoveryThatFailsIsRetried() throws {
+        let directory = Self.scratch(NSTemporaryDirectory())
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        _ = try StorageReserve(directory: "\(directory)/reserve")
+        // Its destination's directory is a file, so nothing can be written there yet.
+        try Data().write(to: URL(fileURLWithPath: "\(directory)/blocked"))
+        let recordings = "\(directory)/reserve/recordings"
+        try Data(Self.expected(frames: 2)).write(to: URL(fileURLWithPath: "\(recordings)/x.part"))
+        try Data(
+            #"{"destination":"\#(directory)/blocked/clip.y4m","layout":{"headerBytes":10,"unitBytes":1000}}"#
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: "\(recordings)/x.json"))
+
+        let first = try StorageReserve(directory: "\(directory)/reserve")
+        guard case .failed = first.recovered.first?.outcome else {
+            Issue.record("expected a failed recovery, got \(first.recovered)")
+            return
+        }
+        #expect(
+            Set(try FileManager.default.contentsOfDirectory(atPath: recordings)) == [
+                "x.part", "x.json",
+            ])
+
+        try FileManager.default.removeItem(atPath: "\(directory)/blocked")
+        let second = try StorageReserve(directory: "\(directory)/reserve")
+        #expect(
+            second.recovered == [
+                Recovery(
+                    destination: "\(directory)/blocked/clip.y4m",
+                    outcome: .finalized(path: "\(directory)/blocked/clip.recovered.y4m", frames: 2))
+            ])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: recordings).isEmpty)
+    }
 }
