@@ -10,10 +10,16 @@ public final class TraceReplaySource: SampleSource {
         /// Each call returns the next sample, with its own recorded time (`replay`).
         case perCall
         /// Each call returns the sample recorded at the time elapsed since the first call (the
-        /// latest one not after it), with the caller's time; `nil` once the trace's time is
-        /// over.
+        /// latest one not after it, give or take ``TraceReplaySource/dueTolerance``), with the
+        /// caller's time; `nil` once the trace's time is over.
         case recordedTimes
     }
+
+    /// How late a recorded sample may be and still count as due: a recorder samples on a
+    /// nominal grid (every 0.5 s) and each sample lands a little after its instant, as does
+    /// each replaying call. Counting samples up to 50 ms late as due makes a replay pick the
+    /// same sample at the same grid instant on an idle and on a busy machine.
+    public static let dueTolerance = 0.05
 
     private let samples: [PressureSample]
     private let pacing: Pacing
@@ -39,7 +45,9 @@ public final class TraceReplaySource: SampleSource {
                 let elapsed = time - start + (samples.first?.time ?? 0)
                 guard let last = samples.last, elapsed <= last.time else { return nil }
                 var index = position.next
-                while index + 1 < samples.count && samples[index + 1].time <= elapsed {
+                while index + 1 < samples.count
+                    && samples[index + 1].time <= elapsed + Self.dueTolerance
+                {
                     index += 1
                 }
                 position.next = index
