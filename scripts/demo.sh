@@ -21,8 +21,10 @@ for argument in "$@"; do
   if [[ $argument == --live ]]; then live=true; else run_arguments+=("$argument"); fi
 done
 
-say() { printf '\n\033[1m== %s\033[0m\n' "$1"; [[ -z ${2:-} ]] || fold -s -w 96 <<<"$2"; echo; }
-[[ -t 1 && -z ${NO_COLOR:-} ]] || say() { printf '\n== %s\n' "$1"; [[ -z ${2:-} ]] || fold -s -w 96 <<<"$2"; echo; }
+# say TITLE [TEXT]: a step's title (bold on a terminal, never with NO_COLOR) and what it shows.
+bold=$'\033[1m' plain=$'\033[0m'
+[[ -t 1 && -z ${NO_COLOR:-} ]] || bold='' plain=''
+say() { printf '\n%s== %s%s\n' "$bold" "$1" "$plain"; [[ -z ${2:-} ]] || fold -s -w 96 <<<"$2"; echo; }
 
 echo "demo: building headroom (release)…" >&2
 swift build -c release --product headroom 2>&1 | tail -n 1 >&2

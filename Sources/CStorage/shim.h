@@ -1,7 +1,7 @@
 // The Linux calls the Storage module needs that Swift's Glibc module does not import:
-// fallocate(2) with its mode flags (keep size, punch hole) and the FS_IOC_FIEMAP ioctl that
-// counts a file's extents. Both are declared by <fcntl.h> only under _GNU_SOURCE or by
-// <linux/...> headers outside the module.
+// fallocate(2) with its keep-size mode, sync_file_range(2), statfs(2)'s filesystem type and
+// the FS_IOC_FIEMAP ioctl that counts a file's extents. They are declared only under
+// _GNU_SOURCE or by <linux/...> headers outside the module.
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -20,11 +20,6 @@ int fallocate(int fd, int mode, off_t offset, off_t len);
 // (blocks past the end are allocated but not part of the file until written). 0, or -1 with errno.
 static inline int headroom_fallocate(int fd, int keep_size, int64_t offset, int64_t length) {
     return fallocate(fd, keep_size ? FALLOC_FL_KEEP_SIZE : 0, (off_t)offset, (off_t)length);
-}
-
-// Gives back the blocks of [offset, offset + length) without changing the file's size.
-static inline int headroom_punch_hole(int fd, int64_t offset, int64_t length) {
-    return fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)offset, (off_t)length);
 }
 
 // The number of extents mapping fd's data (FS_IOC_FIEMAP with no extent array: the kernel only

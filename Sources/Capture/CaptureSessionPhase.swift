@@ -21,7 +21,4 @@ public enum CaptureSessionPhase: String, Hashable, Sendable {
 
     /// Whether the session counts as running (anything but `stopped`).
     public var isStarted: Bool { self != .stopped }
-
-    /// Whether the first preview frame has been delivered in this run.
-    public var hasDeliveredFirstPreviewFrame: Bool { self == .previewing || self == .running }
 }

@@ -70,10 +70,13 @@ public enum AtomicFile {
         try write(Data(text.utf8), to: path)
     }
 
-    /// Creates `directory` and its missing parents with mode 0755 (under the umask).
-    private static func createDirectories(_ directory: String, for path: String)
+    /// Creates `directory` and its missing parents with mode 0755 (under the umask); a path
+    /// that exists but is not a directory is an error. Errors name `path` (the file the
+    /// directory is for), or the directory itself.
+    public static func createDirectories(_ directory: String, for path: String? = nil)
         throws(ConfigurationError)
     {
+        let path = path ?? directory
         var partial = directory.hasPrefix("/") ? "" : "."
         for component in directory.split(separator: "/") {
             partial += "/" + component

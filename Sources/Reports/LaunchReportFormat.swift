@@ -30,10 +30,8 @@ public enum LaunchReportFormat: String, CaseIterable, Sendable {
     public func render(_ report: LaunchReport) -> Data {
         switch self {
         case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            // Plain value types with finite numbers always encode.
-            return (try? encoder.encode(report)) ?? Data()
+            // Plain value types always encode.
+            return (try? JSONEncoder.document().encode(report)) ?? Data()
         case .csv:
             return Data(CSVReportExporter.render(report).utf8)
         case .trace:

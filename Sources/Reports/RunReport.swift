@@ -16,11 +16,7 @@ public enum RunReport {
     public static func write(_ summary: RunSummary, to directory: String) throws(ConfigurationError)
         -> [String]
     {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(
-            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-        let json = (try? encoder.encode(summary)) ?? Data()
+        let json = (try? JSONEncoder.document().encode(summary)) ?? Data()
         let files: [(String, Data)] = [
             ("run.json", json),
             ("run.md", Data(markdown(summary).utf8)),

@@ -34,10 +34,8 @@ struct ReserveManifest: Codable, Equatable {
 
     /// Writes the manifest to `path` atomically.
     func save(_ path: String) throws(StorageError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         do {
-            try AtomicFile.write((try? encoder.encode(self)) ?? Data(), to: path)
+            try AtomicFile.write((try? JSONEncoder.document().encode(self)) ?? Data(), to: path)
         } catch {
             throw .system(path: path, operation: "write the manifest", error: error.problem)
         }

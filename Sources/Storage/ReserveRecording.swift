@@ -113,8 +113,7 @@ public final class ReserveRecording: RecordingTarget {
     private func claimSegment() throws(StorageError) -> Bool {
         let end = allocation.withLock { $0.end }
         return try reserve.lock.withLock { () throws(StorageError) -> Bool in
-            guard let size = reserve.takeSegment() else { return false }
-            let free = reserve.freeSegments().reduce(.zero) { $0 + $1.size }
+            guard let (size, free) = reserve.takeSegment() else { return false }
             guard headroom_fallocate(descriptor, 1, end, size.bytes) == 0 else {
                 if errno == ENOSPC { return false }
                 throw SystemCalls.failure(path, "allocate \(size)")

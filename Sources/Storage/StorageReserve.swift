@@ -215,12 +215,13 @@ public final class StorageReserve: Sendable {
     }
 
     /// Takes the first free segment out of the reserve, giving its blocks back to the
-    /// filesystem for the caller to allocate at once; its size, or `nil` when none is left.
-    /// Call it holding the reserve's lock.
-    func takeSegment() -> ByteCount? {
-        guard let segment = freeSegments().first else { return nil }
+    /// filesystem for the caller to allocate at once: its size and what the reserve still
+    /// holds, or `nil` when no segment is left. Call it holding the reserve's lock.
+    func takeSegment() -> (size: ByteCount, remaining: ByteCount)? {
+        let segments = freeSegments()
+        guard let segment = segments.first else { return nil }
         unlink("\(segmentsDirectory)/\(segment.name)")
-        return segment.size
+        return (segment.size, segments.dropFirst().reduce(.zero) { $0 + $1.size })
     }
 
     /// The segment size in the manifest (1 MiB for a reserve never allocated).
@@ -234,8 +235,9 @@ public final class StorageReserve: Sendable {
         throws(StorageError)
     {
         let segmentBytes = segmentSize()
-        var held = freeSegments().reduce(.zero) { $0 + $1.size }
-        var number = (freeSegments().compactMap { Int($0.name) }.max() ?? 0) + 1
+        let segments = freeSegments()
+        var held = segments.reduce(.zero) { $0 + $1.size }
+        var number = (segments.compactMap { Int($0.name) }.max() ?? 0) + 1
         progress(held, target)
         while held < target {
             let size = min(segmentBytes, target - held)

@@ -1,4 +1,5 @@
 import CStorage
+import Files
 import Foundation
 
 #if canImport(Glibc)
@@ -32,14 +33,12 @@ enum SystemCalls {
         return names.sorted()
     }
 
-    /// Creates `directory` and its missing parents (mode 0755 under the umask).
+    /// Creates `directory` and its missing parents (``AtomicFile/createDirectories(_:for:)``).
     static func makeDirectories(_ directory: String) throws(StorageError) {
-        var partial = directory.hasPrefix("/") ? "" : "."
-        for component in directory.split(separator: "/") {
-            partial += "/" + component
-            if mkdir(partial, 0o755) != 0 && errno != EEXIST {
-                throw failure(partial, "create the directory")
-            }
+        do {
+            try AtomicFile.createDirectories(directory)
+        } catch {
+            throw .system(path: directory, operation: "create the directory", error: error.problem)
         }
     }
 
@@ -48,13 +47,6 @@ enum SystemCalls {
         var status = stat()
         guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         return Int64(status.st_size)
-    }
-
-    /// Bytes actually allocated to the file at `path` (`st_blocks` × 512), or `nil`.
-    static func allocatedBytes(_ path: String) -> Int64? {
-        var status = stat()
-        guard lstat(path, &status) == 0 else { return nil }
-        return Int64(status.st_blocks) * 512
     }
 
     /// The device a path lives on, or `nil` when it cannot be examined.

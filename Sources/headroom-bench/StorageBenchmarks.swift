@@ -170,7 +170,7 @@ struct StorageBenchmark {
             let due = Double(index) * interval
             var now = MonotonicClock.now().seconds(since: start)
             if now < due {
-                sleepUntil(start.nanoseconds + UInt64(due * 1e9))
+                sleep(until: start.nanoseconds + UInt64(due * 1e9))
                 now = due
             }
             let newest = min(frames - 1, Int(now / interval))
@@ -181,12 +181,6 @@ struct StorageBenchmark {
             body(index)
             index += 1
         }
-    }
-
-    private func sleepUntil(_ nanoseconds: UInt64) {
-        var deadline = timespec(
-            tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
     }
 
     private func table(_ results: [Result], rate: DataRate, frameRate: Double, frames: Int)
@@ -249,13 +243,20 @@ struct Competitor {
                 _ = chunk.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
                 written += chunk.count
                 if megabyte % 32 == 0 { fsync(descriptor) }
-                let due = Double(written) / rate
-                let ahead = due - MonotonicClock.now().seconds(since: start)
-                if ahead > 0 { usleep(UInt32(ahead * 1e6)) }
+                // Paced like the recorders: each chunk at its due time, never early.
+                sleep(until: start.nanoseconds + UInt64(Double(written) / rate * 1e9))
             }
             close(descriptor)
         }
     }
+}
+
+/// Sleeps until `nanoseconds` on the monotonic clock (an absolute deadline: lateness does
+/// not accumulate).
+func sleep(until nanoseconds: UInt64) {
+    var deadline = timespec(
+        tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+    while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
 }
 
 /// The `fraction` percentile of `values` (nearest rank); 0 when empty.

@@ -1,3 +1,4 @@
+import Files
 import Foundation
 
 #if canImport(Glibc)
@@ -33,14 +34,8 @@ enum Console {
 
     /// `value` as pretty, key-sorted JSON.
     static func jsonData(_ value: some Encodable) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // As run.json writes them: a cost over a budget of 0 (at shutdown) is infinite, and
-        // JSONEncoder refuses non-finite numbers unless told how to spell them.
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(
-            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-        // Headroom's report types are plain values; with that, encoding them cannot fail.
-        return (try? encoder.encode(value)) ?? Data("null".utf8)
+        // Headroom's report types are plain values; encoding them cannot fail.
+        return (try? JSONEncoder.document().encode(value)) ?? Data("null".utf8)
     }
 
     /// Whether stdout's reader has gone away (a pipe whose reading end is closed), so a

@@ -131,6 +131,10 @@ struct StorageReserveTests {
         #expect(
             try Data(contentsOf: URL(fileURLWithPath: destination))
                 == Data(Self.expected(frames: 2500)))
+        // The blocks allocated past the recording's end went back to the filesystem.
+        var info = stat()
+        stat(destination, &info)
+        #expect(Int64(info.st_blocks) * 512 < Int64(Self.expected(frames: 2500).count) + (64 << 10))
         let after = try reserve.status()
         #expect(after.busyReasons.isEmpty)
         #expect(after.remainingBytes < .mebibytes(6))
