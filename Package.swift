@@ -99,7 +99,7 @@ let package = Package(
             "PipelineTests",
             [
                 "Pipeline", "Capture", "Files", "Governor", "LaunchTiming", "Locking", "Pressure",
-                "Storage", "Telemetry",
+                "Storage", "Telemetry", "Tracking",
             ]),
         tests("GovernorTests", ["Governor", "Pressure", "Capture", "Tracking", "Files"]),
         tests("TelemetryTests", ["Telemetry"]),

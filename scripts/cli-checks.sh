@@ -114,8 +114,17 @@ expect 2 "expected GT.txt and TRACKS.txt" -- evaluate "$work/nan-det.txt"
 mkdir -p "$work/scene"
 expect 0 "Wrote" -- scene "$work/scene" --seconds 2 --people 3
 expect 0 "MOTA" -- track "$work/scene/det.txt" --gt "$work/scene/gt.txt" --out "$work/scene/out.txt"
+grep -Eq "HOTA +DetA +AssA +MOTA" "$work/out" || { echo "FAIL track --gt: no HOTA, DetA, AssA columns"; failures=$((failures + 1)); }
 expect 0 '"idf1"' -- evaluate "$work/scene/gt.txt" "$work/scene/out.txt" --json
 expect 0 '"framesPerSecond"' -- track "$work/scene/det.txt" --gt "$work/scene/gt.txt" --json
+# The ground truth scored against itself: every HOTA figure is exactly 1.
+expect 0 '"hota"' -- evaluate "$work/scene/gt.txt" "$work/scene/gt.txt" --json
+python3 -c '
+import json, sys
+scores = json.load(open(sys.argv[1]))
+keys = ["hota", "detA", "assA", "detRe", "detPr", "assRe", "assPr", "locA", "hota0", "locA0"]
+sys.exit(0 if all(scores[key] == 1 for key in keys) and scores["idf1"] == 1 else 1)
+' "$work/out" || { echo "FAIL evaluate GT GT: HOTA figures not all 1:"; cat "$work/out"; failures=$((failures + 1)); }
 expect 0 "| fps | stride |" -- quality --seconds 1 --fps 15 --strides 1,3
 
 # Hardening (issue 13): files as published, hostile numbers, duplicate keys, unbounded and

@@ -12,6 +12,7 @@ packages=(
   libsensors-config
   lm-sensors
   libsqlite3-dev
+  ffmpeg
 )
 
 # Waits for the package manager's lock when another apt or dpkg holds it.

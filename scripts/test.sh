@@ -53,6 +53,8 @@ step "build (warnings are errors)" swift build --build-tests -Xswiftc -warnings-
 step "unit and integration tests" swift test --skip-build
 step "format lint" swift format lint --strict --recursive Package.swift Sources Tests
 step "command-line checks" scripts/cli-checks.sh "$(headroom)"
+step "HOTA against TrackEval (skipped without Python)" scripts/hota-crosscheck.sh "$(headroom)"
+step "real video through ffmpeg: --source, --gt, --annotate" scripts/video-checks.sh "$(headroom)"
 step "real libsensors on fake hwmon trees" scripts/sensors-fixture-test.sh "$(headroom)"
 step "boards: Raspberry Pi and Jetson sysfs trees" scripts/board-checks.sh "$(headroom)"
 step "pro video storage on tmpfs and ext4" scripts/storage-checks.sh "$(headroom)"

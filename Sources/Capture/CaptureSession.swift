@@ -363,6 +363,11 @@ public final class CaptureSession: Sendable {
             let evicted = deliver(frame, isPreviewCamera: isPreviewCamera)
             if let evicted { recycled = evicted.luma }
             number += 1
+            if frameSource.isSelfPaced {
+                // The source waits for its consumer itself; nothing is late, nothing skipped.
+                await Task.yield()
+                continue
+            }
             // More than a frame late (a slow source, a busy machine): like a sensor, skip the
             // frames whose time has passed instead of delivering a burst of stale ones.
             due += interval

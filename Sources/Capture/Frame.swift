@@ -18,6 +18,9 @@ public struct Frame: Sendable {
     public var height: Int
     /// `width × height` luminance values, row after row.
     public var luma: [UInt8]
+    /// The frame's index in its source (a video file's frame number, from 0), when the
+    /// source has such numbers; a live pipeline skips some when it falls behind.
+    public var sourceIndex: Int?
 
     /// A black frame of `width × height` pixels.
     public init(camera: String, number: Int = 0, width: Int, height: Int) {

@@ -6,6 +6,16 @@ public protocol FrameSource: Sendable {
     /// Draws the frame numbered `frame.number` of camera `frame.camera` into `frame.luma`
     /// (`frame.width × frame.height` bytes, already allocated).
     func render(_ frame: inout Frame)
+
+    /// Whether the source delivers each frame when it is ready rather than on the camera's
+    /// clock (a video played as fast as its consumer goes): the session then neither waits
+    /// between its frames nor skips late ones, and ``render(_:)`` may wait for the consumer.
+    var isSelfPaced: Bool { get }
+}
+
+extension FrameSource {
+    /// Sources draw on the camera's clock unless they say otherwise.
+    public var isSelfPaced: Bool { false }
 }
 
 /// A generated test pattern: a diagonal gradient that moves by ``step`` levels per frame, so

@@ -35,36 +35,13 @@ public struct Y4MFrameSource: FrameSource {
         guard let headerEnd = bytes.firstIndex(of: 0x0A) else {
             throw failure("expected a YUV4MPEG2 header line")
         }
-        let header = String(decoding: bytes[..<headerEnd], as: UTF8.self).split(separator: " ")
-        guard header.first == "YUV4MPEG2" else {
-            throw failure("expected a file starting with \"YUV4MPEG2\"")
+        let header: Y4MHeader
+        do {
+            header = try Y4MHeader(line: bytes[..<headerEnd])
+        } catch {
+            throw failure(error.problem)
         }
-        var width = 0
-        var height = 0
-        var colourSpace = "420"
-        for field in header.dropFirst() {
-            let value = String(field.dropFirst())
-            switch field.first {
-            case "W": width = Int(value) ?? 0
-            case "H": height = Int(value) ?? 0
-            case "C": colourSpace = value
-            default: break
-            }
-        }
-        guard width > 0, height > 0, width <= 32_768, height <= 32_768 else {
-            throw failure("expected positive W and H in the header, got W\(width) H\(height)")
-        }
-        let chroma: Int
-        switch colourSpace {
-        case "420", "420jpeg", "420paldv", "420mpeg2":
-            chroma = 2 * ((width + 1) / 2) * ((height + 1) / 2)
-        case "422": chroma = 2 * ((width + 1) / 2) * height
-        case "444": chroma = 2 * width * height
-        case "mono": chroma = 0
-        default:
-            throw failure(
-                "unsupported colour space C\(colourSpace); expected C420, C422, C444 or Cmono")
-        }
+        let (width, height, chroma) = (header.width, header.height, header.chromaBytes)
         let luma = width * height
         var frames: [[UInt8]] = []
         var offset = headerEnd + 1
@@ -87,20 +64,8 @@ public struct Y4MFrameSource: FrameSource {
 
     /// Draws file frame `frame.number` modulo the frame count, scaled to the frame's size.
     public func render(_ frame: inout Frame) {
-        let source = frames[frame.number % frames.count]
-        if frame.width == width && frame.height == height {
-            frame.luma = source
-            return
-        }
-        let (targetWidth, targetHeight) = (frame.width, frame.height)
-        let (sourceWidth, sourceHeight) = (width, height)
-        frame.luma.withUnsafeMutableBufferPointer { pixels in
-            for y in 0..<targetHeight {
-                let row = y * sourceHeight / targetHeight * sourceWidth
-                for x in 0..<targetWidth {
-                    pixels[y * targetWidth + x] = source[row + x * sourceWidth / targetWidth]
-                }
-            }
-        }
+        LumaScaling.scale(
+            frames[frame.number % frames.count], width: width, height: height,
+            into: &frame.luma, width: frame.width, height: frame.height)
     }
 }

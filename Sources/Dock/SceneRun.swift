@@ -49,7 +49,8 @@ public struct SceneRun<Rig: CameraRig>: Sendable {
     ) throws(TrackerConfigurationError) {
         self.scene = SyntheticScene(configuration: scene)
         self.rig = rig
-        renderer = FrameRenderer(width: width, height: height, seed: scene.seed &+ 11)
+        renderer = FrameRenderer(
+                    width: width, height: height, seed: scene.seed &+ 11, style: scene.style)
         follower = SubjectFollower(
             detector: BlobDetector(scale: scale),
             tracker: try MultiObjectTracker(configuration: tracker),
@@ -59,8 +60,11 @@ public struct SceneRun<Rig: CameraRig>: Sendable {
         self.minimumVisibility = minimumVisibility
     }
 
-    /// Runs `duration` seconds of scene.
-    public mutating func run(duration: Double) -> Result {
+    /// Runs `duration` seconds of scene, handing each rendered frame to `frameRendered` (to
+    /// encode it as a video, say) before it is tracked.
+    public mutating func run(duration: Double, frameRendered: (GrayFrame) -> Void = { _ in })
+        -> Result
+    {
         let interval = 1 / framesPerSecond
         let frameCount = max(1, Int((duration * framesPerSecond).rounded()))
         var frame = GrayFrame(width: renderer.width, height: renderer.height)
@@ -75,6 +79,7 @@ public struct SceneRun<Rig: CameraRig>: Sendable {
             let number = index + 1
             let pose = rig.pose
             let visible = renderer.render(scene, from: pose, into: &frame)
+            frameRendered(frame)
             for person in visible where person.visibility >= minimumVisibility {
                 result.groundTruth.append(MOTRecord(frame: number, id: person.id, box: person.box))
             }

@@ -1,7 +1,8 @@
 import Tracking
 
-/// One frame's work of the tracking pipeline: detector (on inference frames), tracker,
-/// primary subject, framing and the pan/tilt command.
+/// One frame's work of the tracking pipeline: detector (on inference frames), each
+/// detection's appearance from the frame's pixels, tracker, primary subject, framing and the
+/// pan/tilt command.
 public struct SubjectFollower<D: Detector>: Sendable {
     /// What one frame produced.
     public struct Outcome: Sendable {
@@ -58,7 +59,11 @@ public struct SubjectFollower<D: Detector>: Sendable {
             tracker.shiftTracks(dx: (before.x - 0.5) * width, dy: (before.y - 0.5) * height)
         }
         previousPose = pose
-        let detections = runDetector ? detector.detect(in: frame) : []
+        var detections = runDetector ? detector.detect(in: frame) : []
+        for index in detections.indices where detections[index].appearance == nil {
+            detections[index].appearance = AppearanceDescriptor(
+                box: detections[index].box, in: frame)
+        }
         let tracks = runDetector ? tracker.update(with: detections) : tracker.predict()
         let normalized = tracks.map { track -> TrackedObject in
             var copy = track

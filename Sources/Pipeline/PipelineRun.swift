@@ -42,6 +42,20 @@ public struct RunOptions: Sendable {
     public var pressureSource: (any SampleSource)?
     /// Where the session's movie output records (a Y4M file); `nil` records nothing.
     public var recordingDestination: String?
+    /// Real video instead of the synthetic scene (`--source`); `nil` renders the scene. The
+    /// session's first camera should have the video's size and frame rate.
+    public var video: VideoFrameSource?
+    /// Ground truth for ``video``: MOTChallenge records numbered by video frame (1 = first).
+    public var videoGroundTruth: [MOTRecord] = []
+    /// The detector the pipeline runs.
+    public var detector: DetectorKind = .blob
+    /// How the synthetic scene's people look.
+    public var sceneStyle: SceneStyle = .twoTone
+    /// Where to write the annotated video (`--annotate`); `nil` writes none. Its stills go
+    /// into ``reportDirectory``.
+    public var annotationDestination: String?
+    /// Where the run's reports go (the annotated stills are written there).
+    public var reportDirectory = "."
     /// The pro video storage reserve a movie output with `usesProVideoStorage` records into.
     public var storageDirectory = StorageReserve.defaultDirectory(
         environment: ProcessInfo.processInfo.environment)
@@ -96,6 +110,8 @@ public final class PipelineRun: Sendable {
 
     /// Seconds between progress samples (and the unit of time-at-level figures).
     static let samplePeriod = 0.5
+    /// Frames between refreshes of the live recent-identity figure.
+    static let recentIdentityFrames = 60
 
     /// Mutable state shared by the run's tasks. The tracking stage is not in it while frames
     /// flow: the frame loop owns it then, so the detector and tracker never run under the lock.
@@ -118,6 +134,8 @@ public final class PipelineRun: Sendable {
         /// Frames of this period whose processing ended after the next frame was due.
         var periodLateFrames = 0
         var periodFramingError = 0.0
+        /// IDF1 over the last 30 s, as the frame loop last computed it.
+        var recentIDF1: Double?
         /// The share of the last period's frames that missed their deadline (processed late
         /// or dropped): the pipeline's own lateness, which the governor sheds load for.
         var lateShare = 0.0
@@ -146,7 +164,8 @@ public final class PipelineRun: Sendable {
         state = LockedState(
             State(
                 settings: PipelineSettings(frameRate: frameRate, inference: heaviest),
-                stage: try TrackingStage(inference: heaviest, framesPerSecond: frameRate)))
+                stage: try TrackingStage(
+                    inference: heaviest, framesPerSecond: frameRate, detector: options.detector)))
     }
 
     /// Runs for ``RunOptions/seconds`` (or until cancelled, or until a given pressure source
@@ -167,12 +186,10 @@ public final class PipelineRun: Sendable {
         let camera = configuration.cameras[0]
         let estimator = HardwareCostEstimator(profile: options.profile)
         let pose = CameraPose()
-        var scene = SyntheticScene.Configuration()
-        scene.seed = options.seed
-        let source = SceneFrameSource(
-            scene: scene, width: camera.format.width, height: camera.format.height, pose: pose)
+        let footage = footage(camera: camera, pose: pose)
+        defer { options.video?.close() }
         let session = CaptureSession(
-            configuration: configuration, estimator: estimator, frameSource: source,
+            configuration: configuration, estimator: estimator, frameSource: footage.frameSource,
             timeline: timeline)
         session.beginConfiguration()
         let estimate = try session.commitConfiguration()
@@ -196,6 +213,11 @@ public final class PipelineRun: Sendable {
             qualityTable: options.qualityTable)
 
         let recorder = try startRecording(camera: camera)
+        let annotator = try options.annotationDestination.map {
+            try AnnotationWriter(
+                path: $0, width: camera.format.width, height: camera.format.height,
+                frameRate: camera.frameRate)
+        }
         try session.startRunning()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await observer.run() }
@@ -206,7 +228,11 @@ public final class PipelineRun: Sendable {
             }
             group.addTask {
                 try await self.processFrames(
-                    session: session, source: source, stand: stand, recorder: recorder)
+                    session: session, footage: footage, stand: stand, recorder: recorder,
+                    annotator: annotator)
+            }
+            if let video = self.options.video {
+                group.addTask { await video.waitUntilFinished() }
             }
             group.addTask {
                 try await self.sampleProgress(
@@ -214,8 +240,9 @@ public final class PipelineRun: Sendable {
                     progress: progress)
             }
             group.addTask { try? await Task.sleep(for: .seconds(self.options.seconds)) }
-            // The run ends at its time, or earlier when a given pressure source (a trace)
-            // runs out and the observer stops, or when it is cancelled: then the first child
+            // The run ends at its time, or earlier when a video ends, or a given pressure
+            // source (a trace) runs out and the observer stops, or when it is cancelled: then
+            // the first child
             // to notice may end with CancellationError, and the run still reports what ran.
             do {
                 try await group.next()
@@ -238,6 +265,12 @@ public final class PipelineRun: Sendable {
                 )
             }
         }
+        if let annotator {
+            result.annotation = await annotator.finish(stillsInto: options.reportDirectory)
+            if let problem = result.annotation?.problem {
+                result.notes.append("the annotated video was not written: \(problem)")
+            }
+        }
         // A run that ended early (stopped, or its pressure source ran out) reports what ran.
         result.seconds = min(elapsed, options.seconds)
         if wasInterrupted {
@@ -250,6 +283,20 @@ public final class PipelineRun: Sendable {
             metrics.recordLaunchPhase(phase.name, seconds: phase.duration)
         }
         return result
+    }
+
+    /// The run's pixels: the given video, or the synthetic scene seen from `pose`.
+    private func footage(camera: CameraConfiguration, pose: CameraPose) -> Footage {
+        if let video = options.video {
+            return .video(video, groundTruth: options.videoGroundTruth)
+        }
+        var scene = SyntheticScene.Configuration()
+        scene.seed = options.seed
+        scene.style = options.sceneStyle
+        return .scene(
+            SceneFrameSource(
+                scene: scene, width: camera.format.width, height: camera.format.height,
+                pose: pose))
     }
 
     /// Starts the session's movie output, if it has one and a destination was given.
@@ -363,12 +410,14 @@ public final class PipelineRun: Sendable {
     /// this loop's own while it runs: the detector and tracker run outside any lock, and only
     /// the per-frame bookkeeping is shared.
     private func processFrames(
-        session: CaptureSession, source: SceneFrameSource, stand: SimulatedStand,
-        recorder: MovieRecorder?
+        session: CaptureSession, footage: Footage, stand: SimulatedStand,
+        recorder: MovieRecorder?, annotator: AnnotationWriter?
     ) async throws {
         guard var stage = state.withLock({ $0.stage.take() }) else { return }
         defer { state.withLock { $0.stage = stage } }
         var resumptions = captureResumedStream.makeAsyncIterator()
+        // The last video frame seen (a video's position runs on across capture restarts).
+        var lastSourceIndex: Int?
         while !Task.isCancelled {
             guard session.isRunning else {
                 // Capture is stopped for pressure: wait for the governor to restart it (the
@@ -382,16 +431,28 @@ public final class PipelineRun: Sendable {
                 return state.captureRun
             }
             for await frame in session.videoFrames(bufferLimit: 2) {
+                // A video frame seen already (the video has ended, or the session outpaces
+                // it) is no new picture: skip it. Video frames never seen were dropped.
+                var skippedVideoFrames: Int?
+                if let index = frame.sourceIndex {
+                    if let last = lastSourceIndex, index <= last {
+                        footage.frameConsumed()
+                        continue
+                    }
+                    skippedVideoFrames = index - (lastSourceIndex.map { $0 + 1 } ?? 0)
+                    lastSourceIndex = index
+                }
                 recorder?.record(frame)
-                let cameraPose = await stand.motors.pose
-                let people = source.groundTruth(run: run, number: frame.number)
+                let cameraPose = footage.trackerPose(stand: await stand.motors.pose)
+                let people = footage.groundTruth(for: frame, run: run)
                 let (interval, inference) = state.withLock { state in
                     let interval =
                         state.lastFrameTime.map { frame.timestamp.seconds(since: $0) }
                         ?? 1 / options.trackedFrameRate
                     // Numbers the pipeline never saw were skipped by the camera or by us.
                     state.framesDropped +=
-                        frame.number - (state.lastFrameNumber.map { $0 + 1 } ?? 0)
+                        skippedVideoFrames
+                        ?? frame.number - (state.lastFrameNumber.map { $0 + 1 } ?? 0)
                     state.lastFrameNumber = frame.number
                     state.lastFrameTime = frame.timestamp
                     return (interval, state.settings.inference)
@@ -399,6 +460,12 @@ public final class PipelineRun: Sendable {
                 if inference != stage.inference { stage.apply(inference) }
                 let step = stage.process(
                     frame, pose: cameraPose, interval: interval, people: people)
+                footage.frameConsumed()
+                annotator?.offer(
+                    frame.luma,
+                    annotation: FrameAnnotation(
+                        tracks: step.outcome.tracks, primary: step.outcome.subjects.first,
+                        framing: step.outcome.framing))
                 state.withLock { state in
                     state.subjects = step.outcome.subjects.count
                     state.periodFrames += 1
@@ -408,7 +475,13 @@ public final class PipelineRun: Sendable {
                 }
                 try? await stand.setAngularVelocity(
                     yaw: step.outcome.command.yaw, pitch: step.outcome.command.pitch)
-                source.setPose(await stand.motors.pose)
+                footage.pointCamera(at: await stand.motors.pose)
+                if stage.framesProcessed % Self.recentIdentityFrames == 0,
+                    let recent = stage.recentIdentity()
+                {
+                    state.withLock { $0.recentIDF1 = recent.idf1 }
+                    metrics.publishTrackingQuality(idf1: recent.idf1, hota: recent.hota)
+                }
                 // Late: the next frame was due before this one was done with.
                 let spent = MonotonicClock.now().seconds(since: frame.timestamp)
                 state.withLock { state in
@@ -455,7 +528,7 @@ public final class PipelineRun: Sendable {
                     framesProcessed: state.framesProcessed,
                     framesDropped: state.framesDropped, governorChanges: state.changes.count,
                     detectorCalls: state.detectorCalls,
-                    latestChangeTime: state.changes.last?.time)
+                    latestChangeTime: state.changes.last?.time, recentIDF1: state.recentIDF1)
                 let dropped = sample.framesDropped - (state.samples.last?.framesDropped ?? 0)
                 if let previous = state.samples.last {
                     metrics.countFrames(
@@ -482,6 +555,12 @@ public final class PipelineRun: Sendable {
 
     // MARK: - Summary
 
+    /// `scene seed 1 (two-tone)` or the video's input.
+    private var sourceDescription: String {
+        options.video.map { "\($0.input)" }
+            ?? "scene seed \(options.seed) (\(options.sceneStyle.rawValue))"
+    }
+
     private func summary(
         estimate: HardwareCostEstimate, session: CaptureSession, isSimulated: Bool, notes: [String],
         loadReference: Double?
@@ -490,7 +569,7 @@ public final class PipelineRun: Sendable {
             guard let stage = state.stage else {
                 preconditionFailure("the frame loop hands the tracking stage back when it ends")
             }
-            let metrics = stage.metrics()
+            let quality = stage.quality()
             let temperatures = state.samples.compactMap(\.temperature)
             let serious = state.samples.filter { $0.level >= .serious }.count
             return RunSummary(
@@ -503,8 +582,11 @@ public final class PipelineRun: Sendable {
                 secondsAtSeriousOrWorse: Double(serious) * Self.samplePeriod,
                 framesProcessed: stage.framesProcessed,
                 framesDropped: state.framesDropped,
-                detectorCalls: stage.detectorCalls, idf1: metrics.idf1, mota: metrics.mota,
-                identitySwitches: metrics.idsw, meanFramingError: stage.meanFramingError,
+                detectorCalls: stage.detectorCalls, source: sourceDescription,
+                detector: options.detector, quality: quality, trackCount: stage.trackCount,
+                tracksStartedPerMinute: stage.seconds > 0
+                    ? Double(stage.trackCount) / stage.seconds * 60 : 0,
+                meanFramingError: stage.meanFramingError,
                 governorChanges: state.changes, samples: state.samples,
                 launch: timeline.report(
                     label: "run", metadata: ["scenario": options.scenario.name]),

@@ -1,6 +1,7 @@
 import Governor
 import LaunchTiming
 import Pressure
+import Tracking
 
 /// What the pipeline looks like at one moment: shown live in the terminal, kept every half
 /// second for the reports.
@@ -43,6 +44,9 @@ public struct RunSample: Hashable, Sendable, Codable {
     /// When the latest governor change happened, seconds since the run started (the time the
     /// reports give it); `nil` before the first.
     public var latestChangeTime: Double? = nil
+    /// Identity F1 over the last ``TrackingQuality/recentWindow`` seconds, refreshed every
+    /// few seconds; `nil` without ground truth.
+    public var recentIDF1: Double? = nil
 }
 
 /// What a run produced: its settings history, its quality, its launch.
@@ -73,12 +77,18 @@ public struct RunSummary: Hashable, Sendable, Codable {
     public var framesDropped: Int
     /// Detector runs.
     public var detectorCalls: Int
-    /// Identity F1 of the tracks against the scene's ground truth, 0…1.
-    public var idf1: Double
-    /// Multiple-object tracking accuracy, ≤ 1.
-    public var mota: Double
-    /// Identity switches.
-    public var identitySwitches: Int
+    /// Where the frames came from: `scene seed 1 (two-tone)`, or the video's path.
+    public var source: String
+    /// The detector that ran.
+    public var detector: DetectorKind
+    /// How well the run tracked, against ground truth; `nil` when there was none (a video
+    /// without `--gt`).
+    public var quality: TrackingQuality?
+    /// Distinct track identities the tracker gave out.
+    public var trackCount: Int
+    /// New track identities per minute of run: how much identities churn, with or without
+    /// ground truth.
+    public var tracksStartedPerMinute: Double
     /// Mean framing error per processed frame, picture units.
     public var meanFramingError: Double
     /// Every change the governor made, in order.
@@ -96,4 +106,49 @@ public struct RunSummary: Hashable, Sendable, Codable {
     public var wasInterrupted = false
     /// What the movie output recorded, when the session had one with a destination.
     public var recording: RecordingReport?
+    /// The annotated video (`--annotate`), when one was asked for.
+    public var annotation: AnnotationReport?
+}
+
+/// How well a run tracked against ground truth: identity, accuracy and HOTA over the whole run,
+/// and identity over its last stretch (a tracker whose identities decay shows it there first).
+public struct TrackingQuality: Hashable, Sendable, Codable {
+    /// Seconds of run the whole-run figures cover.
+    public var seconds: Double
+    /// Identity F1 over the whole run, 0…1.
+    public var idf1: Double
+    /// Multiple-object tracking accuracy over the whole run, ≤ 1.
+    public var mota: Double
+    /// Identity switches over the whole run.
+    public var identitySwitches: Int
+    /// Higher-order tracking accuracy (TrackEval's HOTA) over the whole run, 0…1.
+    public var hota: Double
+    /// HOTA's detection accuracy, 0…1.
+    public var detA: Double
+    /// HOTA's association accuracy, 0…1.
+    public var assA: Double
+    /// Identity F1 over the last ``recentSeconds`` only.
+    public var recentIDF1: Double
+    /// Seconds the recent figure covers: ``TrackingQuality/recentWindow``, or the whole run
+    /// when it is shorter.
+    public var recentSeconds: Double
+
+    /// The stretch the recent identity figure covers, seconds.
+    public static let recentWindow = 30.0
+
+    /// Creates the figures.
+    public init(
+        seconds: Double, idf1: Double, mota: Double, identitySwitches: Int, hota: Double,
+        detA: Double, assA: Double, recentIDF1: Double, recentSeconds: Double
+    ) {
+        self.seconds = seconds
+        self.idf1 = idf1
+        self.mota = mota
+        self.identitySwitches = identitySwitches
+        self.hota = hota
+        self.detA = detA
+        self.assA = assA
+        self.recentIDF1 = recentIDF1
+        self.recentSeconds = recentSeconds
+    }
 }

@@ -33,7 +33,8 @@ public final class SceneFrameSource: FrameSource {
         state = LockedState(
             State(
                 scene: SyntheticScene(configuration: scene),
-                renderer: FrameRenderer(width: width, height: height, seed: scene.seed &+ 11),
+                renderer: FrameRenderer(
+                    width: width, height: height, seed: scene.seed &+ 11, style: scene.style),
                 pose: pose, canvas: GrayFrame(width: width, height: height)))
     }
 

@@ -9,12 +9,12 @@ import Tracking
 struct TrackingStage {
     /// What one frame produced.
     struct Step {
-        var outcome: SubjectFollower<BlobDetector>.Outcome
+        var outcome: SubjectFollower<PipelineDetector>.Outcome
         var framingError: Double
         var ranDetector: Bool
     }
 
-    private(set) var follower: SubjectFollower<BlobDetector>
+    private(set) var follower: SubjectFollower<PipelineDetector>
     private(set) var inference: InferenceSetting
     private(set) var framesProcessed = 0
     private(set) var detectorCalls = 0
@@ -23,11 +23,16 @@ struct TrackingStage {
     private(set) var groundTruth: [MOTRecord] = []
     private(set) var hypotheses: [MOTRecord] = []
     private var sinceInference = 0
+    /// Per processed frame: its record number and seconds since the first frame.
+    private var frameTimes: [(number: Int, seconds: Double)] = []
+    private var trackIDs = Set<Int>()
 
-    init(inference: InferenceSetting, framesPerSecond: Double) throws(TrackerConfigurationError) {
+    init(inference: InferenceSetting, framesPerSecond: Double, detector: DetectorKind = .blob)
+        throws(TrackerConfigurationError)
+    {
         self.inference = inference
         follower = SubjectFollower(
-            detector: BlobDetector(scale: inference.scale),
+            detector: PipelineDetector(detector, scale: inference.scale),
             tracker: try MultiObjectTracker(configuration: TrackerConfiguration()),
             selector: SubjectSelector(patience: Int(framesPerSecond / 2)))
     }
@@ -39,7 +44,9 @@ struct TrackingStage {
     }
 
     /// Processes one frame seen from `pose`, `interval` seconds after the previous one;
-    /// `people` is the frame's ground truth (pixel boxes), when known.
+    /// `people` is the frame's ground truth (pixel boxes), when known. Records are numbered by
+    /// the frame's index in its source when it has one (a video: frame 1 is its first), so
+    /// they line up with the source's own ground truth; otherwise in processing order.
     mutating func process(_ frame: Frame, pose: CameraPose, interval: Double, people: [MOTRecord]?)
         -> Step
     {
@@ -50,7 +57,7 @@ struct TrackingStage {
         let outcome = follower.process(
             gray, pose: pose, runDetector: runDetector, frameInterval: max(interval, 1e-3))
         framesProcessed += 1
-        let number = framesProcessed
+        let number = frame.sourceIndex.map { $0 + 1 } ?? framesProcessed
         var error = FramingError.missed
         if let people {
             for person in people {
@@ -61,7 +68,10 @@ struct TrackingStage {
                 people: people.map(\.box),
                 width: Double(frame.width), height: Double(frame.height))
         }
+        let elapsed = frameTimes.last.map { $0.seconds + interval } ?? 0
+        frameTimes.append((number, elapsed))
         for track in outcome.tracks {
+            trackIDs.insert(track.id.rawValue)
             hypotheses.append(
                 MOTRecord(
                     frame: number, id: track.id.rawValue, box: track.box,
@@ -71,13 +81,48 @@ struct TrackingStage {
         return Step(outcome: outcome, framingError: error, ranDetector: runDetector)
     }
 
-    /// Identity and accuracy of the tracks so far, against the ground truth.
-    func metrics() -> MOTMetrics {
-        MOTEvaluator().evaluate(groundTruth: groundTruth, hypotheses: hypotheses)
+    /// Identity, accuracy and HOTA of the tracks so far against the ground truth; `nil`
+    /// without any.
+    func quality() -> TrackingQuality? {
+        guard !groundTruth.isEmpty else { return nil }
+        let whole = MOTEvaluator().evaluate(groundTruth: groundTruth, hypotheses: hypotheses)
+        let hota = HOTAEvaluator().evaluate(groundTruth: groundTruth, hypotheses: hypotheses)
+        let recent = recentIdentity()
+        return TrackingQuality(
+            seconds: frameTimes.last?.seconds ?? 0, idf1: whole.idf1, mota: whole.mota,
+            identitySwitches: whole.idsw, hota: hota.hota, detA: hota.detA, assA: hota.assA,
+            recentIDF1: recent?.idf1 ?? whole.idf1, recentSeconds: recent?.seconds ?? 0)
     }
+
+    /// Identity F1 and HOTA over the last ``TrackingQuality/recentWindow`` seconds, and the
+    /// seconds they cover; `nil` without ground truth.
+    func recentIdentity() -> (idf1: Double, hota: Double, seconds: Double)? {
+        guard !groundTruth.isEmpty, let last = frameTimes.last else { return nil }
+        let from = last.seconds - TrackingQuality.recentWindow
+        guard let first = frameTimes.first(where: { $0.seconds >= from }) else { return nil }
+        let truth = groundTruth.records(fromFrame: first.number)
+        let tracks = hypotheses.records(fromFrame: first.number)
+        let metrics = MOTEvaluator().evaluate(groundTruth: truth, hypotheses: tracks)
+        let hota = HOTAEvaluator().evaluate(groundTruth: truth, hypotheses: tracks)
+        return (metrics.idf1, hota.hota, last.seconds - first.seconds)
+    }
+
+    /// Distinct track identities given out so far.
+    var trackCount: Int { trackIDs.count }
+
+    /// Seconds from the first processed frame to the last.
+    var seconds: Double { frameTimes.last?.seconds ?? 0 }
 
     /// Mean framing error per processed frame, picture units.
     var meanFramingError: Double {
         framesProcessed > 0 ? framingErrorSum / Double(framesProcessed) : FramingError.missed
+    }
+}
+
+extension Array where Element == MOTRecord {
+    /// The records of frame `number` and later (records are appended in frame order, so
+    /// they are a suffix).
+    fileprivate func records(fromFrame number: Int) -> [MOTRecord] {
+        Array(self[(firstIndex { $0.frame >= number } ?? endIndex)...])
     }
 }

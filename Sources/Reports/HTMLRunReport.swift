@@ -5,7 +5,8 @@ import Files
 ///
 /// Sections: launch waterfall; pressure level and hottest temperature over time with the
 /// governor's changes marked; target and actual frame rate and inference stride over time;
-/// the governor's changes listed; the quality summary.
+/// the governor's changes listed; the quality summary; annotated stills when the run wrote an
+/// annotated video (the only content not inline: image files beside the report).
 public struct HTMLRunReport: Sendable {
     /// What the report draws.
     public var data: RunReportData
@@ -38,6 +39,9 @@ public struct HTMLRunReport: Sendable {
         html += section("Frame rate and inference stride", pipelineSection())
         html += section("Governor changes", governorSection())
         html += section("Quality", qualitySection())
+        if !data.stills.isEmpty {
+            html += section("What the tracker saw", stillsSection())
+        }
         return html + "</body></html>\n"
     }
 
@@ -183,6 +187,14 @@ public struct HTMLRunReport: Sendable {
         return rows + "</table>"
     }
 
+    /// The annotated stills, each linking to its full-size file.
+    private func stillsSection() -> String {
+        data.stills.map { still in
+            let path = HTMLText.escaped(still)
+            return "<a href=\"\(path)\"><img class=\"still\" src=\"\(path)\" alt=\"annotated frame \(path)\"></a>"
+        }.joined(separator: "\n")
+    }
+
     private func bandColor(_ level: Int) -> String {
         Self.levelColors[min(max(level, 0), 4)] + "22"
     }
@@ -208,6 +220,7 @@ public struct HTMLRunReport: Sendable {
         body{font:14px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#212121;\
         margin:24px auto;max-width:920px;padding:0 16px;background:#fafafa}\
         h1{font-size:22px;margin:0 0 4px}h2{font-size:16px;margin:0 0 8px}\
+        img.still{width:48%;margin:0.5%;border:1px solid #ccc}\
         section{background:#fff;border:1px solid #e0e0e0;border-radius:8px;padding:14px 16px;\
         margin:14px 0}.context{margin:0;color:#616161}.lead{margin:0 0 6px}\
         .note,.empty{color:#757575;margin:4px 0 0}.chart{width:100%;height:auto;display:block}\

@@ -94,7 +94,7 @@ public enum RunReport {
                         || (name == "frames dropped"
                             && summary.framesDropped > summary.framesProcessed / 10)
                 )
-            })
+            }, stills: summary.annotation?.stills ?? [])
     }
 
     /// The headline figures, in order, as (name, text).
@@ -116,13 +116,42 @@ public enum RunReport {
             ("frames processed", String(summary.framesProcessed)),
             ("frames dropped", String(summary.framesDropped)),
             ("detector calls", String(summary.detectorCalls)),
-            ("IDF1", decimal(summary.idf1, 3)),
-            ("MOTA", decimal(summary.mota, 3)),
-            ("identity switches", String(summary.identitySwitches)),
+            ("source", "\(summary.source), \(summary.detector.rawValue) detector"),
+        ]
+        if let quality = summary.quality {
+            let whole = "over \(decimal(quality.seconds, 0)) s"
+            figures += [
+                ("IDF1", "\(decimal(quality.idf1, 3)) \(whole)"),
+                (
+                    "IDF1, last \(decimal(TrackingQuality.recentWindow, 0)) s",
+                    "\(decimal(quality.recentIDF1, 3)) over \(decimal(quality.recentSeconds, 0)) s"
+                ),
+                (
+                    "HOTA (DetA, AssA)",
+                    "\(decimal(quality.hota, 3)) (\(decimal(quality.detA, 3)), \(decimal(quality.assA, 3))) \(whole)"
+                ),
+                ("MOTA", "\(decimal(quality.mota, 3)) \(whole)"),
+                ("identity switches", "\(quality.identitySwitches) \(whole)"),
+            ]
+        } else {
+            figures.append(("tracking quality", "no ground truth"))
+        }
+        figures += [
+            ("track identities", String(summary.trackCount)),
+            ("new identities per minute", decimal(summary.tracksStartedPerMinute, 1)),
             ("mean framing error", decimal(summary.meanFramingError, 3)),
             ("governor changes", String(summary.governorChanges.count)),
             ("hardware cost", decimal(summary.hardwareCost, 2)),
         ]
+        if let annotation = summary.annotation {
+            figures.append(
+                (
+                    "annotated video",
+                    annotation.problem.map { "not written: \($0)" }
+                        ?? "\(annotation.path), \(annotation.frames) frames"
+                        + (annotation.framesDropped > 0 ? ", \(annotation.framesDropped) dropped" : "")
+                ))
+        }
         if let recording = summary.recording {
             figures += [
                 (

@@ -15,12 +15,14 @@ public struct RunReportData: Sendable, Hashable, Codable {
     public var pipeline: [PipelinePoint]
     /// The quality summary table (tracking accuracy, drops, costs), in display order.
     public var quality: [QualityFigure]
+    /// Annotated stills of the run (image files beside the report, by relative path).
+    public var stills: [String] = []
 
     /// Creates report data; every series may be empty (its chart then says so).
     public init(
         title: String, context: [String] = [], launchPhases: [LaunchPhaseSpan] = [],
         pressure: [PressurePoint] = [], governorChanges: [GovernorChangeMark] = [],
-        pipeline: [PipelinePoint] = [], quality: [QualityFigure] = []
+        pipeline: [PipelinePoint] = [], quality: [QualityFigure] = [], stills: [String] = []
     ) {
         self.title = title
         self.context = context
@@ -29,6 +31,7 @@ public struct RunReportData: Sendable, Hashable, Codable {
         self.governorChanges = governorChanges
         self.pipeline = pipeline
         self.quality = quality
+        self.stills = stills
     }
 }
 

@@ -62,6 +62,9 @@ public struct HeadroomMetrics: Sendable {
     public let storageWriteSeconds: Histogram
     /// `headroom_recording_frames_dropped_total`: frames the recorder's queue had no room for.
     public let recordingFramesDropped: Counter
+    /// `headroom_tracking_quality_ratio{metric}`: IDF1 and HOTA over the last 30 s against
+    /// ground truth (absent without it).
+    public let trackingQuality: Gauge
 
     /// The series the pipeline publishes every frame or sample, bound once: publishing them
     /// is an atomic store and cannot fail.
@@ -174,6 +177,11 @@ public struct HeadroomMetrics: Sendable {
         recordingFramesDropped = try registry.counter(
             "headroom_recording_frames_dropped_total",
             help: "Frames the recorder dropped because its queue was full.")
+        trackingQuality = try registry.gauge(
+            "headroom_tracking_quality_ratio",
+            help:
+                "Tracking quality against ground truth over the last 30 s, 0 to 1; metric is idf1 or hota.",
+            labelNames: ["metric"])
         bound = BoundSeries(
             hardwareCost: try hardwareCost.handle(),
             systemPressureCost: try systemPressureCost.handle(),
@@ -241,6 +249,11 @@ public struct HeadroomMetrics: Sendable {
     public func publishRecording(remainingBytes: Int64?, newlyDropped: Int64) {
         if let remainingBytes { bound.storageRemaining.set(Double(remainingBytes)) }
         if newlyDropped > 0 { bound.recordingFramesDropped.increment(by: Double(newlyDropped)) }
+    }
+
+    /// Publishes the tracking quality over the recent window.
+    public func publishTrackingQuality(idf1: Double, hota: Double) {
+        trackingQuality.family.replaceAll(with: [(["idf1"], idf1), (["hota"], hota)])
     }
 
     /// Publishes the committed session's hardware cost.

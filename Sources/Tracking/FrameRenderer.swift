@@ -1,3 +1,5 @@
+import Foundation
+
 /// Renders a ``SyntheticScene`` into greyscale frames as a camera at a given pose sees it,
 /// with a textured background that moves as the camera pans, sensor noise, and occlusion
 /// (nearer people are drawn over farther ones). Also reports the ground truth: each person's
@@ -18,14 +20,27 @@ public struct FrameRenderer: Sendable {
     /// The frame height in pixels, > 0.
     public let height: Int
     /// The amplitude of the sensor noise, in grey levels.
-    public var noise: Int = 6
+    public var noise: Int
     private var noiseState: UInt64
 
-    /// Creates a renderer for frames of `width × height` pixels; the noise is seeded.
-    public init(width: Int, height: Int, seed: UInt64 = 7) {
+    /// Creates a renderer for frames of `width × height` pixels; the noise is seeded, ±3 grey
+    /// levels for the two-tone scene (a well-lit sensor: its tones are 20 levels apart) and
+    /// ±6 for the uniform one, as before.
+    public init(width: Int, height: Int, seed: UInt64 = 7, style: SceneStyle = .twoTone) {
         self.width = max(1, width)
         self.height = max(1, height)
+        noise = style == .twoTone ? 3 : 6
         noiseState = seed | 1
+    }
+
+    /// The upper body's share of a person's height (head and torso; the legs are the rest).
+    public static let upperBodyFraction = 0.45
+
+    /// The light falling on a person standing in world direction `yaw` (radians), as a factor
+    /// of their tones: 0.96...1.04, brighter toward one side of the room. The two-tone scene
+    /// uses it; the uniform scene is evenly lit.
+    public static func lighting(atYaw yaw: Double) -> Double {
+        1 + 0.04 * sin(yaw * 2.5 + 0.7)
     }
 
     /// Renders the scene from `pose` into `frame` (which must be `width × height`).
@@ -81,13 +96,19 @@ public struct FrameRenderer: Sendable {
             let y1 = min(h, Int(full.maxY.rounded()))
             guard x0 < x1, y0 < y1 else { continue }
             let tag = UInt8(truncatingIfNeeded: rank + 1)
+            let style = scene.configuration.style
+            let waist = Int((full.minY + full.height * Self.upperBodyFraction).rounded())
+            let light = style == .twoTone ? Self.lighting(atYaw: person.yaw) : 1
+            let upper = Int((Double(person.shade) * light).rounded())
+            let lower = Int((Double(person.lowerShade) * light).rounded())
             frame.pixels.withUnsafeMutableBufferPointer { pixels in
                 for row in y0..<y1 {
                     let base = row * w
+                    let shade = row < waist ? upper : lower
                     for column in x0..<x1 {
                         state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                         let jitter = Int((state >> 33) % amplitude) - noise
-                        pixels[base + column] = UInt8(clamping: Int(person.shade) + jitter)
+                        pixels[base + column] = UInt8(clamping: shade + jitter)
                         owner[base + column] = tag
                     }
                 }

@@ -108,6 +108,20 @@ public struct KalmanFilter: Sendable, Equatable {
         return matrix
     }
 
+    /// Sets the centre's velocity (box units per step), keeping its uncertainty: a track
+    /// recovered after a gap moves as its observations on both sides of the gap say.
+    public mutating func setVelocity(centerX: Double, centerY: Double) {
+        self.centerX.velocity = centerX
+        self.centerY.velocity = centerY
+    }
+
+    /// Stops the size from changing (zero width and height velocity), keeping the position's
+    /// motion.
+    public mutating func stopResizing() {
+        width.velocity = 0
+        height.velocity = 0
+    }
+
     /// Advances the state by `dt` steps (1 = one frame) without a measurement.
     ///
     /// A size that would shrink to zero or below stops shrinking instead (as SORT does), so

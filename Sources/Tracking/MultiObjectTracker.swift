@@ -1,7 +1,25 @@
-/// A ByteTrack-style multi-object tracker: one constant-velocity Kalman filter per track,
-/// IoU costs with optimal assignment, two association stages (high- then low-confidence
-/// detections), track birth, confirmation and loss, and prediction-only steps for frames the
-/// detector skips (the inference stride).
+/// A ByteTrack-style multi-object tracker with appearance: one constant-velocity Kalman
+/// filter per track; costs from IoU and, when detections carry an ``AppearanceDescriptor``,
+/// from how alike they look (gated, as BoT-SORT and DeepSORT do); optimal assignment in stages
+/// (high-confidence detections, then low-confidence ones for tracks still tracked, then
+/// tentative tracks); track birth, confirmation and loss; and prediction-only steps for frames
+/// the detector skips (the inference stride).
+///
+/// Identities survive what a motion model alone loses:
+/// - **Occlusions**: a lost track is matched against its *last observation* as well as its
+///   prediction (OC-SORT's observation-centric recovery), and, when the detection looks like
+///   it, anywhere within a reach that grows with the frames it has been lost; on recovery the
+///   velocity is re-estimated from the two observations around the gap.
+/// - **Absences**: lost tracks stay in a gallery (at most
+///   ``TrackerConfiguration/galleryCapacity`` of them, each for at most
+///   ``TrackerConfiguration/reidentificationFrames``); a detection that matches no track by
+///   motion takes over the identity of the gallery track it clearly looks like.
+/// - **Partial views**: a detection much smaller than its track that touches another
+///   detection (someone in front) moves the track but keeps its size, aligned to the
+///   detection's edges nearest the prediction, so a half-hidden person stays person-sized.
+///
+/// Appearance is learned only from detections that overlap no larger one (a clean view).
+/// Without appearance the tracker is the ByteTrack of IoU costs it always was.
 ///
 /// A value type: copy it to branch a run. Call ``update(with:)`` on frames with detections and
 /// ``predict()`` on frames without; both advance one frame.
@@ -22,7 +40,7 @@ public struct MultiObjectTracker: Sendable {
         self.configuration = configuration
     }
 
-    /// The number of tracks held, including tentative and lost ones.
+    /// The number of tracks held, including tentative and lost ones (the gallery too).
     public var trackCount: Int { tracks.count }
 
     /// Moves every track by `dx`, `dy` (detection units): camera-motion compensation, so that
@@ -32,22 +50,16 @@ public struct MultiObjectTracker: Sendable {
         for index in tracks.indices {
             tracks[index].filter.centerX.position += dx
             tracks[index].filter.centerY.position += dy
+            tracks[index].lastObservation.minX += dx
+            tracks[index].lastObservation.minY += dy
         }
     }
 
     /// Advances one frame without detections: every track moves by its velocity, and the
     /// confirmed ones are reported with predicted boxes.
     public mutating func predict() -> [TrackedObject] {
-        frameCount += 1
-        for index in tracks.indices {
-            tracks[index].filter.predict()
-            tracks[index].age += 1
-            tracks[index].framesSinceUpdate += 1
-            tracks[index].matchedThisFrame = false
-        }
-        tracks.removeAll {
-            $0.state == .lost && $0.framesSinceUpdate > configuration.maximumLostFrames
-        }
+        advance()
+        forgetExpiredTracks(also: [])
         return reported()
     }
 
@@ -58,14 +70,8 @@ public struct MultiObjectTracker: Sendable {
     /// - Returns: the confirmed tracks matched in this frame and the lost ones still coasting
     ///   (``TrackerConfiguration/coastingFrames``), by id.
     public mutating func update(with detections: [Detection]) -> [TrackedObject] {
-        frameCount += 1
+        advance()
         let isFirstFrame = frameCount == 1
-        for index in tracks.indices {
-            tracks[index].filter.predict()
-            tracks[index].age += 1
-            tracks[index].framesSinceUpdate += 1
-            tracks[index].matchedThisFrame = false
-        }
         var high: [Int] = []
         var low: [Int] = []
         for (index, detection) in detections.enumerated() where detection.box.isValid {
@@ -75,112 +81,317 @@ public struct MultiObjectTracker: Sendable {
                 low.append(index)
             }
         }
-        // Stage 1: confirmed and lost tracks against high-confidence detections.
-        let pool = tracks.indices.filter { tracks[$0].state != .tentative }
-        let (firstMatches, poolLeft, highLeft) = associate(
-            pool, high, detections, minimumIoU: configuration.firstStageIoU)
-        for (track, detection) in firstMatches { apply(detections[detection], to: track) }
+        let surroundings = Self.surroundings(of: detections)
+        func apply(_ matches: [(track: Int, detection: Int)]) {
+            for (track, detection) in matches {
+                update(track, with: detections[detection], among: surroundings[detection])
+            }
+        }
+        // Stage 1: confirmed and recently lost tracks against high-confidence detections.
+        let pool = tracks.indices.filter {
+            tracks[$0].state == .confirmed
+                || (tracks[$0].state == .lost
+                    && tracks[$0].framesSinceUpdate <= configuration.maximumLostFrames)
+        }
+        let first = associate(
+            pool, high, detections, minimumIoU: configuration.firstStageIoU, recovering: true)
+        apply(first.matches)
         // Stage 2: tracks that were tracked until now against low-confidence detections.
-        let stillTracked = poolLeft.filter { tracks[$0].state == .confirmed }
-        let (secondMatches, trackedLeft, _) = associate(
-            stillTracked, low, detections, minimumIoU: configuration.secondStageIoU)
-        for (track, detection) in secondMatches { apply(detections[detection], to: track) }
-        for track in trackedLeft { tracks[track].state = .lost }
+        let stillTracked = first.tracksLeft.filter { tracks[$0].state == .confirmed }
+        let second = associate(
+            stillTracked, low, detections, minimumIoU: configuration.secondStageIoU,
+            recovering: false)
+        apply(second.matches)
+        for track in second.tracksLeft {
+            tracks[track].state = .lost
+            // A lost track coasts at its size: a size still changing from its last (perhaps
+            // merged or partial) detections would grow without bound while nothing corrects it.
+            tracks[track].filter.stopResizing()
+        }
         // Stage 3: tentative tracks against the high-confidence detections left.
         let tentative = tracks.indices.filter { tracks[$0].state == .tentative }
-        let (tentativeMatches, tentativeLeft, newLeft) = associate(
-            tentative, highLeft, detections, minimumIoU: configuration.tentativeIoU)
-        for (track, detection) in tentativeMatches { apply(detections[detection], to: track) }
-        var removed = Set(tentativeLeft)
+        let third = associate(
+            tentative, first.detectionsLeft, detections, minimumIoU: configuration.tentativeIoU,
+            recovering: false)
+        apply(third.matches)
+        // Stage 4: re-identification of lost tracks by appearance alone.
+        let reidentified = reidentify(third.detectionsLeft, detections)
+        apply(reidentified.matches)
         // Births.
-        for detection in newLeft
+        for detection in reidentified.detectionsLeft
         where detections[detection].confidence >= configuration.newTrackConfidence {
-            let source = detections[detection]
             var record = TrackRecord(
-                filter: KalmanFilter(
-                    initial: source.box,
-                    noise: .init(
-                        position: configuration.positionNoise,
-                        velocity: configuration.velocityNoise)),
-                state: .tentative, id: nil, kind: source.kind, confidence: source.confidence,
-                hits: 1, age: 0, framesSinceUpdate: 0, matchedThisFrame: true)
+                detection: detections[detection], clean: !surroundings[detection].overlapsLarger,
+                noise: .init(
+                    position: configuration.positionNoise, velocity: configuration.velocityNoise))
             if isFirstFrame || configuration.confirmationHits <= 1 { confirm(&record) }
             tracks.append(record)
         }
-        for index in tracks.indices
-        where tracks[index].state == .lost
-            && tracks[index].framesSinceUpdate > configuration.maximumLostFrames
-        {
-            removed.insert(index)
-        }
-        if !removed.isEmpty {
-            tracks = tracks.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
-        }
+        forgetExpiredTracks(also: Set(third.tracksLeft))
         return reported()
     }
 
-    private mutating func confirm(_ record: inout TrackRecord) {
-        record.state = .confirmed
-        if record.id == nil {
-            record.id = TrackID(nextID)
-            nextID += 1
+    private mutating func advance() {
+        frameCount += 1
+        for index in tracks.indices {
+            tracks[index].filter.predict()
+            tracks[index].age += 1
+            tracks[index].framesSinceUpdate += 1
+            tracks[index].matchedThisFrame = false
         }
     }
 
-    private mutating func confirmTrack(at index: Int) {
+    /// Removes the tracks at `indices` (tentative tracks that missed), lost tracks whose
+    /// identity a new track took over, lost tracks past their
+    /// time (``TrackerConfiguration/maximumLostFrames`` without an appearance to re-identify
+    /// them by, ``TrackerConfiguration/reidentificationFrames`` with one), and the longest lost
+    /// beyond the gallery's capacity.
+    private mutating func forgetExpiredTracks(also indices: Set<Int>) {
+        var removed = indices
+        var gallery: [Int] = []
+        for index in tracks.indices where tracks[index].isMerged { removed.insert(index) }
+        for index in tracks.indices where tracks[index].state == .lost && !tracks[index].isMerged {
+            let lost = tracks[index].framesSinceUpdate
+            let remembers =
+                tracks[index].appearance != nil && configuration.reidentificationDistance > 0
+            if lost > (remembers ? configuration.reidentificationFrames : configuration.maximumLostFrames) {
+                removed.insert(index)
+            } else if lost > configuration.maximumLostFrames {
+                gallery.append(index)
+            }
+        }
+        if gallery.count > configuration.galleryCapacity {
+            gallery.sort { tracks[$0].framesSinceUpdate < tracks[$1].framesSinceUpdate }
+            removed.formUnion(gallery[configuration.galleryCapacity...])
+        }
+        guard !removed.isEmpty else { return }
+        tracks = tracks.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
+    }
+
+    /// Confirms a track. A new track whose appearance identifies a lost one in the gallery
+    /// takes over that identity (the lost record is dropped); otherwise it gets the next id.
+    private mutating func confirm(_ record: inout TrackRecord) {
+        record.state = .confirmed
+        guard record.id == nil else { return }
+        if let appearance = record.appearance,
+            let match = galleryMatch(for: appearance, kind: record.kind)
+        {
+            record.id = tracks[match.index].id
+            record.hits += tracks[match.index].hits
+            tracks[match.index].isMerged = true
+            return
+        }
+        record.id = TrackID(nextID)
+        nextID += 1
+    }
+
+    /// Corrects track `index` with a matched detection and where it sits among the others.
+    private mutating func update(
+        _ index: Int, with detection: Detection, among surroundings: Surroundings
+    ) {
         var record = tracks[index]
-        confirm(&record)
+        let gap = record.framesSinceUpdate
+        let predicted = record.filter.box
+        var measured = detection.box
+        let shrunk =
+            measured.height < 0.8 * predicted.height || measured.width < 0.7 * predicted.width
+        if surroundings.touchesAnother && shrunk && record.hits >= 3 {
+            measured = Self.partialView(measured, keepingSizeOf: predicted)
+        }
+        if record.state == .lost && gap > 1 {
+            // Observation-centric recovery: restart the motion from the last observation and
+            // the velocity between it and this one, not from the prediction's drift.
+            var filter = KalmanFilter(initial: record.lastObservation, noise: record.filter.noise)
+            filter.setVelocity(
+                centerX: (measured.centerX - record.lastObservation.centerX) / Double(gap),
+                centerY: (measured.centerY - record.lastObservation.centerY) / Double(gap))
+            filter.predict(dt: Double(gap))
+            record.filter = filter
+        }
+        record.filter.update(with: measured)
+        record.lastObservation = measured
+        record.confidence = detection.confidence
+        record.hits += 1
+        record.framesSinceUpdate = 0
+        record.matchedThisFrame = true
+        if !surroundings.overlapsLarger, let appearance = detection.appearance {
+            record.learn(appearance)
+        }
+        switch record.state {
+        case .lost: record.state = .confirmed
+        case .tentative:
+            if record.hits >= configuration.confirmationHits { confirm(&record) }
+        case .confirmed: break
+        }
         tracks[index] = record
     }
 
-    private mutating func apply(_ detection: Detection, to index: Int) {
-        tracks[index].filter.update(with: detection.box)
-        tracks[index].confidence = detection.confidence
-        tracks[index].hits += 1
-        tracks[index].framesSinceUpdate = 0
-        tracks[index].matchedThisFrame = true
-        switch tracks[index].state {
-        case .lost: tracks[index].state = .confirmed
-        case .tentative:
-            if tracks[index].hits >= configuration.confirmationHits { confirmTrack(at: index) }
-        case .confirmed: break
-        }
+    /// The box of a partly hidden object: `predicted`'s size, placed against the edges of the
+    /// visible part `visible` that lie nearest the prediction's (the hidden side is the other).
+    static func partialView(_ visible: BoundingBox, keepingSizeOf predicted: BoundingBox)
+        -> BoundingBox
+    {
+        let width = max(visible.width, predicted.width)
+        let height = max(visible.height, predicted.height)
+        let leftAligned = abs(visible.minX - predicted.minX) <= abs(visible.maxX - predicted.maxX)
+        let topAligned = abs(visible.minY - predicted.minY) <= abs(visible.maxY - predicted.maxY)
+        return BoundingBox(
+            minX: leftAligned ? visible.minX : visible.maxX - width,
+            minY: topAligned ? visible.minY : visible.maxY - height, width: width, height: height)
     }
 
-    /// Optimal IoU association of tracks with detections.
+    /// How a detection sits among the frame's others.
+    struct Surroundings {
+        /// Its box touches another's (within two units): a small box may be the visible part
+        /// of someone behind.
+        var touchesAnother = false
+        /// Its box overlaps a larger detection's: some of its pixels may be someone else's, so
+        /// it does not teach appearance.
+        var overlapsLarger = false
+    }
+
+    static func surroundings(of detections: [Detection]) -> [Surroundings] {
+        var result = [Surroundings](repeating: Surroundings(), count: detections.count)
+        for a in detections.indices {
+            let box = detections[a].box
+            let grown = BoundingBox(
+                minX: box.minX - 2, minY: box.minY - 2, width: box.width + 4,
+                height: box.height + 4)
+            for b in detections.indices where b > a {
+                let other = detections[b].box
+                guard grown.intersectionArea(with: other) > 0 else { continue }
+                result[a].touchesAnother = true
+                result[b].touchesAnother = true
+                if box.intersectionArea(with: other) > 0 {
+                    result[box.area < other.area ? a : b].overlapsLarger = true
+                }
+            }
+        }
+        return result
+    }
+
+    /// The cost of associating `track` with `detection`, nil when they may not be associated.
+    ///
+    /// `1 − IoU + appearanceWeight × appearance distance`; pairs that look too different are
+    /// never made. With `recovering`, a lost track also counts the IoU with its last
+    /// observation, and a detection that looks like it within a reach growing with the frames
+    /// lost (half a box height, plus a fiftieth per frame, at most one and a half) costs as a pair at the IoU
+    /// threshold would.
+    private func cost(
+        of track: TrackRecord, _ detection: Detection, minimumIoU: Double, recovering: Bool
+    ) -> Double? {
+        guard detection.kind == track.kind else { return nil }
+        let recovers = recovering && track.state == .lost
+        var iou = track.predictedBox.intersectionOverUnion(with: detection.box)
+        if recovers {
+            iou = max(iou, track.lastObservation.intersectionOverUnion(with: detection.box))
+        }
+        let appearance = track.appearance.flatMap { learned in
+            detection.appearance.map { learned.distance(to: $0) }
+        }
+        if let appearance, appearance > configuration.appearanceGate { return nil }
+        let appearanceCost = configuration.appearanceWeight * (appearance ?? 0)
+        if iou >= minimumIoU && iou > 0 { return 1 - iou + appearanceCost }
+        guard recovers, let appearance, appearance <= configuration.reidentificationDistance
+        else { return nil }
+        let reach =
+            track.lastObservation.height * min(1.5, 0.5 + 0.02 * Double(track.framesSinceUpdate))
+        let nearest = min(
+            Self.centerDistance(track.predictedBox, detection.box),
+            Self.centerDistance(track.lastObservation, detection.box))
+        return nearest <= reach ? 1 - minimumIoU + appearanceCost : nil
+    }
+
+    private static func centerDistance(_ a: BoundingBox, _ b: BoundingBox) -> Double {
+        let dx = a.centerX - b.centerX
+        let dy = a.centerY - b.centerY
+        return (dx * dx + dy * dy).squareRoot()
+    }
+
+    /// Optimal association of tracks with detections by ``cost(of:_:minimumIoU:recovering:)``.
     /// - Returns: the matches (track index, detection index) and what is left on each side.
     private func associate(
         _ trackIndices: [Int], _ detectionIndices: [Int], _ detections: [Detection],
-        minimumIoU: Double
-    ) -> (matches: [(Int, Int)], tracksLeft: [Int], detectionsLeft: [Int]) {
+        minimumIoU: Double, recovering: Bool
+    ) -> Association {
         guard !trackIndices.isEmpty, !detectionIndices.isEmpty else {
-            return ([], trackIndices, detectionIndices)
+            return Association([], tracks: trackIndices, detections: detectionIndices)
         }
         var costs = CostMatrix(
             rows: trackIndices.count, columns: detectionIndices.count, repeating: .infinity)
         for (row, track) in trackIndices.enumerated() {
-            let box = tracks[track].predictedBox
-            let kind = tracks[track].kind
-            for (column, detection) in detectionIndices.enumerated()
-            where detections[detection].kind == kind {
-                let iou = box.intersectionOverUnion(with: detections[detection].box)
-                if iou > 0 { costs[row, column] = 1 - iou }
+            for (column, detection) in detectionIndices.enumerated() {
+                if let cost = cost(
+                    of: tracks[track], detections[detection], minimumIoU: minimumIoU,
+                    recovering: recovering)
+                {
+                    costs[row, column] = cost
+                }
             }
         }
-        let pairs = LinearAssignment.solve(costs, limit: 1 - minimumIoU + 1e-12)
-        var trackMatched = [Bool](repeating: false, count: trackIndices.count)
-        var detectionMatched = [Bool](repeating: false, count: detectionIndices.count)
-        var matches: [(Int, Int)] = []
-        matches.reserveCapacity(pairs.count)
-        for pair in pairs {
-            trackMatched[pair.row] = true
-            detectionMatched[pair.column] = true
-            matches.append((trackIndices[pair.row], detectionIndices[pair.column]))
+        let limit =
+            1 - minimumIoU + configuration.appearanceWeight * configuration.appearanceGate + 1e-9
+        return Association(
+            LinearAssignment.solve(costs, limit: limit), tracks: trackIndices,
+            detections: detectionIndices)
+    }
+
+    /// The lost track of the gallery that `appearance` identifies, if any: the nearest within
+    /// ``TrackerConfiguration/reidentificationDistance``, unless another lost track that looks
+    /// different from it is nearly as near (within a quarter of that distance) — of two
+    /// people dressed alike neither takes the other's identity on a guess. Lost tracks that
+    /// look like the nearest one are taken to be earlier pieces of the same person: the one
+    /// seen most often wins.
+    private func galleryMatch(for appearance: AppearanceDescriptor, kind: ObservationKind)
+        -> (index: Int, distance: Double)?
+    {
+        let threshold = configuration.reidentificationDistance
+        guard threshold > 0 else { return nil }
+        let margin = threshold / 4
+        var near: [(index: Int, distance: Double, learned: AppearanceDescriptor)] = []
+        for index in tracks.indices
+        where tracks[index].state == .lost && !tracks[index].matchedThisFrame
+            && !tracks[index].isMerged && tracks[index].kind == kind
+        {
+            guard let learned = tracks[index].appearance else { continue }
+            let distance = learned.distance(to: appearance)
+            if distance <= threshold + margin { near.append((index, distance, learned)) }
         }
-        let tracksLeft = trackIndices.indices.filter { !trackMatched[$0] }.map { trackIndices[$0] }
-        let detectionsLeft = detectionIndices.indices.filter { !detectionMatched[$0] }
-            .map { detectionIndices[$0] }
-        return (matches, tracksLeft, detectionsLeft)
+        guard let nearest = near.min(by: { $0.distance < $1.distance }),
+            nearest.distance <= threshold
+        else { return nil }
+        let rivals = near.filter { $0.distance <= nearest.distance + margin }
+        guard rivals.allSatisfy({ $0.learned.distance(to: nearest.learned) <= margin }) else {
+            return nil
+        }
+        let chosen = rivals.max { tracks[$0.index].hits < tracks[$1.index].hits } ?? nearest
+        return (chosen.index, chosen.distance)
+    }
+
+    /// Stage 4: detections left after the motion stages against the gallery of lost tracks,
+    /// by appearance alone (``galleryMatch(for:kind:)``); the pairs are made nearest first.
+    private func reidentify(_ detectionIndices: [Int], _ detections: [Detection])
+        -> Association
+    {
+        var proposals: [(track: Int, detection: Int, distance: Double)] = []
+        for detection in detectionIndices
+        where detections[detection].confidence >= configuration.newTrackConfidence {
+            guard let appearance = detections[detection].appearance,
+                let match = galleryMatch(for: appearance, kind: detections[detection].kind)
+            else { continue }
+            proposals.append((match.index, detection, match.distance))
+        }
+        var matches: [(track: Int, detection: Int)] = []
+        var takenTracks = Set<Int>()
+        for proposal in proposals.sorted(by: { $0.distance < $1.distance })
+        where !takenTracks.contains(proposal.track) {
+            takenTracks.insert(proposal.track)
+            matches.append((proposal.track, proposal.detection))
+        }
+        let takenDetections = Set(matches.map(\.detection))
+        return Association(
+            matches: matches, tracksLeft: [],
+            detectionsLeft: detectionIndices.filter { !takenDetections.contains($0) })
     }
 
     /// Confirmed tracks to report: on update frames those matched now; on prediction-only
@@ -200,5 +411,30 @@ public struct MultiObjectTracker: Sendable {
                     age: record.age, isPredicted: !record.matchedThisFrame))
         }
         return objects.sorted { $0.id < $1.id }
+    }
+}
+
+/// The outcome of one association stage: pairs (track index, detection index) and what is
+/// left unmatched on each side, in the order given.
+struct Association {
+    var matches: [(track: Int, detection: Int)]
+    var tracksLeft: [Int]
+    var detectionsLeft: [Int]
+
+    init(matches: [(track: Int, detection: Int)], tracksLeft: [Int], detectionsLeft: [Int]) {
+        self.matches = matches
+        self.tracksLeft = tracksLeft
+        self.detectionsLeft = detectionsLeft
+    }
+
+    /// The association of `pairs` (rows index `tracks`, columns `detections`).
+    init(_ pairs: [LinearAssignment.Pair], tracks: [Int], detections: [Int]) {
+        let matchedRows = Set(pairs.map(\.row))
+        let matchedColumns = Set(pairs.map(\.column))
+        self.init(
+            matches: pairs.map { (tracks[$0.row], detections[$0.column]) },
+            tracksLeft: tracks.indices.filter { !matchedRows.contains($0) }.map { tracks[$0] },
+            detectionsLeft: detections.indices.filter { !matchedColumns.contains($0) }
+                .map { detections[$0] })
     }
 }

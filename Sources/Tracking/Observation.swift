@@ -39,12 +39,19 @@ public struct Detection: Sendable, Hashable {
     public var confidence: Double
     /// What the box shows; the tracker only associates a detection with tracks of its kind.
     public var kind: ObservationKind
+    /// What the box looks like, when its pixels were at hand; the tracker uses it to keep
+    /// identities through occlusions and absences.
+    public var appearance: AppearanceDescriptor?
 
     /// Creates a detection.
-    public init(box: BoundingBox, confidence: Double, kind: ObservationKind = .humanBody) {
+    public init(
+        box: BoundingBox, confidence: Double, kind: ObservationKind = .humanBody,
+        appearance: AppearanceDescriptor? = nil
+    ) {
         self.box = box
         self.confidence = confidence
         self.kind = kind
+        self.appearance = appearance
     }
 
     /// The detection of an observation, in normalized top-left coordinates.

@@ -12,8 +12,11 @@ public struct SyntheticScene: Sendable {
         public var yaw: Double
         /// The distance from the stand, in metres.
         public var distance: Double
-        /// The body's grey level, 120...250; the background stays below 100.
+        /// The grey level of the upper body (the whole body in the uniform style), 125...245;
+        /// the background stays below 100.
         public var shade: UInt8
+        /// The grey level of the lower body (legs); equal to ``shade`` in the uniform style.
+        public var lowerShade: UInt8
         /// The body's height in metres.
         public var height: Double
         var targetYaw: Double
@@ -51,6 +54,8 @@ public struct SyntheticScene: Sendable {
         public var meetingProbability: Double = 0.3
         /// The camera's height above the floor, in metres.
         public var cameraHeight: Double = 1.2
+        /// How people look: two-tone with lighting (the default) or the older uniform style.
+        public var style: SceneStyle = .twoTone
 
         /// The defaults: six people in a ±60° sector, 2–7 m away.
         public init() {}
@@ -69,10 +74,12 @@ public struct SyntheticScene: Sendable {
         self.configuration = configuration
         generator = SeededGenerator(seed: configuration.seed)
         people = []
-        for id in 1...max(1, configuration.people) {
-            let shade = UInt8(130 + (id * 37) % 120)
+        let count = max(1, configuration.people)
+        let tones = Self.tones(count: count, style: configuration.style, using: &generator)
+        for id in 1...count {
+            let (shade, lowerShade) = tones[id - 1]
             var person = Person(
-                id: id, yaw: 0, distance: 0, shade: shade,
+                id: id, yaw: 0, distance: 0, shade: shade, lowerShade: lowerShade,
                 height: generator.uniform(1.55...1.95), targetYaw: 0, targetDistance: 0,
                 speed: generator.uniform(configuration.slowest...configuration.fastest),
                 pauseRemaining: 0)
@@ -82,6 +89,54 @@ public struct SyntheticScene: Sendable {
             people.append(person)
         }
         for index in people.indices { chooseDestination(for: index) }
+    }
+
+    /// The greys two-tone clothes are made of: 125...225 in steps of 20, so that two tones
+    /// differ by more than the detector's similarity (14 levels) plus the two-tone scene's
+    /// sensor noise, and touching people in different clothes stay apart.
+    static let palette: [UInt8] = (0..<6).map { UInt8(125 + 20 * $0) }
+
+    /// Every person's upper and lower tone (equal in the uniform style).
+    ///
+    /// Uniform: one grey per id, as the first scenes had. Two-tone: each person's upper tone
+    /// is a palette grey no one else wears on top, and the lower tone one no one else wears
+    /// below, at least two steps from the upper (until the palette's six greys run out, then
+    /// they repeat). Every other person, with even odds, dresses almost like the one before
+    /// (each tone one step away): appearance narrows identity down without giving it away.
+    private static func tones(
+        count: Int, style: SceneStyle, using generator: inout SeededGenerator
+    ) -> [(upper: UInt8, lower: UInt8)] {
+        guard style == .twoTone else {
+            return (1...count).map { id in
+                let shade = UInt8(130 + (id * 37) % 120)
+                return (shade, shade)
+            }
+        }
+        let steps = palette.count
+        var tones: [(upper: Int, lower: Int)] = []
+        var usedUpper = Set<Int>()
+        var usedLower = Set<Int>()
+        func pick(_ candidates: [Int], used: Set<Int>) -> Int {
+            let free = candidates.filter { !used.contains($0) }
+            let pool = free.isEmpty ? candidates : free
+            return pool[Int.random(in: 0..<pool.count, using: &generator)]
+        }
+        for index in 0..<count {
+            if index % steps == 0 {
+                usedUpper.removeAll()
+                usedLower.removeAll()
+            }
+            func near(_ tone: Int) -> [Int] { [tone - 1, tone + 1].filter { (0..<steps).contains($0) } }
+            let lookAlike = index % 2 == 1 && generator.uniform(0...1) < 0.5 ? tones.last : nil
+            let upper = pick(lookAlike.map { near($0.upper) } ?? Array(0..<steps), used: usedUpper)
+            let apart = (0..<steps).filter { abs($0 - upper) >= 2 }
+            let nearLower = lookAlike.map { near($0.lower).filter(apart.contains) } ?? []
+            let lower = pick(nearLower.isEmpty ? apart : nearLower, used: usedLower)
+            usedUpper.insert(upper)
+            usedLower.insert(lower)
+            tones.append((upper, lower))
+        }
+        return tones.map { (palette[$0.upper], palette[$0.lower]) }
     }
 
     /// Advances the world by `seconds` (> 0): people walk toward their destinations, pause
@@ -135,4 +190,15 @@ public struct SyntheticScene: Sendable {
         }
         people[index].speed = generator.uniform(configuration.slowest...configuration.fastest)
     }
+}
+
+/// How the synthetic scene's people look.
+public enum SceneStyle: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Upper and lower body in different greys, some people dressed almost alike, and
+    /// lighting that changes across the room: appearance helps identify people but does not
+    /// give identity away.
+    case twoTone = "two-tone"
+    /// One grey per person under even light: the scene of the first releases, kept for
+    /// comparison.
+    case uniform
 }

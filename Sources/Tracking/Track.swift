@@ -54,6 +54,10 @@ public struct TrackedObject: Sendable, Hashable {
 struct TrackRecord: Sendable {
     enum State: Sendable { case tentative, confirmed, lost }
 
+    /// How far each clean observation moves the learned appearance (an exponential moving
+    /// average with a memory of about ten observations).
+    static let appearanceMomentum = 0.1
+
     var filter: KalmanFilter
     var state: State
     var id: TrackID?
@@ -63,6 +67,37 @@ struct TrackRecord: Sendable {
     var age: Int
     var framesSinceUpdate: Int
     var matchedThisFrame: Bool
+    /// The box of the last matched detection (after partial-view correction).
+    var lastObservation: BoundingBox
+    /// The learned appearance, from clean observations only.
+    var appearance: AppearanceDescriptor?
+    /// Whether a new track took over this lost track's identity (it is removed at the end of
+    /// the frame).
+    var isMerged = false
+
+    /// A tentative track started by `detection`; its appearance is learned when the view is
+    /// `clean`.
+    init(detection: Detection, clean: Bool, noise: KalmanFilter.Noise) {
+        filter = KalmanFilter(initial: detection.box, noise: noise)
+        state = .tentative
+        kind = detection.kind
+        confidence = detection.confidence
+        hits = 1
+        age = 0
+        framesSinceUpdate = 0
+        matchedThisFrame = true
+        lastObservation = detection.box
+        appearance = clean ? detection.appearance : nil
+    }
 
     var predictedBox: BoundingBox { filter.box }
+
+    /// Folds a clean observation's appearance into the learned one.
+    mutating func learn(_ observed: AppearanceDescriptor) {
+        if appearance == nil {
+            appearance = observed
+        } else {
+            appearance?.blend(toward: observed, weight: Self.appearanceMomentum)
+        }
+    }
 }

@@ -21,6 +21,21 @@ public struct TrackerConfiguration: Sendable, Hashable, Codable {
     /// from the output, bridging single missed detections; 0 reports matched tracks only,
     /// as ByteTrack does.
     public var coastingFrames: Int = 2
+    /// How much appearance counts against motion when associating: a pair's cost is
+    /// `1 − IoU + appearanceWeight × appearance distance` (when both sides have an appearance).
+    public var appearanceWeight: Double = 3
+    /// Pairs that look more different than this (``AppearanceDescriptor/distance(to:)``) are
+    /// never associated, however well they overlap.
+    public var appearanceGate: Double = 0.2
+    /// A detection that matches no track by motion takes over a lost track's identity when
+    /// their appearances are closer than this, and clearly closer than to any other lost track
+    /// (re-identification); 0 turns re-identification off.
+    public var reidentificationDistance: Double = 0.07
+    /// Frames a lost track is remembered for re-identification; the motion association stops
+    /// after ``maximumLostFrames``, the gallery keeps it until this.
+    public var reidentificationFrames: Int = 9000
+    /// The most lost tracks the gallery keeps; the longest lost go first.
+    public var galleryCapacity: Int = 64
     /// The Kalman filter's noise model.
     public var positionNoise: Double = 1.0 / 20
     /// The Kalman filter's velocity noise, per unit of box size.
@@ -63,6 +78,23 @@ public struct TrackerConfiguration: Sendable, Hashable, Codable {
             throw TrackerConfigurationError(
                 field: "maximumLostFrames", problem: "expected at least 0, got \(maximumLostFrames)"
             )
+        }
+        guard appearanceWeight.isFinite, appearanceWeight >= 0 else {
+            throw TrackerConfigurationError(
+                field: "appearanceWeight", problem: "expected at least 0, got \(appearanceWeight)")
+        }
+        try unit(appearanceGate, "appearanceGate")
+        try unit(reidentificationDistance, "reidentificationDistance")
+        guard reidentificationFrames >= maximumLostFrames else {
+            throw TrackerConfigurationError(
+                field: "reidentificationFrames",
+                problem:
+                    "expected at least maximumLostFrames (\(maximumLostFrames)), got \(reidentificationFrames)"
+            )
+        }
+        guard galleryCapacity >= 0 else {
+            throw TrackerConfigurationError(
+                field: "galleryCapacity", problem: "expected at least 0, got \(galleryCapacity)")
         }
         guard positionNoise.isFinite, positionNoise > 0 else {
             throw TrackerConfigurationError(

@@ -5,14 +5,21 @@ import Foundation
 #endif
 
 /// `headroom-bench [NAME-PREFIX ...] [--json] [--list]`: runs the benchmarks (all, or those whose
-/// names start with a given prefix) and prints each figure beside its same-run baseline.
+/// names start with a given prefix) and prints each figure beside its same-run baseline;
+/// `headroom-bench motion RAWFILE WIDTH HEIGHT` times the motion detector on a raw video
+/// (see `motionMain`).
 /// Build it in release mode: `swift run -c release headroom-bench`.
 func benchMain(_ words: [String]) async -> Int32 {
     if words.first == "--storage-competitor", words.count == 3, let rate = Double(words[2]) {
         Competitor.main(directory: words[1], rate: rate)
     }
+    if words.first == "motion" {
+        return motionMain(Array(words.dropFirst()))
+    }
     if words.contains("--help") {
         print("usage: headroom-bench [NAME-PREFIX ...] [--json] [--list]")
+        print(
+            "       headroom-bench motion RAWFILE WIDTH HEIGHT [--scale S ...] [--json] [--print]")
         return 0
     }
     let prefixes = words.filter { !$0.hasPrefix("--") }

@@ -5,15 +5,22 @@ enum EvaluateCommand {
     static let command = Command(
         name: "evaluate",
         usage: "GT.txt TRACKS.txt [--iou T] [--json]",
-        summary: "Score MOTChallenge tracks against ground truth: MOTA, MOTP, IDF1, IDSW, ...",
+        summary:
+            "Score MOTChallenge tracks against ground truth: HOTA, DetA, AssA, MOTA, IDF1, ...",
         details: """
-            CLEAR-MOT and identity metrics with matching at IoU ≥ T (default 0.5), as
-            py-motmetrics computes them. MOTP is the mean IoU of matched pairs (higher is
-            better). --json prints {"mota", "motp", "idf1", "idp", "idr", "idsw", "fp", "fn",
-            "mt", "ml", "groundTruthBoxes", "objects"}.
+            HOTA metrics as TrackEval computes them (MOTChallenge 2015 rules: ground-truth
+            lines whose confidence truncates to 0 are ignored), each the mean over the IoU
+            thresholds 0.05, 0.10, ..., 0.95; and CLEAR-MOT and identity metrics with matching
+            at IoU ≥ T (default 0.5), as py-motmetrics computes them. MOTP is the mean IoU of
+            matched pairs (higher is better). --json prints {"hota", "detA", "assA", "detRe",
+            "detPr", "assRe", "assPr", "locA", "hota0", "locA0", "mota", "motp", "idf1", "idp",
+            "idr", "idsw", "fp", "fn", "mt", "ml", "groundTruthBoxes", "objects"}; hota0 and
+            locA0 are HOTA and LocA at 0.05 (TrackEval's HOTA(0) and LocA(0)).
             """,
         options: [
-            .number("--iou", "T", "minimum IoU of a match", in: 0...1, default: 0.5),
+            .number(
+                "--iou", "T", "minimum IoU of a CLEAR-MOT and identity match", in: 0...1,
+                default: 0.5),
             .flag("--json", "print the metrics as JSON"),
         ],
         run: { arguments in
@@ -26,12 +33,11 @@ enum EvaluateCommand {
             let iou = arguments.number("--iou")
             let truth = try MOTInput.read(arguments.positionals[0])
             let tracks = try MOTInput.read(arguments.positionals[1])
-            let metrics = MOTEvaluator(minimumIoU: iou).evaluate(
-                groundTruth: truth, hypotheses: tracks)
+            let scores = MOTInput.Scores(truth: truth, tracks: tracks, minimumIoU: iou)
             if arguments.has("--json") {
-                Console.json(MOTInput.jsonFields(metrics))
+                Console.json(MOTInput.jsonFields(scores))
             } else {
-                Console.out(MOTInput.text(metrics))
+                Console.out(MOTInput.text(scores))
             }
             return 0
         })

@@ -9,6 +9,7 @@ import Pressure
 import Reports
 import Storage
 import Telemetry
+import Tracking
 
 /// `headroom run`: the main job.
 enum RunCommand {
@@ -17,7 +18,8 @@ enum RunCommand {
         usage:
             "[--seconds S] [--scenario NAME] [--governor on|off|pressure-only] [--compare] [--seed N] [--session FILE]"
             + " [--profile NAME|FILE] [--policy FILE] [--record PATH] [--storage DIR]"
-            + " [--trace FILE] [--record-pressure FILE] [--out DIR] [--db PATH] [--json]",
+            + " [--trace FILE] [--record-pressure FILE] [--source FILE|-|v4l2:DEVICE [--pace file|max] [--gt FILE]]"
+            + " [--detector blob|motion] [--scene STYLE] [--annotate FILE.mp4] [--out DIR] [--db PATH] [--json]",
         summary:
             "Run the tracking pipeline under pressure, with the governor adapting it (the main job).",
         details: """
@@ -37,6 +39,16 @@ enum RunCommand {
             --trace FILE replays pressure from a recorded trace in its own time (instead of this
             host's sensors or the model), so a run is the same on any machine (use it with
             --governor pressure-only); --record-pressure FILE writes what a run sampled.
+            --source runs real video instead of the scene: any file ffmpeg reads (Debian's
+            ffmpeg decodes it in a child process), - for YUV4MPEG2 on standard input, or
+            v4l2:/dev/video0 for a camera; the session's camera takes the video's size and
+            frame rate unless --session is given, and the run ends with the video. --pace file
+            (default) takes frames at the video's own rate, skipping those a slow pipeline
+            misses; --pace max takes every frame as fast as the pipeline goes. --gt FILE scores
+            the tracks against MOTChallenge ground truth numbered by video frame. --detector
+            defaults to motion (an adaptive background model) for video and blob for the
+            scene. --annotate FILE.mp4 writes the frames with boxes, track ids, the primary
+            subject and the framing window, encoded by ffmpeg.
             """,
         options: [
             .number(
@@ -61,6 +73,17 @@ enum RunCommand {
             .path(
                 "--record-pressure", "FILE", "write the pressure samples the run took as a trace"),
             StorageCommand.storageOption,
+            .path("--source", "FILE|-|v4l2:DEVICE", "real video instead of the synthetic scene"),
+            .choice(
+                "--pace", VideoPacing.allCases.map(\.rawValue),
+                "take video frames at the video's rate (file) or as fast as they go (max)",
+                default: VideoPacing.file.rawValue),
+            .path("--gt", "FILE", "MOTChallenge ground truth for --source, by video frame"),
+            .choice(
+                "--detector", DetectorKind.allCases.map(\.rawValue),
+                "the detector (default: motion with --source, blob for the scene)"),
+            SceneCommand.styleOption,
+            .path("--annotate", "FILE.mp4", "write the annotated frames as a video"),
             .path("--out", "DIR", "where to write the reports (default runs/<time>)"),
             .path("--db", "PATH", "the history database"),
             .option(
@@ -70,13 +93,16 @@ enum RunCommand {
         ],
         run: { arguments in
             try arguments.expectNoPositionals()
+            if arguments.has("--compare") {
+                for option in ["--record", "--source", "--annotate"]
+                where arguments.value(option) != nil {
+                    throw UsageError(description: "\(option): one per run, not with --compare")
+                }
+            }
             var options = try runOptions(arguments)
             let json = arguments.has("--json")
             let out = arguments.value("--out") ?? "runs/\(timestamp())"
             let traceFile = arguments.value("--trace")
-            if arguments.has("--compare"), arguments.value("--record") != nil {
-                throw UsageError(description: "--record: one recording per run, not with --compare")
-            }
             let timeline = LaunchTimeline.startingAtProcessStart()
             let history = try HistoryStore(
                 path: arguments.value("--db")
@@ -101,6 +127,11 @@ enum RunCommand {
                     // A fresh replay for each run of --compare.
                     options.pressureSource = TraceReplaySource(
                         trace: try PressureTrace.read(from: trace), pacing: .recordedTimes)
+                }
+                options.annotationDestination = arguments.value("--annotate")
+                options.reportDirectory = directory
+                if options.annotationDestination != nil {
+                    try AtomicFile.createDirectories(directory)
                 }
                 let run = try PipelineRun(
                     options: options, timeline: index == 0 ? timeline : LaunchTimeline())
@@ -189,6 +220,13 @@ enum RunCommand {
             options.policy = try GovernorPolicy.load(from: policy)
         }
         if let storage = arguments.value("--storage") { options.storageDirectory = storage }
+        options.sceneStyle = SceneCommand.style(arguments)
+        options.detector = arguments.value("--detector").flatMap(DetectorKind.init) ?? .blob
+        if let source = arguments.value("--source") {
+            try useVideo(source, in: &options, arguments)
+        } else if arguments.value("--gt") != nil || arguments.value("--pace") != "file" {
+            throw UsageError(description: "--gt and --pace apply to --source only")
+        }
         if arguments.value("--record") != nil,
             !options.configuration.outputs.contains(where: { $0.kind == .movie })
         {
@@ -196,6 +234,28 @@ enum RunCommand {
                 CaptureOutput(kind: .movie, usesProVideoStorage: true))
         }
         return options
+    }
+
+    /// Opens the video `source` and sets the run up for it: the session's camera takes the
+    /// video's size and frame rate (unless `--session` gives one), the run lasts until the
+    /// video ends (unless `--seconds`), the motion detector runs (unless `--detector`).
+    private static func useVideo(
+        _ source: String, in options: inout RunOptions, _ arguments: Arguments
+    ) throws {
+        let pacing = VideoPacing(rawValue: arguments.text("--pace")) ?? .file
+        let video = try VideoFrameSource(input: VideoInput(argument: source), pacing: pacing)
+        options.video = video
+        if let truth = arguments.value("--gt") {
+            options.videoGroundTruth = try MOTInput.read(truth)
+        }
+        if arguments.value("--detector") == nil { options.detector = .motion }
+        if arguments.optionalNumber("--seconds") == nil { options.seconds = 86_400 }
+        guard arguments.value("--session") == nil else { return }
+        // Pacing "max" asks the session for frames faster than the video's rate.
+        let rate = pacing == .max ? min(240, video.frameRate * 4) : video.frameRate
+        options.configuration.cameras[0].format = CameraFormat(
+            width: video.header.width, height: video.header.height,
+            maxFrameRate: (rate * 1000).rounded(.up) / 1000)
     }
 
     /// Starts serving `run`'s metrics at `address`, if given.
@@ -223,8 +283,8 @@ enum RunCommand {
     /// The figures stored with the run in the history.
     private static func historyFigures(_ summary: RunSummary) -> [String: Double] {
         var figures: [String: Double] = [
-            "idf1": summary.idf1, "mota": summary.mota,
             "framesProcessed": Double(summary.framesProcessed),
+            "trackCount": Double(summary.trackCount),
             "framesDropped": Double(summary.framesDropped),
             "governorChanges": Double(summary.governorChanges.count),
             "secondsAtSeriousOrWorse": summary.secondsAtSeriousOrWorse,
@@ -232,6 +292,11 @@ enum RunCommand {
             "meanFramingError": summary.meanFramingError,
         ]
         if let peak = summary.peakTemperature { figures["peakTemperatureCelsius"] = peak }
+        if let quality = summary.quality {
+            figures["idf1"] = quality.idf1
+            figures["mota"] = quality.mota
+            figures["hota"] = quality.hota
+        }
         return figures
     }
 

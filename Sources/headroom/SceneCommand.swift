@@ -1,3 +1,4 @@
+import Capture
 import Dock
 import Files
 import Tracking
@@ -7,7 +8,7 @@ enum SceneCommand {
     static let command = Command(
         name: "scene",
         usage:
-            "DIR [--seconds S] [--seed N] [--people N] [--fps F] [--stride N] [--scale S] [--size WxH] [--fixed] [--json]",
+            "DIR [--seconds S] [--seed N] [--people N] [--scene STYLE] [--fps F] [--stride N] [--scale S] [--size WxH] [--fixed] [--video FILE] [--json]",
         summary:
             "Write a seeded synthetic sequence: gt.txt, det.txt and the closed-loop tracks.txt.",
         details: """
@@ -15,17 +16,23 @@ enum SceneCommand {
             --fixed), runs the pixel detector every --stride frames at --scale, and the tracker
             and framing in closed loop. Writes DIR/gt.txt (people at least 30% visible),
             DIR/det.txt (every detection, id -1) and DIR/tracks.txt, all atomically. Defaults:
-            --seconds 20 --seed 1 --people 6 --fps 30 --stride 1 --scale 0.5 --size 320x180.
+            --seconds 20 --seed 1 --people 6 --scene two-tone --fps 30 --stride 1 --scale 0.5
+            --size 320x180. --scene uniform is the scene of earlier releases (one grey per person,
+            even light), kept for comparison. --video FILE also encodes the rendered frames
+            with ffmpeg (.mp4, .mkv, .y4m, ...), frame 1 of gt.txt being its first, so that
+            `headroom run --source FILE --gt DIR/gt.txt` can play the scene back as real video.
             """,
         options: [
             .number("--seconds", "S", "seconds of scene", in: 0.1...3600, default: 20),
             .integer("--seed", "N", "scene seed", in: 0...Int.max, default: 1),
             .integer("--people", "N", "people in the scene", in: 1...100, default: 6),
+            styleOption,
             .number("--fps", "F", "frames per second", in: 1...240, default: 30),
             .integer("--stride", "N", "run the detector every N-th frame", in: 1...100, default: 1),
             .number("--scale", "S", "detector scale", in: 0.05...1, default: 0.5),
             .option("--size", "WxH", "frame size in pixels (default 320x180)"),
             .flag("--fixed", "keep the camera still"),
+            .path("--video", "FILE", "also encode the rendered frames as a video with ffmpeg"),
             .flag("--json", "print the file names and counts as JSON"),
         ],
         run: { arguments in
@@ -33,6 +40,7 @@ enum SceneCommand {
             var scene = SyntheticScene.Configuration()
             scene.seed = UInt64(arguments.integer("--seed"))
             scene.people = arguments.integer("--people")
+            scene.style = style(arguments)
             let size = try TrackCommand.imageSize(arguments.value("--size")) ?? (320, 180)
             let seconds = arguments.number("--seconds")
             let fps = arguments.number("--fps")
@@ -45,7 +53,22 @@ enum SceneCommand {
                     scene: scene, rig: rig, width: Int(size.width), height: Int(size.height),
                     tracker: TrackerConfiguration(), scale: scale, stride: stride,
                     framesPerSecond: fps)
-                let result = sceneRun.run(duration: seconds)
+                let encoder = try arguments.value("--video").map {
+                    try VideoEncoder(
+                        path: $0, width: Int(size.width), height: Int(size.height),
+                        frameRate: fps, layout: .gray, field: "--video")
+                }
+                var encodingError: ConfigurationError?
+                let result = sceneRun.run(duration: seconds) { frame in
+                    guard encodingError == nil else { return }
+                    do throws(ConfigurationError) {
+                        try encoder?.write(frame.pixels)
+                    } catch {
+                        encodingError = error
+                    }
+                }
+                if let encodingError { throw encodingError }
+                try encoder?.finish()
                 return (result.groundTruth, result.detections, result.hypotheses)
             }
             let result = arguments.has("--fixed") ? try run(FixedRig()) : try run(try StandMotors())
@@ -69,4 +92,15 @@ enum SceneCommand {
             }
             return 0
         })
+
+    /// `--scene STYLE`: how the synthetic scene's people look.
+    static let styleOption = OptionSpec.choice(
+        "--scene", SceneStyle.allCases.map(\.rawValue), "how people look in the synthetic scene",
+        default: SceneStyle.twoTone.rawValue)
+
+    /// The style `--scene` names (validated by the option's choices).
+    static func style(_ arguments: Arguments) -> SceneStyle {
+        arguments.value("--scene").flatMap(SceneStyle.init(rawValue:)) ?? .twoTone
+    }
+
 }

@@ -8,7 +8,7 @@ enum TrackCommand {
         name: "track",
         usage:
             "DETECTIONS.txt [--out TRACKS.txt] [--gt GT.txt] [--stride N] [--image-size WxH] [--json]",
-        summary: "Track MOTChallenge detections; with --gt, score the tracks (MOTA, IDF1, ...).",
+        summary: "Track MOTChallenge detections; with --gt, score the tracks (HOTA, MOTA, ...).",
         details: """
             DETECTIONS.txt has one box per line: frame,id,left,top,width,height,conf,... in
             pixels (MOTChallenge). With --image-size WxH the boxes are read as normalized 0...1
@@ -16,8 +16,10 @@ enum TrackCommand {
             N-th frame; the frames between are prediction-only, as under the governor. --out
             writes the confirmed tracks per frame (atomically) in the same format. --json prints
             {"frames", "tracks", "trackBoxes", "framesPerSecond"} (tracking only, without file
-            I/O) and, with --gt, "mota", "motp", "idf1", "idp", "idr", "idsw", "fp", "fn", "mt",
-            "ml". MOTP is the mean IoU of matched pairs (higher is better).
+            I/O) and, with --gt, the scores of `headroom evaluate` ("hota", "detA", "assA",
+            "detRe", "detPr", "assRe", "assPr", "locA", "hota0", "locA0", "mota", "motp", "idf1",
+            "idp", "idr", "idsw", "fp", "fn", "mt", "ml", "groundTruthBoxes", "objects"). MOTP
+            is the mean IoU of matched pairs (higher is better).
             """,
         options: [
             .path("--out", "TRACKS.txt", "write the tracks in MOTChallenge format"),
@@ -74,22 +76,20 @@ enum TrackCommand {
                 try AtomicFile.write(MOTFile.format(tracks), to: out)
             }
             let identities = Set(tracks.map(\.id)).count
-            let metrics = truth.map {
-                MOTEvaluator().evaluate(groundTruth: $0, hypotheses: tracks)
-            }
+            let scores = truth.map { MOTInput.Scores(truth: $0, tracks: tracks) }
             if arguments.has("--json") {
                 var fields: [String: Double] = [
                     "frames": Double(lastFrame), "tracks": Double(identities),
                     "trackBoxes": Double(tracks.count), "framesPerSecond": framesPerSecond,
                 ]
-                if let metrics { fields.merge(MOTInput.jsonFields(metrics)) { $1 } }
+                if let scores { fields.merge(MOTInput.jsonFields(scores)) { $1 } }
                 Console.json(fields)
             } else {
                 var text =
                     "Tracked \(lastFrame) frames: \(identities) tracks, \(tracks.count) boxes, "
                     + "\(Int(framesPerSecond.rounded())) frames/s (tracking only)."
                 if let out = arguments.value("--out") { text += "\nTracks written to \(out)." }
-                if let metrics { text += "\n\n" + MOTInput.text(metrics) }
+                if let scores { text += "\n\n" + MOTInput.text(scores) }
                 Console.out(text)
             }
             return 0

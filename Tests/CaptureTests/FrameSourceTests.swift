@@ -28,7 +28,7 @@ private func y4m(count: Int, colourSpace: String = "C420jpeg") -> Data {
 
 @Test func brokenY4MFilesAreErrorsThatSayWhatIsWrong() {
     let cases: [(Data, String)] = [
-        (Data("P6\n".utf8), "expected a file starting with \"YUV4MPEG2\""),
+        (Data("P6\n".utf8), "expected a stream starting with \"YUV4MPEG2\""),
         (y4m(count: 1, colourSpace: "C420p10"), "unsupported colour space"),
         (y4m(count: 2).dropLast(3), "frame 1: truncated"),
         (y4m(count: 0), "expected at least one frame"),

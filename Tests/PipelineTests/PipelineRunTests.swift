@@ -1,13 +1,15 @@
 import Capture
+import Files
 import Foundation
 import Governor
 import LaunchTiming
 import Locking
-import Pipeline
+@testable import Pipeline
 import Pressure
 import Storage
 import Telemetry
 import Testing
+import Tracking
 
 /// The main job end to end, with pressure from a fixture instead of the host. Serialized: each
 /// test runs a whole pipeline.
@@ -139,7 +141,64 @@ struct PipelineRunTests {
         let firstFrame = try #require(summary.launch.time(of: "firstPreviewFrame"))
         #expect(firstFrame >= session.start)
         #expect(summary.framesProcessed > 0)
-        #expect(summary.idf1 >= 0 && summary.idf1 <= 1)
+        let quality = try #require(summary.quality)
+        #expect(quality.idf1 >= 0 && quality.idf1 <= 1)
+        #expect(quality.hota >= 0 && quality.hota <= 1)
+        #expect(summary.source == "scene seed 1 (two-tone)")
+    }
+
+    @Test(
+        "a video runs through the pipeline once, scored against its ground truth, annotated",
+        .enabled(if: ExecutableSearch.find("ffmpeg") != nil))
+    func videoSource() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "headroom-video-run-\(UUID().uuidString)"
+        ).path
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // 45 frames: a bright block walking right over a dark floor, and its ground truth.
+        let (width, height) = (160, 96)
+        let clip = "\(directory)/clip.y4m"
+        let encoder = try VideoEncoder(
+            path: clip, width: width, height: height, frameRate: 30, layout: .gray, field: "clip")
+        var truth: [MOTRecord] = []
+        for index in 0..<45 {
+            var pixels = [UInt8](repeating: 30, count: width * height)
+            let x = 10 + index * 2
+            for y in 20..<80 { for column in x..<(x + 20) { pixels[y * width + column] = 200 } }
+            try encoder.write(pixels)
+            truth.append(
+                MOTRecord(
+                    frame: index + 1, id: 1, box: BoundingBox(minX: Double(x), minY: 20, width: 20, height: 60)))
+        }
+        try encoder.finish()
+        var options = RunOptions(seconds: 600, isGovernorEnabled: false, pressureInterval: 0.1)
+        options.configuration.cameras[0].format = CameraFormat(
+            width: width, height: height, maxFrameRate: 120)
+        options.video = try VideoFrameSource(input: .file(clip), pacing: .max)
+        options.videoGroundTruth = truth
+        options.detector = .blob
+        options.pressureSource = ScheduledTemperature([(0, 40)], length: 100_000)
+        options.shedsForLateness = false
+        options.annotationDestination = "\(directory)/annotated.mp4"
+        options.reportDirectory = directory
+        let summary = try await PipelineRun(options: options).run()
+        // The run ends with the video, having seen each of its frames once.
+        #expect(summary.framesProcessed == 45)
+        #expect(summary.source == clip)
+        let quality = try #require(summary.quality)
+        #expect(quality.idf1 > 0.9, "\(quality)")
+        #expect(quality.hota > 0.6, "\(quality)")
+        #expect(summary.trackCount == 1)
+        let annotation = try #require(summary.annotation)
+        #expect(annotation.problem == nil)
+        #expect(annotation.frames + annotation.framesDropped == 45)
+        #expect(annotation.stills.count == AnnotationWriter.stillCount)
+        #expect(FileManager.default.fileExists(atPath: "\(directory)/annotated.mp4"))
+        for still in annotation.stills {
+            #expect(FileManager.default.fileExists(atPath: "\(directory)/\(still)"))
+        }
     }
 
     /// Runs `session` plus a movie output through the reserve at `storage` for 2 seconds.

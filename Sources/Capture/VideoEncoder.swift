@@ -1,0 +1,196 @@
+import Files
+import Foundation
+
+/// Encodes frames into a video file with ffmpeg (Debian's `ffmpeg`, a child process reading
+/// raw frames on its standard input). The container and codec follow the file's extension
+/// (`.mp4`: H.264 where ffmpeg has it; `.y4m`: raw), with 4:2:0 chroma so any player opens it.
+///
+/// The file appears atomically: ffmpeg writes a hidden, uniquely named file beside it, which
+/// ``finish()`` renames into place once ffmpeg has succeeded; a failed or abandoned encoding
+/// leaves nothing at the destination.
+///
+/// Use it from one thread at a time.
+public final class VideoEncoder: @unchecked Sendable {
+    /// How the frames given to ``write(_:)`` are laid out.
+    public enum PixelLayout: String, Sendable {
+        /// One byte per pixel, grey.
+        case gray
+        /// Three bytes per pixel: red, green, blue.
+        case rgb24
+
+        /// Bytes per pixel.
+        public var bytesPerPixel: Int { self == .gray ? 1 : 3 }
+    }
+
+    /// The destination.
+    public let path: String
+    /// Frame width in pixels.
+    public let width: Int
+    /// Frame height in pixels.
+    public let height: Int
+    /// The layout of written frames.
+    public let layout: PixelLayout
+    private let process: Process
+    private let input: FileHandle
+    private let errors = ErrorTail()
+    private let partialPath: String
+    private var isFinished = false
+
+    /// Starts ffmpeg encoding `width × height` frames at `frameRate` into `path`.
+    ///
+    /// - Throws: ``ConfigurationError`` naming `field` when ffmpeg is missing or cannot start,
+    ///   or the size is not positive.
+    public init(
+        path: String, width: Int, height: Int, frameRate: Double, layout: PixelLayout,
+        field: String, ffmpeg: String? = nil
+    ) throws(ConfigurationError) {
+        func failure(_ problem: String) -> ConfigurationError {
+            ConfigurationError(path: field, problem: "\(path): \(problem)")
+        }
+        guard width > 0, height > 0, frameRate > 0 else {
+            throw failure("expected a positive frame size and rate, got \(width)x\(height) at \(frameRate)")
+        }
+        guard let executable = ffmpeg ?? ExecutableSearch.find("ffmpeg") else {
+            throw failure(
+                "encoding video needs ffmpeg, which is not in PATH (Debian: apt-get install ffmpeg)")
+        }
+        let url = URL(fileURLWithPath: path)
+        let name = url.lastPathComponent
+        let directory = url.deletingLastPathComponent().path
+        let suffix = url.pathExtension.isEmpty ? "" : ".\(url.pathExtension)"
+        try AtomicFile.createDirectories(directory, for: path)
+        partialPath = "\(directory)/.\(name).\(UUID().uuidString).partial\(suffix)"
+        self.path = path
+        self.width = width
+        self.height = height
+        self.layout = layout
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        let rate = String(format: "%.6g", frameRate)
+        process.arguments =
+            [
+                "-nostdin", "-hide_banner", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt",
+                layout.rawValue, "-s", "\(width)x\(height)", "-r", rate, "-i", "-",
+                "-pix_fmt", "yuv420p",
+            ] + (suffix == ".y4m" ? ["-strict", "-1"] : []) + ["-n", partialPath]
+        let pipe = Pipe()
+        let errorPipe = Pipe()
+        process.standardInput = pipe
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errorPipe
+        let errors = errors
+        errorPipe.fileHandleForReading.readabilityHandler = { handle in
+            errors.append(handle.availableData)
+        }
+        input = pipe.fileHandleForWriting
+        do {
+            try process.run()
+        } catch {
+            throw failure("cannot start \(executable): \(error.localizedDescription)")
+        }
+    }
+
+    deinit {
+        if !isFinished {
+            try? input.close()
+            process.terminate()
+            process.waitUntilExit()
+            try? FileManager.default.removeItem(atPath: partialPath)
+        }
+    }
+
+    /// Writes one frame (`width × height × layout.bytesPerPixel` bytes), waiting while ffmpeg
+    /// catches up.
+    ///
+    /// - Throws: ``ConfigurationError`` when ffmpeg has stopped reading (its message).
+    public func write(_ pixels: [UInt8]) throws(ConfigurationError) {
+        precondition(pixels.count == width * height * layout.bytesPerPixel, "frame size")
+        let written = pixels.withUnsafeBytes { bytes in
+            Self.writeAll(bytes, to: input.fileDescriptor)
+        }
+        guard written else {
+            throw ConfigurationError(
+                path: "", problem: "\(path): ffmpeg stopped reading: \(errors.text)")
+        }
+    }
+
+    /// Writes every byte to `descriptor`; false when the reader has gone (EPIPE). SIGPIPE is
+    /// blocked on this thread meanwhile, and one raised by the write is taken before the mask
+    /// is restored, so a dead ffmpeg is an error here instead of the end of the process.
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        defer {
+            var pending = sigset_t()
+            sigpending(&pending)
+            if sigismember(&pending, SIGPIPE) == 1 {
+                var now = timespec()
+                _ = sigtimedwait(&pipeSignal, nil, &now)
+            }
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+        }
+        var offset = 0
+        while offset < bytes.count {
+            let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            offset += count
+        }
+        return true
+    }
+
+    /// Ends the stream, waits for ffmpeg and moves the file into place.
+    ///
+    /// - Throws: ``ConfigurationError`` with ffmpeg's message when it failed.
+    public func finish() throws(ConfigurationError) {
+        guard !isFinished else { return }
+        isFinished = true
+        try? input.close()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            try? FileManager.default.removeItem(atPath: partialPath)
+            throw ConfigurationError(
+                path: "",
+                problem:
+                    "\(path): ffmpeg exited with status \(process.terminationStatus): \(errors.text)")
+        }
+        guard rename(partialPath, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: partialPath)
+            throw ConfigurationError(path: "", problem: "\(path): cannot move into place: \(reason)")
+        }
+    }
+
+    /// Writes the frame of `video` at `seconds` as an image to `path` (its extension picks the
+    /// format: `.jpg`, `.png`), atomically; returns whether it could.
+    public static func extractStill(
+        from video: String, atSeconds seconds: Double, to path: String, ffmpeg: String? = nil
+    ) -> Bool {
+        guard let executable = ffmpeg ?? ExecutableSearch.find("ffmpeg") else { return false }
+        let url = URL(fileURLWithPath: path)
+        let partial =
+            "\(url.deletingLastPathComponent().path)/.\(url.lastPathComponent).\(UUID().uuidString).partial.\(url.pathExtension)"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = [
+            "-nostdin", "-hide_banner", "-loglevel", "error", "-ss", String(format: "%.3f", seconds),
+            "-i", video, "-frames:v", "1", "-q:v", "3", "-n", partial,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return false
+        }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, rename(partial, path) == 0 else {
+            try? FileManager.default.removeItem(atPath: partial)
+            return false
+        }
+        return true
+    }
+}

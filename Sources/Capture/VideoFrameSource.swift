@@ -1,0 +1,333 @@
+import Files
+import Foundation
+import LaunchTiming
+import Locking
+
+/// Where `headroom run --source` takes its frames from.
+public enum VideoInput: Sendable, Hashable, CustomStringConvertible {
+    /// A file (or anything else ffmpeg opens by name), decoded by ffmpeg.
+    case file(String)
+    /// A YUV4MPEG2 stream on standard input (`-`), read directly.
+    case standardInput
+    /// A V4L2 camera device, such as `/dev/video0`, read through ffmpeg's `v4l2` input.
+    case camera(device: String)
+
+    /// The input a `--source` argument names: `-` is standard input, `v4l2:DEVICE` a camera,
+    /// anything else a file.
+    public init(argument: String) {
+        if argument == "-" {
+            self = .standardInput
+        } else if argument.hasPrefix("v4l2:") {
+            self = .camera(device: String(argument.dropFirst(5)))
+        } else {
+            self = .file(argument)
+        }
+    }
+
+    /// The argument form: the path, `-`, or `v4l2:DEVICE`.
+    public var description: String {
+        switch self {
+        case .file(let path): path
+        case .standardInput: "-"
+        case .camera(let device): "v4l2:\(device)"
+        }
+    }
+
+    /// The ffmpeg arguments that decode this input to greyscale YUV4MPEG2 on standard output;
+    /// `nil` for standard input, which is Y4M already.
+    var decoderArguments: [String]? {
+        let output = ["-an", "-sn", "-f", "yuv4mpegpipe", "-pix_fmt", "gray", "-"]
+        switch self {
+        case .file(let path):
+            return ["-nostdin", "-hide_banner", "-loglevel", "error", "-i", path] + output
+        case .camera(let device):
+            return ["-nostdin", "-hide_banner", "-loglevel", "error", "-f", "v4l2", "-i", device]
+                + output
+        case .standardInput:
+            return nil
+        }
+    }
+}
+
+/// How a video's frames are taken.
+public enum VideoPacing: String, Sendable, Hashable, CaseIterable {
+    /// At the video's own frame rate, by time: a pipeline slower than the video skips frames,
+    /// as it would with a live camera.
+    case file
+    /// Every frame, one after another, as fast as the session asks for them.
+    case max
+}
+
+/// Frames of a real video: decoded by ffmpeg (a child process writing greyscale YUV4MPEG2
+/// into a pipe) or read as Y4M from standard input, and handed to the capture session one at a
+/// time. Each delivered frame carries its index in the video (``Frame/sourceIndex``).
+///
+/// The video plays once: after its last frame the source is finished (``isFinished``, and
+/// ``waitUntilFinished()`` returns) and repeats that frame. Frames of another size than the
+/// session's are scaled (nearest neighbour).
+public final class VideoFrameSource: FrameSource {
+    /// The input.
+    public let input: VideoInput
+    /// How frames are taken.
+    public let pacing: VideoPacing
+    /// The stream's header: the video's size and frame rate.
+    public let header: Y4MHeader
+    /// The frame rate frames are taken at: the video's, or 30 when it declares none.
+    public var frameRate: Double { header.frameRate ?? 30 }
+
+    private struct State {
+        var stream: Y4MStream
+        var process: Process?
+        var errors: ErrorTail
+        /// The last frame read, its index in the video.
+        var current: [UInt8] = []
+        var index = -1
+        var start: MonotonicInstant?
+        var isFinished = false
+        var problem: String?
+    }
+
+    private let state: LockedState<State>
+    private let finished: Broadcast<Void>
+    /// With ``VideoPacing/max``, frames the consumer may be behind by: ``render(_:)`` takes
+    /// one, ``frameConsumed()`` gives it back.
+    /// (Created at 0 and given its credits in `init`: libdispatch refuses to free a semaphore
+    /// left below its initial value, as one is when a run ends with frames in flight.)
+    private let credits = DispatchSemaphore(value: 0)
+
+    /// With ``VideoPacing/max``, how many frames may be delivered and not yet consumed (what
+    /// the capture session's ring holds, so none is dropped).
+    public static let framesInFlight = 2
+
+    /// Whether frames come when the consumer is ready (``VideoPacing/max``).
+    public var isSelfPaced: Bool { pacing == .max }
+
+    /// Tells the source its consumer is done with a frame (``VideoPacing/max`` only waits for
+    /// this; ``VideoPacing/file`` ignores it).
+    public func frameConsumed() {
+        if pacing == .max { credits.signal() }
+    }
+
+    /// Opens `input`: starts ffmpeg for a file or camera (`ffmpeg` is looked up in `PATH`
+    /// unless `ffmpeg` names it) and reads the stream's header.
+    ///
+    /// - Throws: ``ConfigurationError`` naming the source and what is wrong: no ffmpeg, a
+    ///   file ffmpeg cannot read (with ffmpeg's own message), a stream that is not YUV4MPEG2.
+    public init(input: VideoInput, pacing: VideoPacing = .file, ffmpeg: String? = nil)
+        throws(ConfigurationError)
+    {
+        self.input = input
+        self.pacing = pacing
+        let field = "--source"
+        func failure(_ problem: String) -> ConfigurationError {
+            ConfigurationError(path: field, problem: "\(input): \(problem)")
+        }
+        var process: Process?
+        let errors = ErrorTail()
+        let descriptor: Int32
+        if let arguments = input.decoderArguments {
+            if case .file(let path) = input, !path.contains("://") {
+                guard FileManager.default.isReadableFile(atPath: path) else {
+                    throw failure("no such readable file")
+                }
+            }
+            guard let executable = ffmpeg ?? ExecutableSearch.find("ffmpeg") else {
+                throw failure(
+                    "decoding video needs ffmpeg, which is not in PATH (Debian: apt-get install ffmpeg)"
+                )
+            }
+            let child = Process()
+            child.executableURL = URL(fileURLWithPath: executable)
+            child.arguments = arguments
+            let output = Pipe()
+            let errorPipe = Pipe()
+            child.standardOutput = output
+            child.standardError = errorPipe
+            child.standardInput = FileHandle.nullDevice
+            errorPipe.fileHandleForReading.readabilityHandler = { handle in
+                errors.append(handle.availableData)
+            }
+            do {
+                try child.run()
+            } catch {
+                throw failure("cannot start \(executable): \(error.localizedDescription)")
+            }
+            process = child
+            descriptor = output.fileHandleForReading.fileDescriptor
+            // Let ffmpeg decode ahead by a few frames instead of one pipe's 64 KiB.
+            let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ, <linux/fcntl.h>
+            _ = fcntl(descriptor, setPipeSize, 1 << 20)
+        } else {
+            descriptor = STDIN_FILENO
+        }
+        var stream = Y4MStream(descriptor: descriptor)
+        do {
+            header = try stream.readHeader()
+        } catch {
+            process?.waitUntilExit()
+            let said = errors.text
+            throw failure(said.isEmpty ? error.problem : "ffmpeg: \(said)")
+        }
+        state = LockedState(State(stream: stream, process: process, errors: errors))
+        finished = Broadcast()
+        for _ in 0..<Self.framesInFlight { credits.signal() }
+    }
+
+    deinit { close() }
+
+    /// Whether the video has no more frames (or could not be read further).
+    public var isFinished: Bool { state.withLock { $0.isFinished } }
+
+    /// Why reading stopped before the end of the video, if it did: a truncated frame, or
+    /// ffmpeg's error message.
+    public var problem: String? { state.withLock { $0.problem } }
+
+    /// Frames read from the video so far (including those skipped by time).
+    public var framesRead: Int { state.withLock { $0.index + 1 } }
+
+    /// Returns once the video has no more frames (immediately if it has none left).
+    public func waitUntilFinished() async {
+        for await _ in finished.subscribe() {}
+    }
+
+    /// Stops the decoder: the pipe is closed (an ffmpeg blocked writing into it gets EPIPE),
+    /// ffmpeg is terminated — killed if it has not gone within two seconds — and reaped.
+    public func close() {
+        let (process, descriptor) = state.withLock { state -> (Process?, Int32) in
+            defer { state.process = nil }
+            return (state.process, state.stream.descriptor)
+        }
+        guard let process else { return }
+        Glibc.close(descriptor)
+        if process.isRunning { process.terminate() }
+        for _ in 0..<200 where process.isRunning { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// Draws the video's frame for `frame`: the frame due at this moment of the video
+    /// (``VideoPacing/file``) or the next one (``VideoPacing/max``), scaled to the frame's size.
+    public func render(_ frame: inout Frame) {
+        if pacing == .max {
+            // Wait for the consumer; a cancelled run stops waiting.
+            while credits.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+                if Task.isCancelled { return }
+            }
+        }
+        let now = MonotonicClock.now()
+        let (pixels, index, justFinished) = state.withLock { state in
+            let start = state.start ?? now
+            state.start = start
+            let target =
+                pacing == .file
+                ? max(state.index + 1, Int(now.seconds(since: start) * frameRate))
+                : state.index + 1
+            let wasFinished = state.isFinished
+            while state.index < target && !state.isFinished {
+                do throws(Y4MHeader.Problem) {
+                    if let next = try state.stream.readFrame(header: header) {
+                        state.current = next
+                        state.index += 1
+                    } else {
+                        state.isFinished = true
+                    }
+                } catch {
+                    state.isFinished = true
+                    state.problem = error.problem
+                }
+            }
+            if state.isFinished && !wasFinished, let said = state.errors.text.nilIfEmpty {
+                state.problem = "ffmpeg: \(said)"
+            }
+            return (state.current, state.index, state.isFinished && !wasFinished)
+        }
+        if justFinished { finished.close() }
+        frame.sourceIndex = index >= 0 ? index : nil
+        guard !pixels.isEmpty else { return }
+        LumaScaling.scale(
+            pixels, width: header.width, height: header.height, into: &frame.luma,
+            width: frame.width, height: frame.height)
+    }
+}
+
+/// Reads a YUV4MPEG2 stream from a file descriptor: the header, then one frame at a time.
+struct Y4MStream {
+    let descriptor: Int32
+    private var buffer: [UInt8] = []
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    /// Reads until `count` bytes are buffered or the stream ends; returns whether they are.
+    private mutating func fill(_ count: Int) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while buffer.count < count {
+            let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { return false }
+            buffer.append(contentsOf: chunk[0..<got])
+        }
+        return true
+    }
+
+    /// The next line, without its newline; `nil` at the end of the stream. Lines are at most
+    /// 4 KiB (headers and FRAME lines are short).
+    private mutating func readLine() -> [UInt8]? {
+        var searched = 0
+        while true {
+            if let end = buffer[searched...].firstIndex(of: 0x0A) {
+                let line = Array(buffer[..<end])
+                buffer.removeFirst(end + 1)
+                return line
+            }
+            searched = buffer.count
+            guard searched < 4096, fill(searched + 1) else { return nil }
+        }
+    }
+
+    mutating func readHeader() throws(Y4MHeader.Problem) -> Y4MHeader {
+        guard let line = readLine() else {
+            throw Y4MHeader.Problem(problem: "expected a YUV4MPEG2 stream, got no data")
+        }
+        return try Y4MHeader(line: line)
+    }
+
+    /// The next frame's luma; `nil` at the end of the stream.
+    mutating func readFrame(header: Y4MHeader) throws(Y4MHeader.Problem) -> [UInt8]? {
+        guard let line = readLine() else { return nil }
+        guard line.starts(with: Array("FRAME".utf8)) else {
+            throw Y4MHeader.Problem(problem: "expected a FRAME line")
+        }
+        guard fill(header.frameBytes) else {
+            throw Y4MHeader.Problem(
+                problem: "truncated frame: expected \(header.frameBytes) bytes")
+        }
+        let luma = Array(buffer[0..<(header.width * header.height)])
+        buffer.removeFirst(header.frameBytes)
+        return luma
+    }
+}
+
+/// The last few KiB a child process wrote to its standard error, collected as it writes.
+final class ErrorTail: Sendable {
+    private let bytes = LockedState<[UInt8]>([])
+
+    func append(_ data: Data) {
+        bytes.withLock { bytes in
+            bytes.append(contentsOf: data)
+            if bytes.count > 4096 { bytes.removeFirst(bytes.count - 4096) }
+        }
+    }
+
+    /// What was written, trimmed, on one line.
+    var text: String {
+        String(decoding: bytes.withLock { $0 }, as: UTF8.self)
+            .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: "; ")
+    }
+}
+
+extension String {
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import LaunchTiming
+import Tracking
+
+/// `headroom-bench motion RAWFILE WIDTH HEIGHT [--scale S ...] [--json] [--print]`: times
+/// ``MotionDetector`` frame by frame over a raw 8-bit greyscale video (frames of WIDTH × HEIGHT
+/// bytes back to back, as `ffmpeg -f rawvideo -pix_fmt gray` writes them), once per scale (1
+/// and 0.5 unless `--scale` is given), beside a floor measured in the same run: a bare loop
+/// that reads every pixel of the frame once. Only the detector call is timed; the file is read
+/// into memory first. `scripts/motion-vs-mog2.sh` runs OpenCV's MOG2 on the same file.
+///
+/// `--json` prints the figures as one JSON object; `--print` prints the first scale's
+/// detections instead, one CSV line each: `frame,x,y,width,height,confidence` (frames from 0,
+/// box in frame pixels, top-left origin).
+func motionMain(_ words: [String]) -> Int32 {
+    let usage =
+        "usage: headroom-bench motion RAWFILE WIDTH HEIGHT [--scale S ...] [--json] [--print]"
+    var positional: [String] = []
+    var scales: [Double] = []
+    var index = 0
+    while index < words.count {
+        let word = words[index]
+        if word == "--scale", index + 1 < words.count, let scale = Double(words[index + 1]),
+            scale > 0, scale <= 1
+        {
+            scales.append(scale)
+            index += 2
+            continue
+        }
+        if word.hasPrefix("--"), !["--json", "--print"].contains(word) {
+            return fail("\(usage)\n(unknown or incomplete option \(word))", status: 2)
+        }
+        if !word.hasPrefix("--") { positional.append(word) }
+        index += 1
+    }
+    guard positional.count == 3, let width = Int(positional[1]), let height = Int(positional[2]),
+        width > 0, height > 0
+    else { return fail(usage, status: 2) }
+    if scales.isEmpty { scales = [1, 0.5] }
+    let frames: [GrayFrame]
+    do {
+        frames = try readRawFrames(path: positional[0], width: width, height: height)
+    } catch {
+        return fail("headroom-bench motion: \(error)", status: 1)
+    }
+    guard !frames.isEmpty else {
+        return fail("headroom-bench motion: \(positional[0]) holds no whole frame", status: 1)
+    }
+    #if DEBUG
+        FileHandle.standardError.write(
+            Data("headroom-bench: debug build; figures are meaningless, use -c release\n".utf8))
+    #endif
+    if words.contains("--print") {
+        var detector = MotionDetector(scale: scales[0])
+        for (number, frame) in frames.enumerated() {
+            for detection in detector.detect(in: frame) {
+                let box = detection.box
+                print(
+                    "\(number),\(Int(box.minX)),\(Int(box.minY)),\(Int(box.width)),"
+                        + "\(Int(box.height)),\(String(format: "%.3f", detection.confidence))")
+            }
+        }
+        return 0
+    }
+    let floor = MotionRun.floor(frames)
+    let runs = scales.map { MotionRun.detector(frames, scale: $0) }
+    let meanGrey = String(format: "%.2f", floor.meanGrey)
+    let minimumArea = MotionDetector().minimumAreaFraction * Double(width * height)
+    if words.contains("--json") {
+        var object: [String: Any] = [
+            "frames": frames.count, "width": width, "height": height,
+            "minimumAreaPixels": minimumArea, "warmUpFrames": MotionDetector().warmUpFrames,
+            "meanGrey": meanGrey,
+        ]
+        object["rows"] = ([floor] + runs).map(\.dictionary)
+        let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        print(String(decoding: data ?? Data(), as: UTF8.self))
+    } else {
+        print(
+            "motion detector, \(frames.count) frames of \(width)×\(height) (mean grey \(meanGrey)),"
+                + " one thread")
+        print("name                    p50 ms  mean ms  ×floor(p50)  detections/frame")
+        for run in [floor] + runs {
+            print(
+                run.name.padding(toLength: 22, withPad: " ", startingAt: 0)
+                    + String(
+                        format: "%8.3f %8.3f %10.1fx %12.2f", run.median / 1e6, run.mean / 1e6,
+                        run.median / floor.median, run.detectionsPerFrame))
+        }
+    }
+    return 0
+}
+
+/// The per-frame timings of one workload over every frame.
+private struct MotionRun {
+    var name: String
+    /// Nanoseconds per frame, frame by frame.
+    var nanoseconds: [Double]
+    /// Detections over all frames, warm-up included.
+    var detections: Int
+    /// The floor's result, the video's mean grey level: printed, so the loop is not optimized
+    /// away.
+    var meanGrey: Double = 0
+
+    var median: Double {
+        let sorted = nanoseconds.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+    var mean: Double { nanoseconds.reduce(0, +) / Double(max(1, nanoseconds.count)) }
+    var detectionsPerFrame: Double { Double(detections) / Double(max(1, nanoseconds.count)) }
+
+    var dictionary: [String: Any] {
+        [
+            "name": name, "p50Milliseconds": median / 1e6, "meanMilliseconds": mean / 1e6,
+            "detectionsPerFrame": detectionsPerFrame,
+        ]
+    }
+
+    /// A fresh detector at `scale` over every frame in order.
+    static func detector(_ frames: [GrayFrame], scale: Double) -> MotionRun {
+        var detector = MotionDetector(scale: scale)
+        var times: [Double] = []
+        times.reserveCapacity(frames.count)
+        var detections = 0
+        for frame in frames {
+            let start = MonotonicClock.now()
+            let found = detector.detect(in: frame)
+            times.append(Double(MonotonicClock.now().nanoseconds - start.nanoseconds))
+            detections += found.count
+        }
+        return MotionRun(name: "ours scale \(scale)", nanoseconds: times, detections: detections)
+    }
+
+    /// The floor: summing every pixel of each frame, the least any detector must do.
+    static func floor(_ frames: [GrayFrame]) -> MotionRun {
+        var total: UInt64 = 0
+        var times: [Double] = []
+        times.reserveCapacity(frames.count)
+        for frame in frames {
+            let start = MonotonicClock.now()
+            let sum = frame.pixels.withUnsafeBufferPointer { pixels in
+                var sum: UInt32 = 0
+                for pixel in pixels { sum &+= UInt32(pixel) }
+                return sum
+            }
+            times.append(Double(MonotonicClock.now().nanoseconds - start.nanoseconds))
+            total &+= UInt64(sum)
+        }
+        return MotionRun(
+            name: "floor (sum pixels)", nanoseconds: times, detections: 0,
+            meanGrey: Double(total) / Double(max(1, frames.count * frames[0].pixels.count)))
+    }
+}
+
+/// A file that cannot be read as raw frames.
+private struct RawFrameError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// The whole frames of a raw greyscale file (a trailing partial frame is ignored).
+private func readRawFrames(path: String, width: Int, height: Int) throws -> [GrayFrame] {
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+        throw RawFrameError(description: "cannot open \(path)")
+    }
+    defer { try? handle.close() }
+    let size = width * height
+    var frames: [GrayFrame] = []
+    while true {
+        guard let data = try handle.read(upToCount: size), data.count == size else { break }
+        frames.append(GrayFrame(width: width, height: height, pixels: [UInt8](data)))
+    }
+    return frames
+}
+
+private func fail(_ message: String, status: Int32) -> Int32 {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    return status
+}

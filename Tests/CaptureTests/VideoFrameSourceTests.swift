@@ -1,0 +1,139 @@
+import Files
+import Foundation
+import Testing
+
+@testable import Capture
+
+@Suite struct VideoFrameSourceTests {
+    static let hasFFmpeg = ExecutableSearch.find("ffmpeg") != nil
+
+    /// A frame whose pixels say which frame it is: a flat grey of 20 + 20 × index.
+    private func flat(_ index: Int, width: Int = 64, height: Int = 48) -> [UInt8] {
+        [UInt8](repeating: UInt8(20 + 20 * index), count: width * height)
+    }
+
+    private func temporaryDirectory() throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "headroom-video-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url.path
+    }
+
+    @Test func parsesHeaders() throws {
+        let header = try Y4MHeader(line: Array("YUV4MPEG2 W960 H540 F30000:1001 Ip A1:1 Cmono".utf8))
+        #expect(header.width == 960 && header.height == 540)
+        #expect(abs((header.frameRate ?? 0) - 29.97) < 0.01)
+        #expect(header.frameBytes == 960 * 540)
+        let colour = try Y4MHeader(line: Array("YUV4MPEG2 W5 H3 C420jpeg".utf8))
+        #expect(colour.frameRate == nil)
+        #expect(colour.chromaBytes == 2 * 3 * 2)
+        #expect(throws: Y4MHeader.Problem.self) {
+            try Y4MHeader(line: Array("YUV4MPEG2 W5 H3 F30:0".utf8))
+        }
+        #expect(throws: Y4MHeader.Problem.self) {
+            try Y4MHeader(line: Array("YUV4MPEG2 W5 H3 C411".utf8))
+        }
+    }
+
+    @Test func readsAStreamFrameByFrameFromAPipe() throws {
+        var descriptors: [Int32] = [0, 0]
+        #expect(pipe(&descriptors) == 0)
+        var bytes = Array("YUV4MPEG2 W4 H2 F25:1 Cmono\n".utf8)
+        for index in 0..<3 {
+            bytes += Array("FRAME\n".utf8) + [UInt8](repeating: UInt8(index), count: 8)
+        }
+        bytes += Array("FRAME\n".utf8) + [1, 2, 3]  // a truncated last frame
+        #expect(write(descriptors[1], bytes, bytes.count) == bytes.count)
+        close(descriptors[1])
+        defer { close(descriptors[0]) }
+        var stream = Y4MStream(descriptor: descriptors[0])
+        let header = try stream.readHeader()
+        #expect(header.frameRate == 25)
+        for index in 0..<3 {
+            #expect(try stream.readFrame(header: header) == [UInt8](repeating: UInt8(index), count: 8))
+        }
+        #expect(throws: Y4MHeader.Problem.self) { try stream.readFrame(header: header) }
+    }
+
+    @Test func namesTheInputsOfTheSourceOption() {
+        #expect(VideoInput(argument: "-") == .standardInput)
+        #expect(VideoInput(argument: "v4l2:/dev/video0") == .camera(device: "/dev/video0"))
+        #expect(VideoInput(argument: "clip.mp4") == .file("clip.mp4"))
+        #expect(VideoInput(argument: "v4l2:/dev/video0").description == "v4l2:/dev/video0")
+    }
+
+    @Test func refusesWhatItCannotRead() throws {
+        do {
+            _ = try VideoFrameSource(input: .file("/nonexistent/clip.mp4"))
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.path == "--source")
+            #expect(error.problem.contains("no such readable file"))
+        }
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let text = "\(directory)/notes.txt"
+        try Data("not a video\n".utf8).write(to: URL(fileURLWithPath: text))
+        do {
+            _ = try VideoFrameSource(input: .file(text), ffmpeg: "/nonexistent/ffmpeg")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.problem.contains("cannot start /nonexistent/ffmpeg"))
+        }
+        #expect(ExecutableSearch.find("ffmpeg", path: directory) == nil)
+    }
+
+    @Test(.enabled(if: hasFFmpeg)) func ffmpegsMessageExplainsAnUnreadableFile() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let text = "\(directory)/notes.mp4"
+        try Data("not a video\n".utf8).write(to: URL(fileURLWithPath: text))
+        do {
+            _ = try VideoFrameSource(input: .file(text))
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.problem.contains("ffmpeg:"))
+        }
+    }
+
+    @Test(.enabled(if: hasFFmpeg)) func encodesAndDecodesEveryFrameInOrder() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/clip.y4m"
+        let encoder = try VideoEncoder(
+            path: path, width: 64, height: 48, frameRate: 25, layout: .gray, field: "test")
+        for index in 0..<6 { try encoder.write(flat(index)) }
+        #expect(!FileManager.default.fileExists(atPath: path))  // only once finished
+        try encoder.finish()
+        #expect(FileManager.default.fileExists(atPath: path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["clip.y4m"])
+
+        let source = try VideoFrameSource(input: .file(path), pacing: .max)
+        #expect(source.header.width == 64 && source.header.height == 48)
+        #expect(source.frameRate == 25)
+        var seen: [Int] = []
+        for number in 0..<8 {
+            var frame = Frame(camera: "c", number: number, width: 32, height: 24)
+            source.render(&frame)
+            seen.append(frame.sourceIndex ?? -1)
+            let expected = Int(flat(min(number, 5))[0])
+            #expect(abs(Int(frame.luma[0]) - expected) <= 2, "frame \(number)")
+        }
+        #expect(seen == [0, 1, 2, 3, 4, 5, 5, 5])
+        #expect(source.isFinished)
+        #expect(source.problem == nil)
+        await source.waitUntilFinished()
+        source.close()
+    }
+
+    @Test(.enabled(if: hasFFmpeg)) func aFailedEncodingLeavesNothing() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let encoder = try VideoEncoder(
+            path: "\(directory)/clip.unknown-container", width: 8, height: 8, frameRate: 25,
+            layout: .gray, field: "--annotate")
+        _ = try? encoder.write([UInt8](repeating: 0, count: 64))
+        #expect(throws: ConfigurationError.self) { try encoder.finish() }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+    }
+}

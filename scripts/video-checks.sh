@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Real video through the main job, as a user would run it: the rendered scene encoded by ffmpeg
+# and played back with `run --source` against its ground truth, annotated; Y4M on standard
+# input; the errors a user meets (no file, not a video, no ffmpeg, misplaced options); SIGTERM
+# in the middle of a video still leaves the report and a playable annotated video.
+# Usage: scripts/video-checks.sh PATH-TO-headroom
+set -euo pipefail
+headroom=${1:?usage: scripts/video-checks.sh PATH-TO-headroom}
+command -v ffmpeg >/dev/null || { echo "video-checks: skipped: no ffmpeg in PATH"; exit 0; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL video-checks: $*" >&2; exit 1; }
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+frames() { ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 "$1"; }
+
+# expect_exit CODE TEXT COMMAND...: runs COMMAND, which must exit CODE saying TEXT on stderr.
+expect_exit() {
+  local code=$1 text=$2 status=0
+  shift 2
+  "$@" >"$work/out" 2>"$work/err" || status=$?
+  ((status == code)) || fail "$* exited $status, expected $code: $(cat "$work/err")"
+  grep -qF -- "$text" "$work/err" || fail "$*: expected \"$text\" in: $(cat "$work/err")"
+}
+
+# The scene, still camera, 4 s at 320x180, encoded to H.264 beside its ground truth.
+"$headroom" scene "$work/scene" --seconds 4 --fixed --size 320x180 --video "$work/scene/scene.mp4" >/dev/null
+[[ $(frames "$work/scene/scene.mp4") == 120 ]] || fail "scene.mp4 should hold 120 frames"
+
+# Played back every frame (--pace max), scored, annotated.
+"$headroom" run --source "$work/scene/scene.mp4" --gt "$work/scene/gt.txt" --pace max \
+  --detector blob --governor off --annotate "$work/run/annotated.mp4" --out "$work/run" \
+  --db "$work/history.sqlite3" --json >"$work/run.json"
+[[ $(json "$work/run.json" "d['framesProcessed']") == 120 ]] || fail "expected 120 frames processed"
+[[ $(json "$work/run.json" "d['quality'] is not None and 0 < d['quality']['hota'] <= 1") == True ]] \
+  || fail "expected a HOTA against the ground truth"
+[[ $(json "$work/run.json" "d['annotation']['frames'] + d['annotation']['framesDropped']") == 120 ]] \
+  || fail "the annotated video should account for every frame"
+written=$(json "$work/run.json" "d['annotation']['frames']")
+[[ $(frames "$work/run/annotated.mp4") == "$written" ]] || fail "annotated.mp4 should hold $written frames"
+for still in 1 2 3 4; do
+  [[ -s $work/run/still-$still.jpg ]] || fail "still-$still.jpg missing"
+  grep -qF "still-$still.jpg" "$work/run/run.html" || fail "run.html should show still-$still.jpg"
+done
+grep -qF "HOTA" "$work/run/run.md" || fail "run.md should give HOTA"
+
+# Y4M on standard input, no ground truth: no quality figures, the tracks still counted.
+ffmpeg -v error -i "$work/scene/scene.mp4" -f yuv4mpegpipe -pix_fmt gray - \
+  | "$headroom" run --source - --pace max --governor off --out "$work/stdin" \
+    --db "$work/history.sqlite3" --json >"$work/stdin.json"
+[[ $(json "$work/stdin.json" "d['framesProcessed'], d.get('quality'), d['trackCount'] > 0") == "(120, None, True)" ]] \
+  || fail "stdin run: $(json "$work/stdin.json" "d['framesProcessed'], d.get('quality')")"
+
+# Errors name the option and say what is wrong; exit 2.
+expect_exit 2 "--source: /nonexistent/clip.mp4: no such readable file" \
+  "$headroom" run --source /nonexistent/clip.mp4
+echo "not a video" >"$work/notes.mp4"
+expect_exit 2 "ffmpeg:" "$headroom" run --source "$work/notes.mp4"
+expect_exit 2 "needs ffmpeg" env PATH=/nonexistent "$headroom" run --source "$work/scene/scene.mp4"
+expect_exit 2 "--gt and --pace apply to --source only" "$headroom" run --gt "$work/scene/gt.txt"
+expect_exit 2 "--source: one per run, not with --compare" \
+  "$headroom" run --compare --source "$work/scene/scene.mp4"
+expect_exit 2 "--pace" "$headroom" run --source "$work/scene/scene.mp4" --pace fast
+
+# SIGTERM in the middle of a video played at its own rate: exit 143, the report marked
+# interrupted, and the annotated video finished and playable.
+"$headroom" scene "$work/long" --seconds 20 --fixed --size 320x180 --video "$work/long/scene.mp4" >/dev/null
+"$headroom" run --source "$work/long/scene.mp4" --governor off --annotate "$work/term/annotated.mp4" \
+  --out "$work/term" --db "$work/history.sqlite3" >"$work/term.out" 2>"$work/term.err" &
+pid=$!
+for _ in $(seq 300); do grep -q "s " "$work/term.out" 2>/dev/null && break; sleep 0.1; done
+sleep 1
+kill -TERM "$pid"
+status=0
+wait "$pid" || status=$?
+((status == 143)) || fail "SIGTERM: exit $status, expected 143: $(cat "$work/term.err")"
+[[ $(json "$work/term/run.json" "d['wasInterrupted']") == True ]] || fail "run.json should say interrupted"
+term_frames=$(frames "$work/term/annotated.mp4")
+((term_frames > 0 && term_frames < 600)) || fail "the interrupted annotated video holds $term_frames frames"
+echo "video-checks: all passed (scene through ffmpeg and back, stdin, errors, SIGTERM: $term_frames frames kept)"
