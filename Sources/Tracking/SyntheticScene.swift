@@ -99,10 +99,11 @@ public struct SyntheticScene: Sendable {
     /// Every person's upper and lower tone (equal in the uniform style).
     ///
     /// Uniform: one grey per id, as the first scenes had. Two-tone: each person's upper tone
-    /// is a palette grey no one else wears on top, and the lower tone one no one else wears
-    /// below, at least two steps from the upper (until the palette's six greys run out, then
-    /// they repeat). Every other person, with even odds, dresses almost like the one before
-    /// (each tone one step away): appearance narrows identity down without giving it away.
+    /// is a palette grey no one else wears on top (until the palette's six greys run out, then
+    /// they repeat), and the lower tone at least two steps from it, one no one else wears
+    /// below where the palette allows. Every other person, with even odds, dresses almost
+    /// like the one before (each tone one step away, where that tone is free): appearance
+    /// narrows identity down without giving it away.
     private static func tones(
         count: Int, style: SceneStyle, using generator: inout SeededGenerator
     ) -> [(upper: UInt8, lower: UInt8)] {
@@ -128,7 +129,8 @@ public struct SyntheticScene: Sendable {
             }
             func near(_ tone: Int) -> [Int] { [tone - 1, tone + 1].filter { (0..<steps).contains($0) } }
             let lookAlike = index % 2 == 1 && generator.uniform(0...1) < 0.5 ? tones.last : nil
-            let upper = pick(lookAlike.map { near($0.upper) } ?? Array(0..<steps), used: usedUpper)
+            let nearUpper = lookAlike.map { near($0.upper).filter { !usedUpper.contains($0) } } ?? []
+            let upper = pick(nearUpper.isEmpty ? Array(0..<steps) : nearUpper, used: usedUpper)
             let apart = (0..<steps).filter { abs($0 - upper) >= 2 }
             let nearLower = lookAlike.map { near($0.lower).filter(apart.contains) } ?? []
             let lower = pick(nearLower.isEmpty ? apart : nearLower, used: usedLower)

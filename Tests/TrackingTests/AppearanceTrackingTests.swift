@@ -1,0 +1,145 @@
+import Testing
+import Tracking
+
+@Suite struct AppearanceTrackingTests {
+    /// A look: upper half `upper`, lower half `lower` (grey levels).
+    private func look(_ upper: Double, _ lower: Double) -> AppearanceDescriptor {
+        AppearanceDescriptor(bands: [upper, upper, upper, upper, lower, lower, lower, lower])
+    }
+
+    private func person(
+        _ x: Double, _ look: AppearanceDescriptor, width: Double = 40, y: Double = 100
+    ) -> Detection {
+        Detection(
+            box: BoundingBox(minX: x, minY: y, width: width, height: 120), confidence: 0.9,
+            appearance: look)
+    }
+
+    @Test func describesABoxFromItsPixels() throws {
+        var frame = GrayFrame(width: 100, height: 100, value: 20)
+        for y in 10..<90 {
+            for x in 40..<60 { frame[x, y] = y < 50 ? 200 : 120 }
+        }
+        let box = BoundingBox(minX: 40, minY: 10, width: 20, height: 80)
+        let descriptor = try #require(AppearanceDescriptor(box: box, in: frame))
+        #expect(descriptor.bands.prefix(4).allSatisfy { $0 == 200 })
+        #expect(descriptor.bands.suffix(4).allSatisfy { $0 == 120 })
+        #expect(descriptor.distance(to: descriptor) == 0)
+        // Reversed clothes are far apart; a little light is not.
+        let reversed = look(120, 200)
+        #expect(descriptor.distance(to: reversed) == 0.8)
+        #expect(reversed.distance(to: descriptor) == 0.8)
+        #expect(descriptor.distance(to: look(206, 124)) < 0.06)
+        // Too small a box to describe.
+        #expect(AppearanceDescriptor(box: BoundingBox(minX: 0, minY: 0, width: 4, height: 4), in: frame) == nil)
+    }
+
+    @Test func reidentifiesAPersonAfterALongAbsence() throws {
+        var tracker = try MultiObjectTracker()
+        let a = look(200, 130)
+        let b = look(140, 220)
+        var idA: TrackID?
+        var idB: TrackID?
+        for frame in 0..<20 {
+            let tracks = tracker.update(with: [
+                person(100 + Double(frame) * 2, a), person(600 - Double(frame) * 2, b),
+            ])
+            idA = tracks.first { $0.box.minX < 300 }?.id
+            idB = tracks.first { $0.box.minX > 300 }?.id
+        }
+        // Both leave the picture for 100 frames, longer than the motion model remembers...
+        for _ in 0..<100 { _ = tracker.update(with: []) }
+        // ...and come back elsewhere, in each other's places: identity follows appearance.
+        var back: [TrackedObject] = []
+        for frame in 0..<3 {
+            back = tracker.update(with: [
+                person(620 + Double(frame), a), person(80 - Double(frame), b),
+            ])
+        }
+        #expect(back.first { $0.box.minX > 300 }?.id == idA)
+        #expect(back.first { $0.box.minX < 300 }?.id == idB)
+    }
+
+    @Test func someoneNewIsNotTakenForSomeoneGone() throws {
+        var tracker = try MultiObjectTracker()
+        var first: TrackID?
+        for frame in 0..<10 {
+            first = tracker.update(with: [person(100 + Double(frame), look(200, 130))]).first?.id
+        }
+        for _ in 0..<60 { _ = tracker.update(with: []) }
+        var newcomer: TrackID?
+        for _ in 0..<3 {
+            newcomer = tracker.update(with: [person(100, look(130, 210))]).first?.id
+        }
+        #expect(first != nil && newcomer != nil)
+        #expect(newcomer != first)
+    }
+
+    @Test func appearanceKeepsTwoPeopleApartWhereBoxesOverlap() throws {
+        var tracker = try MultiObjectTracker()
+        var id: TrackID?
+        for frame in 0..<10 {
+            id = tracker.update(with: [person(100 + Double(frame), look(200, 130))]).first?.id
+        }
+        // At the same place, someone who looks nothing like the track: not the same track.
+        _ = tracker.update(with: [person(110, look(130, 220))])
+        let later = tracker.update(with: [person(111, look(130, 220))])
+        let seen = try #require(later.first { !$0.isPredicted })
+        #expect(seen.id != id)
+        // The old track only coasts, unmatched.
+        #expect(later.first { $0.id == id }?.isPredicted ?? true)
+    }
+
+    @Test func aPartlyHiddenPersonKeepsTheirSize() throws {
+        var tracker = try MultiObjectTracker()
+        let a = look(200, 130)
+        let front = look(140, 220)
+        for frame in 0..<10 {
+            _ = tracker.update(with: [person(100 + Double(frame), a)])
+        }
+        // Someone nearer covers the right half: the detection is the left half, touching them.
+        let tracks = tracker.update(with: [
+            person(110, a, width: 20),
+            Detection(
+                box: BoundingBox(minX: 130, minY: 60, width: 60, height: 200), confidence: 0.9,
+                appearance: front),
+        ])
+        let hidden = try #require(tracks.first { $0.box.minX < 120 })
+        #expect(abs(hidden.box.width - 40) < 4, "\(hidden.box)")
+        #expect(abs(hidden.box.minX - 110) < 3, "\(hidden.box)")
+    }
+
+    @Test func joinsTwoToneBodiesAndSplitsPeopleSideBySide() {
+        var frame = GrayFrame(width: 200, height: 160, value: 30)
+        // One person: a light top over darker legs, two greys the detector labels apart.
+        for y in 20..<140 {
+            for x in 20..<50 { frame[x, y] = y < 70 ? 205 : 145 }
+        }
+        // Two people in the same clothes, touching, of different heights.
+        for x in 100..<130 { for y in 30..<150 { frame[x, y] = 185 } }
+        for x in 130..<160 { for y in 50..<150 { frame[x, y] = 185 } }
+        var detector = BlobDetector(scale: 1)
+        let boxes = detector.detect(in: frame).map(\.box).sorted { $0.minX < $1.minX }
+        #expect(boxes.count == 3, "\(boxes)")
+        guard boxes.count == 3 else { return }
+        #expect(boxes[0] == BoundingBox(minX: 20, minY: 20, width: 30, height: 120))
+        #expect(boxes[1] == BoundingBox(minX: 100, minY: 30, width: 30, height: 120))
+        #expect(boxes[2] == BoundingBox(minX: 130, minY: 50, width: 30, height: 100))
+    }
+
+    @Test func theTwoToneSceneDressesPeopleApartAndTheUniformOneAsBefore() {
+        var configuration = SyntheticScene.Configuration()
+        configuration.style = .uniform
+        let uniform = SyntheticScene(configuration: configuration)
+        let firstReleaseShades: [UInt8] = (1...6).map { id in UInt8(130 + (id * 37) % 120) }
+        #expect(uniform.people.map(\.shade) == firstReleaseShades)
+        #expect(uniform.people.allSatisfy { $0.shade == $0.lowerShade })
+        for seed in UInt64(1)...5 {
+            configuration.style = .twoTone
+            configuration.seed = seed
+            let people = SyntheticScene(configuration: configuration).people
+            #expect(Set(people.map(\.shade)).count == 6, "seed \(seed)")
+            #expect(people.allSatisfy { abs(Int($0.shade) - Int($0.lowerShade)) >= 40 })
+        }
+    }
+}
