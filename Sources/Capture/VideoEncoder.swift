@@ -48,11 +48,13 @@ public final class VideoEncoder: @unchecked Sendable {
             ConfigurationError(path: field, problem: "\(path): \(problem)")
         }
         guard width > 0, height > 0, frameRate > 0 else {
-            throw failure("expected a positive frame size and rate, got \(width)x\(height) at \(frameRate)")
+            throw failure(
+                "expected a positive frame size and rate, got \(width)x\(height) at \(frameRate)")
         }
         guard let executable = ffmpeg ?? ExecutableSearch.find("ffmpeg") else {
             throw failure(
-                "encoding video needs ffmpeg, which is not in PATH (Debian: apt-get install ffmpeg)")
+                "encoding video needs ffmpeg, which is not in PATH (Debian: apt-get install ffmpeg)"
+            )
         }
         let url = URL(fileURLWithPath: path)
         let name = url.lastPathComponent
@@ -155,12 +157,14 @@ public final class VideoEncoder: @unchecked Sendable {
             throw ConfigurationError(
                 path: "",
                 problem:
-                    "\(path): ffmpeg exited with status \(process.terminationStatus): \(errors.text)")
+                    "\(path): ffmpeg exited with status \(process.terminationStatus): \(errors.text)"
+            )
         }
         guard rename(partialPath, path) == 0 else {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(atPath: partialPath)
-            throw ConfigurationError(path: "", problem: "\(path): cannot move into place: \(reason)")
+            throw ConfigurationError(
+                path: "", problem: "\(path): cannot move into place: \(reason)")
         }
     }
 
@@ -176,7 +180,8 @@ public final class VideoEncoder: @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = [
-            "-nostdin", "-hide_banner", "-loglevel", "error", "-ss", String(format: "%.3f", seconds),
+            "-nostdin", "-hide_banner", "-loglevel", "error", "-ss",
+            String(format: "%.3f", seconds),
             "-i", video, "-frames:v", "1", "-q:v", "3", "-n", partial,
         ]
         process.standardOutput = FileHandle.nullDevice

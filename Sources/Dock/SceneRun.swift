@@ -50,7 +50,7 @@ public struct SceneRun<Rig: CameraRig>: Sendable {
         self.scene = SyntheticScene(configuration: scene)
         self.rig = rig
         renderer = FrameRenderer(
-                    width: width, height: height, seed: scene.seed &+ 11, style: scene.style)
+            width: width, height: height, seed: scene.seed &+ 11, style: scene.style)
         follower = SubjectFollower(
             detector: BlobDetector(scale: scale),
             tracker: try MultiObjectTracker(configuration: tracker),

@@ -191,7 +191,8 @@ public struct HTMLRunReport: Sendable {
     private func stillsSection() -> String {
         data.stills.map { still in
             let path = HTMLText.escaped(still)
-            return "<a href=\"\(path)\"><img class=\"still\" src=\"\(path)\" alt=\"annotated frame \(path)\"></a>"
+            return
+                "<a href=\"\(path)\"><img class=\"still\" src=\"\(path)\" alt=\"annotated frame \(path)\"></a>"
         }.joined(separator: "\n")
     }
 

@@ -149,7 +149,8 @@ public enum RunReport {
                     "annotated video",
                     annotation.problem.map { "not written: \($0)" }
                         ?? "\(annotation.path), \(annotation.frames) frames"
-                        + (annotation.framesDropped > 0 ? ", \(annotation.framesDropped) dropped" : "")
+                        + (annotation.framesDropped > 0
+                            ? ", \(annotation.framesDropped) dropped" : "")
                 ))
         }
         if let recording = summary.recording {

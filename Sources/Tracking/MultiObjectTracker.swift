@@ -154,7 +154,10 @@ public struct MultiObjectTracker: Sendable {
             let lost = tracks[index].framesSinceUpdate
             let remembers =
                 tracks[index].appearance != nil && configuration.reidentificationDistance > 0
-            if lost > (remembers ? configuration.reidentificationFrames : configuration.maximumLostFrames) {
+            if lost
+                > (remembers
+                    ? configuration.reidentificationFrames : configuration.maximumLostFrames)
+            {
                 removed.insert(index)
             } else if lost > configuration.maximumLostFrames {
                 gallery.append(index)

@@ -127,9 +127,12 @@ public struct SyntheticScene: Sendable {
                 usedUpper.removeAll()
                 usedLower.removeAll()
             }
-            func near(_ tone: Int) -> [Int] { [tone - 1, tone + 1].filter { (0..<steps).contains($0) } }
+            func near(_ tone: Int) -> [Int] {
+                [tone - 1, tone + 1].filter { (0..<steps).contains($0) }
+            }
             let lookAlike = index % 2 == 1 && generator.uniform(0...1) < 0.5 ? tones.last : nil
-            let nearUpper = lookAlike.map { near($0.upper).filter { !usedUpper.contains($0) } } ?? []
+            let nearUpper =
+                lookAlike.map { near($0.upper).filter { !usedUpper.contains($0) } } ?? []
             let upper = pick(nearUpper.isEmpty ? Array(0..<steps) : nearUpper, used: usedUpper)
             let apart = (0..<steps).filter { abs($0 - upper) >= 2 }
             let nearLower = lookAlike.map { near($0.lower).filter(apart.contains) } ?? []

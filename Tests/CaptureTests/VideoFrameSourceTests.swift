@@ -20,7 +20,8 @@ import Testing
     }
 
     @Test func parsesHeaders() throws {
-        let header = try Y4MHeader(line: Array("YUV4MPEG2 W960 H540 F30000:1001 Ip A1:1 Cmono".utf8))
+        let header = try Y4MHeader(
+            line: Array("YUV4MPEG2 W960 H540 F30000:1001 Ip A1:1 Cmono".utf8))
         #expect(header.width == 960 && header.height == 540)
         #expect(abs((header.frameRate ?? 0) - 29.97) < 0.01)
         #expect(header.frameBytes == 960 * 540)
@@ -50,7 +51,8 @@ import Testing
         let header = try stream.readHeader()
         #expect(header.frameRate == 25)
         for index in 0..<3 {
-            #expect(try stream.readFrame(header: header) == [UInt8](repeating: UInt8(index), count: 8))
+            #expect(
+                try stream.readFrame(header: header) == [UInt8](repeating: UInt8(index), count: 8))
         }
         #expect(throws: Y4MHeader.Problem.self) { try stream.readFrame(header: header) }
     }

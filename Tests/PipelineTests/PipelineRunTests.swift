@@ -4,12 +4,13 @@ import Foundation
 import Governor
 import LaunchTiming
 import Locking
-@testable import Pipeline
 import Pressure
 import Storage
 import Telemetry
 import Testing
 import Tracking
+
+@testable import Pipeline
 
 /// The main job end to end, with pressure from a fixture instead of the host. Serialized: each
 /// test runs a whole pipeline.
@@ -170,7 +171,8 @@ struct PipelineRunTests {
             try encoder.write(pixels)
             truth.append(
                 MOTRecord(
-                    frame: index + 1, id: 1, box: BoundingBox(minX: Double(x), minY: 20, width: 20, height: 60)))
+                    frame: index + 1, id: 1,
+                    box: BoundingBox(minX: Double(x), minY: 20, width: 20, height: 60)))
         }
         try encoder.finish()
         var options = RunOptions(seconds: 600, isGovernorEnabled: false, pressureInterval: 0.1)

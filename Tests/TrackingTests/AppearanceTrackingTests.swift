@@ -31,7 +31,9 @@ import Tracking
         #expect(reversed.distance(to: descriptor) == 0.8)
         #expect(descriptor.distance(to: look(206, 124)) < 0.06)
         // Too small a box to describe.
-        #expect(AppearanceDescriptor(box: BoundingBox(minX: 0, minY: 0, width: 4, height: 4), in: frame) == nil)
+        #expect(
+            AppearanceDescriptor(box: BoundingBox(minX: 0, minY: 0, width: 4, height: 4), in: frame)
+                == nil)
     }
 
     @Test func reidentifiesAPersonAfterALongAbsence() throws {
