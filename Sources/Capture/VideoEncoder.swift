@@ -32,7 +32,7 @@ public final class VideoEncoder: @unchecked Sendable {
     public let layout: PixelLayout
     private let process: Process
     private let input: FileHandle
-    private let errors = ErrorTail()
+    private let errors: ErrorTail
     private let partialPath: String
     private var isFinished = false
 
@@ -51,11 +51,6 @@ public final class VideoEncoder: @unchecked Sendable {
             throw failure(
                 "expected a positive frame size and rate, got \(width)x\(height) at \(frameRate)")
         }
-        guard let executable = ffmpeg ?? ExecutableSearch.find("ffmpeg") else {
-            throw failure(
-                "encoding video needs ffmpeg, which is not in PATH (Debian: apt-get install ffmpeg)"
-            )
-        }
         let url = URL(fileURLWithPath: path)
         let name = url.lastPathComponent
         let directory = url.deletingLastPathComponent().path
@@ -66,30 +61,16 @@ public final class VideoEncoder: @unchecked Sendable {
         self.width = width
         self.height = height
         self.layout = layout
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
         let rate = String(format: "%.6g", frameRate)
-        process.arguments =
+        let child = try FFmpegProcess(
             [
-                "-nostdin", "-hide_banner", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt",
-                layout.rawValue, "-s", "\(width)x\(height)", "-r", rate, "-i", "-",
-                "-pix_fmt", "yuv420p",
-            ] + (suffix == ".y4m" ? ["-strict", "-1"] : []) + ["-n", partialPath]
-        let pipe = Pipe()
-        let errorPipe = Pipe()
-        process.standardInput = pipe
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errorPipe
-        let errors = errors
-        errorPipe.fileHandleForReading.readabilityHandler = { handle in
-            errors.append(handle.availableData)
-        }
-        input = pipe.fileHandleForWriting
-        do {
-            try process.run()
-        } catch {
-            throw failure("cannot start \(executable): \(error.localizedDescription)")
-        }
+                "-f", "rawvideo", "-pix_fmt", layout.rawValue, "-s", "\(width)x\(height)", "-r",
+                rate, "-i", "-", "-pix_fmt", "yuv420p",
+            ] + (suffix == ".y4m" ? ["-strict", "-1"] : []) + ["-n", partialPath],
+            direction: .writing, executable: ffmpeg, doing: "encoding video", failure: failure)
+        process = child.process
+        input = child.pipe
+        errors = child.errors
     }
 
     deinit {

@@ -39,10 +39,9 @@ public enum VideoInput: Sendable, Hashable, CustomStringConvertible {
         let output = ["-an", "-sn", "-f", "yuv4mpegpipe", "-pix_fmt", "gray", "-"]
         switch self {
         case .file(let path):
-            return ["-nostdin", "-hide_banner", "-loglevel", "error", "-i", path] + output
+            return ["-i", path] + output
         case .camera(let device):
-            return ["-nostdin", "-hide_banner", "-loglevel", "error", "-f", "v4l2", "-i", device]
-                + output
+            return ["-f", "v4l2", "-i", device] + output
         case .standardInput:
             return nil
         }
@@ -123,7 +122,7 @@ public final class VideoFrameSource: FrameSource {
             ConfigurationError(path: field, problem: "\(input): \(problem)")
         }
         var process: Process?
-        let errors = ErrorTail()
+        var errors = ErrorTail()
         let descriptor: Int32
         if let arguments = input.decoderArguments {
             if case .file(let path) = input, !path.contains("://") {
@@ -131,29 +130,12 @@ public final class VideoFrameSource: FrameSource {
                     throw failure("no such readable file")
                 }
             }
-            guard let executable = ffmpeg ?? ExecutableSearch.find("ffmpeg") else {
-                throw failure(
-                    "decoding video needs ffmpeg, which is not in PATH (Debian: apt-get install ffmpeg)"
-                )
-            }
-            let child = Process()
-            child.executableURL = URL(fileURLWithPath: executable)
-            child.arguments = arguments
-            let output = Pipe()
-            let errorPipe = Pipe()
-            child.standardOutput = output
-            child.standardError = errorPipe
-            child.standardInput = FileHandle.nullDevice
-            errorPipe.fileHandleForReading.readabilityHandler = { handle in
-                errors.append(handle.availableData)
-            }
-            do {
-                try child.run()
-            } catch {
-                throw failure("cannot start \(executable): \(error.localizedDescription)")
-            }
-            process = child
-            descriptor = output.fileHandleForReading.fileDescriptor
+            let child = try FFmpegProcess(
+                arguments, direction: .reading, executable: ffmpeg, doing: "decoding video",
+                failure: failure)
+            process = child.process
+            errors = child.errors
+            descriptor = child.pipe.fileDescriptor
             // Let ffmpeg decode ahead by a few frames instead of one pipe's 64 KiB.
             let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ, <linux/fcntl.h>
             _ = fcntl(descriptor, setPipeSize, 1 << 20)
@@ -306,25 +288,6 @@ struct Y4MStream {
         let luma = Array(buffer[0..<(header.width * header.height)])
         buffer.removeFirst(header.frameBytes)
         return luma
-    }
-}
-
-/// The last few KiB a child process wrote to its standard error, collected as it writes.
-final class ErrorTail: Sendable {
-    private let bytes = LockedState<[UInt8]>([])
-
-    func append(_ data: Data) {
-        bytes.withLock { bytes in
-            bytes.append(contentsOf: data)
-            if bytes.count > 4096 { bytes.removeFirst(bytes.count - 4096) }
-        }
-    }
-
-    /// What was written, trimmed, on one line.
-    var text: String {
-        String(decoding: bytes.withLock { $0 }, as: UTF8.self)
-            .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }.joined(separator: "; ")
     }
 }
 

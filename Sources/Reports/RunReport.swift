@@ -132,6 +132,8 @@ public enum RunReport {
                 ),
                 ("MOTA", "\(decimal(quality.mota, 3)) \(whole)"),
                 ("identity switches", "\(quality.identitySwitches) \(whole)"),
+                // Measured against where the subject truly is: ground truth only.
+                ("mean framing error", decimal(summary.meanFramingError, 3)),
             ]
         } else {
             figures.append(("tracking quality", "no ground truth"))
@@ -139,7 +141,6 @@ public enum RunReport {
         figures += [
             ("track identities", String(summary.trackCount)),
             ("new identities per minute", decimal(summary.tracksStartedPerMinute, 1)),
-            ("mean framing error", decimal(summary.meanFramingError, 3)),
             ("governor changes", String(summary.governorChanges.count)),
             ("hardware cost", decimal(summary.hardwareCost, 2)),
         ]

@@ -289,13 +289,13 @@ enum RunCommand {
             "governorChanges": Double(summary.governorChanges.count),
             "secondsAtSeriousOrWorse": summary.secondsAtSeriousOrWorse,
             "worstLevel": Double(summary.worstLevel.rawValue),
-            "meanFramingError": summary.meanFramingError,
         ]
         if let peak = summary.peakTemperature { figures["peakTemperatureCelsius"] = peak }
         if let quality = summary.quality {
             figures["idf1"] = quality.idf1
             figures["mota"] = quality.mota
             figures["hota"] = quality.hota
+            figures["meanFramingError"] = summary.meanFramingError
         }
         return figures
     }

@@ -1,0 +1,82 @@
+import Files
+import Foundation
+import Locking
+
+/// ffmpeg as a child process, the way the video source and encoder start it: found in `PATH`
+/// (or given), with one end piped to us and its standard error collected as it writes, so its
+/// own message can explain a failure.
+struct FFmpegProcess {
+    /// Which of ffmpeg's standard streams is piped to us.
+    enum Direction {
+        /// We read what ffmpeg writes on its standard output (decoding).
+        case reading
+        /// We write what ffmpeg reads on its standard input (encoding).
+        case writing
+    }
+
+    let process: Process
+    /// Our end of the pipe: the read end when ``Direction/reading``, else the write end.
+    let pipe: FileHandle
+    /// What ffmpeg has said on its standard error, most recent last.
+    let errors = ErrorTail()
+
+    /// Starts ffmpeg with `arguments`.
+    ///
+    /// - Parameters:
+    ///   - doing: what ffmpeg is started for (`decoding video`), for the error messages.
+    ///   - failure: makes the error thrown, from its problem text.
+    /// - Throws: `failure`'s error when ffmpeg is not found or cannot start.
+    init(
+        _ arguments: [String], direction: Direction, executable: String?, doing: String,
+        failure: (String) -> ConfigurationError
+    ) throws(ConfigurationError) {
+        guard let executable = executable ?? ExecutableSearch.find("ffmpeg") else {
+            throw failure(
+                "\(doing) needs ffmpeg, which is not in PATH (Debian: apt-get install ffmpeg)")
+        }
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["-nostdin", "-hide_banner", "-loglevel", "error"] + arguments
+        let data = Pipe()
+        let errorPipe = Pipe()
+        switch direction {
+        case .reading:
+            process.standardOutput = data
+            process.standardInput = FileHandle.nullDevice
+            pipe = data.fileHandleForReading
+        case .writing:
+            process.standardInput = data
+            process.standardOutput = FileHandle.nullDevice
+            pipe = data.fileHandleForWriting
+        }
+        process.standardError = errorPipe
+        let errors = errors
+        errorPipe.fileHandleForReading.readabilityHandler = { handle in
+            errors.append(handle.availableData)
+        }
+        do {
+            try process.run()
+        } catch {
+            throw failure("cannot start \(executable): \(error.localizedDescription)")
+        }
+    }
+}
+
+/// The last few KiB a child process wrote to its standard error, collected as it writes.
+final class ErrorTail: Sendable {
+    private let bytes = LockedState<[UInt8]>([])
+
+    func append(_ data: Data) {
+        bytes.withLock { bytes in
+            bytes.append(contentsOf: data)
+            if bytes.count > 4096 { bytes.removeFirst(bytes.count - 4096) }
+        }
+    }
+
+    /// What was written, trimmed, on one line.
+    var text: String {
+        String(decoding: bytes.withLock { $0 }, as: UTF8.self)
+            .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: "; ")
+    }
+}
