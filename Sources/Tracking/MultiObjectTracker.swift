@@ -289,12 +289,15 @@ public struct MultiObjectTracker: Sendable {
         if recovers {
             iou = max(iou, track.lastObservation.intersectionOverUnion(with: detection.box))
         }
+        // Most pairs do not overlap at all: no need to compare their looks.
+        let overlaps = iou >= minimumIoU && iou > 0
+        guard overlaps || recovers else { return nil }
         let appearance = track.appearance.flatMap { learned in
             detection.appearance.map { learned.distance(to: $0) }
         }
         if let appearance, appearance > configuration.appearanceGate { return nil }
         let appearanceCost = configuration.appearanceWeight * (appearance ?? 0)
-        if iou >= minimumIoU && iou > 0 { return 1 - iou + appearanceCost }
+        if overlaps { return 1 - iou + appearanceCost }
         guard recovers, let appearance, appearance <= configuration.reidentificationDistance
         else { return nil }
         let reach =
