@@ -9,8 +9,13 @@ public struct AppearanceDescriptor: Sendable, Hashable {
     /// The number of bands from the top of the box to the bottom.
     public static let bandCount = 8
 
+    /// The mean grey of each band, top first, 0...255 — held inline (no heap array), so
+    /// copying a detection or a track, which the tracker does for every pair it weighs, costs
+    /// no reference counting.
+    private var means: SIMD8<Double>
+
     /// The mean grey of each band, top first, 0...255.
-    public private(set) var bands: [Double]
+    public var bands: [Double] { (0..<Self.bandCount).map { means[$0] } }
 
     /// The descriptor of `box` (pixels, top-left origin) in `frame`; nil when the box holds
     /// less than one pixel per band after clipping to the frame. Reads at most about 24 × 24
@@ -36,17 +41,17 @@ public struct AppearanceDescriptor: Sendable, Hashable {
                 }
             }
         }
-        bands = zip(sums, samples).map { Double($0) / Double(max(1, $1)) }
+        means = SIMD8(zip(sums, samples).map { Double($0) / Double(max(1, $1)) })
     }
 
     /// A descriptor with the given band means (``bandCount`` of them).
     public init(bands: [Double]) {
         precondition(bands.count == Self.bandCount, "expected \(Self.bandCount) bands")
-        self.bands = bands
+        means = SIMD8(bands)
     }
 
     /// The mean grey over all bands.
-    public var level: Double { bands.reduce(0, +) / Double(bands.count) }
+    public var level: Double { means.sum() / Double(Self.bandCount) }
 
     /// How different two descriptors look, ≥ 0: the mean absolute difference of their bands
     /// in hundreds of grey levels. The same person seen twice is typically under 0.04 (noise,
@@ -54,16 +59,14 @@ public struct AppearanceDescriptor: Sendable, Hashable {
     /// of the body are 0.1 apart, a light-over-dark body against a dark-over-light one 0.4 or
     /// more.
     public func distance(to other: AppearanceDescriptor) -> Double {
-        var total = 0.0
-        for index in bands.indices { total += abs(bands[index] - other.bands[index]) }
-        return total / Double(bands.count) / 100
+        let difference = means - other.means
+        let absolute = difference.replacing(with: -difference, where: difference .< 0)
+        return absolute.sum() / Double(Self.bandCount) / 100
     }
 
     /// Moves this descriptor toward `other` by `weight` (0...1): the running appearance of a
     /// track, updated with each clean observation.
     public mutating func blend(toward other: AppearanceDescriptor, weight: Double) {
-        for index in bands.indices {
-            bands[index] += (other.bands[index] - bands[index]) * weight
-        }
+        means += (other.means - means) * weight
     }
 }

@@ -255,12 +255,13 @@ public struct MultiObjectTracker: Sendable {
 
     static func surroundings(of detections: [Detection]) -> [Surroundings] {
         var result = [Surroundings](repeating: Surroundings(), count: detections.count)
+        let index = HorizontalIndex(detections.map(\.box))
         for a in detections.indices {
             let box = detections[a].box
             let grown = BoundingBox(
                 minX: box.minX - 2, minY: box.minY - 2, width: box.width + 4,
                 height: box.height + 4)
-            for b in detections.indices where b > a {
+            for b in index.overlapping(grown.minX, grown.maxX) where b > a {
                 let other = detections[b].box
                 guard grown.intersectionArea(with: other) > 0 else { continue }
                 result[a].touchesAnother = true
@@ -277,9 +278,8 @@ public struct MultiObjectTracker: Sendable {
     ///
     /// `1 − IoU + appearanceWeight × appearance distance`; pairs that look too different are
     /// never made. With `recovering`, a lost track also counts the IoU with its last
-    /// observation, and a detection that looks like it within a reach growing with the frames
-    /// lost (half a box height, plus a fiftieth per frame, at most one and a half) costs as a pair at the IoU
-    /// threshold would.
+    /// observation, and a detection that looks like it within its recovery reach
+    /// (``recoveryReach(_:)``) costs as a pair at the IoU threshold would.
     private func cost(
         of track: TrackRecord, _ detection: Detection, minimumIoU: Double, recovering: Bool
     ) -> Double? {
@@ -300,12 +300,30 @@ public struct MultiObjectTracker: Sendable {
         if overlaps { return 1 - iou + appearanceCost }
         guard recovers, let appearance, appearance <= configuration.reidentificationDistance
         else { return nil }
-        let reach =
-            track.lastObservation.height * min(1.5, 0.5 + 0.02 * Double(track.framesSinceUpdate))
+        let reach = recoveryReach(track)
         let nearest = min(
             Self.centerDistance(track.predictedBox, detection.box),
             Self.centerDistance(track.lastObservation, detection.box))
         return nearest <= reach ? 1 - minimumIoU + appearanceCost : nil
+    }
+
+    /// How far a lost track may be recovered from where it was heading or last seen: half a
+    /// box height, plus a fiftieth per frame lost, at most one and a half.
+    private func recoveryReach(_ track: TrackRecord) -> Double {
+        track.lastObservation.height * min(1.5, 0.5 + 0.02 * Double(track.framesSinceUpdate))
+    }
+
+    /// The x range a detection must meet to be weighed against `track`: its predicted box, and
+    /// for a lost track being recovered also its last observation and the recovery reach.
+    private func reachAcross(_ track: TrackRecord, recovering: Bool) -> (Double, Double) {
+        let predicted = track.predictedBox
+        guard recovering && track.state == .lost else { return (predicted.minX, predicted.maxX) }
+        let last = track.lastObservation
+        let reach = recoveryReach(track)
+        return (
+            min(predicted.minX, last.minX, predicted.centerX - reach, last.centerX - reach),
+            max(predicted.maxX, last.maxX, predicted.centerX + reach, last.centerX + reach)
+        )
     }
 
     private static func centerDistance(_ a: BoundingBox, _ b: BoundingBox) -> Double {
@@ -325,10 +343,13 @@ public struct MultiObjectTracker: Sendable {
         }
         var costs = CostMatrix(
             rows: trackIndices.count, columns: detectionIndices.count, repeating: .infinity)
+        let index = HorizontalIndex(detectionIndices.map { detections[$0].box })
         for (row, track) in trackIndices.enumerated() {
-            for (column, detection) in detectionIndices.enumerated() {
+            let record = tracks[track]
+            let (low, high) = reachAcross(record, recovering: recovering)
+            for column in index.overlapping(low, high) {
                 if let cost = cost(
-                    of: tracks[track], detections[detection], minimumIoU: minimumIoU,
+                    of: record, detections[detectionIndices[column]], minimumIoU: minimumIoU,
                     recovering: recovering)
                 {
                     costs[row, column] = cost

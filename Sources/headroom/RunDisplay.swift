@@ -20,9 +20,13 @@ final class RunDisplay: Sendable {
     /// What the run is about to do.
     func header(_ options: RunOptions) -> String {
         let camera = options.configuration.cameras.first.map { "\($0.id) \($0.format)" } ?? "-"
+        let footage =
+            options.video.map { video in
+                "\(video.input) (\(options.detector.rawValue) detector, pace \(video.pacing.rawValue))"
+            } ?? "\(Int(options.seconds)) s, seed \(options.seed)"
         return
             "headroom run: scenario \(options.scenario.name), governor \(governor(options)),"
-            + " \(Int(options.seconds)) s, seed \(options.seed), \(camera) on \(options.profile.name)"
+            + " \(footage), \(camera) on \(options.profile.name)"
     }
 
     /// `on`, `pressure-only` or `off`, as `--governor` takes it.
