@@ -1,18 +1,41 @@
 import Capture
+import Files
 
 /// `headroom profiles`: the built-in and calibrated device profiles, their budgets and sensors.
 enum ProfilesCommand {
     static let command = Command(
         name: "profiles",
-        usage: "[--json]",
+        usage: "[--json] | --v4l2 FILE|- [--name NAME] [--profile NAME|FILE]",
         summary: "List the device profiles: budgets, camera ports, sensors and their formats.",
         details: "Lists the built-in profiles, then the calibrated ones (NAME.json files in"
             + " $XDG_CONFIG_HOME/headroom/profiles; `headroom calibrate` writes \"host\")."
             + " Custom profiles are JSON files in the same schema (`--json` shows it); pass one"
-            + " with --profile FILE or as a session's \"profile\".",
-        options: [.flag("--json", "print the profiles as JSON, with every number's source")],
+            + " with --profile FILE or as a session's \"profile\". --v4l2 FILE reads what"
+            + " `v4l2-ctl --list-formats-ext` printed for a camera (- for standard input) and"
+            + " prints a profile (JSON) with that camera's modes on this machine's budgets"
+            + " (--profile, default the generic one); save it as NAME.json in the profiles"
+            + " directory.",
+        options: [
+            .flag("--json", "print the profiles as JSON, with every number's source"),
+            .path("--v4l2", "FILE|-", "a camera's `v4l2-ctl --list-formats-ext` output"),
+            .option("--name", "NAME", "the new profile's name (default v4l2-camera)"),
+            SessionInput.profileOption,
+        ],
         run: { arguments in
             try arguments.expectNoPositionals()
+            if let listing = arguments.value("--v4l2") {
+                let text = String(decoding: try InputFile.read(listing), as: UTF8.self)
+                let formats = try V4L2FormatList(parsing: text, file: listing)
+                var profile =
+                    try arguments.value("--profile").map {
+                        try SessionInput.profile($0, override: true, file: nil)
+                    } ?? .genericDesktop
+                profile = profile.withV4L2Camera(formats, sensor: "v4l2", from: listing)
+                profile.name = arguments.value("--name") ?? "v4l2-camera"
+                for skipped in formats.skipped { Console.error("headroom profiles: \(skipped)") }
+                Console.json(profile)
+                return 0
+            }
             let profiles = try ProfileCatalog().allProfiles()
             if arguments.has("--json") {
                 Console.json(profiles)

@@ -57,6 +57,18 @@ import Tracking
         }
     }
 
+    @Test func v4l2FormatListings() throws {
+        try Self.fuzz("v4l2") { bytes in
+            do throws(ConfigurationError) {
+                let list = try V4L2FormatList(parsing: String(decoding: bytes, as: UTF8.self))
+                #expect(!list.formats.isEmpty)
+                #expect(list.formats.allSatisfy { $0.minFrameRate <= $0.maxFrameRate })
+            } catch {
+                #expect(!error.problem.isEmpty)
+            }
+        }
+    }
+
     @Test func motFiles() throws {
         try Self.fuzz("mot") { bytes in
             do throws(MOTFormatError) {
