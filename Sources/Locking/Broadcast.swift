@@ -40,10 +40,15 @@ public final class Broadcast<Element: Sendable>: Sendable {
     }
 
     /// Gives `element` to every current subscriber.
+    ///
+    /// Yielded outside the lock: yielding resumes a waiting task, which takes that task's
+    /// status lock, while a subscriber being cancelled holds its status lock and runs the
+    /// termination handler, which takes ours — under our lock the two deadlock (seen at the
+    /// end of a run, when the pressure observer published as the run cancelled its reader).
+    /// A subscriber that leaves meanwhile gets nothing: its stream has ended.
     public func yield(_ element: Element) {
-        subscribers.withLock { subscribers in
-            for continuation in subscribers.all.values { continuation.yield(element) }
-        }
+        let continuations = subscribers.withLock { Array($0.all.values) }
+        for continuation in continuations { continuation.yield(element) }
     }
 
     /// Ends every current stream; later subscribers get later elements.
