@@ -19,6 +19,7 @@ struct FFmpegProcess {
     let pipe: FileHandle
     /// What ffmpeg has said on its standard error, most recent last.
     let errors = ErrorTail()
+    private let errorPipe = Pipe()
 
     /// Starts ffmpeg with `arguments`.
     ///
@@ -38,7 +39,6 @@ struct FFmpegProcess {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["-nostdin", "-hide_banner", "-loglevel", "error"] + arguments
         let data = Pipe()
-        let errorPipe = Pipe()
         switch direction {
         case .reading:
             process.standardOutput = data
@@ -49,8 +49,8 @@ struct FFmpegProcess {
             process.standardOutput = FileHandle.nullDevice
             pipe = data.fileHandleForWriting
         }
-        process.standardError = errorPipe
         let errors = errors
+        process.standardError = errorPipe
         errorPipe.fileHandleForReading.readabilityHandler = { handle in
             errors.append(handle.availableData)
         }
@@ -59,6 +59,15 @@ struct FFmpegProcess {
         } catch {
             throw failure("cannot start \(executable): \(error.localizedDescription)")
         }
+    }
+
+    /// Waits for ffmpeg to exit and returns everything it said, including what the
+    /// collecting handler had not yet read.
+    func finishedErrors() -> String {
+        process.waitUntilExit()
+        errorPipe.fileHandleForReading.readabilityHandler = nil
+        errors.append(errorPipe.fileHandleForReading.readDataToEndOfFile())
+        return errors.text
     }
 }
 

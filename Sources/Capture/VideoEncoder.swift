@@ -33,6 +33,7 @@ public final class VideoEncoder: @unchecked Sendable {
     private let process: Process
     private let input: FileHandle
     private let errors: ErrorTail
+    private let child: FFmpegProcess
     private let partialPath: String
     private var isFinished = false
 
@@ -71,6 +72,7 @@ public final class VideoEncoder: @unchecked Sendable {
         process = child.process
         input = child.pipe
         errors = child.errors
+        self.child = child
     }
 
     deinit {
@@ -132,7 +134,7 @@ public final class VideoEncoder: @unchecked Sendable {
         guard !isFinished else { return }
         isFinished = true
         try? input.close()
-        process.waitUntilExit()
+        _ = child.finishedErrors()
         guard process.terminationStatus == 0 else {
             try? FileManager.default.removeItem(atPath: partialPath)
             throw ConfigurationError(

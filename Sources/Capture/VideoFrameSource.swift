@@ -84,27 +84,55 @@ public final class VideoFrameSource: FrameSource {
         var start: MonotonicInstant?
         var isFinished = false
         var problem: String?
+        /// With ``VideoPacing/max``: the highest index the consumer is done with, and the
+        /// frames delivered after it, kept to deliver again if they were lost.
+        var acknowledged = -1
+        var unacknowledged: [Int: [UInt8]] = [:]
+        var isEndAnnounced = false
+
+        /// Whether the end is to be announced now: the video is over and its last frame has
+        /// been consumed (so a run that ends on the announcement has seen every frame).
+        mutating func announcesEnd() -> Bool {
+            guard isFinished, acknowledged >= index, !isEndAnnounced else { return false }
+            isEndAnnounced = true
+            return true
+        }
     }
 
     private let state: LockedState<State>
     private let finished: Broadcast<Void>
-    /// With ``VideoPacing/max``, frames the consumer may be behind by: ``render(_:)`` takes
-    /// one, ``frameConsumed()`` gives it back.
-    /// (Created at 0 and given its credits in `init`: libdispatch refuses to free a semaphore
-    /// left below its initial value, as one is when a run ends with frames in flight.)
-    private let credits = DispatchSemaphore(value: 0)
+    /// Woken whenever the consumer acknowledges a frame (``VideoPacing/max``).
+    private let acknowledgements = DispatchSemaphore(value: 0)
 
-    /// With ``VideoPacing/max``, how many frames may be delivered and not yet consumed (what
-    /// the capture session's ring holds, so none is dropped).
-    public static let framesInFlight = 2
+    /// With ``VideoPacing/max``, how many frames may be delivered ahead of the consumer's
+    /// acknowledgements: one, so that a frame lost before the consumer listened is delivered
+    /// again before any later one (acknowledgements are cumulative; ffmpeg still decodes
+    /// ahead in its own process).
+    public static let framesInFlight = 1
+
+    /// With ``VideoPacing/max``, how long to wait for an acknowledgement before delivering the
+    /// oldest unacknowledged frame again: a frame delivered while no one listened (before the
+    /// consumer subscribed, before its output was ready) is lost, and is sent again.
+    static let redeliveryWait = DispatchTimeInterval.milliseconds(250)
 
     /// Whether frames come when the consumer is ready (``VideoPacing/max``).
     public var isSelfPaced: Bool { pacing == .max }
 
-    /// Tells the source its consumer is done with a frame (``VideoPacing/max`` only waits for
-    /// this; ``VideoPacing/file`` ignores it).
-    public func frameConsumed() {
-        if pacing == .max { credits.signal() }
+    /// Tells the source its consumer is done with the frame of `index` (and all before it).
+    /// ``VideoPacing/max`` delivers at most ``framesInFlight`` frames beyond the last one
+    /// acknowledged, each at least once; the consumer skips a frame it has seen. With either
+    /// pacing the video counts as finished (``waitUntilFinished()``) once its last frame is
+    /// consumed.
+    public func frameConsumed(index: Int) {
+        let ends = state.withLock { state in
+            if index > state.acknowledged {
+                state.acknowledged = index
+                state.unacknowledged = state.unacknowledged.filter { $0.key > index }
+            }
+            return state.announcesEnd()
+        }
+        if ends { finished.close() }
+        if pacing == .max { acknowledgements.signal() }
     }
 
     /// Opens `input`: starts ffmpeg for a file or camera (`ffmpeg` is looked up in `PATH`
@@ -121,8 +149,7 @@ public final class VideoFrameSource: FrameSource {
         func failure(_ problem: String) -> ConfigurationError {
             ConfigurationError(path: field, problem: "\(input): \(problem)")
         }
-        var process: Process?
-        var errors = ErrorTail()
+        var child: FFmpegProcess?
         let descriptor: Int32
         if let arguments = input.decoderArguments {
             if case .file(let path) = input, !path.contains("://") {
@@ -130,12 +157,11 @@ public final class VideoFrameSource: FrameSource {
                     throw failure("no such readable file")
                 }
             }
-            let child = try FFmpegProcess(
+            let started = try FFmpegProcess(
                 arguments, direction: .reading, executable: ffmpeg, doing: "decoding video",
                 failure: failure)
-            process = child.process
-            errors = child.errors
-            descriptor = child.pipe.fileDescriptor
+            child = started
+            descriptor = started.pipe.fileDescriptor
             // Let ffmpeg decode ahead by a few frames instead of one pipe's 64 KiB.
             let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ, <linux/fcntl.h>
             _ = fcntl(descriptor, setPipeSize, 1 << 20)
@@ -146,13 +172,12 @@ public final class VideoFrameSource: FrameSource {
         do {
             header = try stream.readHeader()
         } catch {
-            process?.waitUntilExit()
-            let said = errors.text
+            let said = child?.finishedErrors() ?? ""
             throw failure(said.isEmpty ? error.problem : "ffmpeg: \(said)")
         }
-        state = LockedState(State(stream: stream, process: process, errors: errors))
+        state = LockedState(
+            State(stream: stream, process: child?.process, errors: child?.errors ?? ErrorTail()))
         finished = Broadcast()
-        for _ in 0..<Self.framesInFlight { credits.signal() }
     }
 
     deinit { close() }
@@ -167,7 +192,8 @@ public final class VideoFrameSource: FrameSource {
     /// Frames read from the video so far (including those skipped by time).
     public var framesRead: Int { state.withLock { $0.index + 1 } }
 
-    /// Returns once the video has no more frames (immediately if it has none left).
+    /// Returns once the video has no more frames and its last one has been consumed
+    /// (``frameConsumed(index:)``).
     public func waitUntilFinished() async {
         for await _ in finished.subscribe() {}
     }
@@ -190,45 +216,68 @@ public final class VideoFrameSource: FrameSource {
     /// Draws the video's frame for `frame`: the frame due at this moment of the video
     /// (``VideoPacing/file``) or the next one (``VideoPacing/max``), scaled to the frame's size.
     public func render(_ frame: inout Frame) {
-        if pacing == .max {
-            // Wait for the consumer; a cancelled run stops waiting.
-            while credits.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
-                if Task.isCancelled { return }
-            }
-        }
-        let now = MonotonicClock.now()
-        let (pixels, index, justFinished) = state.withLock { state in
-            let start = state.start ?? now
-            state.start = start
-            let target =
-                pacing == .file
-                ? max(state.index + 1, Int(now.seconds(since: start) * frameRate))
-                : state.index + 1
-            let wasFinished = state.isFinished
-            while state.index < target && !state.isFinished {
-                do throws(Y4MHeader.Problem) {
-                    if let next = try state.stream.readFrame(header: header) {
-                        state.current = next
-                        state.index += 1
-                    } else {
-                        state.isFinished = true
-                    }
-                } catch {
-                    state.isFinished = true
-                    state.problem = error.problem
-                }
-            }
-            if state.isFinished && !wasFinished, let said = state.errors.text.nilIfEmpty {
-                state.problem = "ffmpeg: \(said)"
-            }
-            return (state.current, state.index, state.isFinished && !wasFinished)
-        }
-        if justFinished { finished.close() }
+        let (pixels, index, ends) =
+            pacing == .max ? nextUnacknowledged() : frameDue(at: MonotonicClock.now())
+        if ends { finished.close() }
         frame.sourceIndex = index >= 0 ? index : nil
         guard !pixels.isEmpty else { return }
         LumaScaling.scale(
             pixels, width: header.width, height: header.height, into: &frame.luma,
             width: frame.width, height: frame.height)
+    }
+
+    /// ``VideoPacing/file``: the frame due `now` (reading and skipping up to it).
+    private func frameDue(at now: MonotonicInstant) -> ([UInt8], Int, Bool) {
+        state.withLock { state in
+            let start = state.start ?? now
+            state.start = start
+            let target = max(state.index + 1, Int(now.seconds(since: start) * frameRate))
+            return read(upTo: target, &state)
+        }
+    }
+
+    /// ``VideoPacing/max``: the next frame once fewer than ``framesInFlight`` wait for their
+    /// acknowledgement; if none comes within ``redeliveryWait``, the oldest waiting one again.
+    /// A cancelled run stops waiting.
+    private func nextUnacknowledged() -> ([UInt8], Int, Bool) {
+        var waited = false
+        while true {
+            let result = state.withLock { state -> ([UInt8], Int, Bool)? in
+                if state.index - state.acknowledged <= Self.framesInFlight - 1 || state.isFinished {
+                    let read = read(upTo: state.index + 1, &state)
+                    if read.1 > state.acknowledged { state.unacknowledged[read.1] = read.0 }
+                    return read
+                }
+                guard waited, let oldest = state.unacknowledged.keys.min() else { return nil }
+                return (state.unacknowledged[oldest] ?? [], oldest, false)
+            }
+            if let result { return result }
+            if Task.isCancelled { return ([], -1, false) }
+            waited = acknowledgements.wait(timeout: .now() + Self.redeliveryWait) == .timedOut
+        }
+    }
+
+    /// Reads frames until frame `target` (or the end); returns the current frame, its index
+    /// and whether to announce the end now.
+    private func read(upTo target: Int, _ state: inout State) -> ([UInt8], Int, Bool) {
+        let wasFinished = state.isFinished
+        while state.index < target && !state.isFinished {
+            do throws(Y4MHeader.Problem) {
+                if let next = try state.stream.readFrame(header: header) {
+                    state.current = next
+                    state.index += 1
+                } else {
+                    state.isFinished = true
+                }
+            } catch {
+                state.isFinished = true
+                state.problem = error.problem
+            }
+        }
+        if state.isFinished && !wasFinished, let said = state.errors.text.nilIfEmpty {
+            state.problem = "ffmpeg: \(said)"
+        }
+        return (state.current, state.index, state.announcesEnd())
     }
 }
 

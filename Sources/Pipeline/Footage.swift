@@ -50,7 +50,9 @@ enum Footage: Sendable {
     }
 
     /// Tells a video played as fast as the pipeline goes that a frame is done with.
-    func frameConsumed() {
-        if case .video(let source, _) = self { source.frameConsumed() }
+    func frameConsumed(_ frame: Frame) {
+        if case .video(let source, _) = self, let index = frame.sourceIndex {
+            source.frameConsumed(index: index)
+        }
     }
 }

@@ -436,7 +436,7 @@ public final class PipelineRun: Sendable {
                 var skippedVideoFrames: Int?
                 if let index = frame.sourceIndex {
                     if let last = lastSourceIndex, index <= last {
-                        footage.frameConsumed()
+                        footage.frameConsumed(frame)
                         continue
                     }
                     skippedVideoFrames = index - (lastSourceIndex.map { $0 + 1 } ?? 0)
@@ -460,7 +460,7 @@ public final class PipelineRun: Sendable {
                 if inference != stage.inference { stage.apply(inference) }
                 let step = stage.process(
                     frame, pose: cameraPose, interval: interval, people: people)
-                footage.frameConsumed()
+                footage.frameConsumed(frame)
                 annotator?.offer(
                     frame.luma,
                     annotation: FrameAnnotation(

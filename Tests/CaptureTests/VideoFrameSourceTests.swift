@@ -117,7 +117,7 @@ import Testing
         for number in 0..<8 {
             var frame = Frame(camera: "c", number: number, width: 32, height: 24)
             source.render(&frame)
-            source.frameConsumed()  // pacing max waits for its consumer
+            source.frameConsumed(index: frame.sourceIndex ?? -1)  // pacing max waits for it
             seen.append(frame.sourceIndex ?? -1)
             let expected = Int(flat(min(number, 5))[0])
             #expect(abs(Int(frame.luma[0]) - expected) <= 2, "frame \(number)")
