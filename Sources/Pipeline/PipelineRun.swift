@@ -242,8 +242,8 @@ public final class PipelineRun: Sendable {
             group.addTask { try? await Task.sleep(for: .seconds(self.options.seconds)) }
             // The run ends at its time, or earlier when a video ends, or a given pressure
             // source (a trace) runs out and the observer stops, or when it is cancelled: then
-            // the first child
-            // to notice may end with CancellationError, and the run still reports what ran.
+            // the first child to notice may end with CancellationError, and the run still
+            // reports what ran.
             do {
                 try await group.next()
             } catch is CancellationError {}
