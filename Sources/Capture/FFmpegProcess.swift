@@ -20,6 +20,8 @@ struct FFmpegProcess {
     /// What ffmpeg has said on its standard error, most recent last.
     let errors = ErrorTail()
     private let errorPipe = Pipe()
+    /// Signalled once when ffmpeg exits.
+    private let exited = DispatchSemaphore(value: 0)
 
     /// Starts ffmpeg with `arguments`.
     ///
@@ -54,11 +56,23 @@ struct FFmpegProcess {
         errorPipe.fileHandleForReading.readabilityHandler = { handle in
             errors.append(handle.availableData)
         }
+        let exited = exited
+        process.terminationHandler = { _ in exited.signal() }
         do {
             try process.run()
         } catch {
             throw failure("cannot start \(executable): \(error.localizedDescription)")
         }
+    }
+
+    /// Stops ffmpeg: SIGTERM, then SIGKILL if it has not exited within `grace`; returns once
+    /// it has exited.
+    func stop(grace: DispatchTimeInterval = .seconds(2)) {
+        if process.isRunning { process.terminate() }
+        if exited.wait(timeout: .now() + grace) == .timedOut {
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
     }
 
     /// Waits for ffmpeg to exit and returns everything it said, including what the

@@ -30,9 +30,9 @@ public final class VideoEncoder: @unchecked Sendable {
     public let height: Int
     /// The layout of written frames.
     public let layout: PixelLayout
-    private let process: Process
+    /// The option or field the destination came from, named in errors.
+    public let field: String
     private let input: FileHandle
-    private let errors: ErrorTail
     private let child: FFmpegProcess
     private let partialPath: String
     private var isFinished = false
@@ -62,6 +62,7 @@ public final class VideoEncoder: @unchecked Sendable {
         self.width = width
         self.height = height
         self.layout = layout
+        self.field = field
         let rate = String(format: "%.6g", frameRate)
         let child = try FFmpegProcess(
             [
@@ -69,17 +70,14 @@ public final class VideoEncoder: @unchecked Sendable {
                 rate, "-i", "-", "-pix_fmt", "yuv420p",
             ] + (suffix == ".y4m" ? ["-strict", "-1"] : []) + ["-n", partialPath],
             direction: .writing, executable: ffmpeg, doing: "encoding video", failure: failure)
-        process = child.process
         input = child.pipe
-        errors = child.errors
         self.child = child
     }
 
     deinit {
         if !isFinished {
             try? input.close()
-            process.terminate()
-            process.waitUntilExit()
+            child.stop()
             try? FileManager.default.removeItem(atPath: partialPath)
         }
     }
@@ -95,7 +93,7 @@ public final class VideoEncoder: @unchecked Sendable {
         }
         guard written else {
             throw ConfigurationError(
-                path: "", problem: "\(path): ffmpeg stopped reading: \(errors.text)")
+                path: field, problem: "\(path): ffmpeg stopped reading: \(child.errors.text)")
         }
     }
 
@@ -134,20 +132,21 @@ public final class VideoEncoder: @unchecked Sendable {
         guard !isFinished else { return }
         isFinished = true
         try? input.close()
-        _ = child.finishedErrors()
-        guard process.terminationStatus == 0 else {
+        let said = child.finishedErrors()
+        let status = child.process.terminationStatus
+        guard status == 0 else {
             try? FileManager.default.removeItem(atPath: partialPath)
             throw ConfigurationError(
-                path: "",
+                path: field,
                 problem:
-                    "\(path): ffmpeg exited with status \(process.terminationStatus): \(errors.text)"
+                    "\(path): ffmpeg exited with status \(status): \(said)"
             )
         }
         guard rename(partialPath, path) == 0 else {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(atPath: partialPath)
             throw ConfigurationError(
-                path: "", problem: "\(path): cannot move into place: \(reason)")
+                path: field, problem: "\(path): cannot move into place: \(reason)")
         }
     }
 

@@ -76,8 +76,8 @@ public final class VideoFrameSource: FrameSource {
 
     private struct State {
         var stream: Y4MStream
-        var process: Process?
-        var errors: ErrorTail
+        /// The decoder, when ffmpeg decodes (not for standard input).
+        var decoder: FFmpegProcess?
         /// The last frame read, its index in the video.
         var current: [UInt8] = []
         var index = -1
@@ -175,8 +175,7 @@ public final class VideoFrameSource: FrameSource {
             let said = child?.finishedErrors() ?? ""
             throw failure(said.isEmpty ? error.problem : "ffmpeg: \(said)")
         }
-        state = LockedState(
-            State(stream: stream, process: child?.process, errors: child?.errors ?? ErrorTail()))
+        state = LockedState(State(stream: stream, decoder: child))
         finished = Broadcast()
     }
 
@@ -201,16 +200,13 @@ public final class VideoFrameSource: FrameSource {
     /// Stops the decoder: the pipe is closed (an ffmpeg blocked writing into it gets EPIPE),
     /// ffmpeg is terminated — killed if it has not gone within two seconds — and reaped.
     public func close() {
-        let (process, descriptor) = state.withLock { state -> (Process?, Int32) in
-            defer { state.process = nil }
-            return (state.process, state.stream.descriptor)
+        let (decoder, descriptor) = state.withLock { state -> (FFmpegProcess?, Int32) in
+            defer { state.decoder = nil }
+            return (state.decoder, state.stream.descriptor)
         }
-        guard let process else { return }
+        guard let decoder else { return }
         Glibc.close(descriptor)
-        if process.isRunning { process.terminate() }
-        for _ in 0..<200 where process.isRunning { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        decoder.stop()
     }
 
     /// Draws the video's frame for `frame`: the frame due at this moment of the video
@@ -274,7 +270,7 @@ public final class VideoFrameSource: FrameSource {
                 state.problem = error.problem
             }
         }
-        if state.isFinished && !wasFinished, let said = state.errors.text.nilIfEmpty {
+        if state.isFinished && !wasFinished, let said = state.decoder?.errors.text.nilIfEmpty {
             state.problem = "ffmpeg: \(said)"
         }
         return (state.current, state.index, state.announcesEnd())
