@@ -101,7 +101,7 @@ let package = Package(
                 "Pipeline", "Capture", "Files", "Governor", "LaunchTiming", "Locking", "Pressure",
                 "Storage", "Telemetry", "Tracking",
             ]),
-        tests("GovernorTests", ["Governor", "Pressure", "Capture", "Tracking", "Files"]),
+        tests("GovernorTests", ["Governor", "Pressure", "Capture", "Tracking", "Files", "Locking"]),
         tests("TelemetryTests", ["Telemetry"]),
         tests("ReportsTests", ["Reports", "Files", "LaunchTiming", "Pipeline"]),
         tests("CommandLineTests", ["headroom"]),

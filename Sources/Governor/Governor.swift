@@ -72,18 +72,12 @@ public final class Governor: Sendable {
         broadcast.finish()
     }
 
-    /// The level the governor acts at: the pressure level, raised to `serious` when
-    /// `lateShare` of the frames missed their deadline (at least the policy's
-    /// ``GovernorPolicy/lateShareToShed``) and to `critical` at twice that; with why.
+    /// The level the governor acts at: the pressure level, raised by the pipeline's lateness
+    /// (``GovernorPolicy/actingLevel(pressure:lateShare:)``); with why.
     public func actingLevel(pressure level: PressureLevel, lateShare: Double) -> (
         level: PressureLevel, lateness: String?
     ) {
-        let threshold = policy.lateShareToShed
-        guard lateShare >= threshold, level < .critical else { return (level, nil) }
-        let late: PressureLevel = lateShare >= 2 * threshold ? .critical : .serious
-        guard late > level else { return (level, nil) }
-        let percent = Int((lateShare * 100).rounded())
-        return (late, "pipeline late: \(percent)% of frames missed their deadline")
+        policy.actingLevel(pressure: level, lateShare: lateShare)
     }
 
     /// What the policy asks for at `level` with `sustainableShare` of the budget, and why.

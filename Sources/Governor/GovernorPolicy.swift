@@ -78,6 +78,20 @@ public struct GovernorPolicy: Hashable, Sendable, Codable {
         self.lateShareToShed = lateShareToShed
     }
 
+    /// The level a pipeline is governed at: the pressure level, raised to `serious` when
+    /// `lateShare` of its frames missed their deadline (at least ``lateShareToShed``) and to
+    /// `critical` at twice that; with why, when lateness raised it.
+    public func actingLevel(pressure level: PressureLevel, lateShare: Double) -> (
+        level: PressureLevel, lateness: String?
+    ) {
+        let threshold = lateShareToShed
+        guard lateShare >= threshold, level < .critical else { return (level, nil) }
+        let late: PressureLevel = lateShare >= 2 * threshold ? .critical : .serious
+        guard late > level else { return (level, nil) }
+        let percent = Int((lateShare * 100).rounded())
+        return (late, "pipeline late: \(percent)% of frames missed their deadline")
+    }
+
     enum CodingKeys: String, CodingKey, CaseIterable {
         case frameRateCap, allowedQualityLoss, minimumFrameRate, stepDownDwellSeconds
         case restoreDwellSeconds, inferenceLadder, lateShareToShed

@@ -1,0 +1,127 @@
+import Files
+import Foundation
+
+/// One setting of a client pipeline's own inference ladder: its name and its cost relative to
+/// the other steps (only the ratios matter).
+public struct LadderStep: Hashable, Sendable, Codable {
+    /// The client's name for the setting, such as `hog-scale-0.75`.
+    public var name: String
+    /// The step's relative cost, > 0; steps are listed heaviest first.
+    public var cost: Double
+
+    /// A step named `name` costing `cost`.
+    public init(name: String, cost: Double) {
+        self.name = name
+        self.cost = cost
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, cost }
+
+    /// Decodes a step strictly: a name of 1–64 printable characters and a finite cost above 0.
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        cost = try container.decode(Double.self, forKey: .cost)
+        try ClientRegistration.checkName(name, key: CodingKeys.name, decoder)
+        guard cost.isFinite, cost > 0, cost <= 1e6 else {
+            throw decoder.invalidValue(CodingKeys.cost, "expected 0 < cost ≤ 1e6, got \(cost)")
+        }
+    }
+}
+
+/// What a pipeline tells the host governor when it registers: who it is, how much it matters,
+/// the frame rates it can run at and its inference ladder, heaviest first.
+///
+/// The request body of `POST /v1/clients`.
+public struct ClientRegistration: Hashable, Sendable, Codable {
+    /// A name for people (logs, metrics, events): 1–64 printable characters.
+    public var name: String
+    /// How much the pipeline matters, 0–100: a lower priority sheds before a higher one.
+    public var priority: Int
+    /// The frame rate the pipeline runs at without pressure, frames per second (0 < fps ≤ 1000).
+    public var nominalFrameRate: Double
+    /// The lowest frame rate it can still work at, frames per second (0 < min ≤ nominal).
+    public var minFrameRate: Double
+    /// Its inference settings, heaviest first (1–16 steps, costs not increasing).
+    public var ladder: [LadderStep]
+    /// The share of the host's budget (0–1) the pipeline uses at its nominal settings, if it
+    /// knows (for example the `hardwareCost` of `POST /v1/estimate`); without it the governor
+    /// learns the share from the pipeline's work reports.
+    public var share: Double?
+
+    /// A registration with every field given.
+    public init(
+        name: String, priority: Int, nominalFrameRate: Double, minFrameRate: Double,
+        ladder: [LadderStep], share: Double? = nil
+    ) {
+        self.name = name
+        self.priority = priority
+        self.nominalFrameRate = nominalFrameRate
+        self.minFrameRate = minFrameRate
+        self.ladder = ladder
+        self.share = share
+    }
+
+    /// The largest ladder a client may register.
+    public static let ladderLimit = 16
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case name, priority, nominalFrameRate, minFrameRate, ladder, share
+    }
+
+    /// Decodes a registration strictly; every range error names its field.
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        priority = try container.decode(Int.self, forKey: .priority)
+        nominalFrameRate = try container.decode(Double.self, forKey: .nominalFrameRate)
+        minFrameRate = try container.decode(Double.self, forKey: .minFrameRate)
+        ladder = try container.decode([LadderStep].self, forKey: .ladder)
+        share = try container.decodeIfPresent(Double.self, forKey: .share)
+        try Self.checkName(name, key: CodingKeys.name, decoder)
+        guard (0...100).contains(priority) else {
+            throw decoder.invalidValue(
+                CodingKeys.priority, "expected an integer from 0 to 100, got \(priority)")
+        }
+        guard nominalFrameRate.isFinite, nominalFrameRate > 0, nominalFrameRate <= 1000 else {
+            throw decoder.invalidValue(
+                CodingKeys.nominalFrameRate, "expected 0 < fps ≤ 1000, got \(nominalFrameRate)")
+        }
+        guard minFrameRate.isFinite, minFrameRate > 0, minFrameRate <= nominalFrameRate else {
+            throw decoder.invalidValue(
+                CodingKeys.minFrameRate,
+                "expected 0 < fps ≤ nominalFrameRate (\(nominalFrameRate)), got \(minFrameRate)")
+        }
+        guard (1...Self.ladderLimit).contains(ladder.count) else {
+            throw decoder.invalidValue(
+                CodingKeys.ladder,
+                "expected 1 to \(Self.ladderLimit) steps, got \(ladder.count)")
+        }
+        for index in ladder.indices.dropFirst() where ladder[index].cost > ladder[index - 1].cost {
+            throw decoder.invalidValue(
+                CodingKeys.ladder,
+                "expected steps heaviest first, but step \(index) (\(ladder[index].cost)) costs"
+                    + " more than step \(index - 1) (\(ladder[index - 1].cost))")
+        }
+        if let share, !(share.isFinite && share > 0 && share <= 1) {
+            throw decoder.invalidValue(CodingKeys.share, "expected 0 < share ≤ 1, got \(share)")
+        }
+    }
+
+    /// Parses and validates a registration; errors name the field path.
+    public static func decode(_ data: Data) throws(ConfigurationError) -> ClientRegistration {
+        try decodeStrictly(ClientRegistration.self, from: data, file: nil)
+    }
+
+    /// Throws unless `name` has 1–64 characters, none of them a control character.
+    static func checkName(_ name: String, key: some CodingKey, _ decoder: any Decoder) throws {
+        guard (1...64).contains(name.count),
+            !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw decoder.invalidValue(
+                key, "expected 1 to 64 characters and no control characters")
+        }
+    }
+}

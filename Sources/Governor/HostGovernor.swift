@@ -1,0 +1,387 @@
+import Locking
+import Pressure
+
+/// The governor for every pipeline on the host: it holds each registered client's shedding
+/// chain, priority and lateness, and decides for the host as a whole.
+///
+/// When the sustainable share falls, the clients shed one chain position at a time, lowest
+/// priority first (equal priorities in turn, the one that has shed least first), until their
+/// summed demand fits the share or nobody can shed further; restoring goes the other way, a
+/// lower priority waiting while a higher one still waits to restore. Each client keeps the
+/// dwell times of ``GovernorPolicy`` (a step-down at most once per dwell unless the host is
+/// `critical`; restoring after pressure has eased for the restore dwell). A client whose own
+/// frames are late (its work reports) sheds further by itself, as Headroom's own pipeline does.
+/// At `shutdown` every client is told to pause.
+///
+/// Times are seconds on the pressure readings' clock. Thread-safe; every change of a client's
+/// advice is handed to the `onChange` given at creation, in order, under the governor's lock
+/// (so it must be quick and must not call back into the governor).
+public final class HostGovernor: Sendable {
+    /// The bounds and timings in force.
+    public let configuration: HostGovernorConfiguration
+    private let state: LockedState<State>
+    private let onChange: @Sendable (AdviceChange) -> Void
+
+    /// A governor with no clients, at `nominal` with the whole budget.
+    public init(
+        configuration: HostGovernorConfiguration,
+        onChange: @escaping @Sendable (AdviceChange) -> Void = { _ in }
+    ) {
+        self.configuration = configuration
+        self.onChange = onChange
+        state = LockedState(State())
+    }
+
+    /// What one registered client looks like from outside.
+    public struct ClientSummary: Hashable, Sendable {
+        /// Its id.
+        public var id: ClientID
+        /// Its registration.
+        public var registration: ClientRegistration
+        /// Its advice now.
+        public var advice: ClientAdvice
+        /// The share of the host it uses at its nominal settings, declared or learned.
+        public var share: Double
+        /// The share it uses at the advised settings.
+        public var demand: Double
+    }
+
+    /// Every registered client, highest priority first.
+    public var clients: [ClientSummary] {
+        state.withLock { state in
+            state.byPriority().map { client in
+                ClientSummary(
+                    id: client.id, registration: client.registration, advice: client.advice,
+                    share: client.share(unknown: configuration.unknownShare),
+                    demand: client.demand(unknown: configuration.unknownShare))
+            }
+        }
+    }
+
+    /// Registers a client at `time` and returns its id and first advice.
+    ///
+    /// - Throws: ``HostGovernorError/clientLimitReached(_:)`` when the host has as many
+    ///   clients as it takes.
+    public func register(_ registration: ClientRegistration, at time: Double)
+        throws(HostGovernorError) -> (id: ClientID, advice: ClientAdvice)
+    {
+        let configuration = configuration
+        let result: Result<(ClientID, ClientAdvice), HostGovernorError> = state.withLock {
+            state in
+            expire(&state, at: time)
+            guard state.clients.count < configuration.clientLimit else {
+                return .failure(.clientLimitReached(configuration.clientLimit))
+            }
+            var id = ClientID.random()
+            while state.clients[id] != nil { id = ClientID.random() }
+            state.nextOrder += 1
+            state.seq += 1
+            let chain = SheddingChain(registration)
+            state.clients[id] = Client(
+                id: id, registration: registration, order: state.nextOrder, chain: chain,
+                leaseEnds: time + configuration.leaseSeconds,
+                advice: ClientAdvice(
+                    seq: state.seq, level: state.level, actingLevel: state.level,
+                    frameRate: registration.nominalFrameRate, ladderStep: 0,
+                    ladderName: registration.ladder[0].name, reason: "registered"))
+            arbitrate(&state, at: time)
+            return .success((id, state.clients[id]!.advice))
+        }
+        return try result.get()
+    }
+
+    /// The client's advice, renewing its lease; nil when no such client is registered (never
+    /// was, removed, or its lease ended).
+    public func advice(for id: ClientID, at time: Double) -> ClientAdvice? {
+        state.withLock { state in
+            expire(&state, at: time)
+            guard state.clients[id] != nil else { return nil }
+            state.clients[id]!.leaseEnds = time + configuration.leaseSeconds
+            return state.clients[id]!.advice
+        }
+    }
+
+    /// Takes a client's work report at `time`: its lateness (a late client sheds further by
+    /// itself) and, unless it declared a share, the share its work shows; renews its lease and
+    /// returns its advice afterwards, or nil when no such client is registered.
+    public func report(_ report: WorkReport, for id: ClientID, at time: Double) -> ClientAdvice? {
+        let configuration = configuration
+        return state.withLock { state in
+            expire(&state, at: time)
+            guard var client = state.clients[id] else { return nil }
+            client.leaseEnds = time + configuration.leaseSeconds
+            client.take(report, at: time, hostLevel: state.level, configuration: configuration)
+            state.clients[id] = client
+            arbitrate(&state, at: time)
+            return state.clients[id]?.advice
+        }
+    }
+
+    /// Forgets a client at once; whether it was registered.
+    @discardableResult
+    public func remove(_ id: ClientID, at time: Double) -> Bool {
+        state.withLock { state in
+            guard state.clients.removeValue(forKey: id) != nil else { return false }
+            arbitrate(&state, at: time)
+            return true
+        }
+    }
+
+    /// Feeds one pressure reading: the level and sustainable share the host now has.
+    public func update(with reading: PressureReading) {
+        update(level: reading.level, sustainableShare: reading.sustainableShare, at: reading.time)
+    }
+
+    /// Feeds the host's level and sustainable share (0…1; unknown counts as 1) at `time`;
+    /// clients whose lease ended are forgotten first.
+    public func update(level: PressureLevel, sustainableShare: Double, at time: Double) {
+        state.withLock { state in
+            state.level = level
+            state.budget = sustainableShare.isFinite ? min(1, max(0, sustainableShare)) : 1
+            expire(&state, at: time)
+            arbitrate(&state, at: time)
+        }
+    }
+
+    /// The clients whose lease has ended by `time`, forgotten now (the others rebalance).
+    @discardableResult
+    public func expireLeases(at time: Double) -> [ClientID] {
+        state.withLock { state in
+            let expired = expire(&state, at: time)
+            if !expired.isEmpty { arbitrate(&state, at: time) }
+            return expired
+        }
+    }
+
+    // MARK: - Arbitration
+
+    @discardableResult
+    private func expire(_ state: inout State, at time: Double) -> [ClientID] {
+        let expired = state.clients.values.filter { $0.leaseEnds < time }.map(\.id)
+        for id in expired { state.clients[id] = nil }
+        return expired.sorted()
+    }
+
+    /// Where each client should be for the host to fit: every client starts at its own
+    /// lateness floor, and while the demand exceeds the budget the lowest priority sheds, the
+    /// one that has shed least among equals.
+    private func targets(_ state: State) -> [ClientID: Int] {
+        let unknown = configuration.unknownShare
+        var positions = state.clients.mapValues { $0.lateSheds }
+        var demand = state.clients.values.reduce(0) { sum, client in
+            sum + client.share(unknown: unknown)
+                * client.chain.positions[positions[client.id]!].relativeDemand
+        }
+        let candidates = state.clients.values.sorted {
+            ($0.registration.priority, $0.order) < ($1.registration.priority, $1.order)
+        }
+        while demand > state.budget + 1e-12 {
+            var chosen: Client?
+            for client in candidates where positions[client.id]! < client.chain.last {
+                guard let best = chosen else {
+                    chosen = client
+                    continue
+                }
+                guard client.registration.priority == best.registration.priority else { break }
+                if positions[client.id]! < positions[best.id]! { chosen = client }
+            }
+            guard let client = chosen else { break }
+            let share = client.share(unknown: unknown)
+            let before = client.chain.positions[positions[client.id]!].relativeDemand
+            positions[client.id]! += 1
+            let after = client.chain.positions[positions[client.id]!].relativeDemand
+            demand -= share * (before - after)
+        }
+        return positions
+    }
+
+    /// Moves every client towards its target within its dwell times, then publishes the
+    /// advice that changed. Shedding goes lowest priority first and restoring highest first;
+    /// a client waiting out its dwell holds back the ones after it, so at no moment does a
+    /// higher priority give up more than a lower one that still could.
+    private func arbitrate(_ state: inout State, at time: Double) {
+        let policy = configuration.policy
+        let targets = targets(state)
+        let pausing = state.level >= .shutdown
+        let urgent = state.level >= .critical
+        let order = state.byPriority().map(\.id)
+        var shedWaits = false
+        for id in order.reversed() {
+            var client = state.clients[id]!
+            let lighter =
+                !client.isPaused && (pausing || targets[id]! > client.position)
+            guard lighter else { continue }
+            client.easedSince = nil
+            if urgent || (!shedWaits && time - client.lastChange >= policy.stepDownDwellSeconds) {
+                client.move(to: targets[id]!, paused: pausing, at: time)
+            } else {
+                shedWaits = true
+            }
+            state.clients[id] = client
+        }
+        var restoreWaits = false
+        for id in order {
+            var client = state.clients[id]!
+            let heavier = !pausing && (client.isPaused || targets[id]! < client.position)
+            if heavier {
+                let since = client.easedSince ?? time
+                client.easedSince = since
+                if !restoreWaits, time - since >= policy.restoreDwellSeconds,
+                    time - client.lastChange >= policy.restoreDwellSeconds
+                {
+                    client.move(to: targets[id]!, paused: false, at: time)
+                } else {
+                    restoreWaits = true
+                }
+            } else if targets[id]! == client.position && client.isPaused == pausing {
+                client.easedSince = nil
+            }
+            state.clients[id] = client
+        }
+        publish(&state)
+    }
+
+    /// Gives each client the advice for its position; a client whose advice asks for
+    /// something new gets the next sequence number and is handed to `onChange`.
+    private func publish(_ state: inout State) {
+        let unknown = configuration.unknownShare
+        let demand = state.clients.values.reduce(0) { $0 + $1.demand(unknown: unknown) }
+        for id in state.byPriority().map(\.id) {
+            var client = state.clients[id]!
+            let (acting, lateness) = configuration.policy.actingLevel(
+                pressure: state.level, lateShare: client.lateShare)
+            let position = client.chain.positions[client.position]
+            var advice = client.advice
+            advice.level = state.level
+            advice.actingLevel = acting
+            advice.frameRate = client.isPaused ? 0 : position.frameRate
+            advice.ladderStep = position.ladderStep
+            advice.ladderName = client.registration.ladder[position.ladderStep].name
+            guard !advice.asksTheSame(as: client.advice) else { continue }
+            state.seq += 1
+            advice.seq = state.seq
+            advice.reason = reason(
+                for: client, advice: advice, lateness: lateness, budget: state.budget,
+                demand: demand)
+            client.advice = advice
+            state.clients[id] = client
+            onChange(AdviceChange(client: id, advice: advice))
+        }
+    }
+
+    private func reason(
+        for client: Client, advice: ClientAdvice, lateness: String?, budget: Double,
+        demand: Double
+    ) -> String {
+        if client.isPaused { return "shutdown: pause until pressure eases" }
+        var parts: [String] = []
+        if let lateness { parts.append(lateness) }
+        let settings = "\(advice.frameRate.formatted) fps, \(advice.ladderName)"
+        if client.position == 0 {
+            parts.append("\(advice.level): nominal settings (\(settings))")
+        } else {
+            parts.append(
+                "\(advice.actingLevel): the host sustains \(budget.rounded2) of its budget, the"
+                    + " clients now use \(demand.rounded2); priority \(client.registration.priority)"
+                    + " runs at \(settings)")
+        }
+        return parts.joined(separator: "; ")
+    }
+
+    // MARK: - State
+
+    private struct State {
+        var clients: [ClientID: Client] = [:]
+        var level = PressureLevel.nominal
+        var budget = 1.0
+        var nextOrder = 0
+        var seq = 0
+
+        /// Highest priority first, then in the order they registered.
+        func byPriority() -> [Client] {
+            clients.values.sorted {
+                ($1.registration.priority, $0.order) < ($0.registration.priority, $1.order)
+            }
+        }
+    }
+
+    private struct Client {
+        let id: ClientID
+        let registration: ClientRegistration
+        let order: Int
+        let chain: SheddingChain
+        var position = 0
+        var isPaused = false
+        var lastChange = -Double.infinity
+        var easedSince: Double?
+        var leaseEnds: Double
+        var learnedShare: Double?
+        var lateShare = 0.0
+        var lateSheds = 0
+        var lastLateChange = -Double.infinity
+        var onTimeSince: Double?
+        var advice: ClientAdvice
+
+        init(
+            id: ClientID, registration: ClientRegistration, order: Int, chain: SheddingChain,
+            leaseEnds: Double, advice: ClientAdvice
+        ) {
+            self.id = id
+            self.registration = registration
+            self.order = order
+            self.chain = chain
+            self.leaseEnds = leaseEnds
+            self.advice = advice
+        }
+
+        func share(unknown: Double) -> Double {
+            registration.share ?? learnedShare ?? unknown
+        }
+
+        func demand(unknown: Double) -> Double {
+            isPaused ? 0 : share(unknown: unknown) * chain.positions[position].relativeDemand
+        }
+
+        mutating func move(to position: Int, paused: Bool, at time: Double) {
+            self.position = position
+            isPaused = paused
+            lastChange = time
+            easedSince = nil
+        }
+
+        /// Lateness sheds one more position per step-down dwell while the client is late, and
+        /// gives one back per restore dwell on time; the work learns the share.
+        mutating func take(
+            _ report: WorkReport, at time: Double, hostLevel: PressureLevel,
+            configuration: HostGovernorConfiguration
+        ) {
+            let policy = configuration.policy
+            lateShare = report.lateShare
+            let (acting, _) = policy.actingLevel(pressure: hostLevel, lateShare: lateShare)
+            if acting > hostLevel {
+                onTimeSince = nil
+                if lateSheds < chain.last, time - lastLateChange >= policy.stepDownDwellSeconds {
+                    lateSheds += 1
+                    lastLateChange = time
+                }
+            } else if lateShare < policy.lateShareToShed {
+                let since = onTimeSince ?? time
+                onTimeSince = since
+                if lateSheds > 0, time - since >= policy.restoreDwellSeconds,
+                    time - lastLateChange >= policy.restoreDwellSeconds
+                {
+                    lateSheds -= 1
+                    lastLateChange = time
+                    onTimeSince = time
+                }
+            }
+            guard registration.share == nil, !isPaused, report.frames > 0,
+                let median = report.workSeconds.median
+            else { return }
+            let position = chain.positions[position]
+            let used = median * position.frameRate / Double(configuration.processorCount)
+            let nominal = min(1, max(0.001, used / position.relativeDemand))
+            learnedShare = learnedShare.map { 0.7 * $0 + 0.3 * nominal } ?? nominal
+        }
+    }
+}

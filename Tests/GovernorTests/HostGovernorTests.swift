@@ -1,0 +1,326 @@
+import Files
+import Foundation
+import Governor
+import Locking
+import Pressure
+import Testing
+import Tracking
+
+/// The host governor sharing one budget between pipelines, stated as properties over many
+/// seeded random ladders and readings, and its leases, lateness and validation by example.
+struct HostGovernorTests {
+    static let configuration = HostGovernorConfiguration(processorCount: 2)
+
+    /// A random registration: 1–5 ladder steps heaviest first, priorities from a small range
+    /// so that ties happen, a declared share.
+    static func randomRegistration(_ random: inout SeededGenerator, index: Int)
+        -> ClientRegistration
+    {
+        var cost = 1.0
+        let ladder = (0..<Int.random(in: 1...5, using: &random)).map { step in
+            defer { cost *= Double.random(in: 0.3...1, using: &random) }
+            return LadderStep(name: "step\(step)", cost: cost)
+        }
+        let nominal = [60.0, 30, 25, 15, 10].randomElement(using: &random)!
+        let minimum = nominal * Double.random(in: 0.2...1, using: &random)
+        return ClientRegistration(
+            name: "client\(index)", priority: Int.random(in: 0...3, using: &random),
+            nominalFrameRate: nominal, minFrameRate: minimum, ladder: ladder,
+            share: Double.random(in: 0.05...0.6, using: &random))
+    }
+
+    /// The demand of every client at its advised settings, and at its minimum.
+    static func demand(_ governor: HostGovernor) -> (now: Double, minimum: Double) {
+        var now = 0.0
+        var minimum = 0.0
+        for client in governor.clients {
+            let chain = SheddingChain(client.registration)
+            now += client.demand
+            minimum += client.share * chain.positions[chain.last].relativeDemand
+        }
+        return (now, minimum)
+    }
+
+    /// Whether the advice sits at the chain's last position.
+    static func isAtMinimum(_ client: HostGovernor.ClientSummary) -> Bool {
+        let chain = SheddingChain(client.registration)
+        let last = chain.positions[chain.last]
+        return client.advice.frameRate == last.frameRate
+            && client.advice.ladderStep == last.ladderStep
+    }
+
+    static func hasShed(_ client: HostGovernor.ClientSummary) -> Bool {
+        client.advice.frameRate < client.registration.nominalFrameRate
+            || client.advice.ladderStep > 0
+    }
+
+    @Test(
+        "the demand fits whenever the minimum settings fit; priorities shed in order",
+        arguments: 1...8)
+    func demandFitsAndPrioritiesHold(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        for _ in 0..<50 {
+            let governor = HostGovernor(configuration: Self.configuration)
+            for index in 0..<Int.random(in: 1...6, using: &random) {
+                _ = try governor.register(Self.randomRegistration(&random, index: index), at: 0)
+            }
+            let level = [PressureLevel.nominal, .fair, .serious, .critical]
+                .randomElement(using: &random)!
+            let budget = Double.random(in: 0.05...1, using: &random)
+            for second in 0...30 {
+                governor.update(level: level, sustainableShare: budget, at: Double(second))
+                let clients = governor.clients
+                // A higher priority never sheds while a lower one still can.
+                for high in clients where Self.hasShed(high) {
+                    for low in clients where low.registration.priority < high.registration.priority
+                    {
+                        #expect(Self.isAtMinimum(low), "seed \(seed) at \(second) s")
+                    }
+                }
+            }
+            let demand = Self.demand(governor)
+            if demand.minimum <= budget {
+                #expect(demand.now <= budget + 1e-9, "seed \(seed): \(demand) over \(budget)")
+            } else {
+                #expect(governor.clients.allSatisfy(Self.isAtMinimum))
+            }
+        }
+    }
+
+    @Test("a constant reading never flaps", arguments: 1...4)
+    func constantReadingNeverFlaps(seed: UInt64) throws {
+        var random = SeededGenerator(seed: 100 + seed)
+        for _ in 0..<40 {
+            let changes = LockedState(0)
+            let governor = HostGovernor(
+                configuration: Self.configuration, onChange: { _ in changes.withLock { $0 += 1 } })
+            for index in 0..<Int.random(in: 1...6, using: &random) {
+                _ = try governor.register(Self.randomRegistration(&random, index: index), at: 0)
+            }
+            let level = [PressureLevel.nominal, .fair, .serious]
+                .randomElement(using: &random)!
+            let budget = Double.random(in: 0.05...1, using: &random)
+            for second in stride(from: 0.0, through: 20, by: 0.5) {
+                governor.update(level: level, sustainableShare: budget, at: second)
+            }
+            let settled = changes.withLock { $0 }
+            for second in stride(from: 20.5, through: 300, by: 0.5) {
+                governor.update(level: level, sustainableShare: budget, at: second)
+            }
+            #expect(changes.withLock { $0 } == settled, "seed \(seed): changes after settling")
+        }
+    }
+
+    static func registration(
+        _ name: String, priority: Int, share: Double, steps: Int = 3
+    ) -> ClientRegistration {
+        ClientRegistration(
+            name: name, priority: priority, nominalFrameRate: 30, minFrameRate: 10,
+            ladder: (0..<steps).map { LadderStep(name: "s\($0)", cost: 1 / Double($0 + 1)) },
+            share: share)
+    }
+
+    @Test("restoring goes in reverse: the higher priority first, after the restore dwell")
+    func restoresInReverse() throws {
+        let governor = HostGovernor(configuration: Self.configuration)
+        let low = try governor.register(Self.registration("low", priority: 1, share: 0.5), at: 0)
+        let high = try governor.register(
+            Self.registration("high", priority: 5, share: 0.5), at: 0)
+        governor.update(level: .serious, sustainableShare: 0.3, at: 1)
+        governor.update(level: .serious, sustainableShare: 0.3, at: 4)
+        let shed = governor.clients
+        #expect(shed.allSatisfy(Self.hasShed))
+        // Enough for the high priority at nominal and the low one shed.
+        var restored: [String: Double] = [:]
+        for second in stride(from: 5.0, through: 40, by: 1) {
+            governor.update(level: .fair, sustainableShare: 0.8, at: second)
+            _ = governor.advice(for: low.id, at: second)
+            _ = governor.advice(for: high.id, at: second)
+            for client in governor.clients where !Self.hasShed(client) {
+                restored[client.registration.name] = restored[client.registration.name] ?? second
+            }
+        }
+        #expect(restored["high"] == 15)
+        #expect(restored["low"] == nil)
+        #expect(governor.advice(for: low.id, at: 40)!.frameRate < 30)
+        #expect(governor.advice(for: high.id, at: 40)!.frameRate == 30)
+        for second in stride(from: 41.0, through: 60, by: 1) {
+            governor.update(level: .nominal, sustainableShare: 1, at: second)
+        }
+        #expect(governor.clients.count == 2)
+        #expect(governor.clients.allSatisfy { !Self.hasShed($0) })
+    }
+
+    @Test("shutdown pauses every client at once; leaving it waits the restore dwell")
+    func shutdownPauses() throws {
+        let governor = HostGovernor(configuration: Self.configuration)
+        let client = try governor.register(Self.registration("a", priority: 1, share: 0.2), at: 0)
+        governor.update(level: .shutdown, sustainableShare: 0, at: 1)
+        let paused = try #require(governor.advice(for: client.id, at: 1))
+        #expect(paused.frameRate == 0)
+        #expect(paused.reason.contains("pause"))
+        governor.update(level: .nominal, sustainableShare: 1, at: 2)
+        #expect(governor.advice(for: client.id, at: 2)!.frameRate == 0)
+        governor.update(level: .nominal, sustainableShare: 1, at: 12)
+        let resumed = try #require(governor.advice(for: client.id, at: 12))
+        #expect(resumed.frameRate == 30)
+        #expect(resumed.seq > paused.seq)
+    }
+
+    @Test("a client whose frames are late sheds by itself, and restores once on time")
+    func latenessShedsPerClient() throws {
+        let governor = HostGovernor(configuration: Self.configuration)
+        let late = try governor.register(Self.registration("late", priority: 5, share: 0.1), at: 0)
+        let calm = try governor.register(Self.registration("calm", priority: 1, share: 0.1), at: 0)
+        let report = WorkReport(
+            frames: 30, late: 12, workSeconds: .percentiles(p50: 0.03, p95: 0.05),
+            targetSeconds: 0.033)
+        let advice = try #require(governor.report(report, for: late.id, at: 1))
+        #expect(advice.actingLevel == .critical)
+        #expect(advice.level == .nominal)
+        #expect(advice.ladderStep == 1 || advice.frameRate < 30)
+        #expect(advice.reason.contains("late"))
+        #expect(governor.advice(for: calm.id, at: 1)!.frameRate == 30)
+        let onTime = WorkReport(
+            frames: 30, workSeconds: .each([0.01, 0.012, 0.011]), targetSeconds: 0.033)
+        var second = 2.0
+        while second < 40 {
+            _ = governor.report(onTime, for: late.id, at: second)
+            second += 1
+        }
+        let restored = try #require(governor.advice(for: late.id, at: 40))
+        #expect(restored.actingLevel == .nominal)
+        #expect(restored.frameRate == 30 && restored.ladderStep == 0)
+    }
+
+    @Test("an expired lease forgets the client, and the others take its budget back")
+    func leasesExpire() throws {
+        let governor = HostGovernor(configuration: Self.configuration)
+        let gone = try governor.register(Self.registration("gone", priority: 9, share: 0.6), at: 0)
+        let stays = try governor.register(
+            Self.registration("stays", priority: 1, share: 0.6), at: 0)
+        governor.update(level: .fair, sustainableShare: 0.7, at: 1)
+        #expect(governor.advice(for: stays.id, at: 1)!.frameRate < 30)
+        for second in stride(from: 2.0, through: 60, by: 1) {
+            governor.update(level: .fair, sustainableShare: 0.7, at: second)
+            _ = governor.advice(for: stays.id, at: second)
+        }
+        #expect(governor.advice(for: gone.id, at: 60) == nil)
+        #expect(governor.remove(gone.id, at: 60) == false)
+        let alone = try #require(governor.advice(for: stays.id, at: 60))
+        #expect(alone.frameRate == 30 && alone.ladderStep == 0)
+    }
+
+    @Test("at most clientLimit clients")
+    func clientLimit() throws {
+        let governor = HostGovernor(
+            configuration: HostGovernorConfiguration(clientLimit: 2, processorCount: 2))
+        _ = try governor.register(Self.registration("a", priority: 1, share: 0.1), at: 0)
+        _ = try governor.register(Self.registration("b", priority: 1, share: 0.1), at: 0)
+        #expect(throws: HostGovernorError.clientLimitReached(2)) {
+            try governor.register(Self.registration("c", priority: 1, share: 0.1), at: 0)
+        }
+    }
+
+    @Test("without a declared share, the work reports teach it")
+    func learnsShareFromWork() throws {
+        let governor = HostGovernor(configuration: Self.configuration)
+        var registration = Self.registration("learn", priority: 1, share: 0.1)
+        registration.share = nil
+        let client = try governor.register(registration, at: 0)
+        #expect(governor.clients[0].share == 0.5)
+        // 10 ms a frame at 30 fps on 2 processors: 15 % of the host.
+        let report = WorkReport(
+            frames: 30, workSeconds: .each(Array(repeating: 0.01, count: 30)),
+            targetSeconds: 1.0 / 30)
+        _ = governor.report(report, for: client.id, at: 1)
+        #expect(abs(governor.clients[0].share - 0.15) < 1e-9)
+    }
+
+    @Test("the shedding chain gives up the least first and ends at the minimum")
+    func sheddingChain() {
+        let chain = SheddingChain(
+            ClientRegistration(
+                name: "hog", priority: 1, nominalFrameRate: 30, minFrameRate: 10,
+                ladder: [
+                    LadderStep(name: "full", cost: 184), LadderStep(name: "0.75", cost: 86),
+                    LadderStep(name: "0.5", cost: 31),
+                ]))
+        #expect(chain.positions.first?.frameRate == 30)
+        #expect(chain.positions.first?.ladderStep == 0)
+        #expect(chain.positions.last?.frameRate == 10)
+        #expect(chain.positions.last?.ladderStep == 2)
+        for (before, after) in zip(chain.positions, chain.positions.dropFirst()) {
+            #expect(after.relativeDemand < before.relativeDemand)
+        }
+        // 30 → 25 fps keeps 83 %, the next ladder step only 47 %: the frame rate goes first.
+        #expect(chain.positions[1].frameRate == 25)
+    }
+
+    @Test(
+        "registrations are validated with the field named",
+        arguments: [
+            (
+                #"{"name":"a","priority":1,"nominalFrameRate":30,"minFrameRate":10,"ladder":[]}"#,
+                "ladder"
+            ),
+            (
+                #"{"name":"a","priority":101,"nominalFrameRate":30,"minFrameRate":10,"ladder":[{"name":"x","cost":1}]}"#,
+                "priority"
+            ),
+            (
+                #"{"name":"a","priority":1,"nominalFrameRate":30,"minFrameRate":40,"ladder":[{"name":"x","cost":1}]}"#,
+                "minFrameRate"
+            ),
+            (
+                #"{"name":"a","priority":1,"nominalFrameRate":30,"minFrameRate":10,"ladder":[{"name":"x","cost":1},{"name":"y","cost":2}]}"#,
+                "ladder"
+            ),
+            (
+                #"{"name":"a","priority":1,"nominalFrameRate":30,"minFrameRate":10,"ladder":[{"name":"x","cost":-1}]}"#,
+                "ladder[0].cost"
+            ),
+            (
+                #"{"name":"a","priority":1,"nominalFrameRate":30,"minFrameRate":10,"ladder":[{"name":"x","cost":1}],"colour":1}"#,
+                "colour"
+            ),
+            (
+                #"{"name":"","priority":1,"nominalFrameRate":30,"minFrameRate":10,"ladder":[{"name":"x","cost":1}]}"#,
+                "name"
+            ),
+            (
+                #"{"name":"a","priority":"high","nominalFrameRate":30,"minFrameRate":10,"ladder":[{"name":"x","cost":1}]}"#,
+                "priority"
+            ),
+        ])
+    func registrationValidation(json: String, path: String) {
+        #expect {
+            try ClientRegistration.decode(Data(json.utf8))
+        } throws: { error in
+            (error as? ConfigurationError)?.path == path
+        }
+    }
+
+    @Test(
+        "work reports are validated with the field named",
+        arguments: [
+            (#"{"frames":10,"late":11,"workSeconds":[],"targetSeconds":0.03}"#, "late"),
+            (#"{"frames":10,"workSeconds":[0.1,-1],"targetSeconds":0.03}"#, "workSeconds[1]"),
+            (
+                #"{"frames":10,"workSeconds":{"p50":0.2,"p95":0.1},"targetSeconds":0.03}"#,
+                "workSeconds.p95"
+            ),
+            (#"{"frames":10,"workSeconds":[],"targetSeconds":0}"#, "targetSeconds"),
+            (
+                #"{"frames":10,"workSeconds":{"p50":0.2,"p99":0.3},"targetSeconds":1}"#,
+                "workSeconds.p99"
+            ),
+        ])
+    func reportValidation(json: String, path: String) {
+        #expect {
+            try WorkReport.decode(Data(json.utf8))
+        } throws: { error in
+            (error as? ConfigurationError)?.path == path
+        }
+    }
+}
