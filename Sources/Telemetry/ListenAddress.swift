@@ -9,7 +9,7 @@
 public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
     /// The numeric host, without brackets (`127.0.0.1`, `::1`, `0.0.0.0`).
     public let host: String
-    /// The TCP port; 0 asks the kernel for a free one (see ``MetricsServer/port``).
+    /// The TCP port; 0 asks the kernel for a free one (see ``HTTPServer/port``).
     public let port: UInt16
     /// Whether `host` is an IPv6 address.
     public let isIPv6: Bool
@@ -25,9 +25,9 @@ public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `127.0.0.1:9464`, `localhost:9464`, `0.0.0.0:9464` or `[::1]:9464`.
     ///
-    /// - Throws: ``MetricsServerError/invalidListenAddress(_:expected:)`` saying what was
+    /// - Throws: ``HTTPServerError/invalidListenAddress(_:expected:)`` saying what was
     ///   expected.
-    public init(parsing text: String) throws(MetricsServerError) {
+    public init(parsing text: String) throws(HTTPServerError) {
         let expected = "HOST:PORT with a numeric IPv4 host, localhost or [IPv6], port 0-65535"
         var host: Substring
         let portText: Substring
@@ -70,7 +70,7 @@ public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The address as a `sockaddr_in` or `sockaddr_in6`, in bytes.
-    func socketAddress() throws(MetricsServerError) -> [UInt8] {
+    func socketAddress() throws(HTTPServerError) -> [UInt8] {
         if isIPv6 {
             var address = sockaddr_in6()
             address.sin6_family = sa_family_t(AF_INET6)

@@ -5,7 +5,7 @@
 /// - `GET /healthz`: `ok`, as long as the process answers.
 /// - `GET /status`: the caller's status JSON (the latest pressure reading), 503 before the first.
 /// - `GET /`: a short index. Other paths are 404; other methods than GET and HEAD are 405.
-public struct MetricsEndpoint: Sendable {
+public struct MetricsEndpoint: HTTPRequestHandler {
     /// The metrics served on `/metrics`.
     public let registry: MetricsRegistry
     private let status: @Sendable () -> String?
@@ -15,6 +15,13 @@ public struct MetricsEndpoint: Sendable {
     public init(registry: MetricsRegistry, status: @escaping @Sendable () -> String?) {
         self.registry = registry
         self.status = status
+    }
+
+    /// The answer to `request`: ``response(method:path:accept:)`` of its method, path and
+    /// `Accept` header (the body is ignored).
+    public func respond(to request: HTTPRequest) -> HTTPAnswer {
+        .response(
+            response(method: request.method, path: request.path, accept: request.headers["accept"]))
     }
 
     /// The response to a request with this method, path (no query string) and `Accept` header.

@@ -7,7 +7,7 @@ public final class MetricsExporter: Sendable {
     /// The metrics published and served.
     public let metrics: HeadroomMetrics
     /// The HTTP server, when serving over HTTP.
-    public let server: MetricsServer?
+    public let server: HTTPServer?
     /// The textfile writer, when writing for node_exporter's textfile collector.
     public let textfile: TextfileWriter?
     private let latestJSON: LatestStatus
@@ -18,14 +18,14 @@ public final class MetricsExporter: Sendable {
     ///   - server: where and how to serve HTTP; nil to only write the textfile.
     ///   - textfile: where to write `headroom.prom` after every status; nil not to.
     public init(
-        metrics: HeadroomMetrics, server: MetricsServerConfiguration?, textfile: TextfileWriter?
+        metrics: HeadroomMetrics, server: HTTPServerConfiguration?, textfile: TextfileWriter?
     ) {
         let latest = LatestStatus()
         self.metrics = metrics
         self.latestJSON = latest
         self.textfile = textfile
         self.server = server.map { configuration in
-            MetricsServer(
+            HTTPServer(
                 configuration: configuration,
                 endpoint: MetricsEndpoint(registry: metrics.registry, status: { latest.json }))
         }
@@ -34,7 +34,7 @@ public final class MetricsExporter: Sendable {
     /// Starts the server, then publishes each status of `statuses` until the sequence ends or
     /// the task is cancelled; stops the server before returning.
     ///
-    /// - Throws: ``MetricsServerError`` when the server cannot start; `ConfigurationError`
+    /// - Throws: ``HTTPServerError`` when the server cannot start; `ConfigurationError`
     ///   when the textfile cannot be written; whatever `statuses` throws.
     public func run<Statuses: AsyncSequence>(_ statuses: Statuses) async throws
     where Statuses.Element == PressureStatus {

@@ -260,17 +260,17 @@ enum RunCommand {
 
     /// Starts serving `run`'s metrics at `address`, if given.
     private static func serve(_ run: PipelineRun, at address: String?, quiet: Bool) throws
-        -> MetricsServer?
+        -> HTTPServer?
     {
         guard let address else { return nil }
         let listen: ListenAddress
-        do throws(MetricsServerError) {
+        do throws(HTTPServerError) {
             listen = try ListenAddress(parsing: address)
         } catch {
             throw UsageError(description: "--serve: \(error.description)")
         }
-        let server = MetricsServer(
-            configuration: MetricsServerConfiguration(listen: listen),
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(listen: listen),
             endpoint: MetricsEndpoint(registry: run.metrics.registry, status: { run.statusJSON }))
         try server.start()
         if !quiet {

@@ -10,7 +10,7 @@ import Telemetry
 /// `headroom serve`: the pressure observer plus the metrics exporter, until SIGINT or SIGTERM.
 enum ServeCommand {
     /// The server's defaults, which the help text states.
-    private static let defaults = MetricsServerConfiguration()
+    private static let defaults = HTTPServerConfiguration()
 
     static let command = Command(
         name: "serve",
@@ -52,7 +52,7 @@ enum ServeCommand {
             let interval = arguments.number("--interval")
             var listen = ListenAddress.defaultLoopback
             if let text = arguments.value("--listen") {
-                do throws(MetricsServerError) {
+                do throws(HTTPServerError) {
                     listen = try ListenAddress(parsing: text)
                 } catch {
                     throw UsageError(description: error.description)
@@ -64,7 +64,7 @@ enum ServeCommand {
             let input = try PressureInput(arguments)
             let exporter = MetricsExporter(
                 metrics: try HeadroomMetrics(),
-                server: MetricsServerConfiguration(
+                server: HTTPServerConfiguration(
                     listen: listen, connectionLimit: connectionLimit,
                     perClientConnectionLimit: perClientConnectionLimit,
                     idleTimeoutSeconds: idleTimeout),

@@ -26,12 +26,12 @@ import Testing
         "example.com:80", "::1:9464", "[::1]9464", "[::1", "256.0.0.1:80", "[127.0.0.1]:80",
     ])
     func invalidAddressesAreRejected(text: String) {
-        #expect(throws: MetricsServerError.self) { try ListenAddress(parsing: text) }
+        #expect(throws: HTTPServerError.self) { try ListenAddress(parsing: text) }
     }
 
     @Test func errorNamesTheFlag() {
-        #expect(throws: MetricsServerError.self) { try ListenAddress(parsing: "nowhere") }
-        let error = MetricsServerError.invalidListenAddress("nowhere", expected: "HOST:PORT")
+        #expect(throws: HTTPServerError.self) { try ListenAddress(parsing: "nowhere") }
+        let error = HTTPServerError.invalidListenAddress("nowhere", expected: "HOST:PORT")
         #expect(error.description.hasPrefix("--listen \"nowhere\""))
     }
 }

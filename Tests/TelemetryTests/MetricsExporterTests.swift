@@ -9,7 +9,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let exporter = MetricsExporter(
             metrics: try HeadroomMetrics(),
-            server: MetricsServerConfiguration(listen: try ListenAddress(parsing: "127.0.0.1:0")),
+            server: HTTPServerConfiguration(listen: try ListenAddress(parsing: "127.0.0.1:0")),
             textfile: TextfileWriter(directory: directory))
         let (statuses, feed) = AsyncStream.makeStream(of: PressureStatus.self)
         let run = Task { try await exporter.run(statuses) }

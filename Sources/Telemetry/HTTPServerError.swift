@@ -1,5 +1,5 @@
 /// Why the metrics server could not start.
-public enum MetricsServerError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum HTTPServerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The listen address could not be parsed.
     case invalidListenAddress(String, expected: String)
     /// A configuration bound is out of range.

@@ -4,14 +4,14 @@ import Testing
 @testable import Telemetry
 
 /// Real sockets against a real libmicrohttpd daemon on an ephemeral loopback port.
-@Suite(.serialized) struct MetricsServerTests {
+@Suite(.serialized) struct HTTPServerTests {
     private func startedServer(
-        _ configuration: MetricsServerConfiguration = MetricsServerConfiguration(
+        _ configuration: HTTPServerConfiguration = HTTPServerConfiguration(
             listen: try! ListenAddress(parsing: "127.0.0.1:0"))
-    ) throws -> (MetricsServer, RawHTTPClient, HeadroomMetrics) {
+    ) throws -> (HTTPServer, RawHTTPClient, HeadroomMetrics) {
         let metrics = try HeadroomMetrics()
         metrics.publish(PressureStatus(level: 2, factorLevels: ["thermal": 2], headroom: 0.3))
-        let server = MetricsServer(
+        let server = HTTPServer(
             configuration: configuration,
             endpoint: MetricsEndpoint(registry: metrics.registry, status: { "{\"level\":2}" }))
         try server.start()
@@ -81,7 +81,7 @@ import Testing
     }
 
     @Test func aConnectionOverTheLimitClosesTheOldestIdleOneAndIsServed() throws {
-        let configuration = MetricsServerConfiguration(
+        let configuration = HTTPServerConfiguration(
             listen: try ListenAddress(parsing: "127.0.0.1:0"), connectionLimit: 4,
             idleTimeoutSeconds: 600, threads: 1)
         let (server, client, _) = try startedServer(configuration)
@@ -98,7 +98,7 @@ import Testing
     }
 
     @Test func aClientOverItsLimitLosesItsOwnOldestIdleConnection() throws {
-        let configuration = MetricsServerConfiguration(
+        let configuration = HTTPServerConfiguration(
             listen: try ListenAddress(parsing: "127.0.0.1:0"), perClientConnectionLimit: 3,
             idleTimeoutSeconds: 600, threads: 1)
         let (server, client, _) = try startedServer(configuration)
@@ -115,7 +115,7 @@ import Testing
     @Test func aScrapeIsAnsweredBesideAFloodFromItsOwnAddress() throws {
         // Far more idle connections than either limit, from the scraper's own address: with
         // libmicrohttpd's refusal at the limit this request would wait for an idle timeout.
-        let configuration = MetricsServerConfiguration(
+        let configuration = HTTPServerConfiguration(
             listen: try ListenAddress(parsing: "127.0.0.1:0"), connectionLimit: 16,
             perClientConnectionLimit: 8, idleTimeoutSeconds: 600, threads: 2)
         let (server, client, _) = try startedServer(configuration)
@@ -129,7 +129,7 @@ import Testing
     }
 
     @Test func silentConnectionsCloseAfterTheIdleTimeout() throws {
-        let configuration = MetricsServerConfiguration(
+        let configuration = HTTPServerConfiguration(
             listen: try ListenAddress(parsing: "127.0.0.1:0"), idleTimeoutSeconds: 1)
         let (server, client, _) = try startedServer(configuration)
         defer { server.stop() }
@@ -166,10 +166,10 @@ import Testing
     @Test func busyPortIsReportedAndStopReleasesIt() throws {
         let (server, client, _) = try startedServer()
         let address = try ListenAddress(parsing: "127.0.0.1:\(server.port)")
-        let second = MetricsServer(
-            configuration: MetricsServerConfiguration(listen: address),
+        let second = HTTPServer(
+            configuration: HTTPServerConfiguration(listen: address),
             endpoint: MetricsEndpoint(registry: MetricsRegistry(), status: { nil }))
-        #expect(throws: MetricsServerError.self) { try second.start() }
+        #expect(throws: HTTPServerError.self) { try second.start() }
         server.stop()
         #expect(server.port == 0)
         #expect(throws: ClientError.self) { try client.get("/healthz") }
@@ -180,29 +180,29 @@ import Testing
 
     @Test(arguments: [
         (
-            MetricsServerConfiguration(requestMemoryLimit: 10),
-            MetricsServerError.invalidConfiguration(
+            HTTPServerConfiguration(requestMemoryLimit: 10),
+            HTTPServerError.invalidConfiguration(
                 field: "requestMemoryLimit", expected: "4096...1048576, got 10")
         ),
         (
-            MetricsServerConfiguration(perClientConnectionLimit: 0),
+            HTTPServerConfiguration(perClientConnectionLimit: 0),
             .invalidConfiguration(field: "perClientConnectionLimit", expected: "1...60000, got 0")
         ),
         (
-            MetricsServerConfiguration(idleTimeoutSeconds: 0),
+            HTTPServerConfiguration(idleTimeoutSeconds: 0),
             .invalidConfiguration(field: "idleTimeoutSeconds", expected: "1...3600, got 0")
         ),
         (
-            MetricsServerConfiguration(idleTimeoutSeconds: 3601),
+            HTTPServerConfiguration(idleTimeoutSeconds: 3601),
             .invalidConfiguration(field: "idleTimeoutSeconds", expected: "1...3600, got 3601")
         ),
     ])
     func outOfRangeBoundsAreRejected(
-        configuration: MetricsServerConfiguration, error: MetricsServerError
+        configuration: HTTPServerConfiguration, error: HTTPServerError
     ) throws {
         var configuration = configuration
         configuration.listen = try ListenAddress(parsing: "127.0.0.1:0")
-        let server = MetricsServer(
+        let server = HTTPServer(
             configuration: configuration,
             endpoint: MetricsEndpoint(registry: MetricsRegistry(), status: { nil }))
         #expect(throws: error) { try server.start() }
@@ -210,8 +210,8 @@ import Testing
     }
 
     @Test func runEndsCleanlyWhenCancelled() async throws {
-        let server = MetricsServer(
-            configuration: MetricsServerConfiguration(
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(
                 listen: try ListenAddress(parsing: "127.0.0.1:0")),
             endpoint: MetricsEndpoint(registry: MetricsRegistry(), status: { nil }))
         let task = Task { try await server.run() }

@@ -5,7 +5,7 @@
 /// one closes the oldest *idle* connection (one with no request in progress) of the client, or
 /// of all clients for the total, and is served. So a scrape is answered at once even while
 /// another client, on the same address or not, holds thousands of idle connections.
-public struct MetricsServerConfiguration: Sendable, Hashable {
+public struct HTTPServerConfiguration: Sendable, Hashable {
     /// The address to serve on; loopback unless the user asks otherwise.
     public var listen: ListenAddress
     /// Most connections open at once (1–60000). A connection beyond it closes the oldest idle
@@ -29,12 +29,26 @@ public struct MetricsServerConfiguration: Sendable, Hashable {
     public var idleTimeoutSeconds: Int
     /// Threads answering requests (1–64); each one polls its share of connections with epoll.
     public var threads: Int
+    /// Most bytes of a request body (0–16 MiB); a longer body is answered 413.
+    public var bodyLimit: Int
+    /// When set, the server listens on this Unix domain socket (created with mode 0660, a
+    /// stale socket replaced, removed again on stop) instead of ``listen``.
+    public var socketPath: String?
+
+    /// Whether requests arrive from this machine only: a loopback address or a Unix socket.
+    public var isLocal: Bool { socketPath != nil || listen.isLoopback }
+
+    /// Where the server listens, as people read it: `127.0.0.1:9464` or `unix:/run/headroom.sock`.
+    public var listenDescription: String {
+        socketPath.map { "unix:\($0)" } ?? listen.description
+    }
 
     /// Creates a configuration; the defaults serve a Prometheus server plus a few humans.
     public init(
         listen: ListenAddress = .defaultLoopback, connectionLimit: Int = 4096,
         perClientConnectionLimit: Int = 256, requestMemoryLimit: Int = 16 * 1024,
-        idleTimeoutSeconds: Int = 5, threads: Int = 2
+        idleTimeoutSeconds: Int = 5, threads: Int = 2, bodyLimit: Int = 64 * 1024,
+        socketPath: String? = nil
     ) {
         self.listen = listen
         self.connectionLimit = connectionLimit
@@ -42,12 +56,14 @@ public struct MetricsServerConfiguration: Sendable, Hashable {
         self.requestMemoryLimit = requestMemoryLimit
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.threads = threads
+        self.bodyLimit = bodyLimit
+        self.socketPath = socketPath
     }
 
     /// Throws the first bound that is out of range.
-    func validate() throws(MetricsServerError) {
+    func validate() throws(HTTPServerError) {
         func check(_ value: Int, _ range: ClosedRange<Int>, _ field: String)
-            throws(MetricsServerError)
+            throws(HTTPServerError)
         {
             guard range.contains(value) else {
                 throw .invalidConfiguration(
@@ -61,5 +77,6 @@ public struct MetricsServerConfiguration: Sendable, Hashable {
         try check(requestMemoryLimit, 4096...(1 << 20), "requestMemoryLimit")
         try check(idleTimeoutSeconds, 1...3600, "idleTimeoutSeconds")
         try check(threads, 1...64, "threads")
+        try check(bodyLimit, 0...(16 << 20), "bodyLimit")
     }
 }
