@@ -22,7 +22,7 @@ let libraries = [
     "Files", "Locking", "LaunchTiming", "Storage", "Capture", "Pressure", "Tracking", "Dock",
     "Governor",
     "History",
-    "Telemetry", "Pipeline", "Reports",
+    "Telemetry", "HostService", "Pipeline", "Reports",
 ]
 
 let package = Package(
@@ -64,6 +64,7 @@ let package = Package(
                 "Files", "Locking", "Storage",
             ]),
 
+        module("HostService", ["Capture", "Files", "Governor", "Locking", "Pressure", "Telemetry"]),
         module("Reports", ["Files", "LaunchTiming", "Pipeline", "Pressure"]),
 
         // The umbrella: every public module, re-exported.
@@ -73,8 +74,8 @@ let package = Package(
         .executableTarget(
             name: "headroom",
             dependencies: [
-                "Capture", "Dock", "Files", "Governor", "History", "LaunchTiming", "Pipeline",
-                "Pressure", "Reports", "Storage", "Telemetry", "Tracking",
+                "Capture", "Dock", "Files", "Governor", "History", "HostService", "LaunchTiming",
+                "Pipeline", "Pressure", "Reports", "Storage", "Telemetry", "Tracking",
             ],
             swiftSettings: strictSettings),
         .executableTarget(
@@ -85,7 +86,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
 
-        // Tests.
+        // Tests, and the fixtures several test targets share.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         tests("FilesTests", ["Files"]),
         tests("LockingTests", ["Locking"]),
         tests("StorageTests", ["Storage", "CStorage"]),
@@ -102,7 +104,13 @@ let package = Package(
                 "Storage", "Telemetry", "Tracking",
             ]),
         tests("GovernorTests", ["Governor", "Pressure", "Capture", "Tracking", "Files", "Locking"]),
-        tests("TelemetryTests", ["Telemetry"]),
+        tests("TelemetryTests", ["Telemetry", "TestSupport"]),
+        tests(
+            "HostServiceTests",
+            [
+                "HostService", "Capture", "Files", "Governor", "Pressure", "Telemetry",
+                "TestSupport",
+            ]),
         tests("ReportsTests", ["Reports", "Files", "LaunchTiming", "Pipeline"]),
         tests("CommandLineTests", ["headroom"]),
         tests("HeadroomTests", ["Headroom"]),

@@ -44,12 +44,15 @@ public struct ClientAdvice: Hashable, Sendable, Codable {
 public struct AdviceChange: Hashable, Sendable, Codable {
     /// The client whose advice changed.
     public var client: ClientID
+    /// The client's registered name.
+    public var name: String
     /// Its new advice.
     public var advice: ClientAdvice
 
     /// A change of `client`'s advice to `advice`.
-    public init(client: ClientID, advice: ClientAdvice) {
+    public init(client: ClientID, name: String, advice: ClientAdvice) {
         self.client = client
+        self.name = name
         self.advice = advice
     }
 }

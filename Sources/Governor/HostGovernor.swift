@@ -265,7 +265,7 @@ public final class HostGovernor: Sendable {
                 demand: demand)
             client.advice = advice
             state.clients[id] = client
-            onChange(AdviceChange(client: id, advice: advice))
+            onChange(AdviceChange(client: id, name: client.registration.name, advice: advice))
         }
     }
 

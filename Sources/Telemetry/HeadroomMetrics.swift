@@ -65,6 +65,11 @@ public struct HeadroomMetrics: Sendable {
     /// `headroom_tracking_quality_ratio{metric}`: IDF1 and HOTA over the last 30 s against
     /// ground truth (absent without it).
     public let trackingQuality: Gauge
+    /// `headroom_service_clients`: pipelines registered with the host service.
+    public let serviceClients: Gauge
+    /// `headroom_advice_frame_rate_hertz{client,name}`: the frame rate the host service
+    /// advises each registered pipeline (0 = pause).
+    public let adviceFrameRate: Gauge
 
     /// The series the pipeline publishes every frame or sample, bound once: publishing them
     /// is an atomic store and cannot fail.
@@ -182,6 +187,12 @@ public struct HeadroomMetrics: Sendable {
             help:
                 "Tracking quality against ground truth over the last 30 s, 0 to 1; metric is idf1 or hota.",
             labelNames: ["metric"])
+        serviceClients = try registry.gauge(
+            "headroom_service_clients", help: "Pipelines registered with the host service.")
+        adviceFrameRate = try registry.gauge(
+            "headroom_advice_frame_rate_hertz",
+            help: "The frame rate the host service advises each registered pipeline; 0 = pause.",
+            labelNames: ["client", "name"])
         bound = BoundSeries(
             hardwareCost: try hardwareCost.handle(),
             systemPressureCost: try systemPressureCost.handle(),

@@ -1,0 +1,57 @@
+import Files
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The secret that requests changing the service's state must carry when they come from
+/// beyond loopback: `Authorization: Bearer TOKEN`, read from a file only its owner can read.
+public struct BearerToken: Sendable {
+    private let secret: [UInt8]
+
+    /// The token in `text` (surrounding white space dropped).
+    ///
+    /// - Throws: ``Files/ConfigurationError`` when it is empty or not printable ASCII.
+    public init(_ text: String, file: String? = nil) throws(ConfigurationError) {
+        let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (16...4096).contains(token.utf8.count),
+            token.utf8.allSatisfy({ (0x21...0x7e).contains($0) })
+        else {
+            throw ConfigurationError(
+                file: file, path: "",
+                problem: "expected a token of 16 to 4096 printable ASCII characters, no spaces")
+        }
+        secret = Array(token.utf8)
+    }
+
+    /// Reads the token from `path`, a regular file that neither its group nor others may read
+    /// or write (mode 0600 or 0400).
+    ///
+    /// - Throws: ``Files/ConfigurationError`` naming the file and what was wrong with it.
+    public static func load(from path: String) throws(ConfigurationError) -> BearerToken {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw ConfigurationError(
+                file: path, path: "", problem: "cannot read: \(String(cString: strerror(errno)))")
+        }
+        guard status.st_mode & 0o077 == 0 else {
+            throw ConfigurationError(
+                file: path, path: "",
+                problem: "expected a file only its owner may read (mode 0600), got mode 0"
+                    + String(status.st_mode & 0o777, radix: 8))
+        }
+        let data = try InputFile.read(path, limit: 4096 + 64)
+        return try BearerToken(String(decoding: data, as: UTF8.self), file: path)
+    }
+
+    /// Whether an `Authorization` header value carries this token (compared in constant time).
+    public func accepts(authorization header: String?) -> Bool {
+        guard let header, header.hasPrefix("Bearer ") else { return false }
+        let offered = Array(header.utf8.dropFirst("Bearer ".utf8.count))
+        guard offered.count == secret.count else { return false }
+        var difference: UInt8 = 0
+        for (a, b) in zip(offered, secret) { difference |= a ^ b }
+        return difference == 0
+    }
+}

@@ -1,0 +1,115 @@
+import Capture
+import Governor
+import Locking
+import Pressure
+import Telemetry
+
+/// The host's pressure-and-governor service: the latest pressure reading, the governor every
+/// registered pipeline shares, and the event log readers follow.
+///
+/// ``run(readings:)`` is its loop: each reading is kept for `GET /v1/pressure`, fed to the
+/// governor (which may change clients' advice, each change an `advice` event), and a change of
+/// level is a `pressure` event; readers get a keep-alive comment at the first reading 15 s
+/// after the last one, and expired leases are let go. Every time is the injected clock's, so
+/// a test (or a replayed trace) drives the whole service.
+public final class HostService: Sendable {
+    /// The governor of every registered pipeline.
+    public let governor: HostGovernor
+    /// The events readers of `GET /v1/events` follow.
+    public let events: EventLog
+    /// The clock of leases, dwell times and keep-alives.
+    public let clock: any PressureClock
+    /// The profiles `POST /v1/estimate` prices sessions on (by name only).
+    public let catalog: ProfileCatalog
+    private let metrics: HeadroomMetrics?
+    private let latest = LockedState(Latest())
+
+    private struct Latest {
+        var reading: PressureReading?
+        var lastHeartbeat: Double?
+        /// The label sets of `headroom_advice_frame_rate_hertz` published last.
+        var publishedAdvice: Set<[String: String]> = []
+    }
+
+    /// Seconds between keep-alive comments on the event streams (at most; at the first
+    /// reading after).
+    public static let heartbeatSeconds = 15.0
+
+    /// A service with no clients and no reading yet.
+    ///
+    /// - Parameters:
+    ///   - metrics: where to publish `headroom_service_clients` and
+    ///     `headroom_advice_frame_rate_hertz`; nil not to.
+    public init(
+        configuration: HostGovernorConfiguration, clock: any PressureClock,
+        catalog: ProfileCatalog, metrics: HeadroomMetrics? = nil, events: EventLog = EventLog()
+    ) {
+        self.events = events
+        self.clock = clock
+        self.catalog = catalog
+        self.metrics = metrics
+        governor = HostGovernor(
+            configuration: configuration,
+            onChange: { change in events.append(name: "advice", data: ServiceJSON.line(change)) })
+    }
+
+    /// The latest reading; nil before the first.
+    public var latestReading: PressureReading? { latest.withLock { $0.reading } }
+
+    /// Consumes readings until the sequence ends or the task is cancelled; then ends every
+    /// event stream.
+    public func run<Readings: AsyncSequence>(readings: Readings) async throws
+    where Readings.Element == PressureReading {
+        defer { events.close() }
+        for try await reading in readings {
+            if Task.isCancelled { break }
+            consume(reading)
+        }
+    }
+
+    /// Takes one reading: kept, given to the governor, a `pressure` event when the level
+    /// changed (and for the first reading), a keep-alive when one is due.
+    public func consume(_ reading: PressureReading) {
+        let now = clock.now()
+        let (previous, heartbeatDue) = latest.withLock { latest in
+            let previous = latest.reading
+            latest.reading = reading
+            let due = now - (latest.lastHeartbeat ?? -.infinity) >= Self.heartbeatSeconds
+            if due { latest.lastHeartbeat = now }
+            return (previous, due)
+        }
+        governor.update(level: reading.level, sustainableShare: reading.sustainableShare, at: now)
+        if previous?.level != reading.level {
+            events.append(
+                name: "pressure",
+                data: ServiceJSON.line(PressureDocument(reading: reading, from: previous?.level)))
+        }
+        if heartbeatDue && previous != nil { events.heartbeat() }
+        publishMetrics()
+    }
+
+    /// Lets go of the clients whose lease has ended.
+    public func expireLeases() {
+        if !governor.expireLeases(at: clock.now()).isEmpty { publishMetrics() }
+    }
+
+    /// Publishes the registered clients and their advised frame rates.
+    func publishMetrics() {
+        guard let metrics else { return }
+        let clients = governor.clients
+        try? metrics.serviceClients.set(Double(clients.count))
+        var labelSets: Set<[String: String]> = []
+        for client in clients {
+            let labels = ["client": client.id.rawValue, "name": client.registration.name]
+            try? metrics.adviceFrameRate.set(client.advice.frameRate, labels: labels)
+            labelSets.insert(labels)
+        }
+        // Series of clients that left are removed after the others are set: a scrape never
+        // sees a registered client missing.
+        let gone = latest.withLock { latest in
+            defer { latest.publishedAdvice = labelSets }
+            return latest.publishedAdvice.subtracting(labelSets)
+        }
+        for labels in gone { try? metrics.adviceFrameRate.remove(labels: labels) }
+    }
+}
