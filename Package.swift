@@ -64,7 +64,8 @@ let package = Package(
                 "Files", "Locking", "Storage",
             ]),
 
-        module("HostService", ["Capture", "Files", "Governor", "Locking", "Pressure", "Telemetry"]),
+        module(
+            "HostService", ["Capture", "Files", "Governor", "Locking", "Pressure", "Telemetry"]),
         module("Reports", ["Files", "LaunchTiming", "Pipeline", "Pressure"]),
 
         // The umbrella: every public module, re-exported.
@@ -103,7 +104,8 @@ let package = Package(
                 "Pipeline", "Capture", "Files", "Governor", "LaunchTiming", "Locking", "Pressure",
                 "Storage", "Telemetry", "Tracking",
             ]),
-        tests("GovernorTests", ["Governor", "Pressure", "Capture", "Tracking", "Files", "Locking"]),
+        tests(
+            "GovernorTests", ["Governor", "Pressure", "Capture", "Tracking", "Files", "Locking"]),
         tests("TelemetryTests", ["Telemetry", "TestSupport"]),
         tests(
             "HostServiceTests",

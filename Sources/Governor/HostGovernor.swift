@@ -75,13 +75,12 @@ public final class HostGovernor: Sendable {
             var id = ClientID.random()
             while state.clients[id] != nil { id = ClientID.random() }
             state.nextOrder += 1
-            state.seq += 1
             let chain = SheddingChain(registration)
             state.clients[id] = Client(
                 id: id, registration: registration, order: state.nextOrder, chain: chain,
                 leaseEnds: time + configuration.leaseSeconds,
                 advice: ClientAdvice(
-                    seq: state.seq, level: state.level, actingLevel: state.level,
+                    seq: 0, level: state.level, actingLevel: state.level,
                     frameRate: registration.nominalFrameRate, ladderStep: 0,
                     ladderName: registration.ladder[0].name, reason: "registered"))
             arbitrate(&state, at: time)
@@ -257,7 +256,8 @@ public final class HostGovernor: Sendable {
             advice.frameRate = client.isPaused ? 0 : position.frameRate
             advice.ladderStep = position.ladderStep
             advice.ladderName = client.registration.ladder[position.ladderStep].name
-            guard !advice.asksTheSame(as: client.advice) else { continue }
+            guard client.isNew || !advice.asksTheSame(as: client.advice) else { continue }
+            client.isNew = false
             state.seq += 1
             advice.seq = state.seq
             advice.reason = reason(
@@ -321,6 +321,8 @@ public final class HostGovernor: Sendable {
         var lastLateChange = -Double.infinity
         var onTimeSince: Double?
         var advice: ClientAdvice
+        /// Registered, and not yet given its first advice.
+        var isNew = true
 
         init(
             id: ClientID, registration: ClientRegistration, order: Int, chain: SheddingChain,

@@ -6,10 +6,12 @@ import Locking
 public final class MetricsExporter: Sendable {
     /// The metrics published and served.
     public let metrics: HeadroomMetrics
-    /// The HTTP server, when serving over HTTP.
-    public let server: HTTPServer?
+    /// The HTTP servers, one per listener (none to only write the textfile).
+    public let servers: [HTTPServer]
     /// The textfile writer, when writing for node_exporter's textfile collector.
     public let textfile: TextfileWriter?
+    /// The metrics routes, answering `/status` with the latest status published.
+    public let endpoint: MetricsEndpoint
     private let latestJSON: LatestStatus
 
     /// Creates an exporter; nothing listens or is written until ``run(_:)``.
@@ -17,18 +19,49 @@ public final class MetricsExporter: Sendable {
     /// - Parameters:
     ///   - server: where and how to serve HTTP; nil to only write the textfile.
     ///   - textfile: where to write `headroom.prom` after every status; nil not to.
-    public init(
+    public convenience init(
         metrics: HeadroomMetrics, server: HTTPServerConfiguration?, textfile: TextfileWriter?
+    ) {
+        self.init(metrics: metrics, servers: server.map { [$0] } ?? [], textfile: textfile)
+    }
+
+    /// Creates an exporter serving on every listener of `servers`, each answering with the
+    /// handler `routes` makes of the metrics endpoint (the endpoint itself by default; the
+    /// host service wraps it in its API); nothing listens or is written until ``run(_:)``.
+    public init(
+        metrics: HeadroomMetrics, servers: [HTTPServerConfiguration], textfile: TextfileWriter?,
+        routes: (MetricsEndpoint) -> any HTTPRequestHandler = { $0 }
     ) {
         let latest = LatestStatus()
         self.metrics = metrics
         self.latestJSON = latest
         self.textfile = textfile
-        self.server = server.map { configuration in
-            HTTPServer(
-                configuration: configuration,
-                endpoint: MetricsEndpoint(registry: metrics.registry, status: { latest.json }))
+        let endpoint = MetricsEndpoint(registry: metrics.registry, status: { latest.json })
+        self.endpoint = endpoint
+        let handler = routes(endpoint)
+        self.servers = servers.map { HTTPServer(configuration: $0, handler: handler) }
+    }
+
+    /// The first server, when serving over HTTP.
+    public var server: HTTPServer? { servers.first }
+
+    /// Starts every server; on a failure, those already started are stopped again.
+    ///
+    /// - Throws: ``HTTPServerError`` of the server that cannot start.
+    public func start() throws(HTTPServerError) {
+        for (index, server) in servers.enumerated() {
+            do throws(HTTPServerError) {
+                try server.start()
+            } catch {
+                for started in servers[..<index] { started.stop() }
+                throw error
+            }
         }
+    }
+
+    /// Stops every server.
+    public func stop() {
+        for server in servers { server.stop() }
     }
 
     /// Starts the server, then publishes each status of `statuses` until the sequence ends or
@@ -38,8 +71,8 @@ public final class MetricsExporter: Sendable {
     ///   when the textfile cannot be written; whatever `statuses` throws.
     public func run<Statuses: AsyncSequence>(_ statuses: Statuses) async throws
     where Statuses.Element == PressureStatus {
-        try server?.start()
-        defer { server?.stop() }
+        try start()
+        defer { stop() }
         for try await status in statuses {
             if Task.isCancelled { break }
             metrics.publish(status)

@@ -1,4 +1,8 @@
+import Capture
 import Dispatch
+import Foundation
+import Governor
+import HostService
 import Pipeline
 import Pressure
 import Telemetry
@@ -7,16 +11,33 @@ import Telemetry
     import Glibc
 #endif
 
-/// `headroom serve`: the pressure observer plus the metrics exporter, until SIGINT or SIGTERM.
+/// `headroom serve`: the pressure observer, the metrics exporter and the host service (API v1)
+/// that governs any pipeline on the host, until SIGINT or SIGTERM (or the end of `--trace`).
 enum ServeCommand {
     /// The server's defaults, which the help text states.
     private static let defaults = HTTPServerConfiguration()
 
     static let command = Command(
         name: "serve",
-        usage: "[--listen ADDR] [--interval S] [--textfile DIR] [--config FILE] [--model]",
-        summary: "Export pressure metrics for Prometheus: /metrics, /healthz and /status.",
+        usage:
+            "[--listen ADDR] [--socket PATH] [--token-file FILE] [--interval S] [--trace FILE]"
+            + " [--lease S] [--textfile DIR] [--config FILE] [--model]",
+        summary:
+            "The host service: pressure metrics for Prometheus and API v1 that governs any"
+            + " pipeline.",
         details: """
+            API v1 (JSON; docs/api.md): GET /v1/pressure; POST /v1/clients registers a pipeline
+            with its priority, frame rates and inference ladder, and GET
+            /v1/clients/ID/advice, POST /v1/clients/ID/report and DELETE /v1/clients/ID follow
+            it (a client that sends nothing for --lease seconds is forgotten); POST
+            /v1/estimate prices a session; GET /v1/events streams `pressure` and `advice` as
+            Server-Sent Events. The governor shares the host between the clients: the lowest
+            priority sheds first. --socket PATH also serves everything on a Unix domain socket
+            (mode 0660). Beyond loopback, POST and DELETE need `Authorization: Bearer TOKEN`
+            with the token in --token-file (mode 0600). --trace FILE replays pressure in its
+            recorded time and stops at its end. Under systemd (Type=notify) it sends READY=1
+            once serving and WATCHDOG=1 at half of WatchdogSec.
+
             Samples pressure every --interval seconds (default 5) and serves the readings as
             Prometheus metrics on --listen (default 127.0.0.1:9464, loopback only; use
             0.0.0.0:9464 or [::]:9464 to serve other machines). /metrics speaks Prometheus text
@@ -37,6 +58,16 @@ enum ServeCommand {
                 "seconds between samples (below 1, only within reach of a threshold, once a"
                     + " second otherwise)", in: 0.1...3600, default: 5),
             .path("--textfile", "DIR", "also write DIR/headroom.prom after every sample"),
+            .path("--socket", "PATH", "also serve on this Unix domain socket (created 0660)"),
+            .path(
+                "--token-file", "FILE",
+                "the token POST and DELETE from beyond loopback need (a file of mode 0600)"),
+            .path(
+                "--trace", "FILE",
+                "pressure from a recorded trace, replayed in its recorded time; stops at its end"),
+            .number(
+                "--lease", "S", "seconds a client stays registered without a request",
+                in: 1...3600, default: 30),
             .integer(
                 "--max-connections", "N", "connections open at once", in: 1...60000,
                 default: defaults.connectionLimit),
@@ -62,38 +93,75 @@ enum ServeCommand {
             let perClientConnectionLimit = arguments.integer("--max-connections-per-client")
             let idleTimeout = arguments.integer("--idle-timeout")
             let input = try PressureInput(arguments)
+            let token = try arguments.value("--token-file").map(BearerToken.load)
+            let metrics = try HeadroomMetrics()
+            let observer = PressureObserver(
+                source: try arguments.value("--trace").map {
+                    TraceReplaySource(trace: try PressureTrace.read(from: $0), pacing: .recordedTimes)
+                } ?? input.sampler,
+                classifier: input.classifier, interval: interval)
+            let service = HostService(
+                configuration: HostGovernorConfiguration(
+                    leaseSeconds: arguments.number("--lease"),
+                    processorCount: ProcessInfo.processInfo.activeProcessorCount),
+                clock: MonotonicPressureClock(), catalog: ProfileCatalog(), metrics: metrics)
+            let listener = HTTPServerConfiguration(
+                listen: listen, connectionLimit: connectionLimit,
+                perClientConnectionLimit: perClientConnectionLimit,
+                idleTimeoutSeconds: idleTimeout)
+            var listeners = [listener]
+            if let socket = arguments.value("--socket") {
+                var local = listener
+                local.socketPath = socket
+                listeners.append(local)
+            }
             let exporter = MetricsExporter(
-                metrics: try HeadroomMetrics(),
-                server: HTTPServerConfiguration(
-                    listen: listen, connectionLimit: connectionLimit,
-                    perClientConnectionLimit: perClientConnectionLimit,
-                    idleTimeoutSeconds: idleTimeout),
-                textfile: arguments.value("--textfile").map { TextfileWriter(directory: $0) })
+                metrics: metrics, servers: listeners,
+                textfile: arguments.value("--textfile").map { TextfileWriter(directory: $0) },
+                routes: { ServiceRoutes(service: service, metrics: $0, token: token) })
             // Write the textfile and bind before sampling, so that an unwritable directory or
             // a taken port fails at once, before anything is printed on stdout.
             try exporter.textfile?.write(exporter.metrics.registry)
-            try exporter.server?.start()
+            try exporter.start()
+            defer { exporter.stop() }
             let address =
                 "\(listen.isIPv6 ? "[\(listen.host)]" : listen.host):\(exporter.server?.port ?? 0)"
             if !listen.isLoopback {
-                Console.error("headroom serve: note: serving beyond loopback on \(address)")
+                Console.error(
+                    "headroom serve: note: serving beyond loopback on \(address)"
+                        + (token == nil
+                            ? "; POST and DELETE are refused from there without --token-file"
+                            : ""))
             }
-            Console.out("serving on \(address) (/metrics /healthz /status)")
-            let observer = PressureObserver(
-                source: input.sampler, classifier: input.classifier, interval: interval)
+            let socket = arguments.value("--socket").map { " and unix:\($0)" } ?? ""
+            Console.out("serving on \(address)\(socket) (/metrics /healthz /status /v1)")
             let statuses = observer.readings().map { PressureStatus($0) }
+            let readings = observer.readings()
             let hangup = reloadOnHangup(observer, configuration: arguments.value("--config"))
             defer { hangup.cancel() }
+            let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
+            systemd.ready(status: "serving on \(address)\(socket)")
             try await withSignalCancellation {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { await observer.run() }
                     group.addTask { try await exporter.run(statuses) }
-                    // The first to end (cancellation ends both) ends the other.
+                    group.addTask { try await service.run(readings: readings) }
+                    if let interval = systemd.watchdogInterval {
+                        group.addTask {
+                            while !Task.isCancelled {
+                                systemd.watchdog()
+                                try await Task.sleep(for: interval)
+                            }
+                        }
+                    }
+                    // The first to end (cancellation ends all; so does the end of a trace)
+                    // ends the others.
                     defer { group.cancelAll() }
                     try await group.next()
                 }
             }
-            exporter.server?.stop()
+            systemd.stopping()
+            exporter.stop()
             Console.error("headroom serve: stopped")
             return 0
         })

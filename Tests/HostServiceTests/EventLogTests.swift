@@ -114,7 +114,8 @@ struct EventLogTests {
         let text = Self.drain(reader).text
         #expect(text.components(separatedBy: "event: pressure\n").count == 3)
         #expect(text.contains("\"from\":\"nominal\""))
-        #expect(text.components(separatedBy: "event: advice\n").count == 2)
+        // One for the registration, one for the shedding.
+        #expect(text.components(separatedBy: "event: advice\n").count == 3)
         #expect(text.contains("\"name\":\"people\""))
     }
 }
