@@ -13,6 +13,8 @@ packages=(
   lm-sensors
   libsqlite3-dev
   ffmpeg
+  python3-venv
+  python3-pytest
 )
 
 # Waits for the package manager's lock when another apt or dpkg holds it.

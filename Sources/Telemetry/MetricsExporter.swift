@@ -64,6 +64,15 @@ public final class MetricsExporter: Sendable {
         for server in servers { server.stop() }
     }
 
+    /// Publishes one status: into the metrics, for `/status`, and into the textfile.
+    ///
+    /// - Throws: `ConfigurationError` when the textfile cannot be written.
+    public func publish(_ status: PressureStatus) throws {
+        metrics.publish(status)
+        latestJSON.json = status.json
+        try textfile?.write(metrics.registry)
+    }
+
     /// Starts the server, then publishes each status of `statuses` until the sequence ends or
     /// the task is cancelled; stops the server before returning.
     ///
@@ -75,9 +84,7 @@ public final class MetricsExporter: Sendable {
         defer { stop() }
         for try await status in statuses {
             if Task.isCancelled { break }
-            metrics.publish(status)
-            latestJSON.json = status.json
-            try textfile?.write(metrics.registry)
+            try publish(status)
         }
     }
 }

@@ -18,5 +18,6 @@ let commands: [Command] = [
     LaunchCommand.command,
     StorageCommand.command,
     ServeCommand.command,
+    AdviseCommand.command,
     CompletionsCommand.command,
 ]

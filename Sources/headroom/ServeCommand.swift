@@ -97,7 +97,8 @@ enum ServeCommand {
             let metrics = try HeadroomMetrics()
             let observer = PressureObserver(
                 source: try arguments.value("--trace").map {
-                    TraceReplaySource(trace: try PressureTrace.read(from: $0), pacing: .recordedTimes)
+                    TraceReplaySource(
+                        trace: try PressureTrace.read(from: $0), pacing: .recordedTimes)
                 } ?? input.sampler,
                 classifier: input.classifier, interval: interval)
             let service = HostService(
@@ -132,6 +133,12 @@ enum ServeCommand {
                         + (token == nil
                             ? "; POST and DELETE are refused from there without --token-file"
                             : ""))
+            }
+            // The first reading before anything is announced: once "serving on" is printed,
+            // /v1/pressure and /status answer.
+            if let first = observer.sampleOnce() {
+                try exporter.publish(PressureStatus(first))
+                service.consume(first)
             }
             let socket = arguments.value("--socket").map { " and unix:\($0)" } ?? ""
             Console.out("serving on \(address)\(socket) (/metrics /healthz /status /v1)")
