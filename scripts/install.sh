@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs Headroom: the binary, the systemd unit (with ExecStart at the installed binary),
+# and shell completions for bash, zsh and fish. Builds a release binary unless --from DIR
+# names a build directory that has one. Safe to run twice.
+# Usage: scripts/install.sh [--prefix DIR (default /usr/local)] [--from BUILD-DIR]
+#        [--no-group]   (skip creating the system group "headroom" that may use the socket)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+prefix=/usr/local
+from=
+group=yes
+while (($#)); do
+  case $1 in
+    --prefix) prefix=${2:?--prefix: expected a directory}; shift 2 ;;
+    --from) from=${2:?--from: expected a build directory}; shift 2 ;;
+    --no-group) group=no; shift ;;
+    *) echo "install: unknown option $1; expected --prefix DIR, --from DIR or --no-group" >&2; exit 2 ;;
+  esac
+done
+[[ $prefix == /* ]] || { echo "install: --prefix: expected an absolute path, got $prefix" >&2; exit 2; }
+if [[ -z $from ]]; then
+  source scripts/env.sh
+  swift build -c release --product headroom
+  from=$(swift build -c release --show-bin-path)
+fi
+[[ -x $from/headroom ]] || { echo "install: no headroom binary in $from" >&2; exit 2; }
+
+install -d "$prefix/bin" "$prefix/lib/systemd/system" "$prefix/share/bash-completion/completions" \
+  "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d" \
+  "$prefix/share/doc/headroom"
+install -m 0755 "$from/headroom" "$prefix/bin/headroom"
+sed "s|/usr/local/bin/headroom|$prefix/bin/headroom|g; s|/usr/local/share/doc|$prefix/share/doc|g" \
+  dist/headroom.service >"$prefix/lib/systemd/system/headroom.service.tmp"
+chmod 0644 "$prefix/lib/systemd/system/headroom.service.tmp"
+mv "$prefix/lib/systemd/system/headroom.service.tmp" "$prefix/lib/systemd/system/headroom.service"
+"$prefix/bin/headroom" completions bash >"$prefix/share/bash-completion/completions/headroom"
+"$prefix/bin/headroom" completions zsh >"$prefix/share/zsh/site-functions/_headroom"
+"$prefix/bin/headroom" completions fish >"$prefix/share/fish/vendor_completions.d/headroom.fish"
+install -m 0644 docs/service.md "$prefix/share/doc/headroom/service.md"
+if [[ $group == yes ]] && ! getent group headroom >/dev/null; then
+  if [[ $(id -u) -eq 0 ]]; then groupadd --system headroom; else
+    echo "install: note: not root, so no group \"headroom\"; the socket is then the service's own" >&2
+  fi
+fi
+echo "installed into $prefix: bin/headroom, lib/systemd/system/headroom.service, completions"
+echo "start it with: systemctl daemon-reload && systemctl enable --now headroom"
