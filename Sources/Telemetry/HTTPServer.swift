@@ -481,10 +481,12 @@ private func freeStream(context: UnsafeMutableRawPointer?) {
 }
 
 extension HTTPResponse {
-    /// `413`: the request body is longer than the server takes.
+    /// `413`: the request body is longer than the server takes; the error document of the
+    /// host service's API (`error`, `path`, `problem`).
     static func bodyTooLarge(limit: Int) -> HTTPResponse {
-        HTTPResponse(
+        let problem = "request body over \(limit) bytes"
+        return HTTPResponse(
             status: 413, contentType: "application/json",
-            body: "{\"error\":{\"path\":\"\",\"problem\":\"request body over \(limit) bytes\"}}\n")
+            body: "{\"error\":\"\(problem)\",\"path\":\"\",\"problem\":\"\(problem)\"}\n")
     }
 }

@@ -8,9 +8,13 @@
 enum UnixListenSocket {
     /// A bound, listening socket at `path`.
     ///
-    /// - Throws: ``HTTPServerError/cannotStart(address:reason:)`` when the path is too long,
-    ///   holds something that is not a socket, or a live server already listens there.
+    /// - Throws: ``HTTPServerError/unusableSocketPath(_:reason:)`` when the path is too long,
+    ///   holds something that is not a socket, or a live server already listens there;
+    ///   ``HTTPServerError/cannotStart(address:reason:)`` when the socket cannot be bound.
     static func open(_ path: String, backlog: UInt32) throws(HTTPServerError) -> Int32 {
+        func unusable(_ reason: String) -> HTTPServerError {
+            .unusableSocketPath(path, reason: reason)
+        }
         func failure(_ reason: String) -> HTTPServerError {
             .cannotStart(address: "unix:\(path)", reason: reason)
         }
@@ -18,7 +22,7 @@ enum UnixListenSocket {
         address.sun_family = sa_family_t(AF_UNIX)
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
         guard !path.isEmpty, path.utf8.count < capacity else {
-            throw failure("expected a socket path of 1 to \(capacity - 1) bytes")
+            throw unusable("expected a socket path of 1 to \(capacity - 1) bytes")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { bytes in
             bytes.copyBytes(from: path.utf8)
@@ -27,10 +31,10 @@ enum UnixListenSocket {
         var status = stat()
         if lstat(path, &status) == 0 {
             guard status.st_mode & S_IFMT == S_IFSOCK else {
-                throw failure("the path exists and is not a socket")
+                throw unusable("the path exists and is not a socket")
             }
             guard !isListening(&address) else {
-                throw failure("another server is listening there")
+                throw unusable("another server is listening there")
             }
             unlink(path)
         }

@@ -123,7 +123,15 @@ enum ServeCommand {
             // Write the textfile and bind before sampling, so that an unwritable directory or
             // a taken port fails at once, before anything is printed on stdout.
             try exporter.textfile?.write(exporter.metrics.registry)
-            try exporter.start()
+            do {
+                try exporter.start()
+            } catch {
+                // A path that cannot be a socket is bad input; a taken port is not.
+                if let error = error as? HTTPServerError, case .unusableSocketPath = error {
+                    throw UsageError(description: error.description)
+                }
+                throw error
+            }
             defer { exporter.stop() }
             let address =
                 "\(listen.isIPv6 ? "[\(listen.host)]" : listen.host):\(exporter.server?.port ?? 0)"
