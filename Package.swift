@@ -76,14 +76,15 @@ let package = Package(
             name: "headroom",
             dependencies: [
                 "Capture", "Dock", "Files", "Governor", "History", "HostService", "LaunchTiming",
-                "Pipeline", "Pressure", "Reports", "Storage", "Telemetry", "Tracking",
+                "Locking", "Pipeline", "Pressure", "Reports", "Storage", "Telemetry", "Tracking",
             ],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "headroom-bench",
             dependencies: [
-                "Capture", "CMallocStats", "CSensors", "CStorage", "CWakeup", "Dock", "History",
-                "LaunchTiming", "Pressure", "Storage", "Telemetry", "Tracking",
+                "Capture", "CMallocStats", "CSensors", "CStorage", "CWakeup", "Dock", "Governor",
+                "History", "HostService", "LaunchTiming", "Locking", "Pipeline", "Pressure",
+                "Storage", "Telemetry", "Tracking",
             ],
             swiftSettings: strictSettings),
 

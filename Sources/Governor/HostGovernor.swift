@@ -46,6 +46,10 @@ public final class HostGovernor: Sendable {
         public var demand: Double
     }
 
+    /// Increases whenever a client registers or leaves or its advice changes: a publisher of
+    /// ``clients`` needs to look again only when it moved.
+    public var revision: Int { state.withLock { $0.revision } }
+
     /// Every registered client, highest priority first.
     public var clients: [ClientSummary] {
         state.withLock { state in
@@ -121,6 +125,7 @@ public final class HostGovernor: Sendable {
     public func remove(_ id: ClientID, at time: Double) -> Bool {
         state.withLock { state in
             guard state.clients.removeValue(forKey: id) != nil else { return false }
+            state.revision += 1
             arbitrate(&state, at: time)
             return true
         }
@@ -158,6 +163,7 @@ public final class HostGovernor: Sendable {
     private func expire(_ state: inout State, at time: Double) -> [ClientID] {
         let expired = state.clients.values.filter { $0.leaseEnds < time }.map(\.id)
         for id in expired { state.clients[id] = nil }
+        if !expired.isEmpty { state.revision += 1 }
         return expired.sorted()
     }
 
@@ -259,6 +265,7 @@ public final class HostGovernor: Sendable {
             guard client.isNew || !advice.asksTheSame(as: client.advice) else { continue }
             client.isNew = false
             state.seq += 1
+            state.revision += 1
             advice.seq = state.seq
             advice.reason = reason(
                 for: client, advice: advice, lateness: lateness, budget: state.budget,
@@ -296,6 +303,7 @@ public final class HostGovernor: Sendable {
         var budget = 1.0
         var nextOrder = 0
         var seq = 0
+        var revision = 0
 
         /// Highest priority first, then in the order they registered.
         func byPriority() -> [Client] {

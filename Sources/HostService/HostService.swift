@@ -7,11 +7,12 @@ import Telemetry
 /// The host's pressure-and-governor service: the latest pressure reading, the governor every
 /// registered pipeline shares, and the event log readers follow.
 ///
-/// ``run(readings:)`` is its loop: each reading is kept for `GET /v1/pressure`, fed to the
-/// governor (which may change clients' advice, each change an `advice` event), and a change of
-/// level is a `pressure` event; readers get a keep-alive comment at the first reading 15 s
-/// after the last one, and expired leases are let go. Every time is the injected clock's, so
-/// a test (or a replayed trace) drives the whole service.
+/// It is fed by the pressure observer (``consume(_:)``, on the sampling thread: quick, never
+/// blocking): each reading is kept for `GET /v1/pressure`, fed to the governor (which may
+/// change clients' advice, each change an `advice` event), and a change of level is a
+/// `pressure` event; readers get a keep-alive comment at the first reading 15 s after the last
+/// one, and expired leases are let go. Every time is the injected clock's, so a test (or a
+/// replayed trace) drives the whole service. ``close()`` ends every event stream.
 public final class HostService: Sendable {
     /// The governor of every registered pipeline.
     public let governor: HostGovernor
@@ -29,6 +30,8 @@ public final class HostService: Sendable {
         var lastHeartbeat: Double?
         /// The label sets of `headroom_advice_frame_rate_hertz` published last.
         var publishedAdvice: Set<[String: String]> = []
+        /// The governor's revision they were published at.
+        var publishedRevision = -1
     }
 
     /// Seconds between keep-alive comments on the event streams (at most; at the first
@@ -56,15 +59,9 @@ public final class HostService: Sendable {
     /// The latest reading; nil before the first.
     public var latestReading: PressureReading? { latest.withLock { $0.reading } }
 
-    /// Consumes readings until the sequence ends or the task is cancelled; then ends every
-    /// event stream.
-    public func run<Readings: AsyncSequence>(readings: Readings) async throws
-    where Readings.Element == PressureReading {
-        defer { events.close() }
-        for try await reading in readings {
-            if Task.isCancelled { break }
-            consume(reading)
-        }
+    /// Ends every event stream: the service is stopping.
+    public func close() {
+        events.close()
     }
 
     /// Takes one reading: kept, given to the governor, a `pressure` event when the level
@@ -93,9 +90,15 @@ public final class HostService: Sendable {
         if !governor.expireLeases(at: clock.now()).isEmpty { publishMetrics() }
     }
 
-    /// Publishes the registered clients and their advised frame rates.
+    /// Publishes the registered clients and their advised frame rates, when they changed.
     func publishMetrics() {
         guard let metrics else { return }
+        let revision = governor.revision
+        let isCurrent = latest.withLock { latest in
+            defer { latest.publishedRevision = revision }
+            return latest.publishedRevision == revision
+        }
+        guard !isCurrent else { return }
         let clients = governor.clients
         try? metrics.serviceClients.set(Double(clients.count))
         var labelSets: Set<[String: String]> = []

@@ -139,7 +139,7 @@ public final class PipelineRun: Sendable {
         /// The share of the last period's frames that missed their deadline (processed late
         /// or dropped): the pipeline's own lateness, which the governor sheds load for.
         var lateShare = 0.0
-        var statusJSON: String?
+        var statusDocument: DeferredText?
         /// The samples the observer took, for ``PipelineRun/pressureTrace``.
         var pressure: RecordingSampleSource?
     }
@@ -324,7 +324,7 @@ public final class PipelineRun: Sendable {
     }
 
     /// The latest pressure reading as `status --json` prints it, for `/status`.
-    public var statusJSON: String? { state.withLock { $0.statusJSON } }
+    public var statusJSON: String? { state.withLock { $0.statusDocument }?.text }
 
     // MARK: - Pressure
 
@@ -378,7 +378,7 @@ public final class PipelineRun: Sendable {
             metrics.publish(status)
             state.withLock { state in
                 state.reading = reading
-                state.statusJSON = status.json
+                state.statusDocument = status.document
             }
             let lateShare = options.shedsForLateness ? state.withLock { $0.lateShare } : 0
             guard options.isGovernorEnabled,

@@ -29,7 +29,7 @@ extension PressureStatus {
                     highCelsius: $0.high?.value, criticalCelsius: $0.critical?.value)
             },
             board: reading.board.map(BoardStatus.init) ?? BoardStatus(),
-            json: String(decoding: Self.json(reading), as: UTF8.self))
+            document: DeferredText { String(decoding: Self.json(reading), as: UTF8.self) })
     }
 
     /// The reading as `status --json` prints it: pretty, sorted keys.

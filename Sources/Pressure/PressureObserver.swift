@@ -124,12 +124,16 @@ public final class PressureObserver: Sendable {
 
     /// Samples every ``interval`` seconds, and at once when a trigger fires, until cancelled
     /// or the source is exhausted, then finishes every stream. Call it once.
-    public func run() async {
+    ///
+    /// `onReading`, when given, is handed every reading on the sampling thread as it is taken
+    /// (after the streams): a consumer that is quick and never blocks — the service, the
+    /// exporter — takes it there without a task wake-up per sample.
+    public func run(onReading: (@Sendable (PressureReading) -> Void)? = nil) async {
         let waitSet = WaitSet(triggers: triggers)
         await withTaskCancellationHandler {
             await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
                 let thread = Thread { [self] in
-                    sampleUntilStopped(on: waitSet)
+                    sampleUntilStopped(on: waitSet, onReading: onReading ?? { _ in })
                     ended.resume()
                 }
                 thread.name = "headroom-pressure"
@@ -143,8 +147,11 @@ public final class PressureObserver: Sendable {
 
     /// The sampling thread's loop: a sample, then a wait until the next deadline (its pace
     /// set by the reading) during which trigger firings are sampled too.
-    private func sampleUntilStopped(on waitSet: WaitSet) {
+    private func sampleUntilStopped(
+        on waitSet: WaitSet, onReading: @Sendable (PressureReading) -> Void
+    ) {
         guard !waitSet.isStopped, let first = sampleOnce() else { return }
+        onReading(first)
         var deadline = clock.now() + pace(after: first)
         while true {
             switch clock.wait(until: deadline, on: waitSet) {
@@ -152,6 +159,7 @@ public final class PressureObserver: Sendable {
                 return
             case .deadline:
                 guard let reading = sampleOnce() else { return }
+                onReading(reading)
                 let step = pace(after: reading)
                 deadline += step
                 let now = clock.now()
@@ -159,6 +167,7 @@ public final class PressureObserver: Sendable {
             case .triggered:
                 // A trigger that finds a threshold within reach brings the next sample closer.
                 guard let reading = sampleOnce() else { return }
+                onReading(reading)
                 deadline = min(deadline, clock.now() + pace(after: reading))
             }
         }

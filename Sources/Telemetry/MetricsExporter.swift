@@ -36,7 +36,8 @@ public final class MetricsExporter: Sendable {
         self.metrics = metrics
         self.latestJSON = latest
         self.textfile = textfile
-        let endpoint = MetricsEndpoint(registry: metrics.registry, status: { latest.json })
+        let endpoint = MetricsEndpoint(
+            registry: metrics.registry, status: { latest.document?.text })
         self.endpoint = endpoint
         let handler = routes(endpoint)
         self.servers = servers.map { HTTPServer(configuration: $0, handler: handler) }
@@ -69,7 +70,7 @@ public final class MetricsExporter: Sendable {
     /// - Throws: `ConfigurationError` when the textfile cannot be written.
     public func publish(_ status: PressureStatus) throws {
         metrics.publish(status)
-        latestJSON.json = status.json
+        latestJSON.document = status.document
         try textfile?.write(metrics.registry)
     }
 
@@ -89,11 +90,11 @@ public final class MetricsExporter: Sendable {
     }
 }
 
-/// The latest status JSON, written by the exporter and read by server threads.
+/// The latest status document, written by the exporter and read by server threads.
 private final class LatestStatus: Sendable {
-    private let value = LockedState<String?>(nil)
+    private let value = LockedState<DeferredText?>(nil)
 
-    var json: String? {
+    var document: DeferredText? {
         get { value.withLock { $0 } }
         set { value.withLock { $0 = newValue } }
     }

@@ -17,8 +17,11 @@ public struct PressureStatus: Sendable, Hashable {
     public var sensors: [SensorSample]
     /// The board's power and GPU signals (empty on a board without them).
     public var board: BoardStatus
-    /// The reading as JSON, served verbatim on `/status`.
-    public var json: String
+    /// The reading as JSON, served verbatim on `/status`, made when first asked for.
+    public var document: DeferredText
+
+    /// The reading as JSON (``document``'s text).
+    public var json: String { document.text }
 
     /// Creates a status; see the properties for units and ranges.
     public init(
@@ -26,6 +29,20 @@ public struct PressureStatus: Sendable, Hashable {
         headroomForecast: Double? = nil, sustainableShare: Double? = nil,
         isSimulated: Bool = false, sensors: [SensorSample] = [], board: BoardStatus = BoardStatus(),
         json: String = "{}"
+    ) {
+        self.init(
+            level: level, factorLevels: factorLevels, headroom: headroom,
+            headroomForecast: headroomForecast, sustainableShare: sustainableShare,
+            isSimulated: isSimulated, sensors: sensors, board: board,
+            document: DeferredText(text: json))
+    }
+
+    /// Creates a status whose JSON is made when first asked for.
+    public init(
+        level: Int, factorLevels: [String: Int] = [:], headroom: Double? = nil,
+        headroomForecast: Double? = nil, sustainableShare: Double? = nil,
+        isSimulated: Bool = false, sensors: [SensorSample] = [], board: BoardStatus = BoardStatus(),
+        document: DeferredText
     ) {
         self.level = level
         self.factorLevels = factorLevels
@@ -35,7 +52,7 @@ public struct PressureStatus: Sendable, Hashable {
         self.isSimulated = isSimulated
         self.sensors = sensors
         self.board = board
-        self.json = json
+        self.document = document
     }
 }
 

@@ -172,7 +172,7 @@ let pressureBenchmarks: [Benchmark] = [
 ]
 
 /// Seconds each observer measurement runs: `HEADROOM_BENCH_OBSERVER_SECONDS`, default 60.
-private func observerSeconds() -> Double {
+func observerSeconds() -> Double {
     Double(ProcessInfo.processInfo.environment["HEADROOM_BENCH_OBSERVER_SECONDS"] ?? "") ?? 60
 }
 
@@ -327,7 +327,7 @@ struct ObserverCPU {
 }
 
 /// A sample source that counts the samples it gives.
-private final class CountingSource: SampleSource {
+final class CountingSource: SampleSource {
     let inner: any SampleSource
     let count = Atomic<Int>(0)
 
@@ -378,7 +378,7 @@ private func observerCPU(seconds: Double, consumer: ReadingConsumer, fixedRate: 
 /// Suspends for `seconds` with one `clock_nanosleep` on a thread of its own: `Task.sleep`
 /// re-arms a dispatch timer every second on Linux, a wake-up a second that would be charged
 /// to the observer being measured.
-private func sleepOnAThread(seconds: Double) async {
+func sleepOnAThread(seconds: Double) async {
     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
         Thread {
             var deadline = timespec()
@@ -396,7 +396,7 @@ private func sleepOnAThread(seconds: Double) async {
 /// `clock_nanosleep` until each deadline and `pread`s every value file the system sampler
 /// reads (hwmon inputs, thermal zones, cpufreq, board signals every time; PSI every fifth
 /// time, as the sampler reads it at 2 Hz) without parsing, allocating or deciding anything.
-private struct ValueFileFloor {
+struct ValueFileFloor {
     /// Files read on every wake-up.
     let paths: [String]
     /// Files read on every fifth wake-up.
@@ -485,7 +485,7 @@ private func runSensorsJSON() -> String? {
 }
 
 /// This process's CPU time (user + system), in seconds.
-private func processCPUSeconds() -> Double {
+func processCPUSeconds() -> Double {
     var spec = timespec()
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
     return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9

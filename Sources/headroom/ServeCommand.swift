@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Governor
 import HostService
+import Locking
 import Pipeline
 import Pressure
 import Telemetry
@@ -150,17 +151,32 @@ enum ServeCommand {
             }
             let socket = arguments.value("--socket").map { " and unix:\($0)" } ?? ""
             Console.out("serving on \(address)\(socket) (/metrics /healthz /status /v1)")
-            let statuses = observer.readings().map { PressureStatus($0) }
-            let readings = observer.readings()
             let hangup = reloadOnHangup(observer, configuration: arguments.value("--config"))
             defer { hangup.cancel() }
             let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
             systemd.ready(status: "serving on \(address)\(socket)")
+            let textfileProblem = LockedState<String?>(nil)
             try await withSignalCancellation {
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { await observer.run() }
-                    group.addTask { try await exporter.run(statuses) }
-                    group.addTask { try await service.run(readings: readings) }
+                    // Readings are taken on the sampling thread, with no task woken per sample.
+                    group.addTask {
+                        await observer.run(onReading: { reading in
+                            service.consume(reading)
+                            let problem: String?
+                            do {
+                                try exporter.publish(PressureStatus(reading))
+                                problem = nil
+                            } catch {
+                                problem = "\(error)"
+                            }
+                            // Each new problem with the textfile once, not at every sample.
+                            let isNew = textfileProblem.withLock { last in
+                                defer { last = problem }
+                                return problem != nil && problem != last
+                            }
+                            if isNew, let problem { Console.error("headroom serve: \(problem)") }
+                        })
+                    }
                     if let interval = systemd.watchdogInterval {
                         group.addTask {
                             while !Task.isCancelled {
@@ -175,6 +191,7 @@ enum ServeCommand {
                     try await group.next()
                 }
             }
+            service.close()
             systemd.stopping()
             exporter.stop()
             Console.error("headroom serve: stopped")

@@ -74,6 +74,30 @@ final class SteppedSource: SampleSource {
         #expect(await late.next() == nil)
     }
 
+    @Test func onReadingIsHandedEveryReadingOnTheSamplingThreadInOrder() async throws {
+        let trace = PressureTrace(
+            samples: (0..<5).map {
+                PressureSample(time: Double($0), sensors: [sensor("cpu", 70 + Double($0) * 5)])
+            })
+        let clock = ManualPressureClock()
+        let observer = PressureObserver(
+            source: TraceReplaySource(trace: trace), interval: 1, clock: clock)
+        let handed = Mutex<[Double]>([])
+        let task = Task {
+            await observer.run(onReading: { reading in
+                handed.withLock { $0.append(reading.time) }
+            })
+        }
+        while !task.isCancelled {
+            await waitForWaiter(clock)
+            if handed.withLock({ $0.count }) == 5 { break }
+            clock.advance(by: 1)
+        }
+        clock.advance(by: 1)
+        await task.value
+        #expect(handed.withLock { $0 } == [0, 1, 2, 3, 4])
+    }
+
     /// Waits until the observer has published a reading taken at `time` or later.
     private func waitForReadings(_ observer: PressureObserver, time: Double) async {
         while observer.latest.map({ $0.time < time }) ?? true { await Task.yield() }

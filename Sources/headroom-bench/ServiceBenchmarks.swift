@@ -1,0 +1,173 @@
+import Capture
+import Foundation
+import Governor
+import HostService
+import LaunchTiming
+import Locking
+import Pipeline
+import Pressure
+import Telemetry
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The host service's cost: `headroom serve` as it runs, against the floor of any 10 Hz
+/// observer of the same sources.
+let serviceBenchmarks: [Benchmark] = [
+    Benchmark(
+        name: "service.serve-10hz-cpu",
+        summary:
+            "headroom serve's CPU per sample at a fixed 10 Hz with 8 event-stream readers and 4"
+            + " registered clients (observer, service, exporter, HTTP server)",
+        baselineSummary:
+            "the floor: a thread waking at 10 Hz to pread the same value files (PSI at 2 Hz), nothing else",
+        targetNanoseconds: nil, targetRatio: 2,
+        measure: {
+            let sensors = try SensorTree.prepare()
+            let seconds = observerSeconds()
+            var served = ObserverCPU()
+            var floor = ObserverCPU()
+            var readers = 0
+            // Interleaved in halves, so a change in the machine's load hits both alike.
+            for _ in 0..<2 {
+                let round = try await serveCPU(seconds: seconds / 2)
+                served += round.cpu
+                readers = round.readers
+                floor += await ValueFileFloor().cpu(seconds: seconds / 2)
+            }
+            let parts = try warmParts()
+            return Measurement(
+                nanoseconds: served.cpuPerSample * 1e9,
+                baselineNanoseconds: floor.cpuPerSample * 1e9,
+                extras: [
+                    "sensors": sensors,
+                    "samples": String(served.samples),
+                    "event readers connected": String(readers),
+                    "cpu": String(
+                        format: "%.4f%% of one core over %.0f s", served.share * 100, served.wall),
+                    "floor": String(format: "%.4f%% of one core", floor.share * 100),
+                    "warm: reading to status": format(parts.status),
+                    "warm: exporter publish": format(parts.publish),
+                    "warm: service consume": format(parts.consume),
+                ])
+        })
+]
+
+/// Where a sample's time goes when warm: the reading made into the exported status, the
+/// status published, and the reading consumed by a service with 4 clients.
+private func warmParts() throws -> (status: Double, publish: Double, consume: Double) {
+    let sampler = PressureSampler.system()
+    var classifier = PressureClassifier()
+    let reading = classifier.classify(sampler.sample(at: 0) ?? PressureSample(time: 0))
+    let status = nanosecondsPerCall(iterations: 2_000) { blackHole(PressureStatus(reading)) }
+    let metrics = try HeadroomMetrics()
+    let exporter = MetricsExporter(metrics: metrics, servers: [], textfile: nil)
+    let exported = PressureStatus(reading)
+    let publish = nanosecondsPerCall(iterations: 2_000) { try? exporter.publish(exported) }
+    let service = HostService(
+        configuration: HostGovernorConfiguration(leaseSeconds: 3600, processorCount: 2),
+        clock: MonotonicPressureClock(), catalog: ProfileCatalog(calibratedDirectory: nil),
+        metrics: metrics)
+    for index in 0..<4 {
+        _ = try service.governor.register(benchRegistration(index), at: service.clock.now())
+    }
+    let consume = nanosecondsPerCall(iterations: 2_000) { service.consume(reading) }
+    return (status, publish, consume)
+}
+
+/// The registration of the benchmark's client `index`.
+private func benchRegistration(_ index: Int) -> ClientRegistration {
+    ClientRegistration(
+        name: "pipeline-\(index)", priority: index * 10, nominalFrameRate: 30, minFrameRate: 5,
+        ladder: [
+            LadderStep(name: "full", cost: 4), LadderStep(name: "half", cost: 2),
+            LadderStep(name: "quarter", cost: 1),
+        ], share: 0.2)
+}
+
+/// Process CPU while a service like `headroom serve`'s runs for `seconds` at a fixed 10 Hz,
+/// with 4 registered clients and 8 readers of `/v1/events` on real loopback connections.
+private func serveCPU(seconds: Double) async throws -> (cpu: ObserverCPU, readers: Int) {
+    var configuration = PressureConfiguration()
+    configuration.sampling.slowInterval = 0.1
+    let source = CountingSource(PressureSampler.system())
+    let observer = PressureObserver(
+        source: source, classifier: PressureClassifier(configuration: configuration),
+        interval: 0.1)
+    let metrics = try HeadroomMetrics()
+    let service = HostService(
+        configuration: HostGovernorConfiguration(leaseSeconds: 3600, processorCount: 2),
+        clock: MonotonicPressureClock(), catalog: ProfileCatalog(calibratedDirectory: nil),
+        metrics: metrics)
+    let exporter = MetricsExporter(
+        metrics: metrics,
+        servers: [HTTPServerConfiguration(listen: try ListenAddress(parsing: "127.0.0.1:0"))],
+        textfile: nil, routes: { ServiceRoutes(service: service, metrics: $0, token: nil) })
+    try exporter.start()
+    defer { exporter.stop() }
+    for index in 0..<4 {
+        _ = try service.governor.register(benchRegistration(index), at: service.clock.now())
+    }
+    let port = exporter.server?.port ?? 0
+    let readers = (0..<8).compactMap { _ in EventStreamReader(port: port) }
+    defer { for reader in readers { reader.close() } }
+    let firstReading = LockedState(false)
+    let task = Task {
+        await observer.run(onReading: { reading in
+            service.consume(reading)
+            try? exporter.publish(PressureStatus(reading))
+            firstReading.withLock { $0 = true }
+        })
+    }
+    // From the first reading on: starting the thread and discovering every sensor are not
+    // what a sample costs.
+    while !firstReading.withLock({ $0 }) { await sleepOnAThread(seconds: 0.01) }
+    let samplesBefore = source.count.load(ordering: .relaxed)
+    let before = processCPUSeconds()
+    let wallStart = MonotonicClock.now()
+    await sleepOnAThread(seconds: seconds)
+    let cpu = processCPUSeconds() - before
+    let wall = MonotonicClock.now().seconds(since: wallStart)
+    let samples = source.count.load(ordering: .relaxed) - samplesBefore
+    task.cancel()
+    await task.value
+    service.close()
+    return (ObserverCPU(samples: samples, cpu: cpu, wall: wall), service.events.readerCount)
+}
+
+/// A reader of `/v1/events` on a loopback connection: a thread blocked in `recv`, as a
+/// client waiting for events is (it costs nothing while nothing comes).
+private final class EventStreamReader: @unchecked Sendable {
+    private let descriptor: Int32
+
+    init?(port: UInt16) {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return nil }
+        self.descriptor = descriptor
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            Glibc.close(descriptor)
+            return nil
+        }
+        let request = Array("GET /v1/events HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
+        Thread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while recv(descriptor, &buffer, buffer.count, 0) > 0 {}
+        }.start()
+    }
+
+    func close() {
+        shutdown(descriptor, Int32(SHUT_RDWR))
+        Glibc.close(descriptor)
+    }
+}
