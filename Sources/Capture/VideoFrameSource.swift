@@ -200,12 +200,17 @@ public final class VideoFrameSource: FrameSource {
     /// Stops the decoder: the pipe is closed (an ffmpeg blocked writing into it gets EPIPE),
     /// ffmpeg is terminated — killed if it has not gone within two seconds — and reaped.
     public func close() {
-        let (decoder, descriptor) = state.withLock { state -> (FFmpegProcess?, Int32) in
+        let decoder = state.withLock { state -> FFmpegProcess? in
             defer { state.decoder = nil }
-            return (state.decoder, state.stream.descriptor)
+            // No later read may use the number once it is closed (and perhaps reused).
+            if state.decoder != nil { state.stream.descriptor = -1 }
+            return state.decoder
         }
         guard let decoder else { return }
-        Glibc.close(descriptor)
+        // Through its file handle, which owns the descriptor: closed behind the handle's back,
+        // the handle closed the same number again when freed — by then, as like as not, a file
+        // the run had just opened (seen in CI: run.json "Bad file descriptor" after SIGTERM).
+        try? decoder.pipe.close()
         decoder.stop()
     }
 
@@ -279,7 +284,8 @@ public final class VideoFrameSource: FrameSource {
 
 /// Reads a YUV4MPEG2 stream from a file descriptor: the header, then one frame at a time.
 struct Y4MStream {
-    let descriptor: Int32
+    /// The descriptor read from; -1 once its owner closed it.
+    var descriptor: Int32
     private var buffer: [UInt8] = []
 
     init(descriptor: Int32) {
