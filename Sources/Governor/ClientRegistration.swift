@@ -30,6 +30,18 @@ public struct LadderStep: Hashable, Sendable, Codable {
     }
 }
 
+/// Which of a pipeline's two knobs the governor turns first when it sheds.
+public enum SheddingOrder: String, Hashable, Sendable, Codable, CaseIterable {
+    /// Whichever step gives up less demand: the next lower frame rate or the next ladder step.
+    case cheapest
+    /// The ladder down to its lightest step at the nominal frame rate, then the frame rate
+    /// (a tracker that needs every frame, a detector with cheap settings).
+    case ladder
+    /// The frame rate down to the minimum with the heaviest step, then the ladder (a detector
+    /// whose light settings find too little).
+    case frameRate
+}
+
 /// What a pipeline tells the host governor when it registers: who it is, how much it matters,
 /// the frame rates it can run at and its inference ladder, heaviest first.
 ///
@@ -49,11 +61,13 @@ public struct ClientRegistration: Hashable, Sendable, Codable {
     /// knows (for example the `hardwareCost` of `POST /v1/estimate`); without it the governor
     /// learns the share from the pipeline's work reports.
     public var share: Double?
+    /// Which knob to turn first when shedding (`cheapest` by default).
+    public var shedFirst: SheddingOrder
 
     /// A registration with every field given.
     public init(
         name: String, priority: Int, nominalFrameRate: Double, minFrameRate: Double,
-        ladder: [LadderStep], share: Double? = nil
+        ladder: [LadderStep], share: Double? = nil, shedFirst: SheddingOrder = .cheapest
     ) {
         self.name = name
         self.priority = priority
@@ -61,13 +75,14 @@ public struct ClientRegistration: Hashable, Sendable, Codable {
         self.minFrameRate = minFrameRate
         self.ladder = ladder
         self.share = share
+        self.shedFirst = shedFirst
     }
 
     /// The largest ladder a client may register.
     public static let ladderLimit = 16
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case name, priority, nominalFrameRate, minFrameRate, ladder, share
+        case name, priority, nominalFrameRate, minFrameRate, ladder, share, shedFirst
     }
 
     /// Decodes a registration strictly; every range error names its field.
@@ -80,6 +95,15 @@ public struct ClientRegistration: Hashable, Sendable, Codable {
         minFrameRate = try container.decode(Double.self, forKey: .minFrameRate)
         ladder = try container.decode([LadderStep].self, forKey: .ladder)
         share = try container.decodeIfPresent(Double.self, forKey: .share)
+        let order = try container.decodeIfPresent(String.self, forKey: .shedFirst) ?? "cheapest"
+        guard let shedFirst = SheddingOrder(rawValue: order) else {
+            throw decoder.invalidValue(
+                CodingKeys.shedFirst,
+                "expected one of: "
+                    + SheddingOrder.allCases.map(\.rawValue).joined(separator: ", ")
+                    + "; got \"\(order.prefix(32))\"")
+        }
+        self.shedFirst = shedFirst
         try Self.checkName(name, key: CodingKeys.name, decoder)
         guard (0...100).contains(priority) else {
             throw decoder.invalidValue(

@@ -2,7 +2,8 @@ import Capture
 
 /// One client's settings from nominal to minimum, in the order the governor sheds them: each
 /// position is one step lighter than the one before, either down the inference ladder or down
-/// to the next lower frame rate, whichever gives up less (the cheapest shedding first).
+/// to the next lower frame rate — whichever gives up less (the cheapest shedding first), or the
+/// knob the client asked to turn first (``ClientRegistration/shedFirst``).
 ///
 /// Position 0 is the nominal frame rate at the heaviest step; the last is the minimum frame
 /// rate at the lightest step.
@@ -40,8 +41,16 @@ public struct SheddingChain: Hashable, Sendable {
         while rate < rates.count - 1 || step < costs.count - 1 {
             let canStep = step < costs.count - 1
             let canSlow = rate < rates.count - 1
-            // The move that keeps more demand gives up less; on a tie the ladder goes first.
-            if canStep && (!canSlow || demand(rate, step + 1) >= demand(rate + 1, step)) {
+            // With both knobs free, the order decides; the cheapest keeps more demand (on a
+            // tie the ladder goes first).
+            func stepsFirst() -> Bool {
+                switch registration.shedFirst {
+                case .cheapest: demand(rate, step + 1) >= demand(rate + 1, step)
+                case .ladder: true
+                case .frameRate: false
+                }
+            }
+            if canStep && (!canSlow || stepsFirst()) {
                 step += 1
             } else {
                 rate += 1

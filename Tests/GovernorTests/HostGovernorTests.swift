@@ -26,7 +26,8 @@ struct HostGovernorTests {
         return ClientRegistration(
             name: "client\(index)", priority: Int.random(in: 0...3, using: &random),
             nominalFrameRate: nominal, minFrameRate: minimum, ladder: ladder,
-            share: Double.random(in: 0.05...0.6, using: &random))
+            share: Double.random(in: 0.05...0.6, using: &random),
+            shedFirst: SheddingOrder.allCases.randomElement(using: &random)!)
     }
 
     /// The demand of every client at its advised settings, and at its minimum.
@@ -255,6 +256,32 @@ struct HostGovernorTests {
         }
         // 30 → 25 fps keeps 83 %, the next ladder step only 47 %: the frame rate goes first.
         #expect(chain.positions[1].frameRate == 25)
+    }
+
+    @Test("a client may ask for its ladder, or its frame rate, to be turned first")
+    func sheddingOrders() {
+        func chain(_ order: SheddingOrder) -> [SheddingChain.Position] {
+            SheddingChain(
+                ClientRegistration(
+                    name: "hog", priority: 1, nominalFrameRate: 10, minFrameRate: 2,
+                    ladder: [
+                        LadderStep(name: "full", cost: 150), LadderStep(name: "coarse", cost: 44),
+                        LadderStep(name: "small", cost: 24),
+                    ], shedFirst: order)
+            ).positions
+        }
+        let ladderFirst = chain(.ladder)
+        #expect(ladderFirst.map(\.ladderStep).prefix(3) == [0, 1, 2])
+        #expect(ladderFirst.prefix(3).allSatisfy { $0.frameRate == 10 })
+        let rateFirst = chain(.frameRate)
+        #expect(rateFirst.map(\.frameRate) == [10, 5, 2, 2, 2])
+        #expect(rateFirst.map(\.ladderStep) == [0, 0, 0, 1, 2])
+        for positions in [ladderFirst, rateFirst, chain(.cheapest)] {
+            #expect(positions.last?.frameRate == 2 && positions.last?.ladderStep == 2)
+            for (before, after) in zip(positions, positions.dropFirst()) {
+                #expect(after.relativeDemand < before.relativeDemand)
+            }
+        }
     }
 
     @Test(

@@ -46,6 +46,8 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--service", default="http://127.0.0.1:9464", help="headroom serve's URL or unix:PATH")
     parser.add_argument("--no-service", action="store_true", help="run at the nominal settings, ungoverned")
     parser.add_argument("--priority", type=int, default=5, help="0–100; lower sheds first")
+    parser.add_argument("--shed-first", choices=["ladder", "frameRate", "cheapest"], default="ladder",
+                        help="which knob the governor turns first (default: the ladder, keeping every frame)")
     parser.add_argument("--frames", type=int, default=0, help="stop after this many frames of the source")
     parser.add_argument("--out", help="write the annotated video here (.mp4 or .avi)")
     parser.add_argument("--threads", type=int, default=1, help="OpenCV threads (default 1: one core)")
@@ -102,7 +104,8 @@ def main() -> int:
         advice = client.register(
             "people-detector", priority=arguments.priority, nominal_frame_rate=fps,
             min_frame_rate=min(2.0, fps),
-            ladder=[LadderStep(name, cost) for name, _, _, _, cost in LADDER])
+            ladder=[LadderStep(name, cost) for name, _, _, _, cost in LADDER],
+            shed_first=arguments.shed_first)
         rate, step = advice.frame_rate, advice.ladder_step
     writer = None
 

@@ -100,6 +100,7 @@ class _Registration:
     min_frame_rate: float
     ladder: List[LadderStep]
     share: Optional[float]
+    shed_first: Optional[str]
 
     def body(self) -> Dict[str, Any]:
         body: Dict[str, Any] = {
@@ -111,6 +112,8 @@ class _Registration:
         }
         if self.share is not None:
             body["share"] = self.share
+        if self.shed_first is not None:
+            body["shedFirst"] = self.shed_first
         return body
 
     def nominal(self, reason: str) -> Advice:
@@ -248,15 +251,18 @@ class Client:
         min_frame_rate: float,
         ladder: Sequence[Union[LadderStep, Dict[str, Any]]],
         share: Optional[float] = None,
+        shed_first: Optional[str] = None,
     ) -> Advice:
         """Registers your pipeline (its inference ladder heaviest first) and returns its first
         advice; nominal advice if the service cannot be reached (registration is retried by
-        later calls). Raises RequestError for a registration the service refuses."""
+        later calls). ``shed_first`` is ``"ladder"``, ``"frameRate"`` or ``"cheapest"`` (the
+        default): which knob the governor turns first. Raises RequestError for a registration
+        the service refuses."""
         steps = [step if isinstance(step, LadderStep) else LadderStep(**step) for step in ladder]
         if not steps:
             raise ValueError("ladder: expected at least one step")
         self._registration = _Registration(
-            name, priority, nominal_frame_rate, min_frame_rate, steps, share
+            name, priority, nominal_frame_rate, min_frame_rate, steps, share, shed_first
         )
         self._id = None
         try:
