@@ -344,6 +344,19 @@ public final class HostGovernor: Sendable {
             self.advice = advice
         }
 
+        /// Whether the frames would be on time at chain `position`, predicted from the work
+        /// `report` measured where the client is now (scaled by the ladder costs, against that
+        /// position's frame interval with a 15 % margin); true without durations. Keeps a
+        /// client that was late at a heavier setting from going back to it every restore dwell.
+        func wouldKeepUp(at position: Int, after report: WorkReport) -> Bool {
+            guard let median = report.workSeconds.median else { return true }
+            let costs = registration.ladder.map(\.cost)
+            let now = chain.positions[self.position]
+            let then = chain.positions[position]
+            let predicted = median * costs[then.ladderStep] / costs[now.ladderStep]
+            return predicted <= 0.85 / then.frameRate
+        }
+
         func share(unknown: Double) -> Double {
             registration.share ?? learnedShare ?? unknown
         }
@@ -378,7 +391,8 @@ public final class HostGovernor: Sendable {
                 let since = onTimeSince ?? time
                 onTimeSince = since
                 if lateSheds > 0, time - since >= policy.restoreDwellSeconds,
-                    time - lastLateChange >= policy.restoreDwellSeconds
+                    time - lastLateChange >= policy.restoreDwellSeconds,
+                    wouldKeepUp(at: lateSheds - 1, after: report)
                 {
                     lateSheds -= 1
                     lastLateChange = time

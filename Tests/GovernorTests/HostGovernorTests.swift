@@ -194,6 +194,43 @@ struct HostGovernorTests {
         #expect(restored.frameRate == 30 && restored.ladderStep == 0)
     }
 
+    @Test(
+        "a client late at its heavy step does not go back to it while its work says it would be late"
+    )
+    func latenessDoesNotFlap() throws {
+        let changes = LockedState(0)
+        let governor = HostGovernor(
+            configuration: Self.configuration, onChange: { _ in changes.withLock { $0 += 1 } })
+        let ladder = [LadderStep(name: "full", cost: 150), LadderStep(name: "coarse", cost: 44)]
+        let client = try governor.register(
+            ClientRegistration(
+                name: "hog", priority: 5, nominalFrameRate: 10, minFrameRate: 2, ladder: ladder,
+                share: 0.3, shedFirst: .ladder),
+            at: 0)
+        // 150 ms a frame at 10 fps: late; the ladder goes first.
+        let late = WorkReport(
+            frames: 5, late: 5, workSeconds: .percentiles(p50: 0.15, p95: 0.16),
+            targetSeconds: 0.1)
+        let shed = try #require(governor.report(late, for: client.id, at: 1))
+        #expect(shed.ladderName == "coarse" && shed.frameRate == 10)
+        // 44 ms at coarse: on time, but full would take 150 ms again.
+        let onTime = WorkReport(
+            frames: 10, workSeconds: .percentiles(p50: 0.044, p95: 0.05), targetSeconds: 0.1)
+        let settled = changes.withLock { $0 }
+        for second in stride(from: 2.0, through: 120, by: 1) {
+            _ = governor.report(onTime, for: client.id, at: second)
+        }
+        #expect(governor.advice(for: client.id, at: 120)?.ladderName == "coarse")
+        #expect(changes.withLock { $0 } - settled <= 1, "only the acting level easing")
+        // Work that got cheaper (15 ms at coarse: full would take 51 ms) restores it.
+        let fast = WorkReport(
+            frames: 10, workSeconds: .percentiles(p50: 0.015, p95: 0.02), targetSeconds: 0.1)
+        for second in stride(from: 121.0, through: 140, by: 1) {
+            _ = governor.report(fast, for: client.id, at: second)
+        }
+        #expect(governor.advice(for: client.id, at: 140)?.ladderName == "full")
+    }
+
     @Test("an expired lease forgets the client, and the others take its budget back")
     func leasesExpire() throws {
         let governor = HostGovernor(configuration: Self.configuration)
