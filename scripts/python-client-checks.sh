@@ -14,9 +14,11 @@ fi
 python=/usr/bin/python3
 venv=$(mktemp -d)/venv
 trap 'rm -rf "$(dirname "$venv")"' EXIT
-# --system-site-packages: Debian's pytest, nothing from the network.
+# --system-site-packages: Debian's pytest, nothing from the network. Installed from a copy, so
+# the build leaves nothing in the checkout.
 "$python" -m venv --system-site-packages "$venv"
-"$venv/bin/pip" install --quiet --no-build-isolation --no-index clients/python
+cp -r clients/python "$(dirname "$venv")/source"
+"$venv/bin/pip" install --quiet --no-build-isolation --no-index "$(dirname "$venv")/source"
 # Imported from the installed package, not from the source tree.
 (cd "$(dirname "$venv")" && "$venv/bin/python" -c 'import headroom_client, sys; print("installed", headroom_client.__file__)')
 HEADROOM=$headroom "$venv/bin/python" -m pytest -q -p no:cacheprovider clients/python/tests
