@@ -75,7 +75,10 @@ fi
 # status --forecast: a Pi heating 3 °C a second is forecast hotter than it is.
 board raspberry-pi-4
 zone="$root/class/thermal/thermal_zone0/temp"
-( for step in $(seq 0 30); do printf '%d\n' $((50000 + step * 600)) >"$zone"; sleep 0.2; done ) &
+# Each value overwrites the last in place (same length, one write, no truncation): `>` would
+# empty the file first, and a sample landing in between reads no value (the sensor is stale,
+# the trend loses a point and the forecast is null: seen once in a fresh-clone CI).
+( for step in $(seq 0 30); do printf '%d\n' $((50000 + step * 600)) 1<>"$zone"; sleep 0.2; done ) &
 heater=$!
 check "status --forecast 10 on a heating Pi: the forecast is ahead of now" \
   "d['headroom']['forecastSeconds'] == 10 and d['headroom']['forecast'] > d['headroom']['current'] + 0.3" \

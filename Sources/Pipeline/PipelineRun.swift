@@ -105,7 +105,7 @@ public final class PipelineRun: Sendable {
     public let options: RunOptions
     /// The launch timeline every phase is marked on.
     public let timeline: LaunchTimeline
-    /// The metrics the run publishes as it goes (serve them with a `HTTPServer`).
+    /// The metrics the run publishes as it goes (serve them with an `HTTPServer`).
     public let metrics: HeadroomMetrics
 
     /// Seconds between progress samples (and the unit of time-at-level figures).

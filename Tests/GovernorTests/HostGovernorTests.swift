@@ -356,6 +356,10 @@ struct HostGovernorTests {
                 #"{"name":"a","priority":"high","nominalFrameRate":30,"minFrameRate":10,"ladder":[{"name":"x","cost":1}]}"#,
                 "priority"
             ),
+            (
+                #"{"name":"a","priority":1,"nominalFrameRate":30,"minFrameRate":10,"ladder":[{"name":"x","cost":1}],"shedFirst":"quality"}"#,
+                "shedFirst"
+            ),
         ])
     func registrationValidation(json: String, path: String) {
         #expect {

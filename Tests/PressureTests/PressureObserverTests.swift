@@ -49,14 +49,18 @@ final class SteppedSource: SampleSource {
         #expect(count == 2)
     }
 
-    @Test func runEndsWhenAReplayIsExhaustedAndLateSubscribersFinishAtOnce() async throws {
+    /// An observer replaying five samples, 70 °C to 90 °C, one a second on `clock`.
+    private static func replayingFiveSamples(on clock: ManualPressureClock) -> PressureObserver {
         let trace = PressureTrace(
             samples: (0..<5).map {
                 PressureSample(time: Double($0), sensors: [sensor("cpu", 70 + Double($0) * 5)])
             })
+        return PressureObserver(source: TraceReplaySource(trace: trace), interval: 1, clock: clock)
+    }
+
+    @Test func runEndsWhenAReplayIsExhaustedAndLateSubscribersFinishAtOnce() async throws {
         let clock = ManualPressureClock()
-        let observer = PressureObserver(
-            source: TraceReplaySource(trace: trace), interval: 1, clock: clock)
+        let observer = Self.replayingFiveSamples(on: clock)
         let readings = observer.readings()
         let task = Task { await observer.run() }
 
@@ -75,13 +79,8 @@ final class SteppedSource: SampleSource {
     }
 
     @Test func onReadingIsHandedEveryReadingOnTheSamplingThreadInOrder() async throws {
-        let trace = PressureTrace(
-            samples: (0..<5).map {
-                PressureSample(time: Double($0), sensors: [sensor("cpu", 70 + Double($0) * 5)])
-            })
         let clock = ManualPressureClock()
-        let observer = PressureObserver(
-            source: TraceReplaySource(trace: trace), interval: 1, clock: clock)
+        let observer = Self.replayingFiveSamples(on: clock)
         let handed = Mutex<[Double]>([])
         let task = Task {
             await observer.run(onReading: { reading in
