@@ -243,15 +243,15 @@ public final class HostGovernor: Sendable {
             }
             state.clients[id] = client
         }
-        publish(&state)
+        publish(&state, in: order)
     }
 
     /// Gives each client the advice for its position; a client whose advice asks for
     /// something new gets the next sequence number and is handed to `onChange`.
-    private func publish(_ state: inout State) {
+    private func publish(_ state: inout State, in order: [ClientID]) {
         let unknown = configuration.unknownShare
         let demand = state.clients.values.reduce(0) { $0 + $1.demand(unknown: unknown) }
-        for id in state.byPriority().map(\.id) {
+        for id in order {
             var client = state.clients[id]!
             let (acting, lateness) = configuration.policy.actingLevel(
                 pressure: state.level, lateShare: client.lateShare)

@@ -240,11 +240,15 @@ public struct ServiceRoutes: HTTPRequestHandler {
     }
 
     private static func unknownClient(_ text: Substring) -> HTTPResponse {
-        let shown = text.count > 32 ? text.prefix(32) + "…" : text
+        // At most 32 characters of what the caller sent, no control characters: an id is
+        // echoed, never a terminal escape or a megabyte.
+        let printable = text.prefix(32).unicodeScalars.filter {
+            $0.properties.generalCategory != .control
+        }
+        let shown = String(String.UnicodeScalarView(printable)) + (text.count > 32 ? "…" : "")
         return error(
             404, path: "id",
-            "no client \"\(shown.filter { !$0.isNewline })\": never registered, removed, or its"
-                + " lease ended; register again")
+            "no client \"\(shown)\": never registered, removed, or its lease ended; register again")
     }
 }
 

@@ -26,9 +26,7 @@ enum AdviseCommand {
             .number(
                 "--interval", "S", "seconds between samples within reach of a threshold",
                 in: 0.1...3600, default: 1),
-            .path(
-                "--trace", "FILE",
-                "pressure from a recorded trace, replayed in its recorded time; stops at its end"),
+            PressureInput.traceOption,
         ],
         run: { arguments in
             try arguments.expectNoPositionals()
@@ -40,10 +38,7 @@ enum AdviseCommand {
             let input = try PressureInput(arguments)
             let clock = MonotonicPressureClock()
             let observer = PressureObserver(
-                source: try arguments.value("--trace").map {
-                    TraceReplaySource(
-                        trace: try PressureTrace.read(from: $0), pacing: .recordedTimes)
-                } ?? input.sampler,
+                source: try input.observedSource(arguments),
                 classifier: input.classifier, interval: arguments.number("--interval"),
                 clock: clock)
             let (changes, feed) = AsyncStream.makeStream(of: AdviceChange.self)

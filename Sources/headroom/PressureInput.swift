@@ -30,6 +30,21 @@ struct PressureInput {
         classifier = PressureClassifier(configuration: configuration ?? PressureConfiguration())
     }
 
+    /// `--trace FILE` for the long-running commands that can replay pressure (`serve`,
+    /// `advise`).
+    static let traceOption = OptionSpec.path(
+        "--trace", "FILE",
+        "pressure from a recorded trace, replayed in its recorded time; stops at its end")
+
+    /// What an observer samples: the trace of `--trace` replayed in its recorded time, or the
+    /// host's sources.
+    ///
+    /// - Throws: ``Files/ConfigurationError`` naming the trace file when it cannot be read.
+    func observedSource(_ arguments: Arguments) throws -> any SampleSource {
+        guard let path = arguments.value("--trace") else { return sampler }
+        return TraceReplaySource(trace: try PressureTrace.read(from: path), pacing: .recordedTimes)
+    }
+
     /// One sample now on the monotonic clock.
     func sampleNow() -> PressureSample {
         // The live sampler always produces a sample.

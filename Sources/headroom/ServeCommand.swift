@@ -63,9 +63,7 @@ enum ServeCommand {
             .path(
                 "--token-file", "FILE",
                 "the token POST and DELETE from beyond loopback need (a file of mode 0600)"),
-            .path(
-                "--trace", "FILE",
-                "pressure from a recorded trace, replayed in its recorded time; stops at its end"),
+            PressureInput.traceOption,
             .number(
                 "--lease", "S", "seconds a client stays registered without a request",
                 in: 1...3600, default: 30),
@@ -97,10 +95,7 @@ enum ServeCommand {
             let token = try arguments.value("--token-file").map(BearerToken.load)
             let metrics = try HeadroomMetrics()
             let observer = PressureObserver(
-                source: try arguments.value("--trace").map {
-                    TraceReplaySource(
-                        trace: try PressureTrace.read(from: $0), pacing: .recordedTimes)
-                } ?? input.sampler,
+                source: try input.observedSource(arguments),
                 classifier: input.classifier, interval: interval)
             let service = HostService(
                 configuration: HostGovernorConfiguration(

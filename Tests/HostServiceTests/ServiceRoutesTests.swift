@@ -115,6 +115,17 @@ struct ServiceRoutesTests {
         #expect(!problem.isEmpty)
     }
 
+    @Test("an unknown id is echoed short and without control characters")
+    func echoedIDs() throws {
+        let fixture = try ServiceFixture()
+        let answer = fixture.call(
+            "GET", "/v1/clients/\u{1b}[31m" + String(repeating: "x", count: 5000) + "/advice")
+        #expect(answer.status == 404)
+        let message = try #require(answer.json?["problem"] as? String)
+        #expect(!message.unicodeScalars.contains { $0.properties.generalCategory == .control })
+        #expect(message.count < 200)
+    }
+
     @Test("a report for an unknown client or with a bad body")
     func badReports() throws {
         let fixture = try ServiceFixture()
