@@ -41,6 +41,7 @@ let package = Package(
         .systemLibrary(name: "CMallocStats"),
         .systemLibrary(name: "CWakeup"),
         .systemLibrary(name: "CStorage"),
+        .systemLibrary(name: "CSpawn"),
         .systemLibrary(
             name: "CMicroHTTPD", path: "Sources/CMicroHTTPD",
             providers: [.apt(["libmicrohttpd-dev"])]),
@@ -48,7 +49,7 @@ let package = Package(
         // Modules.
         module("Files"),
         module("Locking"),
-        module("LaunchTiming", ["Files", "Locking"]),
+        module("LaunchTiming", ["CSpawn", "Files", "Locking"]),
         module("Storage", ["CStorage", "Files", "Locking"]),
         module("Capture", ["Files", "LaunchTiming", "Locking", "Storage"]),
         module("Pressure", ["CSensors", "CWakeup", "Files", "Locking"]),

@@ -60,6 +60,7 @@ step "boards: Raspberry Pi and Jetson sysfs trees" scripts/board-checks.sh "$(he
 step "pro video storage on tmpfs and ext4" scripts/storage-checks.sh "$(headroom)"
 step "signals: run, watch and serve mid-work" scripts/signal-checks.sh "$(headroom)"
 step "launch checks (measure, compare, crash safety)" scripts/launch-checks.sh "$(headroom)"
+step "launch measure -- CMD: real children, failures, trace import" scripts/program-launch-checks.sh "$(headroom)"
 step "host service: API v1 with curl, advise, unit, install" scripts/service-checks.sh "$(headroom)"
 step "Python client against headroom serve (pytest)" scripts/python-client-checks.sh "$(headroom)"
 step "Prometheus scraping headroom serve; promtool" scripts/prometheus-integration.sh "$(headroom)"

@@ -15,7 +15,7 @@ public final class HistoryStore: Sendable {
     private let connection: Mutex<SQLiteConnection>
 
     /// The schema version this code writes (SQLite's `user_version`).
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
 
     /// The default location: `$XDG_DATA_HOME/headroom/history.sqlite3`, with `XDG_DATA_HOME`
     /// defaulting to `$HOME/.local/share` as the XDG base-directory specification says.
@@ -65,14 +65,23 @@ public final class HistoryStore: Sendable {
         guard current < schemaVersion else { return }
         try connection.transaction("create the schema") { () throws(HistoryError) in
             if current < 1 { try createVersion1(connection) }
-            // Version 2: a content hash per imported run, so importing it again is recognized.
+            if current < 2 {
+                // A content hash per imported run, so importing it again is recognized.
+                try connection.execute(
+                    """
+                    ALTER TABLE runs ADD COLUMN content_hash TEXT;
+                    CREATE UNIQUE INDEX runs_content_hash ON runs(content_hash)
+                        WHERE content_hash IS NOT NULL;
+                    """, operation: "upgrade the schema")
+            }
+            if current < 3 {
+                // Failed launches (their reason as JSON) and a run's notes (a JSON array).
+                try connection.execute(
+                    "ALTER TABLE runs ADD COLUMN failure TEXT; ALTER TABLE runs ADD COLUMN notes TEXT;",
+                    operation: "upgrade the schema")
+            }
             try connection.execute(
-                """
-                ALTER TABLE runs ADD COLUMN content_hash TEXT;
-                CREATE UNIQUE INDEX runs_content_hash ON runs(content_hash)
-                    WHERE content_hash IS NOT NULL;
-                PRAGMA user_version = \(schemaVersion);
-                """, operation: "upgrade the schema")
+                "PRAGMA user_version = \(schemaVersion);", operation: "upgrade the schema")
         }
     }
 
@@ -179,20 +188,23 @@ public final class HistoryStore: Sendable {
         into connection: SQLiteConnection
     ) throws(HistoryError) -> RunID {
         let operation = "add a run"
-        let metadata = String(
-            decoding: (try? encoder.encode(report.metadata)) ?? Data("{}".utf8), as: UTF8.self)
+        func json(_ value: some Encodable) -> String {
+            String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
+        }
         try connection.prepare(
             """
             INSERT INTO runs (label, started_at, origin, total_seconds,
-                first_preview_seconds, dropped_events, metadata, content_hash)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                first_preview_seconds, dropped_events, metadata, content_hash, failure, notes)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, operation: operation
         ).run([
             .text(report.label), .real(report.startedAt), .text(report.origin.rawValue),
             .real(report.totalDuration),
             report.timeToFirstPreviewFrame.map(SQLiteValue.real) ?? .null,
-            .integer(Int64(report.droppedEvents)), .text(metadata),
+            .integer(Int64(report.droppedEvents)), .text(json(report.metadata)),
             contentHash.map(SQLiteValue.text) ?? .null,
+            report.failure.map { .text(json($0)) } ?? .null,
+            report.notes.isEmpty ? .null : .text(json(report.notes)),
         ])
         let id = connection.lastInsertRowID
         let phase = try connection.prepare(
@@ -227,8 +239,8 @@ public final class HistoryStore: Sendable {
         try connection.withLock { connection throws(HistoryError) in
             let statement = try connection.prepare(
                 """
-                SELECT id, label, started_at, total_seconds, first_preview_seconds FROM runs
-                WHERE ?1 IS NULL OR label = ?1 ORDER BY id DESC LIMIT ?2
+                SELECT id, label, started_at, total_seconds, first_preview_seconds, failure
+                FROM runs WHERE ?1 IS NULL OR label = ?1 ORDER BY id DESC LIMIT ?2
                 """, operation: "list runs")
             try statement.bind([label.map(SQLiteValue.text) ?? .null, .integer(Int64(limit ?? -1))])
             var runs: [StoredRun] = []
@@ -237,7 +249,8 @@ public final class HistoryStore: Sendable {
                     StoredRun(
                         id: RunID(statement.integer(0)), label: statement.text(1),
                         startedAt: statement.real(2), totalSeconds: statement.real(3),
-                        firstPreviewSeconds: statement.isNull(4) ? nil : statement.real(4)))
+                        firstPreviewSeconds: statement.isNull(4) ? nil : statement.real(4),
+                        failure: statement.isNull(5) ? nil : Self.decodeFailure(statement.text(5))))
             }
             return runs
         }
@@ -269,8 +282,10 @@ public final class HistoryStore: Sendable {
         try connection.withLock { connection throws(HistoryError) in
             let operation = "read run \(id)"
             let run = try connection.prepare(
-                "SELECT label, started_at, origin, dropped_events, metadata FROM runs WHERE id = ?",
-                operation: operation)
+                """
+                SELECT label, started_at, origin, dropped_events, metadata, failure, notes
+                FROM runs WHERE id = ?
+                """, operation: operation)
             try run.bind([.integer(id.rawValue)])
             guard try run.step() else {
                 throw HistoryError(path: path, operation: operation, problem: "no such run")
@@ -282,7 +297,12 @@ public final class HistoryStore: Sendable {
                 label: run.text(0), startedAt: run.real(1),
                 origin: ReportOrigin(rawValue: run.text(2)) ?? .timelineStart, phases: [],
                 marks: [],
-                droppedEvents: Int(run.integer(3)), metadata: metadata)
+                droppedEvents: Int(run.integer(3)), metadata: metadata,
+                failure: run.isNull(5) ? nil : Self.decodeFailure(run.text(5)),
+                notes: run.isNull(6)
+                    ? []
+                    : (try? JSONDecoder().decode([String].self, from: Data(run.text(6).utf8)))
+                        ?? [])
             let phases = try connection.prepare(
                 """
                 SELECT name, start_seconds, duration_seconds, depth, parent, complete FROM phases
@@ -361,6 +381,12 @@ public final class HistoryStore: Sendable {
                 "PRAGMA integrity_check", operation: "check integrity")
             return try statement.step() && statement.text(0) == "ok"
         }
+    }
+
+    /// A stored failure; one this version cannot read still marks the run as failed.
+    private static func decodeFailure(_ text: String) -> LaunchFailure {
+        (try? JSONDecoder().decode(LaunchFailure.self, from: Data(text.utf8)))
+            ?? .notStarted("unreadable failure record \(text.prefix(80))")
     }
 
     private static let encoder: JSONEncoder = {

@@ -1,3 +1,5 @@
+import LaunchTiming
+
 /// One run in the history, without its phases.
 public struct StoredRun: Hashable, Codable, Sendable {
     /// The run's identifier.
@@ -10,4 +12,22 @@ public struct StoredRun: Hashable, Codable, Sendable {
     public var totalSeconds: Double
     /// When its first preview frame arrived, in seconds since its origin, if it had one.
     public var firstPreviewSeconds: Double?
+    /// Why the launch failed, when it did; its figures are left out of statistics.
+    public var failure: LaunchFailure?
+
+    /// Creates a stored run's summary.
+    public init(
+        id: RunID, label: String, startedAt: Double, totalSeconds: Double,
+        firstPreviewSeconds: Double?, failure: LaunchFailure? = nil
+    ) {
+        self.id = id
+        self.label = label
+        self.startedAt = startedAt
+        self.totalSeconds = totalSeconds
+        self.firstPreviewSeconds = firstPreviewSeconds
+        self.failure = failure
+    }
+
+    /// Whether the launch ended well.
+    public var isCompleted: Bool { failure == nil }
 }

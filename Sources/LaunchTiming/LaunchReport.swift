@@ -112,11 +112,18 @@ public struct LaunchReport: Hashable, Codable, Sendable {
     public var droppedEvents: Int
     /// Free-form facts about the launch (`session`, `host`, `deferredStart`).
     public var metadata: [String: String]
+    /// Why the launch failed, when it did (a measured program that crashed, exited non-zero
+    /// or never said ready); its phases are then what it recorded before.
+    public var failure: LaunchFailure?
+    /// What went wrong in the recording without failing the launch (malformed trace lines,
+    /// an end without its begin, events over the limit), one line each.
+    public var notes: [String]
 
     /// Creates a report; times are in seconds since `origin`.
     public init(
         label: String, startedAt: Double, origin: ReportOrigin, phases: [PhaseInterval],
-        marks: [PhaseMark], droppedEvents: Int = 0, metadata: [String: String] = [:]
+        marks: [PhaseMark], droppedEvents: Int = 0, metadata: [String: String] = [:],
+        failure: LaunchFailure? = nil, notes: [String] = []
     ) {
         self.version = Self.currentVersion
         self.label = label
@@ -126,7 +133,12 @@ public struct LaunchReport: Hashable, Codable, Sendable {
         self.marks = marks
         self.droppedEvents = droppedEvents
         self.metadata = metadata
+        self.failure = failure
+        self.notes = notes
     }
+
+    /// Whether the launch ended well (it has no ``failure``).
+    public var isCompleted: Bool { failure == nil }
 
     /// The first interval named `name`, if the launch had one.
     public func phase(named name: String) -> PhaseInterval? {
@@ -148,6 +160,7 @@ public struct LaunchReport: Hashable, Codable, Sendable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case version, label, startedAt, origin, phases, marks, droppedEvents, metadata
+        case failure, notes
     }
 
     /// Decodes a report, rejecting unknown keys and versions this code does not know.
@@ -166,6 +179,24 @@ public struct LaunchReport: Hashable, Codable, Sendable {
         marks = try container.decode([PhaseMark].self, forKey: .marks)
         droppedEvents = try container.decodeIfPresent(Int.self, forKey: .droppedEvents) ?? 0
         metadata = try container.decodeIfPresent([String: String].self, forKey: .metadata) ?? [:]
+        failure = try container.decodeIfPresent(LaunchFailure.self, forKey: .failure)
+        notes = try container.decodeIfPresent([String].self, forKey: .notes) ?? []
+    }
+
+    /// Encodes the report; `failure` and `notes` only when there are any, so a completed
+    /// report reads (and hashes) as it did before they existed.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(label, forKey: .label)
+        try container.encode(startedAt, forKey: .startedAt)
+        try container.encode(origin, forKey: .origin)
+        try container.encode(phases, forKey: .phases)
+        try container.encode(marks, forKey: .marks)
+        try container.encode(droppedEvents, forKey: .droppedEvents)
+        try container.encode(metadata, forKey: .metadata)
+        try container.encodeIfPresent(failure, forKey: .failure)
+        if !notes.isEmpty { try container.encode(notes, forKey: .notes) }
     }
 
     /// Parses a report written as JSON (`LaunchReportFormat.json` in `Reports`).

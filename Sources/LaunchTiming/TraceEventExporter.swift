@@ -61,6 +61,8 @@ public enum TraceEventExporter {
         var otherData = report.metadata
         otherData["origin"] = report.origin.rawValue
         otherData["startedAt"] = String(report.startedAt)
+        if let failure = report.failure { otherData["failure"] = failure.description }
+        if !report.notes.isEmpty { otherData["notes"] = report.notes.joined(separator: "\n") }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let document = Document(traceEvents: events, displayTimeUnit: "ms", otherData: otherData)

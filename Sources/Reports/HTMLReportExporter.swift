@@ -20,6 +20,13 @@ public enum HTMLReportExporter {
             report.timeToFirstPreviewFrame.map {
                 " First preview frame at <b>\(HTMLText.duration($0))</b>."
             } ?? ""
+        let failure =
+            report.failure.map { " <b>Failed: \(HTMLText.escaped($0.description)).</b>" } ?? ""
+        let notes =
+            report.notes.isEmpty
+            ? ""
+            : "<ul class=\"context\">"
+                + report.notes.map { "<li>\(HTMLText.escaped($0))</li>" }.joined() + "</ul>"
         let metadata = report.metadata.sorted { $0.key < $1.key }.map {
             "<p class=\"context\">\(HTMLText.escaped($0.key)): \(HTMLText.escaped($0.value))</p>"
         }
@@ -31,8 +38,9 @@ public enum HTMLReportExporter {
             <style>\(HTMLRunReport.style)</style></head><body>
             <h1>\(HTMLText.escaped(title))</h1>
             \(metadata.joined(separator: "\n"))
-            <section><p class="lead">Times since the \(origin); total \(HTMLText.duration(report.totalDuration)).\(firstFrame)</p>
+            <section><p class="lead">Times since the \(origin); total \(HTMLText.duration(report.totalDuration)).\(firstFrame)\(failure)</p>
             \(waterfall.render())
+            \(notes)
             </section>
             </body></html>
 

@@ -15,6 +15,9 @@ public enum MarkdownReportExporter {
         if report.droppedEvents > 0 {
             summary += " \(report.droppedEvents) events were dropped (timeline full)."
         }
+        if let failure = report.failure {
+            summary += " **Failed: \(escaped(failure.description)).**"
+        }
         lines += [summary, "", "| phase | start | duration |", "|---|---:|---:|"]
         for phase in report.phases {
             // Nesting as plain text (no HTML entities: the file reads the same in a terminal).
@@ -30,6 +33,9 @@ public enum MarkdownReportExporter {
             for mark in report.marks {
                 lines.append("| \(escaped(mark.name)) | \(milliseconds(mark.time)) |")
             }
+        }
+        if !report.notes.isEmpty {
+            lines += ["", "Notes:", ""] + report.notes.map { "- \(escaped($0))" }
         }
         if !report.metadata.isEmpty {
             lines += [""]

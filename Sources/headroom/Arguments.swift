@@ -133,8 +133,10 @@ struct UsageError: Error, CustomStringConvertible {
 struct Arguments: Sendable {
     /// The command's name, for messages.
     let command: String
-    /// Positional arguments in order.
+    /// Positional arguments in order (those after `--` included).
     let positionals: [String]
+    /// The words after `--`, when it was given (a command to run, for `launch measure`).
+    let afterSeparator: [String]?
     private let values: [String: String]
     private let flags: Set<String>
     private let specs: [String: OptionSpec]
@@ -151,6 +153,7 @@ struct Arguments: Sendable {
         var flags: Set<String> = []
         var index = 0
         var onlyPositionals = false
+        var separator: Int?
         while index < words.count {
             let word = words[index]
             index += 1
@@ -160,6 +163,7 @@ struct Arguments: Sendable {
             }
             if word == "--" {
                 onlyPositionals = true
+                separator = positionals.count
                 continue
             }
             let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
@@ -191,6 +195,7 @@ struct Arguments: Sendable {
             }
         }
         self.positionals = positionals
+        self.afterSeparator = separator.map { Array(positionals[$0...]) }
         self.values = values
         self.flags = flags
     }

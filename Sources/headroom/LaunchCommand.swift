@@ -9,12 +9,12 @@ enum LaunchCommand {
     /// The subcommands and the options each accepts.
     static let subcommands: [String: Set<String>] = [
         "report": ["--db", "--format", "--out", "--from", "--out-dir"],
-        "import": ["--db", "--label"],
+        "import": ["--db", "--label", "--pid"],
         "history": ["--db", "--runs", "--label", "--json", "--check"],
         "compare": ["--db", "--json", "--alpha", "--min-change"],
         "measure": [
             "--db", "--session", "--runs", "--no-deferred", "--label", "--json", "--out-dir",
-            "--frames",
+            "--frames", "--ready", "--timeout", "--output",
         ],
         LaunchMeasure.runOnceName: ["--session", "--no-deferred", "--label", "--frames"],
     ]
@@ -38,6 +38,16 @@ enum LaunchCommand {
         .path("--session", "FILE", "measure: the session to launch"),
         .path("--frames", "FILE", "measure: frames from this .y4m file (default: a pattern)"),
         .flag("--no-deferred", "measure: start every output before the first frame"),
+        .option(
+            "--ready", "NAME", "measure -- CMD: the event that ends the launch (default ready)"),
+        .number(
+            "--timeout", "S",
+            "measure -- CMD: seconds to say ready before the run fails (default 60)",
+            in: 0.01...86_400),
+        .path("--output", "FILE", "measure -- CMD: the program's stdout and stderr into FILE"),
+        .integer(
+            "--pid", "PID", "import: the process of a Chrome trace to import",
+            in: 0...Int(Int32.max)),
         .path("--out-dir", "DIR", "report, measure: write each run's report into DIR"),
         .flag("--check", "history: check the database's integrity"),
         .flag("--json", "print JSON"),
@@ -52,7 +62,9 @@ enum LaunchCommand {
                    headroom launch compare A B [--alpha P] [--min-change R] [--json] [--db PATH]
                    headroom launch measure [--session FILE] [--runs N] [--no-deferred] [--frames FILE]
                                            [--label LABEL] [--out-dir DIR] [--json] [--db PATH]
-                   headroom launch import FILE... [--label LABEL] [--db PATH]
+                   headroom launch measure [--runs N] [--label LABEL] [--ready NAME] [--timeout S]
+                                           [--output FILE] [--out-dir DIR] [--json] [--db PATH] -- CMD ARGS...
+                   headroom launch import FILE... [--label LABEL] [--pid PID] [--db PATH]
             """,
         summary: "Launch timelines: report, history (p50/p95 per phase), compare, measure, import.",
         details: """
@@ -72,7 +84,21 @@ enum LaunchCommand {
             processes and stores each run, labelled "deferred" or, with --no-deferred (every
             output started before the first frame), "no-deferred"; --out-dir also writes each
             run's JSON report there.
-            import: adds JSON reports (from another machine, or --out-dir) to the history.
+            measure -- CMD ARGS...: launches any program N times, each in a fresh process with a
+            pipe as descriptor 3 and HEADROOM_TRACE_FD=3 in its environment; it writes one
+            JSON trace event a line, {"ph": "B"|"E"|"X"|"i", "name", "ts": µs on
+            CLOCK_MONOTONIC (optional), "dur" (X)}; `printf '{"ph":"i","name":"ready"}\n' >&3`
+            from a shell. app.init, session.configure, session.start, output.init,
+            first_frame and deferred.start are Headroom's own phases; other names are kept.
+            The launch ends at the event --ready (default ready; the program is then stopped)
+            or at the program's exit; times count from the process's creation. A crash, a
+            non-zero exit or no ready within --timeout (default 60 s) is stored as a failed run
+            (exit 1). The program's output passes through (to stderr with --json), or goes to
+            --output FILE; its stdin is /dev/null. Label: the program's (or script's) name.
+            import: adds JSON reports (from another machine, or --out-dir) to the history, or
+            the events of one process of a Chrome trace-event file (an array, or
+            {"traceEvents": [...]}, as Chrome and Perfetto write it; --pid picks the process
+            when it holds several).
             The history is $XDG_DATA_HOME/headroom/history.sqlite3 unless --db PATH.
             """,
         options: options,
@@ -95,7 +121,20 @@ enum LaunchCommand {
             case "import": return try importReports(arguments, rest)
             case "history": return try LaunchHistoryText.history(arguments, rest)
             case "compare": return try LaunchHistoryText.compare(arguments, rest)
-            case "measure": return try await LaunchMeasure.measure(arguments, rest)
+            case "measure":
+                if let command = arguments.afterSeparator {
+                    guard !command.isEmpty, rest.count == command.count else {
+                        throw UsageError(
+                            description: command.isEmpty
+                                ? "expected a command after --"
+                                : "unexpected argument \"\(rest[0])\" before --")
+                    }
+                    return try await ProgramLaunchMeasure.measure(arguments, command: command)
+                }
+                for option in ["--ready", "--timeout", "--output"] where arguments.isGiven(option) {
+                    throw UsageError(description: "\(option): only with a command (-- CMD ARGS...)")
+                }
+                return try await LaunchMeasure.measure(arguments, rest)
             default: return try await LaunchMeasure.runOnce(arguments, rest)
             }
         })
@@ -106,8 +145,20 @@ enum LaunchCommand {
         guard !files.isEmpty else {
             throw UsageError(description: "expected one or more JSON report FILEs")
         }
+        let processID = arguments.optionalInteger("--pid")
         let reports = try files.map { file in
-            var report = try LaunchReport.decode(InputFile.read(file), file: file)
+            let data = try InputFile.read(file)
+            var report: LaunchReport
+            if ChromeTrace.isTrace(try parsed(data, file: file)) {
+                report = try ChromeTrace.report(
+                    data, file: file, processID: processID, label: arguments.value("--label"))
+            } else {
+                guard processID == nil else {
+                    throw UsageError(
+                        description: "--pid: \(file) is a launch report, not a Chrome trace")
+                }
+                report = try LaunchReport.decode(data, file: file)
+            }
             if let label = arguments.value("--label") { report.label = label }
             return report
         }
@@ -126,6 +177,11 @@ enum LaunchCommand {
             "imported \(added.count) run(s) into \(store.path)"
                 + (added.isEmpty ? "" : ": \(added.joined(separator: " "))"))
         return 0
+    }
+
+    /// `data` as JSON, errors naming `file`.
+    private static func parsed(_ data: Data, file: String) throws(ConfigurationError) -> JSONValue {
+        do { return try JSONParser.parse(data) } catch { throw error.inFile(file) }
     }
 
     /// The history named by `--db`, or the default one.

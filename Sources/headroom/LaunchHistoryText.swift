@@ -17,10 +17,16 @@ enum LaunchHistoryText {
         }
         let count = arguments.optionalInteger("--runs") ?? 20
         let runs = try store.runs(label: arguments.value("--label"), limit: count)
-        let timeline = try store.timeline(of: runs.map(\.id))
+        let failed = runs.filter { !$0.isCompleted }
+        let timeline = try store.timeline(of: runs.filter(\.isCompleted).map(\.id))
         let statistics = MetricStatistics.all(timeline.samples, meanTimes: timeline.meanTimes)
         if arguments.has("--json") {
-            Console.json(HistoryDocument(runs: runs.count, metrics: statistics))
+            Console.json(
+                HistoryDocument(
+                    runs: runs.count, metrics: statistics,
+                    failed: failed.map {
+                        .init(id: $0.id, label: $0.label, failure: $0.failure?.description ?? "")
+                    }))
             return 0
         }
         guard !runs.isEmpty else {
@@ -38,8 +44,17 @@ enum LaunchHistoryText {
             ])
         }
         let label = arguments.value("--label").map { " labelled \"\($0)\"" } ?? ""
-        Console.out("\(runs.count) latest runs\(label) (runs \(runs.last!.id)–\(runs.first!.id))\n")
-        Console.out(table.text)
+        let failedText = failed.isEmpty ? "" : "; \(failed.count) failed, left out of the figures"
+        Console.out(
+            "\(runs.count) latest runs\(label) (runs \(runs.last!.id)–\(runs.first!.id))\(failedText)\n"
+        )
+        if !table.rows.isEmpty { Console.out(table.text) }
+        if !failed.isEmpty {
+            Console.out((table.rows.isEmpty ? "" : "\n") + "failed runs:")
+            for run in failed.reversed() {
+                Console.out("  run \(run.id) (\(run.label)): \(run.failure?.description ?? "")")
+            }
+        }
         return 0
     }
 
@@ -54,18 +69,27 @@ enum LaunchHistoryText {
             minimumRelativeChange: arguments.number("--min-change"))
         let store = try LaunchCommand.store(arguments)
         var samples: [[LaunchMetric: [Double]]] = []
+        var failures: [FailureShare] = []
         for text in rest {
             let runs = try store.runs(matching: LaunchCommand.selector(text))
             guard !runs.isEmpty else {
                 Console.error("headroom launch compare: no run matches \"\(text)\"")
                 return 2
             }
-            samples.append(try store.samples(of: runs.map(\.id)))
+            samples.append(try store.samples(of: runs.filter(\.isCompleted).map(\.id)))
+            failures.append(
+                FailureShare(failed: runs.count(where: { !$0.isCompleted }), runs: runs.count))
         }
         let changes = comparison.changes(baseline: samples[0], candidate: samples[1])
+        // A candidate that fails more often than the baseline regressed, whatever its timings.
+        let failsMore = failures[1].share > failures[0].share
         let regressions = changes.filter { $0.verdict == .regression }
+        let regressionCount = regressions.count + (failsMore ? 1 : 0)
         if arguments.has("--json") {
-            Console.json(CompareDocument(changes: changes, regressions: regressions.count))
+            Console.json(
+                CompareDocument(
+                    changes: changes, regressions: regressionCount, failedA: failures[0].failed,
+                    failedB: failures[1].failed))
         } else {
             var table = TextTable(
                 headings: ["phase", "runs", "A p50 ms", "B p50 ms", "change", "p", "verdict"],
@@ -80,13 +104,20 @@ enum LaunchHistoryText {
                 ])
             }
             Console.out(table.text)
+            if failures.contains(where: { $0.failed > 0 }) {
+                Console.out(
+                    "\nfailed runs (left out of the figures): A \(failures[0].failed) of"
+                        + " \(failures[0].runs), B \(failures[1].failed) of \(failures[1].runs)"
+                        + (failsMore ? " — B fails more often: a regression" : ""))
+            }
+            let names = regressions.map(\.metric.description) + (failsMore ? ["failed runs"] : [])
             Console.out(
-                regressions.isEmpty
+                names.isEmpty
                     ? "\nno significant regression from \(rest[0]) to \(rest[1])"
-                    : "\n\(regressions.count) significant regression(s) from \(rest[0]) to \(rest[1]): "
-                        + regressions.map(\.metric.description).joined(separator: ", "))
+                    : "\n\(names.count) significant regression(s) from \(rest[0]) to \(rest[1]): "
+                        + names.joined(separator: ", "))
         }
-        return regressions.isEmpty ? 0 : 1
+        return regressionCount == 0 ? 0 : 1
     }
 
     static func milliseconds(_ seconds: Double) -> String {
@@ -94,12 +125,27 @@ enum LaunchHistoryText {
     }
 
     private struct HistoryDocument: Encodable {
+        struct FailedRun: Encodable {
+            var id: RunID
+            var label: String
+            var failure: String
+        }
         var runs: Int
         var metrics: [MetricStatistics]
+        var failed: [FailedRun]
     }
 
     private struct CompareDocument: Encodable {
         var changes: [MetricChange]
         var regressions: Int
+        var failedA: Int
+        var failedB: Int
+    }
+
+    /// How many of a selection's runs failed.
+    private struct FailureShare {
+        var failed: Int
+        var runs: Int
+        var share: Double { runs == 0 ? 0 : Double(failed) / Double(runs) }
     }
 }

@@ -130,3 +130,44 @@ func report(label: String, firstFrame: Double, start: Double = 0.01) -> LaunchRe
     #expect(HistoryStore.contentHash(of: relabelled) != HistoryStore.contentHash(of: first))
     #expect(HistoryStore.contentHash(of: first) == HistoryStore.contentHash(of: first))
 }
+
+@Test func failedRunsAreStoredWithTheirReasonAndNotes() throws {
+    let store = try HistoryStore(path: temporaryDatabase())
+    var failed = report(label: "app", firstFrame: 0.05)
+    failed.failure = .signalled(11)
+    failed.notes = ["1 malformed line(s) ignored"]
+    let good = try store.add(report(label: "app", firstFrame: 0.04))
+    let bad = try store.add(failed)
+    let runs = try store.runs(label: "app")
+    #expect(runs.first { $0.id == bad }?.failure == .signalled(11))
+    #expect(runs.first { $0.id == good }?.isCompleted == true)
+    let read = try store.report(bad)
+    #expect(read.failure == .signalled(11))
+    #expect(read.notes == failed.notes)
+    #expect(try store.report(good).notes.isEmpty)
+}
+
+@Test func aVersion2HistoryIsUpgradedKeepingItsRuns() throws {
+    let path = temporaryDatabase()
+    let id = try HistoryStore(path: path).add(report(label: "old", firstFrame: 0.05))
+    // Turn it back into a version-2 database: no failure or notes columns.
+    let sqlite = Process()
+    sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    sqlite.arguments = [
+        "python3", "-c",
+        """
+        import sqlite3, sys
+        db = sqlite3.connect(sys.argv[1])
+        db.executescript("ALTER TABLE runs DROP COLUMN failure; ALTER TABLE runs DROP COLUMN notes; PRAGMA user_version = 2;")
+        """, path,
+    ]
+    try sqlite.run()
+    sqlite.waitUntilExit()
+    try #require(sqlite.terminationStatus == 0)
+    let store = try HistoryStore(path: path)
+    #expect(try store.report(id).label == "old")
+    var failed = report(label: "new", firstFrame: 0.05)
+    failed.failure = .exited(status: 2)
+    let added = try store.add(failed)
+    #expect(try store.report(added).failure == .exited(status: 2))
+}
