@@ -32,6 +32,8 @@ let package = Package(
         .executable(name: "headroom", targets: ["headroom"]),
         .executable(name: "headroom-bench", targets: ["headroom-bench"]),
         .library(name: "Headroom", targets: ["Headroom"]),
+        // libheadroom.so for C and C++: include/headroom.h, installed by scripts/install.sh.
+        .library(name: "headroom-c", type: .dynamic, targets: ["LibHeadroom"]),
     ] + libraries.map { .library(name: $0, targets: [$0]) },
     targets: [
         // C libraries from Debian.
@@ -69,6 +71,9 @@ let package = Package(
             "HostService", ["Capture", "Files", "Governor", "Locking", "Pressure", "Telemetry"]),
         module("Reports", ["Files", "LaunchTiming", "Pipeline", "Pressure"]),
 
+        // The C API (include/headroom.h).
+        module("LibHeadroom", ["Capture", "Files", "LaunchTiming", "Locking", "Pressure"]),
+
         // The umbrella: every public module, re-exported.
         module("Headroom", libraries.map { .target(name: $0) }),
 
@@ -84,7 +89,8 @@ let package = Package(
             name: "headroom-bench",
             dependencies: [
                 "Capture", "CMallocStats", "CSensors", "CStorage", "CWakeup", "Dock", "Governor",
-                "History", "HostService", "LaunchTiming", "Locking", "Pipeline", "Pressure",
+                "History", "HostService", "LaunchTiming", "LibHeadroom", "Locking", "Pipeline",
+                "Pressure",
                 "Storage", "Telemetry", "Tracking",
             ],
             swiftSettings: strictSettings),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs Headroom: the binary, the systemd unit (with ExecStart at the installed binary),
-# and shell completions for bash, zsh and fish. Builds a release binary unless --from DIR
-# names a build directory that has one. Safe to run twice.
+# shell completions for bash, zsh and fish, and libheadroom for C and C++ (lib/libheadroom.so,
+# include/headroom.h, lib/pkgconfig/headroom.pc). Builds release binaries unless --from DIR
+# names a build directory that has them. Safe to run twice.
 # Usage: scripts/install.sh [--prefix DIR (default /usr/local)] [--from BUILD-DIR]
 #        [--no-group]   (skip creating the system group "headroom" that may use the socket)
 set -euo pipefail
@@ -21,14 +22,23 @@ done
 if [[ -z $from ]]; then
   source scripts/env.sh
   swift build -c release --product headroom
+  swift build -c release --product headroom-c
   from=$(swift build -c release --show-bin-path)
 fi
 [[ -x $from/headroom ]] || { echo "install: no headroom binary in $from" >&2; exit 2; }
+[[ -f $from/libheadroom-c.so ]] || { echo "install: no libheadroom-c.so in $from" >&2; exit 2; }
+version=$(sed -n 's/^let headroomVersion = "\(.*\)"/\1/p' Sources/headroom/Version.swift)
 
 install -d "$prefix/bin" "$prefix/lib/systemd/system" "$prefix/share/bash-completion/completions" \
   "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d" \
-  "$prefix/share/doc/headroom"
+  "$prefix/share/doc/headroom" "$prefix/lib/pkgconfig" "$prefix/include"
 install -m 0755 "$from/headroom" "$prefix/bin/headroom"
+# The library under its C name; it finds the Swift runtime through its RUNPATH.
+install -m 0755 "$from/libheadroom-c.so" "$prefix/lib/libheadroom.so.tmp"
+mv "$prefix/lib/libheadroom.so.tmp" "$prefix/lib/libheadroom.so"
+install -m 0644 include/headroom.h "$prefix/include/headroom.h"
+sed "s|@PREFIX@|$prefix|; s|@VERSION@|$version|" dist/headroom.pc.in >"$prefix/lib/pkgconfig/headroom.pc.tmp"
+mv "$prefix/lib/pkgconfig/headroom.pc.tmp" "$prefix/lib/pkgconfig/headroom.pc"
 sed "s|/usr/local/bin/headroom|$prefix/bin/headroom|g; s|/usr/local/share/doc|$prefix/share/doc|g" \
   dist/headroom.service >"$prefix/lib/systemd/system/headroom.service.tmp"
 chmod 0644 "$prefix/lib/systemd/system/headroom.service.tmp"
@@ -42,5 +52,6 @@ if [[ $group == yes ]] && ! getent group headroom >/dev/null; then
     echo "install: note: not root, so no group \"headroom\"; the socket is then the service's own" >&2
   fi
 fi
-echo "installed into $prefix: bin/headroom, lib/systemd/system/headroom.service, completions"
+echo "installed into $prefix: bin/headroom, lib/systemd/system/headroom.service, completions,"
+echo "  lib/libheadroom.so, include/headroom.h, lib/pkgconfig/headroom.pc"
 echo "start it with: systemctl daemon-reload && systemctl enable --now headroom"

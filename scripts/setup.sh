@@ -15,6 +15,9 @@ packages=(
   ffmpeg
   python3-venv
   python3-pytest
+  gcc
+  libc6-dev
+  pkg-config
 )
 
 # Waits for the package manager's lock when another apt or dpkg holds it.
