@@ -98,6 +98,28 @@ run launch report traced --format md --db "$db" >"$work/traced.md" || fail "rend
 [[ $show == --show ]] && head -20 "$work/traced.md"
 grep -q "open_camera" "$work/traced.md" || fail "the imported trace lacks its phases"
 
+# The Python people detector (examples/python) marks its phases through headroom_client.
+if /usr/bin/python3 -c 'import cv2' 2>/dev/null; then
+  ffmpeg -loglevel error -y -f lavfi -i testsrc2=size=320x240:rate=25 -frames:v 10 "$work/clip.avi"
+  example="$(dirname "${BASH_SOURCE[0]}")/../examples/python/people_detector.py"
+  for variant in eager deferred; do
+    flags=(--no-service --frames 1 --source "$work/clip.avi")
+    [[ $variant == deferred ]] && flags+=(--deferred)
+    "$headroom" launch measure --runs 2 --label "py-$variant" --db "$db" --output "$work/py.log" \
+      -- /usr/bin/python3 "$example" "${flags[@]}" >/dev/null || { fail "measuring the Python example ($variant)"; tail "$work/py.log"; }
+  done
+  for variant in eager deferred; do
+    "$headroom" launch history --label "py-$variant" --db "$db" >"$work/py-history.out"
+    expected=(imports appInit camera.open @firstPreviewFrame @ready)
+    [[ $variant == eager ]] && expected+=(detector.load) || expected+=(deferredStart)
+    for figure in "${expected[@]}"; do
+      grep -q "^$figure " "$work/py-history.out" || { fail "the Python example ($variant) lacks $figure"; cat "$work/py-history.out"; }
+    done
+  done
+else
+  echo "program-launch-checks: note: no python3-opencv; the Python example was not measured"
+fi
+
 # Usage errors: exit 2, a message that says what is wrong.
 expect_usage() {
   local needle=$1 status=0

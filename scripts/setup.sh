@@ -18,6 +18,7 @@ packages=(
   gcc
   libc6-dev
   pkg-config
+  python3-opencv
 )
 
 # Waits for the package manager's lock when another apt or dpkg holds it.
