@@ -33,7 +33,7 @@ let package = Package(
         .executable(name: "headroom-bench", targets: ["headroom-bench"]),
         .library(name: "Headroom", targets: ["Headroom"]),
         // libheadroom.so for C and C++: include/headroom.h, installed by scripts/install.sh.
-        .library(name: "headroom-c", type: .dynamic, targets: ["LibHeadroom"]),
+        .library(name: "headroom-c", type: .dynamic, targets: ["HeadroomC"]),
     ] + libraries.map { .library(name: $0, targets: [$0]) },
     targets: [
         // C libraries from Debian.
@@ -72,7 +72,7 @@ let package = Package(
         module("Reports", ["Files", "LaunchTiming", "Pipeline", "Pressure"]),
 
         // The C API (include/headroom.h).
-        module("LibHeadroom", ["Capture", "Files", "LaunchTiming", "Locking", "Pressure"]),
+        module("HeadroomC", ["Capture", "Files", "LaunchTiming", "Locking", "Pressure"]),
 
         // The umbrella: every public module, re-exported.
         module("Headroom", libraries.map { .target(name: $0) }),
@@ -89,7 +89,7 @@ let package = Package(
             name: "headroom-bench",
             dependencies: [
                 "Capture", "CMallocStats", "CSensors", "CStorage", "CWakeup", "Dock", "Governor",
-                "History", "HostService", "LaunchTiming", "LibHeadroom", "Locking", "Pipeline",
+                "History", "HostService", "LaunchTiming", "HeadroomC", "Locking", "Pipeline",
                 "Pressure",
                 "Storage", "Telemetry", "Tracking",
             ],

@@ -47,6 +47,7 @@ mv "$prefix/lib/systemd/system/headroom.service.tmp" "$prefix/lib/systemd/system
 "$prefix/bin/headroom" completions zsh >"$prefix/share/zsh/site-functions/_headroom"
 "$prefix/bin/headroom" completions fish >"$prefix/share/fish/vendor_completions.d/headroom.fish"
 install -m 0644 docs/service.md "$prefix/share/doc/headroom/service.md"
+install -m 0644 docs/launch.md "$prefix/share/doc/headroom/launch.md"
 if [[ $group == yes ]] && ! getent group headroom >/dev/null; then
   if [[ $(id -u) -eq 0 ]]; then groupadd --system headroom; else
     echo "install: note: not root, so no group \"headroom\"; the socket is then the service's own" >&2
