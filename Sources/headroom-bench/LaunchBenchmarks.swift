@@ -13,42 +13,7 @@ let launchBenchmarks: [Benchmark] = [
         baselineSummary: "a bare MonotonicClock.now() read",
         measure: {
             let phase = LaunchPhase(named: "benchmark")
-            let perTimeline = LaunchTimeline.capacity
-            var best = Double.infinity
-            var baseline = Double.infinity
-            var allocated = Int.max
-            // Rounds alternate marks and the baseline so that a busy machine slows both alike;
-            // each keeps its fastest round.
-            for _ in 0..<15 {
-                // Fresh timelines so that every mark takes the recording path, not the
-                // cheaper "timeline full" one. Heap use is compared per round; the fewest
-                // bytes over the rounds is the steady state (the first round may pay one-time
-                // runtime initialization).
-                let timelines = (0..<100).map { _ in LaunchTimeline() }
-                let before = cmallocstats_allocated_bytes()
-                var start = MonotonicClock.now()
-                for timeline in timelines {
-                    for _ in 0..<perTimeline { timeline.mark(phase) }
-                }
-                var elapsed = Double(MonotonicClock.now().nanoseconds - start.nanoseconds)
-                allocated = min(allocated, Int(cmallocstats_allocated_bytes()) - Int(before))
-                best = min(best, elapsed / Double(timelines.count * perTimeline))
-                blackHole(timelines)
-
-                // The baseline: the same loop shape over the same number of bare reads.
-                var sum: UInt64 = 0
-                start = MonotonicClock.now()
-                for _ in 0..<(100 * perTimeline) { sum &+= MonotonicClock.now().nanoseconds }
-                elapsed = Double(MonotonicClock.now().nanoseconds - start.nanoseconds)
-                baseline = min(baseline, elapsed / Double(100 * perTimeline))
-                blackHole(sum)
-            }
-            return Measurement(
-                nanoseconds: best, baselineNanoseconds: baseline,
-                extras: [
-                    "bytesAllocatedDuringMarks": String(allocated),
-                    "target": best <= 2 * baseline && allocated == 0 ? "met" : "MISSED",
-                ])
+            return measureMarks { $0.mark(phase) }
         }),
     Benchmark(
         name: "launch.c-mark",
@@ -58,41 +23,13 @@ let launchBenchmarks: [Benchmark] = [
         measure: {
             let name = StaticString("benchmark")
             let pointer = UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
-            let perTimeline = LaunchTimeline.capacity
-            var best = Double.infinity
-            var baseline = Double.infinity
-            var allocated = Int.max
             // The first call registers the name (a lock and an allocation, once).
             _ = CLaunchMarks.record(.mark, pointer, into: LaunchTimeline())
-            for _ in 0..<15 {
-                let timelines = (0..<100).map { _ in LaunchTimeline() }
-                let before = cmallocstats_allocated_bytes()
-                var failures: Int32 = 0
-                var start = MonotonicClock.now()
-                for timeline in timelines {
-                    for _ in 0..<perTimeline {
-                        failures |= CLaunchMarks.record(.mark, pointer, into: timeline)
-                    }
-                }
-                var elapsed = Double(MonotonicClock.now().nanoseconds - start.nanoseconds)
-                allocated = min(allocated, Int(cmallocstats_allocated_bytes()) - Int(before))
-                precondition(failures == 0, "headroom_mark failed")
-                best = min(best, elapsed / Double(timelines.count * perTimeline))
-                blackHole(timelines)
-
-                var sum: UInt64 = 0
-                start = MonotonicClock.now()
-                for _ in 0..<(100 * perTimeline) { sum &+= MonotonicClock.now().nanoseconds }
-                elapsed = Double(MonotonicClock.now().nanoseconds - start.nanoseconds)
-                baseline = min(baseline, elapsed / Double(100 * perTimeline))
-                blackHole(sum)
+            return measureMarks { timeline in
+                precondition(
+                    CLaunchMarks.record(.mark, pointer, into: timeline) == 0,
+                    "headroom_mark failed")
             }
-            return Measurement(
-                nanoseconds: best, baselineNanoseconds: baseline,
-                extras: [
-                    "bytesAllocatedDuringMarks": String(allocated),
-                    "target": best <= 2 * baseline && allocated == 0 ? "met" : "MISSED",
-                ])
         }),
     Benchmark(
         name: "launch.first-preview-frame",
@@ -139,4 +76,43 @@ private func firstPreviewFrameNanoseconds(deferred: Bool) async throws -> Double
     let first = timeline.report().timeToFirstPreviewFrame ?? 0
     await session.stopRunning()
     return first * 1e9
+}
+
+/// Times `mark` (one mark into the timeline it is given) against a bare clock read: rounds
+/// alternate the two so that a busy machine slows both alike, and each keeps its fastest
+/// round. Every mark goes into a fresh slot of a fresh timeline (the recording path, not the
+/// cheaper "timeline full" one); heap use is compared per round, the fewest bytes over the
+/// rounds being the steady state (the first round may pay one-time runtime initialization).
+@inline(__always)
+private func measureMarks(_ mark: (LaunchTimeline) -> Void) -> Measurement {
+    let perTimeline = LaunchTimeline.capacity
+    var best = Double.infinity
+    var baseline = Double.infinity
+    var allocated = Int.max
+    for _ in 0..<15 {
+        let timelines = (0..<100).map { _ in LaunchTimeline() }
+        let before = cmallocstats_allocated_bytes()
+        var start = MonotonicClock.now()
+        for timeline in timelines {
+            for _ in 0..<perTimeline { mark(timeline) }
+        }
+        var elapsed = Double(MonotonicClock.now().nanoseconds - start.nanoseconds)
+        allocated = min(allocated, Int(cmallocstats_allocated_bytes()) - Int(before))
+        best = min(best, elapsed / Double(timelines.count * perTimeline))
+        blackHole(timelines)
+
+        // The baseline: the same loop shape over the same number of bare reads.
+        var sum: UInt64 = 0
+        start = MonotonicClock.now()
+        for _ in 0..<(100 * perTimeline) { sum &+= MonotonicClock.now().nanoseconds }
+        elapsed = Double(MonotonicClock.now().nanoseconds - start.nanoseconds)
+        baseline = min(baseline, elapsed / Double(100 * perTimeline))
+        blackHole(sum)
+    }
+    return Measurement(
+        nanoseconds: best, baselineNanoseconds: baseline,
+        extras: [
+            "bytesAllocatedDuringMarks": String(allocated),
+            "target": best <= 2 * baseline && allocated == 0 ? "met" : "MISSED",
+        ])
 }
