@@ -35,10 +35,12 @@ struct TracedLaunchTests {
         #expect(report.origin == .processStart)
         let appInit = try #require(report.phase(named: "appInit"))
         #expect(appInit.isComplete)
-        #expect(appInit.duration >= 0.05)
+        // Lines without `ts` are stamped when read, so a begin read late shortens its phase
+        // by that lag (the 50 ms sleep is not a lower bound here; a `ts` would be exact).
+        #expect(appInit.duration > 0)
         #expect(report.phase(named: "processStart") != nil)
         let ready = try #require(report.time(of: "ready"))
-        #expect(ready >= appInit.end)
+        #expect(ready + 1e-9 >= appInit.end)
         #expect(report.timeToFirstPreviewFrame! <= ready)
         #expect(report.metadata["readyEvent"] == "ready")
         // `exec sleep 30` was ended by SIGTERM at ready, not waited for.
