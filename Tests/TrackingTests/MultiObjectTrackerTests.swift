@@ -29,6 +29,26 @@ import Tracking
         #expect(idsBefore == idsAfter)
     }
 
+    @Test func byIoUAloneAShortDetectionBesideAnotherKeepsItsOwnSize() throws {
+        // Without looks the tracker cannot tell a half-hidden person from a box that came out
+        // short, so it believes the detection (the partial-view rule needs appearance).
+        var tracker = try MultiObjectTracker()
+        var last: TrackedObject?
+        for frame in 0..<20 {
+            let x = 100 + Double(frame) * 2
+            var detections = [
+                Detection(box: box(x), confidence: 0.9),
+                Detection(box: box(x + 41), confidence: 0.9),
+            ]
+            if frame >= 10 {
+                detections[0].box = BoundingBox(minX: x, minY: 100, width: 40, height: 70)
+            }
+            last = tracker.update(with: detections).min { $0.box.minX < $1.box.minX }
+        }
+        let tracked = try #require(last)
+        #expect(tracked.box.height < 80)
+    }
+
     @Test func predictionOnlyFramesKeepTracksMoving() throws {
         var tracker = try MultiObjectTracker()
         for frame in 0..<20 {
