@@ -70,24 +70,24 @@ def xyxy(frames, frame):
     return np.array(boxes, dtype=float).reshape(-1, 6).view(Boxes)
 
 
-def run_bytetrack(frames, last):
-    from bytetracker import BYTETracker
-    tracker = BYTETracker(frame_rate=25)
+def run_boxes(tracker, frames, last):
+    """A tracker of YOLO-style input ([x1, y1, x2, y2, score, class] rows in, [x1, y1, x2, y2,
+    id, …] out), as the ByteTrack and OC-SORT packages are."""
     rows = []
     for frame in range(1, last + 1):
         for x1, y1, x2, y2, ident, *_ in tracker.update(xyxy(frames, frame), None):
             rows.append((frame, int(ident), x1, y1, x2 - x1, y2 - y1))
     return rows
+
+
+def run_bytetrack(frames, last):
+    from bytetracker import BYTETracker
+    return run_boxes(BYTETracker(frame_rate=25), frames, last)
 
 
 def run_ocsort(frames, last):
     from ocsort import OCSort
-    tracker = OCSort()
-    rows = []
-    for frame in range(1, last + 1):
-        for x1, y1, x2, y2, ident, *_ in tracker.update(xyxy(frames, frame), None):
-            rows.append((frame, int(ident), x1, y1, x2 - x1, y2 - y1))
-    return rows
+    return run_boxes(OCSort(), frames, last)
 
 
 def write(path, rows):

@@ -16,19 +16,16 @@ at a uniform place in the sequence's extent; confidences U(0.5, 1) for true boxe
 0.8) for false ones. `hard` adds more of each and occasional bursts: a person missed for 3-8
 frames in a row (an occlusion).
 """
-import contextlib
-import io
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 
 import numpy as np
 
-with contextlib.redirect_stdout(io.StringIO()):
-    import trackeval
+from trackeval_sequence import preprocessed  # first: it imports trackeval quietly
+import trackeval  # noqa: E402  (already imported)
 
 SEQUENCES = ["TUD-Campus", "TUD-Stadtmitte"]
 SEEDS = [1, 2, 3, 4, 5]
@@ -78,29 +75,9 @@ def noisy_detections(gt, level, seed):
     return [f"{f},-1,{x:.2f},{y:.2f},{w:.2f},{h:.2f},{c:.3f},-1,-1,-1" for f, x, y, w, h, c in rows]
 
 
-def last_frame(path):
-    with open(path) as handle:
-        return max(int(float(line.split(",")[0])) for line in handle if line.strip())
-
-
 def trackeval_scores(gt_path, tracks_path):
-    """TrackEval's HOTA, IDF1 and MOTA for one sequence (MOT15 rules, as hota_crosscheck.py)."""
-    sequence = "seq"
-    with tempfile.TemporaryDirectory() as root:
-        gt_folder = os.path.join(root, "gt")
-        trackers_folder = os.path.join(root, "trackers")
-        os.makedirs(os.path.join(gt_folder, sequence, "gt"))
-        os.makedirs(os.path.join(trackers_folder, "t", "data"))
-        shutil.copy(gt_path, os.path.join(gt_folder, sequence, "gt", "gt.txt"))
-        shutil.copy(tracks_path, os.path.join(trackers_folder, "t", "data", sequence + ".txt"))
-        dataset = trackeval.datasets.MotChallenge2DBox({
-            "GT_FOLDER": gt_folder, "TRACKERS_FOLDER": trackers_folder,
-            "TRACKERS_TO_EVAL": ["t"], "BENCHMARK": "MOT15", "SKIP_SPLIT_FOL": True,
-            "SEQ_INFO": {sequence: max(last_frame(gt_path), last_frame(tracks_path))},
-            "PRINT_CONFIG": False,
-        })
-        raw = dataset.get_raw_seq_data("t", sequence)
-        data = dataset.get_preprocessed_seq_data(raw, "pedestrian")
+    """TrackEval's HOTA, IDF1 and MOTA for one sequence (scripts/trackeval_sequence.py)."""
+    data = preprocessed(gt_path, tracks_path)
     hota = trackeval.metrics.HOTA({"PRINT_CONFIG": False}).eval_sequence(data)
     identity = trackeval.metrics.Identity({"PRINT_CONFIG": False}).eval_sequence(data)
     clear = trackeval.metrics.CLEAR({"PRINT_CONFIG": False}).eval_sequence(data)

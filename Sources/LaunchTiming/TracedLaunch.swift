@@ -184,6 +184,8 @@ public enum TracedLaunch {
                     end = MonotonicClock.now()
                     break loop
                 case .closed:
+                    // Every writer has closed it: an unterminated last line is whole now.
+                    recorder.finish()
                     close(descriptor)
                     traceDescriptor = nil
                 case .more, .empty: break
@@ -195,8 +197,8 @@ public enum TracedLaunch {
                     // What the program wrote before it exited is still in the pipe.
                     _ = fcntl(descriptor, F_SETFL, O_NONBLOCK)
                     while case .more = recorder.read(from: descriptor) {}
-                    recorder.finish()
                 }
+                recorder.finish()
                 failure = failureOfExit(status)
                 if failure == nil && !recorder.assembler.isReady {
                     // A program that exits cleanly without saying ready launched until then.
