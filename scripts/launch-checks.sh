@@ -46,7 +46,7 @@ expect_usage() {
   grep -qF -- "$needle" "$work/err" || { fail "headroom $*: stderr lacks \"$needle\""; cat "$work/err"; }
 }
 echo '{ "version": 1, "label": "x", "startedAt": 0, "origin": "processStart", "phases": [], "marks": [ { "name": "a", "time": -2 } ] }' >"$work/bad.json"
-expect_usage "bad.json: marks[0].time: expected seconds at least 0" launch report --from "$work/bad.json"
+expect_usage "bad.json: marks[0].time: expected seconds from 0 to 604800" launch report --from "$work/bad.json"
 expect_usage "expected a subcommand" launch frobnicate
 expect_usage "--format: expected json, csv, trace, md or html" launch report --format pdf --db "$db"
 expect_usage "expected two run selections" launch compare deferred --db "$db"

@@ -82,6 +82,14 @@ public enum ChromeTrace {
         var metadata = otherData.filter { !exporterKeys.contains($0.key) }
         metadata["importedFrom"] = (file as NSString).lastPathComponent
         metadata["pid"] = String(chosen.id)
+        let span = ((assembler.lastEventMicroseconds ?? origin) - origin) / 1e6
+        guard span <= LaunchReport.secondsRange.upperBound else {
+            throw ConfigurationError(
+                path: prefix,
+                problem:
+                    "the events of process \(chosen.id) span \(span) s; a launch report holds at"
+                    + " most \(Int(LaunchReport.secondsRange.upperBound)) s")
+        }
         return assembler.report(
             label: label ?? chosen.name
                 ?? ((file as NSString).lastPathComponent as NSString)

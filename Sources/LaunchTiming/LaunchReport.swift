@@ -47,10 +47,18 @@ public struct PhaseInterval: Hashable, Codable, Sendable {
         depth = try container.decodeIfPresent(Int.self, forKey: .depth) ?? 0
         parent = try container.decodeIfPresent(String.self, forKey: .parent)
         isComplete = try container.decodeIfPresent(Bool.self, forKey: .isComplete) ?? true
-        for (key, value) in [(CodingKeys.start, start), (.duration, duration)] where !(value >= 0) {
-            throw decoder.invalidValue(key, "expected seconds at least 0, got \(value)")
+        for (key, value) in [(CodingKeys.start, start), (.duration, duration)]
+        where !LaunchReport.secondsRange.contains(value) {
+            throw decoder.invalidValue(key, LaunchReport.secondsProblem(value))
+        }
+        guard (0...Self.maximumDepth).contains(depth) else {
+            throw decoder.invalidValue(
+                CodingKeys.depth, "expected a depth from 0 to \(Self.maximumDepth), got \(depth)")
         }
     }
+
+    /// The deepest nesting a report holds; phases nested deeper are shown at this depth.
+    public static let maximumDepth = 64
 }
 
 /// One instant of a launch report, such as `firstPreviewFrame`.
@@ -76,8 +84,8 @@ public struct PhaseMark: Hashable, Codable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
         time = try container.decode(Double.self, forKey: .time)
-        guard time >= 0 else {
-            throw decoder.invalidValue(CodingKeys.time, "expected seconds at least 0, got \(time)")
+        guard LaunchReport.secondsRange.contains(time) else {
+            throw decoder.invalidValue(CodingKeys.time, LaunchReport.secondsProblem(time))
         }
     }
 }
@@ -95,6 +103,15 @@ public enum ReportOrigin: String, Codable, Sendable, CaseIterable {
 public struct LaunchReport: Hashable, Codable, Sendable {
     /// The version of this document's schema.
     public static let currentVersion = 1
+
+    /// The times a report may hold, in seconds since its origin: a launch lasts less than a
+    /// week (the bound keeps every exporter's arithmetic and layout finite).
+    public static let secondsRange: ClosedRange<Double> = 0...604_800
+
+    /// `expected seconds from 0 to 604800, got 1e+308`.
+    static func secondsProblem(_ value: Double) -> String {
+        "expected seconds from 0 to \(Int(secondsRange.upperBound)), got \(value)"
+    }
 
     /// The schema version the report was written with.
     public var version: Int
@@ -263,7 +280,7 @@ extension LaunchTimeline {
         var stack: [Int] = []
         for index in sorted.indices {
             while let top = stack.last, sorted[top].end < sorted[index].end { stack.removeLast() }
-            sorted[index].depth = stack.count
+            sorted[index].depth = min(stack.count, PhaseInterval.maximumDepth)
             sorted[index].parent = stack.last.map { sorted[$0].name }
             stack.append(index)
         }

@@ -37,6 +37,7 @@ enum HTMLText {
 
     /// A duration in seconds as `850 ms`, `1.25 s` or `3 min 20 s`.
     static func duration(_ seconds: Double) -> String {
+        guard seconds.isFinite, abs(seconds) < 1e12 else { return "—" }
         if seconds < 1 { return number(seconds * 1000, decimals: 1) + " ms" }
         if seconds < 120 { return number(seconds, decimals: 2) + " s" }
         let minutes = Int(seconds / 60)

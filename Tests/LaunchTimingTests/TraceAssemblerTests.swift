@@ -152,4 +152,46 @@ struct TraceAssemblerTests {
         let text = String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
         #expect(!text.contains("failure") && !text.contains("notes"))
     }
+
+    @Test("a report's depths and times are bounded, so no exporter meets a 1e308 or a -1")
+    func boundedReports() throws {
+        func report(phase: String) -> Data {
+            Data(
+                """
+                {"version": 1, "label": "x", "startedAt": 0, "origin": "processStart",
+                 "phases": [\(phase)], "marks": []}
+                """.utf8)
+        }
+        let cases: [(String, String)] = [
+            (#"{"name": "a", "start": 0, "duration": 1, "depth": -1}"#, "phases[0].depth"),
+            (#"{"name": "a", "start": 0, "duration": 1, "depth": 1000000000}"#, "phases[0].depth"),
+            (#"{"name": "a", "start": 0, "duration": 1e308}"#, "phases[0].duration"),
+            (#"{"name": "a", "start": 1e9, "duration": 1}"#, "phases[0].start"),
+        ]
+        for (phase, path) in cases {
+            do {
+                _ = try LaunchReport.decode(report(phase: phase), file: "r.json")
+                Issue.record("\(phase) was accepted")
+            } catch {
+                #expect(error.description.hasPrefix("r.json: \(path): expected"), "\(error)")
+            }
+        }
+        // Nesting deeper than a report holds is shown at the deepest depth.
+        var assembler = TraceAssembler(originMicroseconds: 0)
+        for level in 0..<100 {
+            assembler.add(TraceEvent(phase: .begin, name: "n\(level)", timestamp: Double(level)))
+        }
+        let deep = assembler.report(
+            label: "", startedAt: 0, origin: .timelineStart, endMicroseconds: 1000)
+        #expect(deep.phases.map(\.depth).max() == PhaseInterval.maximumDepth)
+        _ = try LaunchReport.decode(JSONEncoder().encode(deep))
+    }
+
+    @Test("a Chrome trace whose events span more than a report can hold is refused")
+    func overlongTrace() {
+        let trace = #"[{"ph":"i","name":"a","ts":0},{"ph":"i","name":"b","ts":9007199254740992}]"#
+        #expect(throws: ConfigurationError.self) {
+            try ChromeTrace.report(Data(trace.utf8), file: "t.json")
+        }
+    }
 }
