@@ -54,6 +54,9 @@ expect_usage "run selector \"9-3\"" launch compare 9-3 1 --db "$db"
 expect_usage "--runs does not apply to \`launch report\`" launch report --runs 3 --db "$db"
 expect_usage "nope.json: no such file" launch measure --session "$work/nope.json" --db "$db"
 expect_usage "nope.y4m: no such file" launch measure --frames "$work/nope.y4m" --db "$db"
+expect_usage "--db: expected a path, got an empty one" launch history --db ''
+expect_usage "--db: no history at $work/missing.sqlite3" launch history --check --db "$work/missing.sqlite3"
+[[ ! -e "$work/missing.sqlite3" ]] || fail "launch history --check created the history it checked"
 
 # Crash safety: SIGKILL a process in the middle of adding runs to the history (600 imports in
 # a row) and in the middle of writing report files (every run exported), five times each.

@@ -185,10 +185,17 @@ enum LaunchCommand {
     }
 
     /// The history named by `--db`, or the default one.
-    static func store(_ arguments: Arguments) throws -> HistoryStore {
+    static func store(_ arguments: Arguments, mustExist: Bool = false) throws -> HistoryStore {
         let path =
             arguments.value("--db")
             ?? HistoryStore.defaultPath(environment: ProcessInfo.processInfo.environment)
+        // SQLite takes "" for a temporary database, where a history would be lost.
+        guard !path.isEmpty else {
+            throw UsageError(description: "--db: expected a path, got an empty one")
+        }
+        if mustExist && !FileManager.default.fileExists(atPath: path) {
+            throw UsageError(description: "--db: no history at \(path)")
+        }
         return try HistoryStore(path: path)
     }
 

@@ -9,7 +9,8 @@ enum LaunchHistoryText {
         guard rest.isEmpty else {
             throw UsageError(description: "unexpected argument \"\(rest[0])\"")
         }
-        let store = try LaunchCommand.store(arguments)
+        // Checking a history must not create one.
+        let store = try LaunchCommand.store(arguments, mustExist: arguments.has("--check"))
         if arguments.has("--check") {
             let intact = try store.isIntact()
             Console.out("\(store.path): \(intact ? "intact" : "DAMAGED (integrity_check failed)")")

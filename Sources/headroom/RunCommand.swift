@@ -104,9 +104,7 @@ enum RunCommand {
             let out = arguments.value("--out") ?? "runs/\(timestamp())"
             let traceFile = arguments.value("--trace")
             let timeline = LaunchTimeline.startingAtProcessStart()
-            let history = try HistoryStore(
-                path: arguments.value("--db")
-                    ?? HistoryStore.defaultPath(environment: ProcessInfo.processInfo.environment))
+            let history = try LaunchCommand.store(arguments)
 
             var summaries: [RunSummary] = []
             let modes = arguments.has("--compare") ? [true, false] : [options.isGovernorEnabled]
