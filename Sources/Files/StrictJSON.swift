@@ -102,8 +102,21 @@ extension ConfigurationError {
 public func decodeStrictly<Value: Decodable>(
     _ type: Value.Type, from data: Data, file: String?
 ) throws(ConfigurationError) -> Value {
+    let document: JSONValue
     do {
-        let document = try JSONParser.parse(data)
+        document = try JSONParser.parse(data)
+    } catch {
+        throw file.map(error.inFile) ?? error
+    }
+    return try decodeStrictly(type, from: document, file: file)
+}
+
+/// Decodes a document already parsed by ``JSONParser`` (for a caller that looked at its shape
+/// first), with the errors of ``decodeStrictly(_:from:file:)-(_,Data,_)``.
+public func decodeStrictly<Value: Decodable>(
+    _ type: Value.Type, from document: JSONValue, file: String?
+) throws(ConfigurationError) -> Value {
+    do {
         return try JSONTreeDecoder.decode(type, from: document, at: [])
     } catch let error as DecodingError {
         throw ConfigurationError(error, file: file)

@@ -2,12 +2,12 @@ import Foundation
 import Locking
 import Pressure
 
-/// What `headroom_observer_open` returns: a pressure observer sampling the host on a thread
-/// of its own (every second, adaptively), its latest level, and the level-change callback.
 /// `headroom_level_callback`: `void (*)(int previous, int level, void *context)`.
 public typealias HeadroomLevelCallback =
     @convention(c) (Int32, Int32, UnsafeMutableRawPointer?) -> Void
 
+/// What `headroom_observer_open` returns: a pressure observer sampling the host on a thread
+/// of its own (every second, adaptively), the level the callback last saw, and the callback.
 final class CObserver: Sendable {
     typealias Callback = HeadroomLevelCallback
 

@@ -27,8 +27,17 @@ public enum ChromeTrace {
     public static func report(
         _ data: Data, file: String, processID: Int? = nil, label: String? = nil
     ) throws(ConfigurationError) -> LaunchReport {
+        let document: JSONValue
+        do { document = try JSONParser.parse(data) } catch { throw error.inFile(file) }
+        return try report(document, file: file, processID: processID, label: label)
+    }
+
+    /// The launch of process `processID` in a trace already parsed (``isTrace(_:)``).
+    public static func report(
+        _ document: JSONValue, file: String, processID: Int? = nil, label: String? = nil
+    ) throws(ConfigurationError) -> LaunchReport {
         do {
-            return try read(JSONParser.parse(data), file: file, processID: processID, label: label)
+            return try read(document, file: file, processID: processID, label: label)
         } catch {
             throw error.file == nil ? error.inFile(file) : error
         }
@@ -78,7 +87,7 @@ public enum ChromeTrace {
         let origin = exported ? 0 : events.map { $0.timestamp! }.min()!
         var assembler = TraceAssembler(originMicroseconds: origin)
         for event in events { assembler.add(event) }
-        for _ in 0..<skipped { assembler.note(.otherKind) }
+        assembler.note(.otherKind, count: skipped)
         var metadata = otherData.filter { !exporterKeys.contains($0.key) }
         metadata["importedFrom"] = (file as NSString).lastPathComponent
         metadata["pid"] = String(chosen.id)

@@ -224,6 +224,13 @@ public struct LaunchReport: Hashable, Codable, Sendable {
     ) throws(ConfigurationError) -> LaunchReport {
         try decodeStrictly(LaunchReport.self, from: data, file: file)
     }
+
+    /// A report from a document already parsed (``Files/JSONParser``), errors naming `file`.
+    public static func decode(
+        _ document: JSONValue, file: String? = nil
+    ) throws(ConfigurationError) -> LaunchReport {
+        try decodeStrictly(LaunchReport.self, from: document, file: file)
+    }
 }
 
 extension LaunchTimeline {

@@ -112,9 +112,10 @@ public struct TraceAssembler: Sendable {
         return true
     }
 
-    /// Records a problem of the input that is not an event: a malformed or overlong line.
-    public mutating func note(_ kind: TraceNotes.Kind, _ example: String? = nil) {
-        notes.add(kind, example)
+    /// Records `count` problems of the input that are not events (a malformed or overlong
+    /// line, events of other kinds).
+    public mutating func note(_ kind: TraceNotes.Kind, _ example: String? = nil, count: Int = 1) {
+        notes.add(kind, example, count: count)
     }
 
     /// The report of the launch, which ended at `endMicroseconds` (the ready event's time
@@ -173,10 +174,11 @@ public struct TraceNotes: Sendable {
 
     private var counts: [Kind: (count: Int, example: String?)] = [:]
 
-    /// Counts one problem of `kind`, keeping `example` when it is the first.
-    public mutating func add(_ kind: Kind, _ example: String? = nil) {
+    /// Counts `count` problems of `kind`, keeping `example` when it is the first.
+    public mutating func add(_ kind: Kind, _ example: String? = nil, count: Int = 1) {
+        guard count > 0 else { return }
         let entry = counts[kind] ?? (0, Self.printable(example))
-        counts[kind] = (entry.count + 1, entry.example)
+        counts[kind] = (entry.count + count, entry.example)
     }
 
     /// One line per kind seen, in the order of ``Kind``.

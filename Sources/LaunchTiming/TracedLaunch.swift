@@ -172,7 +172,13 @@ public enum TracedLaunch {
             ]
             let ready = poll(
                 &watched, 3, child.exitDescriptor >= 0 ? remaining : min(remaining, 10))
-            if ready < 0 && errno != EINTR { break }
+            if ready < 0 && errno != EINTR {
+                // The measurement itself failed (not the program): like an interruption, the
+                // run is not a launch to store.
+                failure = .interrupted
+                end = MonotonicClock.now()
+                break
+            }
             if watched[2].revents != 0 {
                 failure = .interrupted
                 end = MonotonicClock.now()

@@ -29,6 +29,9 @@ public struct MultiObjectTracker: Sendable {
     private var tracks: [TrackRecord] = []
     private var nextID = 1
     private var frameCount = 0
+    /// Whether the detector gives looks (appearance descriptors): set by the first detection
+    /// that carries one, so a frame without detections does not change how tracks coast.
+    private var detectorGivesLooks = false
 
     /// Creates a tracker.
     ///
@@ -82,12 +85,15 @@ public struct MultiObjectTracker: Sendable {
             }
         }
         let surroundings = Self.surroundings(of: detections)
-        // Whether the detector gives looks (appearance descriptors). Without them the tracker
-        // is ByteTrack by IoU: the aids below that only looks can make safe stay off.
-        let looks = detections.contains { $0.appearance != nil }
+        // Without looks the tracker is ByteTrack by IoU: the aids below that only looks can
+        // make safe stay off.
+        if !detectorGivesLooks { detectorGivesLooks = detections.contains { $0.appearance != nil } }
+        let looks = detectorGivesLooks
         func apply(_ matches: [(track: Int, detection: Int)]) {
             for (track, detection) in matches {
-                update(track, with: detections[detection], among: surroundings[detection])
+                update(
+                    track, with: detections[detection], among: surroundings[detection],
+                    looks: looks)
             }
         }
         // Stage 1: confirmed and recently lost tracks against high-confidence detections.
@@ -99,13 +105,14 @@ public struct MultiObjectTracker: Sendable {
         // Recovery by the last observation needs looks to confirm it: by IoU alone a lost
         // track's old place is as likely someone else's now (on real pedestrians it was).
         let first = associate(
-            pool, high, detections, minimumIoU: configuration.firstStageIoU, recovering: looks)
+            pool, high, detections, minimumIoU: configuration.firstStageIoU, recovering: looks,
+            looks: looks)
         apply(first.matches)
         // Stage 2: tracks that were tracked until now against low-confidence detections.
         let stillTracked = first.tracksLeft.filter { tracks[$0].state == .confirmed }
         let second = associate(
             stillTracked, low, detections, minimumIoU: configuration.secondStageIoU,
-            recovering: false)
+            recovering: false, looks: looks)
         apply(second.matches)
         for track in second.tracksLeft {
             tracks[track].state = .lost
@@ -119,7 +126,7 @@ public struct MultiObjectTracker: Sendable {
         let tentative = tracks.indices.filter { tracks[$0].state == .tentative }
         let third = associate(
             tentative, first.detectionsLeft, detections, minimumIoU: configuration.tentativeIoU,
-            recovering: false)
+            recovering: false, looks: looks)
         apply(third.matches)
         // Stage 4: re-identification of lost tracks by appearance alone.
         let reidentified = reidentify(third.detectionsLeft, detections)
@@ -195,9 +202,10 @@ public struct MultiObjectTracker: Sendable {
         nextID += 1
     }
 
-    /// Corrects track `index` with a matched detection and where it sits among the others.
+    /// Corrects track `index` with a matched detection and where it sits among the others;
+    /// `looks`: whether the frame's detections carry appearance.
     private mutating func update(
-        _ index: Int, with detection: Detection, among surroundings: Surroundings
+        _ index: Int, with detection: Detection, among surroundings: Surroundings, looks: Bool
     ) {
         var record = tracks[index]
         let gap = record.framesSinceUpdate
@@ -207,12 +215,10 @@ public struct MultiObjectTracker: Sendable {
             measured.height < 0.8 * predicted.height || measured.width < 0.7 * predicted.width
         // Only a detection with looks can tell a partial view from a box that came out small
         // (noise, or a prediction that grew): without them the detection's size stands.
-        if detection.appearance != nil && surroundings.touchesAnother && shrunk
-            && record.hits >= 3
-        {
+        if looks && surroundings.touchesAnother && shrunk && record.hits >= 3 {
             measured = Self.partialView(measured, keepingSizeOf: predicted)
         }
-        if record.state == .lost && gap > 1 && detection.appearance != nil {
+        if looks && record.state == .lost && gap > 1 {
             // Observation-centric recovery: restart the motion from the last observation and
             // the velocity between it and this one, not from the prediction's drift. Only with
             // looks: by IoU alone a recovery after a missed frame or two is the common case,
@@ -346,11 +352,12 @@ public struct MultiObjectTracker: Sendable {
         return (dx * dx + dy * dy).squareRoot()
     }
 
-    /// Optimal association of tracks with detections by ``cost(of:_:minimumIoU:recovering:)``.
+    /// Optimal association of tracks with detections by ``cost(of:_:minimumIoU:recovering:)``;
+    /// `looks`: whether the frame's detections carry appearance.
     /// - Returns: the matches (track index, detection index) and what is left on each side.
     private func associate(
         _ trackIndices: [Int], _ detectionIndices: [Int], _ detections: [Detection],
-        minimumIoU: Double, recovering: Bool
+        minimumIoU: Double, recovering: Bool, looks: Bool
     ) -> Association {
         guard !trackIndices.isEmpty, !detectionIndices.isEmpty else {
             return Association([], tracks: trackIndices, detections: detectionIndices)
@@ -373,7 +380,6 @@ public struct MultiObjectTracker: Sendable {
         // A pair is worth making while it costs less than leaving both sides unmatched: by IoU
         // alone that is ByteTrack's 1 − minimum IoU; looks may add up to weight × gate. (A
         // higher limit by IoU alone trades good pairs for more pairs.)
-        let looks = detectionIndices.contains { detections[$0].appearance != nil }
         let limit =
             1 - minimumIoU
             + (looks ? configuration.appearanceWeight * configuration.appearanceGate : 0) + 1e-9

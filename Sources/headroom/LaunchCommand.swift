@@ -131,7 +131,7 @@ enum LaunchCommand {
                     }
                     return try await ProgramLaunchMeasure.measure(arguments, command: command)
                 }
-                for option in ["--ready", "--timeout", "--output"] where arguments.isGiven(option) {
+                for option in ProgramLaunchMeasure.programOptions where arguments.isGiven(option) {
                     throw UsageError(description: "\(option): only with a command (-- CMD ARGS...)")
                 }
                 return try await LaunchMeasure.measure(arguments, rest)
@@ -147,17 +147,17 @@ enum LaunchCommand {
         }
         let processID = arguments.optionalInteger("--pid")
         let reports = try files.map { file in
-            let data = try InputFile.read(file)
+            let document = try parsed(InputFile.read(file), file: file)
             var report: LaunchReport
-            if ChromeTrace.isTrace(try parsed(data, file: file)) {
+            if ChromeTrace.isTrace(document) {
                 report = try ChromeTrace.report(
-                    data, file: file, processID: processID, label: arguments.value("--label"))
+                    document, file: file, processID: processID, label: arguments.value("--label"))
             } else {
                 guard processID == nil else {
                     throw UsageError(
                         description: "--pid: \(file) is a launch report, not a Chrome trace")
                 }
-                report = try LaunchReport.decode(data, file: file)
+                report = try LaunchReport.decode(document, file: file)
             }
             if let label = arguments.value("--label") { report.label = label }
             return report

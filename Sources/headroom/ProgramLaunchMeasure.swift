@@ -19,6 +19,8 @@ enum ProgramLaunchMeasure {
 
     /// The options that only measure a Headroom session.
     static let sessionOptions = ["--session", "--frames", "--no-deferred"]
+    /// The options that only measure a program.
+    static let programOptions = ["--ready", "--timeout", "--output"]
 
     static func measure(_ arguments: Arguments, command: [String]) async throws -> Int32 {
         for option in sessionOptions where arguments.isGiven(option) {
@@ -35,13 +37,14 @@ enum ProgramLaunchMeasure {
         }
         let label = arguments.value("--label") ?? defaultLabel(command)
         let json = arguments.has("--json")
+        // The history first: a bad --db must not have truncated --output already.
+        let store = try LaunchCommand.store(arguments)
         let output = try outputDestination(arguments, json: json)
         defer { if case .descriptor(let descriptor) = output { close(descriptor) } }
         let request = TracedLaunchRequest(
             command: command, label: label, readyName: arguments.value("--ready") ?? "ready",
             timeout: arguments.optionalNumber("--timeout") ?? 60, output: output,
             environment: ProcessInfo.processInfo.environment)
-        let store = try LaunchCommand.store(arguments)
         let stop = StopSignal()
         let stored = try await withSignalCancellation(stop) {
             var stored: [(RunID, LaunchReport)] = []
