@@ -122,9 +122,14 @@ let package = Package(
                 "TestSupport",
             ]),
         tests("ReportsTests", ["Reports", "Files", "LaunchTiming", "Pipeline"]),
-        tests("CommandLineTests", ["headroom"]),
+        tests("CommandLineTests", ["Files", "headroom"]),
         tests("HeadroomTests", ["Headroom"]),
-        tests("FuzzTests", ["Capture", "Files", "Pressure", "Telemetry", "Tracking"]),
+        tests(
+            "FuzzTests",
+            [
+                "Capture", "Files", "Governor", "HostService", "LaunchTiming", "Pressure",
+                "Reports", "Storage", "Telemetry", "Tracking",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -56,7 +56,7 @@ expect 2 "--max-connections: expected an integer" -- serve --max-connections 0
 expect 2 "--max-connections-per-client: expected an integer from 1 to 60000" -- serve --max-connections-per-client 0
 expect 2 "--idle-timeout: expected an integer from 1 to 3600" -- serve --idle-timeout 0.5
 printf 'a file, not a directory\n' >"$work/plain"
-expect 2 "plain/sub/headroom.prom: cannot create directory" -- serve --listen 127.0.0.1:0 --textfile "$work/plain/sub"
+expect 2 "--textfile: $work/plain/sub: $work/plain is not a directory" -- serve --listen 127.0.0.1:0 --textfile "$work/plain/sub"
 expect 2 "unknown command" -- frobnicate
 expect 2 "--forecast: expected a number from 0 to 60, got \"61\"" -- status --forecast 61
 printf '{ "headroom": { "baseline": 25 } }\n' >"$work/old-headroom.json"
@@ -72,7 +72,7 @@ expect 0 "fits on jetson-orin-nx" -- estimate "$work/planned.json"
 expect 0 "raspberry-pi-5" -- profiles
 # Calibration: a short run writes a profile that estimate takes by path and profiles lists.
 expect 2 "--seconds: expected a number" -- calibrate --seconds 0
-expect 2 "cannot write the profile to $work/plain/host.json" -- calibrate --out "$work/plain/host.json"
+expect 2 "--out: $work/plain/host.json: $work/plain is not a directory" -- calibrate --out "$work/plain/host.json"
 expect 0 "mean absolute error" -- calibrate --seconds 2 --out "$work/headroom/profiles/host.json"
 session small '{ "cameras": [ { "id": "a", "format": { "width": 160, "height": 90, "maxFrameRate": 10 } } ], "outputs": [ { "kind": "videoData" } ] }'
 expect 0 "fits on host" -- estimate "$work/small.json" --profile "$work/headroom/profiles/host.json"
@@ -107,7 +107,7 @@ printf '1,-1,10,20,30,60,0.9\n2,-1,12,20,30,nan,0.9\n' >"$work/nan-det.txt"
 printf '1,-1,10,20,30,60,0.9\n1,-1,12,20,-30,60,0.9\n' >"$work/negative-det.txt"
 printf '1,-1,10,20\n' >"$work/short-det.txt"
 expect 2 "nan-det.txt:2: height: expected a finite number" -- track "$work/nan-det.txt"
-expect 2 "negative-det.txt:2: width: expected > 0" -- track "$work/negative-det.txt"
+expect 2 "negative-det.txt:2: width: expected a number from 1e-6 to 1e6" -- track "$work/negative-det.txt"
 expect 2 "short-det.txt:1: expected at least 6" -- evaluate "$work/short-det.txt" "$work/short-det.txt"
 expect 2 "--image-size: expected WIDTHxHEIGHT" -- track "$work/nan-det.txt" --image-size 640
 expect 2 "expected GT.txt and TRACKS.txt" -- evaluate "$work/nan-det.txt"

@@ -56,3 +56,18 @@ static inline int headroom_wait_writeback(int fd, int64_t offset, int64_t length
                            SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
                                SYNC_FILE_RANGE_WAIT_AFTER);
 }
+
+#include <stdio.h>
+#include <unistd.h>
+
+// Renames from to to unless to exists (renameat2 with RENAME_NOREPLACE; where the filesystem
+// cannot, link and unlink, which also never replaces). 0, or -1 with errno (EEXIST when to
+// exists).
+static inline int headroom_rename_noreplace(const char *from, const char *to) {
+    if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0) return 0;
+    if (errno != EINVAL && errno != ENOSYS) return -1;
+    if (link(from, to) != 0) return -1;
+    // The file is at `to` now; a `from` left behind is only a second name for it.
+    (void)unlink(from);
+    return 0;
+}

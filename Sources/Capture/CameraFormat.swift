@@ -59,8 +59,12 @@ public struct CameraFormat: Hashable, Codable, Sendable, CustomStringConvertible
         case isCropped = "cropped"
     }
 
-    /// The largest width or height accepted, a sanity bound well above any real sensor.
-    static let maximumDimension = 32_768
+    /// The largest width or height accepted, a sanity bound above any real sensor (a 16384²
+    /// frame is already 400 MB of NV12), so that no frame size can exhaust a small machine.
+    public static let maximumDimension = 16_384
+
+    /// The highest frame rate accepted, frames per second.
+    public static let maximumFrameRate = 1000.0
 
     /// Decodes and validates a format: positive sizes, a non-empty positive frame-rate range.
     public init(from decoder: any Decoder) throws {
@@ -79,7 +83,7 @@ public struct CameraFormat: Hashable, Codable, Sendable, CustomStringConvertible
         where value < 1 || value > bound {
             throw decoder.invalidValue(key, "expected an integer from 1 to \(bound), got \(value)")
         }
-        guard maxFrameRate > 0, maxFrameRate <= 1000 else {
+        guard maxFrameRate > 0, maxFrameRate <= Self.maximumFrameRate else {
             throw decoder.invalidValue(
                 CodingKeys.maxFrameRate,
                 "expected a frame rate above 0 and at most 1000 fps, got \(formattedFrameRate(maxFrameRate))"

@@ -2,6 +2,7 @@ import Files
 import Foundation
 import LaunchTiming
 import Locking
+import Storage
 
 /// A capture session: configured between ``beginConfiguration()`` and
 /// ``commitConfiguration()`` (committed only when the hardware can run it), then started: its
@@ -115,12 +116,28 @@ public final class CaptureSession: Sendable {
         try configuration.validate()
         let estimate = estimator.cost(of: configuration)
         guard estimate.fits else { throw SessionOverBudgetError(estimate: estimate) }
+        try Self.checkMemory(of: configuration)
         try state.withLock { state throws(CaptureSessionError) in
             guard !state.phase.isStarted else { throw .alreadyRunning }
             state.committed = configuration
             state.committedEstimate = estimate
         }
         return estimate
+    }
+
+    /// Refuses a session whose outputs' buffers would take more than half of this machine's
+    /// memory: a 16384² camera at 0.1 fps fits any pixel budget, and its pools alone would
+    /// take gigabytes before the first frame.
+    static func checkMemory(of configuration: SessionConfiguration) throws(ConfigurationError) {
+        let needed = OutputResources.memoryNeeded(by: configuration)
+        let available = Int64(clamping: ProcessInfo.processInfo.physicalMemory / 2)
+        guard needed <= available else {
+            throw ConfigurationError(
+                path: "outputs",
+                problem:
+                    "the outputs' buffers would take \(ByteCount(needed)) of memory; expected at most \(ByteCount(available)) (half of this machine's)"
+            )
+        }
     }
 
     // MARK: Running

@@ -35,11 +35,14 @@ public struct MovieFormat: Equatable, Sendable {
 
     /// The two chroma planes of a grey picture (Cb and Cr at 128), written after each luma plane.
     public var neutralChroma: [UInt8] {
-        [UInt8](repeating: 128, count: 2 * ((width + 1) / 2) * ((height + 1) / 2))
+        [UInt8](repeating: 128, count: chromaBytes)
     }
 
+    /// Bytes of the two chroma planes of a frame (counted, not built).
+    public var chromaBytes: Int { 2 * ((width + 1) / 2) * ((height + 1) / 2) }
+
     /// Bytes of one frame in the file, its `FRAME` line included.
-    public var bytesPerFrame: Int { Self.framePrefix.count + width * height + neutralChroma.count }
+    public var bytesPerFrame: Int { Self.framePrefix.count + width * height + chromaBytes }
 
     /// The recording's layout, for the writer and for recovery.
     public var layout: RecordingLayout {

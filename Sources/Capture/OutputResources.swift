@@ -41,23 +41,23 @@ public struct OutputResources: Sendable {
         storageSeconds: Double = 2
     ) throws(OutputInitializationError) -> OutputResources {
         let format = camera.format
-        let frameBytes = Int(format.bytesPerFrame.rounded(.up))
         let (displayWidth, displayHeight) = displaySize(width: format.width, height: format.height)
         var resources = OutputResources(
             kind: kind, buffers: [], displayWidth: format.width, displayHeight: format.height,
             storagePath: nil, warmUpDigest: 0)
+        let pooled = pool(of: kind, camera: camera)
+        resources.buffers = (0..<pooled.count).map { index in
+            [UInt8](repeating: UInt8(truncatingIfNeeded: index + 1), count: pooled.bytes)
+        }
         switch kind {
         case .preview:
             resources.displayWidth = displayWidth
             resources.displayHeight = displayHeight
-            resources.buffers = pool(count: 3, bytes: displayWidth * displayHeight * 4)
         case .videoData:
-            resources.buffers = pool(count: 4, bytes: frameBytes)
+            break
         case .photo:
-            resources.buffers = pool(count: 2, bytes: frameBytes)
             resources.warmUpDigest = boxFilterWarmUp(width: format.width, height: format.height)
         case .movie:
-            resources.buffers = pool(count: 9, bytes: frameBytes)
             resources.warmUpDigest = motionSearchWarmUp(width: format.width, height: format.height)
             // About 0.1 bit per pixel: the bitrate of a good H.264 encode.
             let bytesPerSecond = Double(format.pixelCount) * camera.frameRate * 0.1 / 8
@@ -82,10 +82,33 @@ public struct OutputResources: Sendable {
         return (max(Int(Double(width) * scale), 1), max(Int(Double(height) * scale), 1))
     }
 
-    /// `count` buffers of `bytes`, each written so that its pages are mapped now.
-    private static func pool(count: Int, bytes: Int) -> [[UInt8]] {
-        (0..<count).map { index in
-            [UInt8](repeating: UInt8(truncatingIfNeeded: index + 1), count: bytes)
+    /// The buffer pool of `kind` for `camera`: how many buffers of how many bytes (preview: 3
+    /// display-size BGRA buffers; video data: 4 frames; photo: 2; movie: 8 plus a reference).
+    static func pool(of kind: OutputKind, camera: CameraConfiguration) -> (count: Int, bytes: Int) {
+        let format = camera.format
+        let frameBytes = Int(format.bytesPerFrame.rounded(.up))
+        switch kind {
+        case .preview:
+            let display = displaySize(width: format.width, height: format.height)
+            return (3, display.width * display.height * 4)
+        case .videoData: return (4, frameBytes)
+        case .photo: return (2, frameBytes)
+        case .movie: return (9, frameBytes)
+        }
+    }
+
+    /// The memory `configuration`'s outputs hold once initialized, counted, not allocated: the
+    /// pools plus the full-size luma planes the photo and movie warm-ups use.
+    public static func memoryNeeded(by configuration: SessionConfiguration) -> Int64 {
+        configuration.outputs.reduce(Int64(0)) { total, output in
+            let id = configuration.cameraID(of: output)
+            guard let camera = configuration.cameras.first(where: { $0.id == id }) else {
+                return total
+            }
+            let pooled = pool(of: output.kind, camera: camera)
+            let luma = Int64(camera.format.width) * Int64(camera.format.height)
+            let warmUp = output.kind == .movie ? 2 * luma : output.kind == .photo ? luma : 0
+            return total + Int64(pooled.count) * Int64(pooled.bytes) + warmUp
         }
     }
 

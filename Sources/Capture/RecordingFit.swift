@@ -37,7 +37,7 @@ public struct RecordingFit: Codable, Equatable, Sendable {
         self.usesProVideoStorage = usesProVideoStorage
         fitsSeconds = dataRate.seconds(toWrite: remaining)
         durationSeconds = duration
-        neededBytes = ByteCount(Int64((dataRate.bytesPerSecond * duration).rounded(.up)))
+        neededBytes = ByteCount(saturating: dataRate.bytesPerSecond * duration)
         fits = neededBytes <= remaining
     }
 }

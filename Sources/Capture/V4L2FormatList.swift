@@ -25,6 +25,18 @@ public struct V4L2FormatList: Sendable, Hashable {
             guard let pixelFormat, let size, let low = rates.min(), let high = rates.max() else {
                 return
             }
+            // A listing may claim what no profile can hold (99999999², 1e9 fps): such a mode
+            // is skipped and said, never written into a profile `--profile` would refuse.
+            let sides = 1...CameraFormat.maximumDimension
+            guard sides.contains(size.width), sides.contains(size.height),
+                high <= CameraFormat.maximumFrameRate
+            else {
+                skipped.append(
+                    "\(size.width)x\(size.height) up to \(high) fps: beyond what Headroom prices"
+                        + " (sides up to \(sides.upperBound), up to \(Int(CameraFormat.maximumFrameRate)) fps)"
+                )
+                return
+            }
             let format = CameraFormat(
                 width: size.width, height: size.height, minFrameRate: low, maxFrameRate: high,
                 pixelFormat: pixelFormat)

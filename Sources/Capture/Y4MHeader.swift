@@ -3,14 +3,19 @@
 /// line. Supported colour spaces are the planar 8-bit ones: `C420`, `C420jpeg` (the default),
 /// `C420paldv`, `C420mpeg2`, `C422`, `C444` and `Cmono`.
 public struct Y4MHeader: Sendable, Hashable {
-    /// The frame width in pixels, 1...32768.
+    /// The frame width in pixels, 1 to ``CameraFormat/maximumDimension``.
     public var width: Int
-    /// The frame height in pixels, 1...32768.
+    /// The frame height in pixels, 1 to ``CameraFormat/maximumDimension``.
     public var height: Int
-    /// Frames per second (`F` numerator over denominator); `nil` when the header has none.
+    /// Frames per second (`F` numerator over denominator), within ``frameRates``; `nil` when
+    /// the header has none.
     public var frameRate: Double?
     /// Bytes of chroma after each frame's `width × height` luma bytes.
     public var chromaBytes: Int
+
+    /// The frame rates a stream may declare: from one frame in ten seconds (slower, a run at
+    /// the video's pace would wait for ever between frames) to 1,000 a second.
+    public static let frameRates = 0.1...1000.0
 
     /// Bytes of one frame's pixels (luma and chroma), after its `FRAME` line.
     public var frameBytes: Int { width * height + chromaBytes }
@@ -37,21 +42,33 @@ public struct Y4MHeader: Sendable, Hashable {
         for field in fields.dropFirst() {
             let value = String(field.dropFirst())
             switch field.first {
-            case "W": width = Int(value) ?? 0
-            case "H": height = Int(value) ?? 0
+            case "W": width = Int(value.prefix(9)) ?? 0
+            case "H": height = Int(value.prefix(9)) ?? 0
             case "C": colourSpace = value
             case "F":
-                let parts = value.split(separator: ":").compactMap { Double($0) }
-                guard parts.count == 2, parts[0] > 0, parts[1] > 0 else {
-                    throw Problem(problem: "expected a frame rate like F30:1, got F\(value)")
+                // Integers, as the format has them: `Finf:1` and `F1e308:1e-308` are not rates.
+                let parts = value.split(separator: ":", omittingEmptySubsequences: false).map {
+                    UInt32($0)
                 }
-                frameRate = parts[0] / parts[1]
+                guard parts.count == 2, let numerator = parts[0], let denominator = parts[1],
+                    denominator > 0,
+                    Self.frameRates.contains(Double(numerator) / Double(denominator))
+                else {
+                    throw Problem(
+                        problem:
+                            "expected a frame rate like F30:1 (whole numbers, \(Self.frameRates.lowerBound) to \(Int(Self.frameRates.upperBound)) frames a second), got F\(value.prefix(40))"
+                    )
+                }
+                frameRate = Double(numerator) / Double(denominator)
             default: break
             }
         }
-        guard width > 0, height > 0, width <= 32_768, height <= 32_768 else {
+        let sizes = 1...CameraFormat.maximumDimension
+        guard sizes.contains(width), sizes.contains(height) else {
             throw Problem(
-                problem: "expected positive W and H in the header, got W\(width) H\(height)")
+                problem:
+                    "expected W and H from 1 to \(sizes.upperBound) in the header, got W\(width) H\(height)"
+            )
         }
         switch colourSpace {
         case "420", "420jpeg", "420paldv", "420mpeg2":
@@ -62,7 +79,8 @@ public struct Y4MHeader: Sendable, Hashable {
         default:
             throw Problem(
                 problem:
-                    "unsupported colour space C\(colourSpace); expected C420, C422, C444 or Cmono")
+                    "unsupported colour space C\(colourSpace.prefix(40)); expected C420, C422, C444 or Cmono"
+            )
         }
         self.width = width
         self.height = height

@@ -10,6 +10,8 @@ import Foundation
 /// - the data goes to a temporary file in the destination's directory, under an unpredictable
 ///   name, created with `O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC` (a symlink or file planted
 ///   at that name makes the create fail, it is never followed or truncated);
+/// - a device, FIFO, socket or directory at the destination is refused, never replaced (check
+///   a destination before the work with ``Destination``);
 /// - the temporary file is flushed (`fsync`), renamed over the destination (a symlink at the
 ///   destination is replaced, not followed), and the directory is flushed so the rename
 ///   survives a power cut;
@@ -37,9 +39,20 @@ public enum AtomicFile {
     public static func write(to path: String, using body: (Int32) -> Bool)
         throws(ConfigurationError)
     {
+        guard !path.isEmpty else {
+            throw ConfigurationError(path: "", problem: "expected a path, got an empty one")
+        }
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         let name = url.lastPathComponent
+        // A device, FIFO, socket or directory at the destination is never replaced (as root
+        // a rename over /dev/null would replace it); a symlink is replaced, never followed.
+        var status = stat()
+        if lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFLNK,
+            let refusal = Destination.refusal(type: status.st_mode & S_IFMT, kind: .file)
+        {
+            throw ConfigurationError(file: path, path: "", problem: refusal)
+        }
         try createDirectories(directory, for: path)
         let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard directoryDescriptor >= 0 else {
@@ -98,7 +111,9 @@ public enum AtomicFile {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<nameAttempts {
             let suffix = String(generator.next() as UInt64, radix: 36)
-            let temporary = ".\(name).\(suffix).tmp"
+            // Within NAME_MAX whatever the destination's name: a name of 255 bytes is valid.
+            let temporary =
+                ".\(name.utf8.count > 200 ? String(name.prefix(40)) : name).\(suffix).tmp"
             let descriptor = openat(
                 directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
             if descriptor >= 0 { return (descriptor, temporary) }

@@ -85,8 +85,10 @@ public enum InputFile {
             problem: "is larger than the input limit of \(limit >> 20) MiB (\(limit) bytes)")
     }
 
-    private static func describe(fileType: mode_t) -> String {
+    /// What a file of type `fileType` (`st_mode & S_IFMT`) is, for messages: "a FIFO".
+    static func describe(fileType: mode_t) -> String {
         switch fileType {
+        case S_IFREG: "a regular file"
         case S_IFDIR: "a directory"
         case S_IFIFO: "a FIFO"
         case S_IFCHR: "a character device"

@@ -140,12 +140,11 @@ public struct GovernorPolicy: Hashable, Sendable, Codable {
         where !(value >= 0 && value <= 3600) {
             throw decoder.invalidValue(key, "expected seconds from 0 to 3600, got \(value)")
         }
-        guard !inferenceLadder.isEmpty,
-            inferenceLadder.allSatisfy({ $0.stride >= 1 && $0.scale > 0 && $0.scale <= 1 })
-        else {
+        // Each setting checks its own stride and scale as it is decoded.
+        guard (1...Self.ladderLimit).contains(inferenceLadder.count) else {
             throw decoder.invalidValue(
                 CodingKeys.inferenceLadder,
-                "expected at least one setting, each with stride ≥ 1 and 0 < scale ≤ 1")
+                "expected 1 to \(Self.ladderLimit) settings, got \(inferenceLadder.count)")
         }
         for level in [PressureLevel.nominal, .fair, .serious, .critical] {
             if let cap = frameRateCap[level], !(cap > 0) {
@@ -160,6 +159,9 @@ public struct GovernorPolicy: Hashable, Sendable, Codable {
             }
         }
     }
+
+    /// The most settings an inference ladder may have.
+    public static let ladderLimit = 32
 
     /// Parses and validates policy JSON; errors name `file` and the field path.
     public static func decode(_ data: Data, file: String? = nil) throws(ConfigurationError)

@@ -27,29 +27,54 @@ public final class HistoryStore: Sendable {
         return "\(home)/.local/share/headroom/history.sqlite3"
     }
 
+    /// Whether the history can only be read: it lies where nothing can be written (a read-only
+    /// mount, a directory of someone else's), so it was opened as an immutable file.
+    public let isReadOnly: Bool
+
     /// Opens the history at `path`, creating the file, its directory and the schema if needed.
+    /// A history where nothing can be written (a read-only mount) is opened for reading only:
+    /// a WAL database otherwise cannot be opened there at all.
     ///
     /// - Throws: ``HistoryError`` when the file cannot be opened, is not a Headroom history,
-    ///   or was written by a newer version.
+    ///   or was written by a newer version (or, read-only, by an older one).
     public init(path: String) throws(HistoryError) {
         self.path = path
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty {
+        let directory = Destination.parent(of: path)
+        isReadOnly =
+            FileManager.default.fileExists(atPath: path)
+            && (access(directory, W_OK) != 0 || access(path, W_OK) != 0)
+        if !isReadOnly {
             do {
-                try FileManager.default.createDirectory(
-                    atPath: directory, withIntermediateDirectories: true)
+                try AtomicFile.createDirectories(directory, for: path)
             } catch {
                 throw HistoryError(
-                    path: path, operation: "create its directory",
-                    problem: error.localizedDescription)
+                    path: path, operation: "create its directory", problem: error.problem)
             }
         }
-        let connection = try SQLiteConnection(path: path)
-        try connection.execute(
-            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
-            operation: "configure")
-        try Self.migrate(connection)
+        let connection = try SQLiteConnection(path: path, readOnly: isReadOnly)
+        if isReadOnly {
+            try Self.checkReadable(connection)
+        } else {
+            try connection.execute(
+                "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
+                operation: "configure")
+            try Self.migrate(connection)
+        }
         self.connection = Mutex(connection)
+    }
+
+    /// A history opened read-only cannot be upgraded: it must have this code's schema.
+    private static func checkReadable(_ connection: SQLiteConnection) throws(HistoryError) {
+        let version = try connection.prepare("PRAGMA user_version", operation: "read version")
+        _ = try version.step()
+        let current = Int(version.integer(0))
+        guard current == schemaVersion else {
+            throw HistoryError(
+                path: connection.path, operation: "open read-only",
+                problem:
+                    "schema version \(current), expected \(schemaVersion); open it once where it can be written to upgrade it"
+            )
+        }
     }
 
     private static func migrate(_ connection: SQLiteConnection) throws(HistoryError) {

@@ -6,11 +6,17 @@ final class SQLiteConnection {
     let path: String
     private var handle: OpaquePointer?
 
-    /// Opens (creating if needed) the database at `path`.
-    init(path: String) throws(HistoryError) {
+    /// Opens (creating if needed) the database at `path`; `readOnly` opens an existing one as
+    /// immutable (SQLite then needs neither a lock nor WAL's shared-memory file, which a
+    /// read-only mount cannot give).
+    init(path: String, readOnly: Bool = false) throws(HistoryError) {
         self.path = path
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let result = sqlite3_open_v2(path, &handle, flags, nil)
+        let flags =
+            readOnly
+            ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
+            : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let name = readOnly ? Self.immutableURI(path) : path
+        let result = sqlite3_open_v2(name, &handle, flags, nil)
         guard result == SQLITE_OK else {
             let problem =
                 handle.map { String(cString: sqlite3_errmsg($0)) }
@@ -24,6 +30,20 @@ final class SQLiteConnection {
 
     deinit {
         sqlite3_close_v2(handle)
+    }
+
+    /// `file:PATH?immutable=1`, the path percent-encoded where a URI needs it.
+    private static func immutableURI(_ path: String) -> String {
+        var encoded = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"), 0..<0x21, 0x7F...:
+                encoded += byte < 0x10 ? "%0" : "%"
+                encoded += String(byte, radix: 16, uppercase: true)
+            default: encoded.unicodeScalars.append(UnicodeScalar(byte))
+            }
+        }
+        return "file:\(encoded)?immutable=1"
     }
 
     /// Runs SQL statements that return nothing of interest.

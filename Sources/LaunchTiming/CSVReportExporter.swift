@@ -24,8 +24,14 @@ public enum CSVReportExporter {
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 
-    /// A value quoted when it holds a comma, a quote or a line break, quotes doubled.
+    /// A value quoted when it holds a comma, a quote or a line break, quotes doubled. A value a
+    /// spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, a tab or a
+    /// carriage return, OWASP's list) gets a leading `'`, so a phase named `=cmd|…` is text.
     static func field(_ value: String) -> String {
+        var value = value
+        if let first = value.first, ["=", "+", "-", "@", "\t", "\r"].contains(first) {
+            value = "'" + value
+        }
         guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
             return value
         }

@@ -271,6 +271,17 @@ public final class PipelineRun: Sendable {
                 result.notes.append("the annotated video was not written: \(problem)")
             }
         }
+        let truthFrames = options.videoGroundTruth.map(\.frame)
+        if result.quality == nil, let first = truthFrames.min(), let last = truthFrames.max() {
+            result.notes.append(
+                "the ground truth scored nothing: its frames \(first)–\(last) are not among the"
+                    + " \(options.video?.framesRead ?? 0) frames read from the video")
+        }
+        if let problem = options.video?.problem {
+            result.notes.append(
+                "the video was not read to its end: \(problem); the figures cover the frames before it"
+            )
+        }
         // A run that ended early (stopped, or its pressure source ran out) reports what ran.
         result.seconds = min(elapsed, options.seconds)
         if wasInterrupted {
@@ -434,6 +445,10 @@ public final class PipelineRun: Sendable {
                 // A video frame seen already (the video has ended, or the session outpaces
                 // it) is no new picture: skip it. Video frames never seen were dropped.
                 var skippedVideoFrames: Int?
+                if case .video = footage, frame.sourceIndex == nil {
+                    // No video frame yet (or a video without any): no picture to process.
+                    continue
+                }
                 if let index = frame.sourceIndex {
                     if let last = lastSourceIndex, index <= last {
                         footage.frameConsumed(frame)

@@ -8,24 +8,45 @@ import CWakeup
 ///
 /// Re-reading an open attribute costs one system call, where `open`/`read`/`close` costs
 /// three plus the path lookup; that is what makes sampling many sensors cheap. `pread` does
-/// not move a file offset, so one file may be read from several threads.
+/// not move a file offset, so one file may be read from several threads. Only regular files
+/// are read (every sysfs and procfs attribute is one), opened non-blocking: a FIFO planted in
+/// a fixture tree is refused, never waited on. Beyond the ``SensorDescriptorBudget`` a file is
+/// not kept open but opened at each read.
 public final class SysfsValueFile: SensorAttribute {
     /// The attribute's path.
     public let path: String
-    private let descriptor: Int32
+    /// The open descriptor, or `nil` when the file is read by path (over the budget).
+    private let descriptor: Int32?
     /// Whether the file is a sysfs attribute: reading one that was removed fails (ENODEV), so
     /// there is nothing to look for in ``isReplaced``.
     private let isSysfs: Bool
 
     /// Opens the attribute at `path` for reading.
     ///
-    /// - Throws: ``SensorFault`` from the `open` error (`vanished` for a missing file).
+    /// - Throws: ``SensorFault`` from the `open` error (`vanished` for a missing file), or
+    ///   `other` for something that is not a regular file.
     public init(path: String) throws(SensorFault) {
         self.path = path
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = try Self.openRegular(path)
+        isSysfs = headroom_filesystem_type(descriptor) == Self.sysfsMagic
+        if SensorDescriptorBudget.take() {
+            self.descriptor = descriptor
+        } else {
+            close(descriptor)
+            self.descriptor = nil
+        }
+    }
+
+    /// Opens `path` non-blocking and checks that it is a regular file.
+    private static func openRegular(_ path: String) throws(SensorFault) -> Int32 {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         if descriptor < 0 { throw SensorFault(errno: errno) }
-        self.descriptor = descriptor
-        self.isSysfs = headroom_filesystem_type(descriptor) == Self.sysfsMagic
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw .other("not a regular file")
+        }
+        return descriptor
     }
 
     /// `SYSFS_MAGIC` from `<linux/magic.h>`.
@@ -37,14 +58,17 @@ public final class SysfsValueFile: SensorAttribute {
     /// attributes, where a read of a removed one fails; one `fstat` (no path lookup)
     /// elsewhere. Callers check on a cadence, not on every read.
     public var isReplaced: Bool {
-        guard !isSysfs else { return false }
+        guard !isSysfs, let descriptor else { return false }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return true }
         return status.st_nlink == 0
     }
 
     deinit {
-        close(descriptor)
+        if let descriptor {
+            close(descriptor)
+            SensorDescriptorBudget.give()
+        }
     }
 
     /// Reads the whole attribute (up to 4 KiB) from offset 0.
@@ -90,6 +114,13 @@ public final class SysfsValueFile: SensorAttribute {
     private func readBytes(into buffer: UnsafeMutableBufferPointer<UInt8>) throws(SensorFault)
         -> Int
     {
+        let descriptor: Int32
+        if let open = self.descriptor {
+            descriptor = open
+        } else {
+            descriptor = try Self.openRegular(path)
+        }
+        defer { if self.descriptor == nil { close(descriptor) } }
         while true {
             let count = pread(descriptor, buffer.baseAddress, buffer.count, 0)
             if count >= 0 { return count }

@@ -50,7 +50,21 @@ public enum MarkdownReportExporter {
         String(format: "%.3f", seconds * 1000)
     }
 
-    private static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|")
+    /// `text` as Markdown shows it and nothing more: a `|` would end a table cell, and `<`,
+    /// `>` and `&` would pass HTML (a phase named `<script>…`) to any renderer that allows it.
+    /// Line breaks become spaces, so one name stays one row.
+    static func escaped(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "|": escaped += "\\|"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "&": escaped += "&amp;"
+            case "\n", "\r", "\r\n": escaped += " "
+            default: escaped.append(character)
+            }
+        }
+        return escaped
     }
 }

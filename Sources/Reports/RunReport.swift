@@ -41,7 +41,10 @@ public enum RunReport {
         var text =
             "# Headroom run: \(summary.scenario), governor \(summary.isGovernorEnabled ? "on" : "off")\n\n"
         text += "| figure | value |\n|---|---:|\n"
-        for (name, value) in figures(summary) { text += "| \(name) | \(value) |\n" }
+        // Values carry names users chose (a video's path): escaped like a launch report's.
+        for (name, value) in figures(summary) {
+            text += "| \(name) | \(MarkdownReportExporter.escaped(value)) |\n"
+        }
         text += "\n## Governor changes\n\n"
         if summary.governorChanges.isEmpty {
             text += "None.\n"
@@ -53,7 +56,9 @@ public enum RunReport {
             }
         }
         if !summary.notes.isEmpty {
-            text += "\n## Notes\n\n" + summary.notes.map { "- \($0)\n" }.joined()
+            text +=
+                "\n## Notes\n\n"
+                + summary.notes.map { "- \(MarkdownReportExporter.escaped($0))\n" }.joined()
         }
         return text
     }

@@ -10,6 +10,15 @@ public struct ByteCount: Hashable, Comparable, Codable, Sendable, CustomStringCo
     /// `bytes` bytes.
     public init(_ bytes: Int64) { self.bytes = bytes }
 
+    /// `bytes` rounded up to whole bytes, held at the largest count a file can have: a data
+    /// rate times a year of seconds may overflow 64 bits, and is then simply "more than any
+    /// disk". Not-a-number and negative amounts count as zero.
+    public init(saturating bytes: Double) {
+        let rounded = bytes.rounded(.up)
+        self.bytes =
+            rounded.isNaN || rounded <= 0 ? 0 : rounded >= Double(Int64.max) ? .max : Int64(rounded)
+    }
+
     /// `count` mebibytes (2²⁰ bytes).
     public static func mebibytes(_ count: Int64) -> ByteCount { ByteCount(count << 20) }
 

@@ -18,7 +18,7 @@ public struct DataRate: Hashable, Comparable, Codable, Sendable, CustomStringCon
 
     /// `412 MiB/s`.
     public var description: String {
-        "\(ByteCount(Int64(bytesPerSecond.rounded())))/s"
+        "\(ByteCount(saturating: bytesPerSecond))/s"
     }
 
     /// Orders by rate.

@@ -35,8 +35,8 @@ public final class GrowingFileTarget: RecordingTarget {
 
     /// Flushes the file and renames it over the destination.
     public func finish(length: Int64) throws(StorageError) -> String {
-        try FinishedFile.finish(
-            descriptor: descriptor, path: path, length: length, destination: destination)
+        _ = try FinishedFile.finish(
+            descriptor: descriptor, path: path, length: length, placement: .replacing(destination))
         return destination
     }
 }

@@ -1,3 +1,4 @@
+import Files
 import Foundation
 
 #if canImport(Glibc)
@@ -10,7 +11,9 @@ import Foundation
 /// signal loses nothing it wrote (a power cut loses what was written since its last
 /// `fdatasync`). Recovery keeps it: the file is cut back to its last whole frame, flushed and
 /// moved beside its destination as `NAME.recovered.EXT` — never to the destination itself, so
-/// a file there is always a recording that ended normally. A recording without one whole frame
+/// a file there is always a recording that ended normally — and never over another file: when
+/// that name is taken (an earlier recovery, a second killed recording for the same
+/// destination) it goes to `NAME.recovered.1.EXT`, `.2`, … (moved with `RENAME_NOREPLACE`). A recording without one whole frame
 /// is discarded. Either way its segments' space returns to the filesystem, and `replenish`
 /// brings the reserve back to its capacity.
 public struct Recovery: Equatable, Sendable, CustomStringConvertible {
@@ -49,13 +52,18 @@ public struct Recovery: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Where a recovered recording for `destination` goes: `clip.y4m` → `clip.recovered.y4m`.
-    public static func recoveredPath(for destination: String) -> String {
+    /// How many numbered names a recovery tries after `NAME.recovered.EXT`.
+    static let numberedNames = 99
+
+    /// Where a recovered recording for `destination` goes: `clip.y4m` → `clip.recovered.y4m`,
+    /// or `clip.recovered.N.y4m` (N from 1) when the `attempt`-th name is wanted.
+    public static func recoveredPath(for destination: String, attempt: Int = 0) -> String {
         let url = URL(fileURLWithPath: destination)
         let stem = url.deletingPathExtension().lastPathComponent
         let suffix = url.pathExtension.isEmpty ? "" : ".\(url.pathExtension)"
+        let number = attempt == 0 ? "" : ".\(attempt)"
         return url.deletingLastPathComponent().appendingPathComponent(
-            "\(stem).recovered\(suffix)"
+            "\(stem).recovered\(number)\(suffix)"
         ).path
     }
 
@@ -71,9 +79,19 @@ public struct Recovery: Equatable, Sendable, CustomStringConvertible {
             guard !live.contains("\(BusyReason.recording.rawValue).\(id)") else { continue }
             let part = "\(recordings)/\(name)"
             let record = "\(recordings)/\(id).json"
-            // Killed before its record was written: nothing says where it was going.
-            guard let info = RecordingRecord.read(record) else {
-                unlink(part)
+            let info: RecordingRecord
+            do throws(ConfigurationError) {
+                // Killed before its record was written: nothing says where it was going.
+                guard let read = try RecordingRecord.read(record) else {
+                    unlink(part)
+                    continue
+                }
+                info = read
+            } catch {
+                // A damaged record is reported and its recording kept, never guessed at.
+                recovered.append(
+                    Recovery(
+                        destination: "an unknown destination", outcome: .failed(error.description)))
                 continue
             }
             do {
@@ -112,10 +130,10 @@ public struct Recovery: Equatable, Sendable, CustomStringConvertible {
         }
         let descriptor = open(part, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { throw SystemCalls.failure(part, "open the recording") }
-        let path = recoveredPath(for: info.destination)
-        try FinishedFile.finish(
+        let path = try FinishedFile.finish(
             descriptor: descriptor, path: part, length: info.layout.length(units: frames),
-            destination: path)
+            placement: .firstFree(
+                (0...numberedNames).map { recoveredPath(for: info.destination, attempt: $0) }))
         return Recovery(
             destination: info.destination, outcome: .finalized(path: path, frames: frames))
     }

@@ -21,14 +21,43 @@ struct ReserveManifest: Codable, Equatable {
         return ByteCount(min(max(sixteenth, mebibyte), ByteCount.mebibytes(64).bytes))
     }
 
-    /// Reads the manifest at `path`; a missing file is an empty reserve.
+    /// The largest reserve a manifest may ask for: far beyond any disk a camera records to.
+    static let capacityLimit = ByteCount(1 << 60)
+
+    /// Reads the manifest at `path`; a missing file is an empty reserve. Headroom wrote it, but
+    /// it is checked as strictly as user input: a manifest that says 1-byte segments would
+    /// have `replenish` make millions of files.
     static func load(_ path: String) throws(StorageError) -> ReserveManifest {
         guard FileManager.default.fileExists(atPath: path) else { return ReserveManifest() }
         do {
-            return try decodeStrictly(
+            let manifest = try decodeStrictly(
                 ReserveManifest.self, from: InputFile.read(path), file: path)
+            try manifest.validate()
+            return manifest
         } catch {
-            throw .invalid(error.description)
+            throw .invalid(error.inFile(path).description)
+        }
+    }
+
+    /// Checks the fields against what Headroom writes: version 1, a capacity from 0 to
+    /// ``capacityLimit``, segments of 0 (nothing allocated yet) or 1 MiB to 64 MiB.
+    func validate() throws(ConfigurationError) {
+        guard version == 1 else {
+            throw ConfigurationError(
+                path: "version", problem: "expected 1 (this Headroom's format), got \(version)")
+        }
+        guard capacityBytes >= .zero, capacityBytes <= Self.capacityLimit else {
+            throw ConfigurationError(
+                path: "capacityBytes",
+                problem: "expected 0 to \(Self.capacityLimit.bytes), got \(capacityBytes.bytes)")
+        }
+        let segments = ByteCount.mebibytes(1)...ByteCount.mebibytes(64)
+        guard segmentBytes == .zero || segments.contains(segmentBytes) else {
+            throw ConfigurationError(
+                path: "segmentBytes",
+                problem:
+                    "expected 0 or \(segments.lowerBound.bytes) to \(segments.upperBound.bytes), got \(segmentBytes.bytes)"
+            )
         }
     }
 
@@ -56,6 +85,26 @@ public struct RecordingLayout: Codable, Equatable, Sendable {
         self.unitBytes = unitBytes
     }
 
+    /// The longest header a recording has (a Y4M stream header is a line of tens of bytes).
+    public static let headerLimit: Int64 = 1 << 20
+    /// The largest unit: a 16384² frame of 16-bit 4:4:4 is 1.5 GiB.
+    public static let unitLimit: Int64 = 1 << 32
+
+    /// Checks the layout as a recording record gives it: a header of 0 to ``headerLimit``
+    /// bytes and units of 1 to ``unitLimit`` bytes (so that no length computed from them
+    /// overflows).
+    public func validate() throws(ConfigurationError) {
+        guard (0...Self.headerLimit).contains(headerBytes) else {
+            throw ConfigurationError(
+                path: "headerBytes",
+                problem: "expected 0 to \(Self.headerLimit), got \(headerBytes)")
+        }
+        guard (1...Self.unitLimit).contains(unitBytes) else {
+            throw ConfigurationError(
+                path: "unitBytes", problem: "expected 1 to \(Self.unitLimit), got \(unitBytes)")
+        }
+    }
+
     /// How many whole units a file of `length` bytes holds (0 when the header is incomplete).
     public func wholeUnits(in length: Int64) -> Int64 {
         length < headerBytes || unitBytes <= 0 ? 0 : (length - headerBytes) / unitBytes
@@ -73,9 +122,25 @@ struct RecordingRecord: Codable, Equatable {
     /// Its layout.
     var layout: RecordingLayout
 
-    /// The record at `path`, or `nil` when it is missing or unreadable.
-    static func read(_ path: String) -> RecordingRecord? {
-        try? decodeStrictly(RecordingRecord.self, from: InputFile.read(path), file: path)
+    /// The record at `path`, or `nil` when there is none.
+    ///
+    /// - Throws: ``ConfigurationError`` naming the file and field when it is unreadable or its
+    ///   values are not what Headroom writes: a relative or empty destination (it would be
+    ///   recovered into whichever directory the next command runs in), a layout out of range.
+    static func read(_ path: String) throws(ConfigurationError) -> RecordingRecord? {
+        guard SystemCalls.fileSize(path) != nil else { return nil }
+        let record = try decodeStrictly(
+            RecordingRecord.self, from: InputFile.read(path), file: path)
+        guard record.destination.hasPrefix("/") else {
+            throw ConfigurationError(
+                file: path, path: "destination",
+                problem: "expected an absolute path, got \"\(record.destination.prefix(64))\"")
+        }
+        do { try record.layout.validate() } catch {
+            throw ConfigurationError(
+                file: path, path: "layout." + error.path, problem: error.problem)
+        }
+        return record
     }
 
     /// Writes the record to `path` atomically.

@@ -33,7 +33,8 @@ public final class ReserveRecording: RecordingTarget {
     private let allocation: LockedState<(end: Int64, free: ByteCount)>
 
     /// Starts a recording for `destination` in `reserve`, laid out as `layout` (so an
-    /// interrupted one can be recovered), and claims its first segment.
+    /// interrupted one can be recovered), and claims its first segment. A relative
+    /// `destination` is made absolute here, so a recovery from another directory finds it.
     ///
     /// - Throws: ``StorageError/busy(_:)`` while the reserve is being resized,
     ///   ``StorageError/notEnoughSpace(needed:available:)`` when it has no free segment.
@@ -41,6 +42,9 @@ public final class ReserveRecording: RecordingTarget {
         throws(StorageError)
     {
         self.reserve = reserve
+        let destination =
+            destination.hasPrefix("/")
+            ? destination : FileManager.default.currentDirectoryPath + "/" + destination
         self.destination = destination
         segmentBytes = reserve.segmentSize().bytes
         let id = SystemCalls.randomName()
@@ -99,8 +103,9 @@ public final class ReserveRecording: RecordingTarget {
     /// the next start recovers it beside its destination.
     public func finish(length: Int64) throws(StorageError) -> String {
         do {
-            try FinishedFile.finish(
-                descriptor: descriptor, path: path, length: length, destination: destination)
+            _ = try FinishedFile.finish(
+                descriptor: descriptor, path: path, length: length,
+                placement: .replacing(destination))
         } catch {
             try? reserve.lock.withLock { token.release() }
             throw error

@@ -8,6 +8,13 @@ public enum MOTFile {
     /// number costs like a length and is bounded like one.
     public static let maximumFrame = 1_000_000
 
+    /// The coordinates a box may have, pixels: far beyond any frame, close enough that an IoU
+    /// keeps its precision (at 1e17 a box's own IoU with itself rounds to 0).
+    public static let coordinates = -1e6...1e6
+    /// The sizes a box may have, pixels (or normalised units with `--image-size`): above a
+    /// millionth, so no subnormal width can make an area 0.
+    public static let sizes = 1e-6...1e6
+
     /// The largest MOT file read: about six million boxes (a box line is about 40 bytes).
     public static let maximumFileSize = 256 << 20
 
@@ -73,8 +80,16 @@ public enum MOTFile {
             guard numbers[1] == numbers[1].rounded(), abs(numbers[1]) < 1e15 else {
                 throw fail("id: expected a whole number, got \(text(1))")
             }
-            guard numbers[4] > 0 else { throw fail("width: expected > 0, got \(text(4))") }
-            guard numbers[5] > 0 else { throw fail("height: expected > 0, got \(text(5))") }
+            for index in 2...3 where !Self.coordinates.contains(numbers[index]) {
+                throw fail(
+                    "\(Self.fieldNames[index]): expected a number from -1e6 to 1e6, got \(text(index))"
+                )
+            }
+            for index in 4...5 where !Self.sizes.contains(numbers[index]) {
+                throw fail(
+                    "\(Self.fieldNames[index]): expected a number from 1e-6 to 1e6, got \(text(index))"
+                )
+            }
             records.append(
                 MOTRecord(
                     frame: Int(numbers[0]), id: Int(numbers[1]),
@@ -88,6 +103,19 @@ public enum MOTFile {
                 problem: "no boxes found; expected lines of frame,id,left,top,width,height")
         }
         return records
+    }
+
+    /// The first id that appears twice in one frame, with the frame, or `nil`. Ground truth and
+    /// tracker output name identities, so an id is one box a frame (TrackEval refuses a file
+    /// otherwise); detections may repeat an id (`-1`).
+    public static func repeatedIdentity(in records: [MOTRecord]) -> (frame: Int, id: Int)? {
+        var seen = Set<MOTRecord.FrameIdentity>()
+        seen.reserveCapacity(records.count)
+        for record in records
+        where !seen.insert(MOTRecord.FrameIdentity(frame: record.frame, id: record.id)).inserted {
+            return (record.frame, record.id)
+        }
+        return nil
     }
 
     /// The fields read from each line, in order; the rest are ignored.
@@ -134,7 +162,11 @@ public enum MOTFile {
             index += 1
         }
         guard index == field.endIndex, digits > 0, digits <= 15 else {
-            return Double(String(decoding: field, as: UTF8.self))
+            // Decimal notation only: Double(_:) also reads `0x10`, `inf` and `nan`.
+            let isDecimal = field.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || [0x2B, 0x2D, 0x2E, 0x45, 0x65].contains(byte)
+            }
+            return isDecimal ? Double(String(decoding: field, as: UTF8.self)) : nil
         }
         let magnitude = Double(mantissa) / powersOfTen[fractionDigits]
         return isNegative ? -magnitude : magnitude

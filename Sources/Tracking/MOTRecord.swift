@@ -11,6 +11,14 @@ public struct MOTRecord: Sendable, Hashable {
     /// The confidence (detections) or the "consider" flag (ground truth); 1 when absent.
     public var confidence: Double
 
+    /// A frame and an id: what names one box of an identity.
+    public struct FrameIdentity: Hashable, Sendable {
+        /// The frame number.
+        public var frame: Int
+        /// The id.
+        public var id: Int
+    }
+
     /// Creates a record.
     public init(frame: Int, id: Int, box: BoundingBox, confidence: Double = 1) {
         self.frame = frame

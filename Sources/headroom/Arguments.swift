@@ -1,3 +1,5 @@
+import Files
+
 /// The command line's grammar: each command declares its options once — name, value type,
 /// default, help — and from that one declaration come the parser (`Arguments`), the help text
 /// (`Command.help`) and the shell completions (`Completions`). `--name value`, `--name=value`,
@@ -13,14 +15,22 @@ struct OptionSpec: Sendable {
         case flag
         /// Any text.
         case text
-        /// A file or directory (shells complete file names).
-        case path
+        /// A file or directory read or written (shells complete file names).
+        case path(PathUse)
         /// One of these words.
         case choice([String])
         /// A finite number within the range.
         case number(ClosedRange<Double>)
         /// An integer within the range.
         case integer(ClosedRange<Int>)
+    }
+
+    /// Whether a path option names something read or a place written.
+    enum PathUse: Sendable, Equatable {
+        /// A file or directory read (or a socket, or `-` for standard input).
+        case input
+        /// A destination written, checked before the work (``Arguments/destination(_:)``).
+        case output(Destination.Kind)
     }
 
     /// The option with its dashes, `--profile`.
@@ -46,7 +56,14 @@ struct OptionSpec: Sendable {
 
     /// An option naming a file or directory.
     static func path(_ name: String, _ value: String, _ help: String) -> OptionSpec {
-        OptionSpec(name: name, value: value, help: help, kind: .path)
+        OptionSpec(name: name, value: value, help: help, kind: .path(.input))
+    }
+
+    /// An option naming a file written (`.file`) or a directory written into (`.directory`).
+    static func output(
+        _ name: String, _ value: String, _ help: String, _ kind: Destination.Kind = .file
+    ) -> OptionSpec {
+        OptionSpec(name: name, value: value, help: help, kind: .path(.output(kind)))
     }
 
     /// An option taking one of `choices`.
@@ -95,8 +112,13 @@ struct OptionSpec: Sendable {
     /// Checks `text` as a value of this option.
     func check(_ text: String) throws(UsageError) {
         switch kind {
-        case .flag, .text, .path:
+        case .flag, .text:
             return
+        case .path:
+            // An empty path would mean the current directory, or `/` once a name is added.
+            guard !text.isEmpty else {
+                throw UsageError(description: "\(name): expected a path, got an empty one")
+            }
         case .choice(let choices):
             guard choices.contains(text) else {
                 let listed =
@@ -198,6 +220,28 @@ struct Arguments: Sendable {
         self.afterSeparator = separator.map { Array(positionals[$0...]) }
         self.values = values
         self.flags = flags
+    }
+
+    /// The destination given for the output option `option`, checked before the work that
+    /// writes it starts (see ``Destination``); `nil` when the option was not given.
+    func destination(_ option: String) throws(UsageError) -> Destination? {
+        guard let path = value(option) else { return nil }
+        guard case .path(.output(let kind)) = specs[option]?.kind else {
+            preconditionFailure("\(option) is read as a destination but is not declared as one")
+        }
+        return try Self.destination(path, as: kind, for: option)
+    }
+
+    /// `path` checked as a destination of `kind`; errors name `option` (or the positional's
+    /// placeholder).
+    static func destination(_ path: String, as kind: Destination.Kind, for option: String)
+        throws(UsageError) -> Destination
+    {
+        do {
+            return try Destination(checking: path, as: kind)
+        } catch {
+            throw UsageError(description: "\(option): \(error)")
+        }
     }
 
     /// Whether the boolean `flag` was given.

@@ -33,7 +33,7 @@ enum CalibrateCommand {
             .number(
                 "--seconds", "S", "total measuring time (20 s takes about 25 s)", in: 1...600,
                 default: 20),
-            .path("--out", "FILE", "write the profile here instead of the calibrated directory"),
+            .output("--out", "FILE", "write the profile here instead of the calibrated directory"),
             StorageCommand.storageOption,
             .flag("--json", "print the calibration report as JSON"),
         ],
@@ -48,7 +48,8 @@ enum CalibrateCommand {
                     description:
                         "--out: expected a file, since neither XDG_CONFIG_HOME nor HOME is set")
             }
-            try checkWritable(path)
+            // Checked before calibration measures for half a minute.
+            _ = try Arguments.destination(path, as: .file, for: "--out")
             let calibration = HostCalibration(seconds: seconds)
             let display = CalibrationDisplay(isLive: isatty(STDERR_FILENO) == 1)
             var report = try await withSignalCancellation {
@@ -77,24 +78,6 @@ enum CalibrateCommand {
             return 0
         })
 
-    /// Fails before a calibration measures for half a minute when `path` cannot be written:
-    /// its directory is created if missing and must be writable.
-    private static func checkWritable(_ path: String) throws(UsageError) {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw UsageError(
-                description:
-                    "cannot write the profile to \(path): cannot create directory \(directory):"
-                    + " \(error.localizedDescription)")
-        }
-        guard access(directory, W_OK) == 0 else {
-            throw UsageError(
-                description: "cannot write the profile to \(path): \(directory) is not writable")
-        }
-    }
 }
 
 /// Progress on stderr: a bar redrawn in place on a terminal, a line per configuration

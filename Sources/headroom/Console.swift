@@ -12,9 +12,39 @@ enum Console {
         write(text.hasSuffix("\n") ? text : text + "\n", to: STDOUT_FILENO)
     }
 
-    /// Writes `text` to stderr, adding a newline unless it ends with one.
+    /// Writes `text` to stderr, adding a newline unless it ends with one. Diagnostics echo
+    /// what users gave (ids, paths, values), so they are made ``printable(_:)`` first.
     static func error(_ text: String) {
+        let text = printable(text)
         write(text.hasSuffix("\n") ? text : text + "\n", to: STDERR_FILENO)
+    }
+
+    /// The longest line a diagnostic shows; the rest is counted, not printed.
+    static let diagnosticLineLimit = 1_000
+
+    /// `text` safe to show on a terminal: control characters other than newline and tab
+    /// (a terminal escape in an id, a NUL in a file name) as `\u{1B}`, and each line cut
+    /// at ``diagnosticLineLimit`` characters with the number left out (a 15 MB id).
+    static func printable(_ text: String) -> String {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            line -> String in
+            var shown = ""
+            var count = 0
+            for scalar in line.unicodeScalars {
+                count += 1
+                guard count <= diagnosticLineLimit else { continue }
+                let isControl =
+                    scalar.value < 0x20 && scalar != "\t" || (0x7F...0x9F).contains(scalar.value)
+                if isControl {
+                    shown += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+                } else {
+                    shown.unicodeScalars.append(scalar)
+                }
+            }
+            return count > diagnosticLineLimit
+                ? shown + "… (\(count - diagnosticLineLimit) more characters)" : shown
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// Writes `text` to stdout as it is (live displays redraw a line with it).

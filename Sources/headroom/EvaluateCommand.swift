@@ -31,8 +31,8 @@ enum EvaluateCommand {
                 )
             }
             let iou = arguments.number("--iou")
-            let truth = try MOTInput.read(arguments.positionals[0])
-            let tracks = try MOTInput.read(arguments.positionals[1])
+            let truth = try MOTInput.readIdentities(arguments.positionals[0])
+            let tracks = try MOTInput.readIdentities(arguments.positionals[1])
             let scores = MOTInput.Scores(truth: truth, tracks: tracks, minimumIoU: iou)
             if arguments.has("--json") {
                 Console.json(MOTInput.jsonFields(scores))

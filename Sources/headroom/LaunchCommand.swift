@@ -24,7 +24,7 @@ enum LaunchCommand {
         .choice(
             "--format", LaunchReportFormat.allCases.map(\.rawValue), "report format",
             default: LaunchReportFormat.json.rawValue),
-        .path("--out", "PATH", "write the report to PATH atomically instead of stdout"),
+        .output("--out", "PATH", "write the report to PATH atomically instead of stdout"),
         .path("--from", "FILE", "report: read this JSON report instead of the history"),
         .integer(
             "--runs", "N",
@@ -44,11 +44,12 @@ enum LaunchCommand {
             "--timeout", "S",
             "measure -- CMD: seconds to say ready before the run fails (default 60)",
             in: 0.01...86_400),
-        .path("--output", "FILE", "measure -- CMD: the program's stdout and stderr into FILE"),
+        .output("--output", "FILE", "measure -- CMD: the program's stdout and stderr into FILE"),
         .integer(
             "--pid", "PID", "import: the process of a Chrome trace to import",
             in: 0...Int(Int32.max)),
-        .path("--out-dir", "DIR", "report, measure: write each run's report into DIR"),
+        .output(
+            "--out-dir", "DIR", "report, measure: write each run's report into DIR", .directory),
         .flag("--check", "history: check the database's integrity"),
         .flag("--json", "print JSON"),
     ]
@@ -162,7 +163,7 @@ enum LaunchCommand {
             if let label = arguments.value("--label") { report.label = label }
             return report
         }
-        let store = try store(arguments)
+        let store = try store(arguments, isWriting: true)
         // All or nothing: every file was validated above, and the runs go in one transaction.
         let outcomes = try store.importRuns(reports)
         var added: [String] = []
@@ -184,8 +185,11 @@ enum LaunchCommand {
         do { return try JSONParser.parse(data) } catch { throw error.inFile(file) }
     }
 
-    /// The history named by `--db`, or the default one.
-    static func store(_ arguments: Arguments, mustExist: Bool = false) throws -> HistoryStore {
+    /// The history named by `--db`, or the default one; a command that adds to it
+    /// (`isWriting`) is refused before its work when it can only be read.
+    static func store(_ arguments: Arguments, mustExist: Bool = false, isWriting: Bool = false)
+        throws -> HistoryStore
+    {
         let path =
             arguments.value("--db")
             ?? HistoryStore.defaultPath(environment: ProcessInfo.processInfo.environment)
@@ -193,10 +197,24 @@ enum LaunchCommand {
         guard !path.isEmpty else {
             throw UsageError(description: "--db: expected a path, got an empty one")
         }
-        if mustExist && !FileManager.default.fileExists(atPath: path) {
+        var status = stat()
+        if stat(path, &status) == 0 {
+            // SQLite would open /dev/null, and create /dev/null-journal beside it.
+            guard status.st_mode & S_IFMT == S_IFREG else {
+                throw UsageError(
+                    description: "--db: \(path) is not a regular file; expected a history file")
+            }
+        } else if mustExist {
             throw UsageError(description: "--db: no history at \(path)")
         }
-        return try HistoryStore(path: path)
+        let store = try HistoryStore(path: path)
+        if isWriting && store.isReadOnly {
+            throw UsageError(
+                description:
+                    "--db: \(path) can only be read here (a read-only place); expected a history to add to"
+            )
+        }
+        return store
     }
 
     /// Parses a run selector typed on the command line.
@@ -217,6 +235,8 @@ enum LaunchCommand {
         {
             throw UsageError(description: "--out-dir writes runs of the history; drop --out/--from")
         }
+        let out = try arguments.destination("--out")
+        let outDirectory = try arguments.destination("--out-dir")
         // The declaration lists exactly the formats, so the parsed value is one of them.
         let format = LaunchReportFormat(rawValue: arguments.text("--format")) ?? .json
         let report: LaunchReport
@@ -232,7 +252,7 @@ enum LaunchCommand {
                 Console.error("headroom launch report: no run matches \"\(rest.first ?? "last")\"")
                 return 2
             }
-            if let directory = arguments.value("--out-dir") {
+            if let directory = outDirectory?.path {
                 for run in runs {
                     let path = "\(directory)/run-\(run.id).\(format.fileExtension)"
                     try format.write(store.report(run.id), to: path)
@@ -242,7 +262,7 @@ enum LaunchCommand {
             }
             report = try store.report(newest.id)
         }
-        if let path = arguments.value("--out") {
+        if let path = out?.path {
             try format.write(report, to: path)
         } else {
             Console.out(String(decoding: format.render(report), as: UTF8.self))

@@ -42,7 +42,8 @@ enum LaunchMeasure {
         // Check the session here so that a bad file is one clear error, not N child failures.
         if let path = arguments.value("--session") { _ = try SessionConfiguration.load(from: path) }
         if let path = arguments.value("--frames") { _ = try Y4MFrameSource(path: path) }
-        let store = try LaunchCommand.store(arguments)
+        let store = try LaunchCommand.store(arguments, isWriting: true)
+        let outDirectory = try arguments.destination("--out-dir")
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         var words = [LaunchCommand.command.name, runOnceName, "--label", label]
         if let path = arguments.value("--session") { words += ["--session", path] }
@@ -53,7 +54,7 @@ enum LaunchMeasure {
         for index in 0..<count {
             let report = try ChildLaunch.run(executable: executable, arguments: words)
             let id = try store.add(report)
-            if let directory = arguments.value("--out-dir") {
+            if let directory = outDirectory?.path {
                 try LaunchReportFormat.json.write(report, to: "\(directory)/run-\(id).json")
             }
             stored.append((id, report))

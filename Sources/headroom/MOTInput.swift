@@ -24,6 +24,19 @@ enum MOTInput {
         }
     }
 
+    /// Reads ground truth or tracker output at `path` (see ``read(_:)``): boxes whose ids are
+    /// identities, each at most once a frame.
+    static func readIdentities(_ path: String) throws(UsageError) -> [MOTRecord] {
+        let records = try read(path)
+        if let repeated = MOTFile.repeatedIdentity(in: records) {
+            throw UsageError(
+                description:
+                    "\(path): frame \(repeated.frame): id \(repeated.id) appears more than once; expected each id once a frame"
+            )
+        }
+        return records
+    }
+
     /// The CLEAR-MOT and identity scores and the HOTA scores of one tracker output.
     struct Scores {
         /// CLEAR-MOT and identity scores, matched at one IoU threshold.

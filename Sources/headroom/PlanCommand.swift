@@ -20,17 +20,18 @@ enum PlanCommand {
             .number(
                 "--min-frame-rate", "FPS", "lowest frame rate to step down to", in: 1...240,
                 default: 15),
-            .path("--out", "FILE", "write the planned session to FILE"),
+            .output("--out", "FILE", "write the planned session to FILE"),
             .flag("--json", "print the plan as JSON"),
         ],
         run: { arguments in
             let input = try SessionInput(arguments)
+            let out = try arguments.destination("--out")
             let floor = arguments.number("--min-frame-rate")
             let planner = CapturePlanner(
                 estimator: HardwareCostEstimator(profile: input.profile), minimumFrameRate: floor)
             let plan = planner.plan(for: input.configuration)
-            if let out = arguments.value("--out") {
-                try AtomicFile.write(plan.configuration.jsonData(), to: out)
+            if let out {
+                try AtomicFile.write(plan.configuration.jsonData(), to: out.path)
             }
             if arguments.has("--json") {
                 Console.json(plan)

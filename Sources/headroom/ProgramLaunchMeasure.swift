@@ -38,7 +38,8 @@ enum ProgramLaunchMeasure {
         let label = arguments.value("--label") ?? defaultLabel(command)
         let json = arguments.has("--json")
         // The history first: a bad --db must not have truncated --output already.
-        let store = try LaunchCommand.store(arguments)
+        let store = try LaunchCommand.store(arguments, isWriting: true)
+        let outDirectory = try arguments.destination("--out-dir")
         let output = try outputDestination(arguments, json: json)
         defer { if case .descriptor(let descriptor) = output { close(descriptor) } }
         let request = TracedLaunchRequest(
@@ -52,7 +53,7 @@ enum ProgramLaunchMeasure {
                 let report = await TracedLaunch.run(request)
                 if report.failure == .interrupted { break }
                 let id = try store.add(report)
-                if let directory = arguments.value("--out-dir") {
+                if let directory = outDirectory?.path {
                     try LaunchReportFormat.json.write(report, to: "\(directory)/run-\(id).json")
                 }
                 stored.append((id, report))
@@ -126,7 +127,7 @@ enum ProgramLaunchMeasure {
     /// so that stdout stays JSON, else Headroom's own output.
     private static func outputDestination(_ arguments: Arguments, json: Bool) throws -> ChildOutput
     {
-        guard let path = arguments.value("--output") else {
+        guard let path = try arguments.destination("--output")?.path else {
             return json ? .standardError : .passThrough
         }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)

@@ -29,18 +29,22 @@ enum QualityCommand {
             .integer("--people", "N", "people in the scene", in: 1...100, default: 6),
             .option("--size", "WxH", "frame size in pixels (default 320x180)"),
             .flag("--fixed", "keep the camera still instead of following the subject"),
-            .path("--out", "FILE", "write the table as JSON"),
+            .output("--out", "FILE", "write the table as JSON"),
             .flag("--json", "print the table as JSON"),
         ],
         run: { arguments in
             try arguments.expectNoPositionals()
+            let out = try arguments.destination("--out")
             let rates = try list(arguments, "--fps", default: [30, 20, 15], in: 1...240)
             let strides = try list(arguments, "--strides", default: [1, 2, 3, 5], in: 1...100)
                 .map { Int($0) }
             let scales = try list(arguments, "--scales", default: [0.5], in: 0.05...1)
             var scene = SyntheticScene.Configuration()
             scene.people = arguments.integer("--people")
-            let size = try TrackCommand.imageSize(arguments.value("--size")) ?? (320, 180)
+            let size =
+                try TrackCommand.imageSize(arguments.value("--size"), option: "--size") ?? (
+                    320, 180
+                )
             let seeds = try list(arguments, "--seeds", default: [1, 2, 3], in: 0...1e15)
                 .map { UInt64($0) }
             var generator = QualityTableGenerator(
@@ -55,8 +59,8 @@ enum QualityCommand {
                 : try generator.generate(
                     rig: try StandMotors(), framesPerSecond: rates, strides: strides,
                     scales: scales)
-            if let out = arguments.value("--out") {
-                try AtomicFile.write(Console.jsonData(table), to: out)
+            if let out {
+                try AtomicFile.write(Console.jsonData(table), to: out.path)
             }
             if arguments.has("--json") {
                 Console.json(table)

@@ -1,3 +1,5 @@
+import Foundation
+import Locking
 import Pressure
 
 /// `headroom record`: samples pressure for a while and writes a trace for `replay`.
@@ -8,11 +10,12 @@ enum RecordCommand {
         summary: "Record a pressure trace (JSON lines, one raw sample per line) for `replay`.",
         details: """
             Samples every --interval seconds (default 1) for --seconds seconds, then writes the
-            trace atomically to --out. Times in the trace start at 0.
+            trace atomically to --out. Times in the trace start at 0. Stopped early (SIGINT,
+            SIGTERM), it writes the samples taken so far and exits 130 or 143.
             """,
         options: PressureInput.options.filter { $0.name == "--model" } + [
             .number("--seconds", "N", "how long to record", in: 0.01...86400),
-            .path("--out", "FILE", "where to write the trace"),
+            .output("--out", "FILE", "where to write the trace"),
             .number("--interval", "S", "seconds between samples", in: 0.01...3600, default: 1),
         ],
         run: { arguments in
@@ -21,27 +24,40 @@ enum RecordCommand {
                 throw UsageError(description: "--seconds: expected how long to record")
             }
             let seconds = arguments.number("--seconds")
-            guard let out = arguments.value("--out") else {
+            guard let out = try arguments.destination("--out")?.path else {
                 throw UsageError(description: "--out: expected the trace file to write")
             }
             let interval = arguments.number("--interval")
             let input = try PressureInput(arguments)
             let clock = MonotonicPressureClock()
             let start = clock.now()
-            var samples: [PressureSample] = []
-            var deadline = start
-            while true {
-                let now = clock.now()
-                guard var sample = input.sampler.sample(at: now) else { break }
-                if samples.isEmpty { PressureInput.reportUnavailable(sample) }
-                sample.time = ((now - start) * 1e6).rounded() / 1e6
-                samples.append(sample)
-                deadline += interval
-                if deadline - start > seconds { break }
-                try await clock.sleep(until: deadline)
+            let taken = LockedState<[PressureSample]>([])
+            let stop = StopSignal()
+            // A stop ends the sampling; what was taken is still written.
+            try? await withSignalCancellation(stop) {
+                var deadline = start
+                while true {
+                    let now = clock.now()
+                    guard var sample = input.sampler.sample(at: now) else { break }
+                    if taken.withLock(\.isEmpty) { PressureInput.reportUnavailable(sample) }
+                    sample.time = ((now - start) * 1e6).rounded() / 1e6
+                    taken.withLock { $0.append(sample) }
+                    deadline += interval
+                    if deadline - start > seconds { break }
+                    try await clock.sleep(until: deadline)
+                }
             }
+            let samples = taken.withLock { $0 }
             try PressureTrace(samples: samples).write(to: out)
-            Console.out("recorded \(samples.count) samples over \(seconds.shortText) s to \(out)")
-            return 0
+            let span =
+                stop.received == nil
+                ? seconds.shortText : String(format: "%.1f", clock.now() - start)
+            Console.out("recorded \(samples.count) samples over \(span) s to \(out)")
+            if let signal = stop.received {
+                Console.error(
+                    "headroom record: stopped by signal \(signal); the trace holds what was sampled"
+                )
+            }
+            return stop.exitCode ?? 0
         })
 }

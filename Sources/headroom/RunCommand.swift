@@ -66,11 +66,11 @@ enum RunCommand {
             .path("--session", "FILE", "capture session JSON (default: one 960x540@30 camera)"),
             SessionInput.profileOption,
             .path("--policy", "FILE", "governor policy JSON"),
-            .path("--record", "PATH", "record the frames as a Y4M movie to PATH"),
+            .output("--record", "PATH", "record the frames as a Y4M movie to PATH"),
             .path(
                 "--trace", "FILE",
                 "pressure from a recorded trace, replayed in time (the same run on any machine)"),
-            .path(
+            .output(
                 "--record-pressure", "FILE", "write the pressure samples the run took as a trace"),
             StorageCommand.storageOption,
             .path("--source", "FILE|-|v4l2:DEVICE", "real video instead of the synthetic scene"),
@@ -83,8 +83,8 @@ enum RunCommand {
                 "--detector", DetectorKind.allCases.map(\.rawValue),
                 "the detector (default: motion with --source, blob for the scene)"),
             SceneCommand.styleOption,
-            .path("--annotate", "FILE.mp4", "write the annotated frames as a video"),
-            .path("--out", "DIR", "where to write the reports (default runs/<time>)"),
+            .output("--annotate", "FILE.mp4", "write the annotated frames as a video"),
+            .output("--out", "DIR", "where to write the reports (default runs/<time>)", .directory),
             .path("--db", "PATH", "the history database"),
             .option(
                 "--serve", "ADDR", "serve /metrics, /healthz and /status on HOST:PORT while running"
@@ -101,16 +101,25 @@ enum RunCommand {
             }
             var options = try runOptions(arguments)
             let json = arguments.has("--json")
-            let out = arguments.value("--out") ?? "runs/\(timestamp())"
+            // Every destination is checked before the run: a run never ends with results it
+            // cannot write.
+            let out = try Arguments.destination(
+                arguments.value("--out") ?? "runs/\(timestamp())", as: .directory, for: "--out"
+            ).path
+            let pressureDestination = try arguments.destination("--record-pressure")
+            let recordDestination = try arguments.destination("--record")
+            let annotationDestination = try arguments.destination("--annotate")
             let traceFile = arguments.value("--trace")
             let timeline = LaunchTimeline.startingAtProcessStart()
-            let history = try LaunchCommand.store(arguments)
+            let history = try LaunchCommand.store(arguments, isWriting: true)
 
             var summaries: [RunSummary] = []
             let modes = arguments.has("--compare") ? [true, false] : [options.isGovernorEnabled]
             // SIGINT or SIGTERM ends the run early; its report and history row are still
             // written, marked interrupted, and the command exits 130 or 143.
             let stop = StopSignal()
+            // Set when a result could not go where it was asked (it went elsewhere, said so).
+            var resultsMoved = false
             for (index, governed) in modes.enumerated() where stop.received == nil {
                 options.isGovernorEnabled = governed
                 if let reference = summaries.first?.loadReference {
@@ -118,7 +127,7 @@ enum RunCommand {
                 }
                 let directory = modes.count > 1 ? "\(out)/governor-\(governed ? "on" : "off")" : out
                 options.recordingDestination =
-                    arguments.value("--record")
+                    recordDestination?.path
                     ?? (options.configuration.outputs.contains { $0.kind == .movie }
                         ? "\(directory)/movie.y4m" : nil)
                 if let trace = traceFile {
@@ -126,7 +135,7 @@ enum RunCommand {
                     options.pressureSource = TraceReplaySource(
                         trace: try PressureTrace.read(from: trace), pacing: .recordedTimes)
                 }
-                options.annotationDestination = arguments.value("--annotate")
+                options.annotationDestination = annotationDestination?.path
                 options.reportDirectory = directory
                 if options.annotationDestination != nil {
                     try AtomicFile.createDirectories(directory)
@@ -163,25 +172,31 @@ enum RunCommand {
                     return 1
                 }
                 display.finish()
-                if let path = arguments.value("--record-pressure") {
-                    try run.pressureTrace.write(to: path)
-                }
                 if let recording = summary.recording, recording.endReason != .finished {
                     Console.error(
                         "headroom run: recording ended early: \(recording.endReason.rawValue):"
                             + " \(recording.problem ?? ""); \(recording.path) holds \(recording.frames) whole frames"
                     )
                 }
-                let files = try RunReport.write(summary, to: directory)
                 do {
                     try history.add(summary.launch, summary: historyFigures(summary))
                 } catch {
                     Console.error("headroom run: the run was not added to the history: \(error)")
                 }
+                let files = writeReports(summary, to: directory)
+                if files.isMoved { resultsMoved = true }
+                if let path = pressureDestination?.path {
+                    do {
+                        try run.pressureTrace.write(to: path)
+                    } catch {
+                        Console.error("headroom run: --record-pressure: \(error)")
+                        resultsMoved = true
+                    }
+                }
                 summaries.append(summary)
                 if !json {
                     Console.out(RunDisplay.summaryText(summary))
-                    Console.out("reports: \(files.joined(separator: ", "))\n")
+                    Console.out("reports: \(files.paths.joined(separator: ", "))\n")
                 }
             }
             if json {
@@ -194,8 +209,43 @@ enum RunCommand {
                 Console.error(
                     "headroom run: stopped by signal \(signal); the report covers what ran")
             }
-            return stop.exitCode ?? 0
+            return stop.exitCode ?? (resultsMoved ? 1 : 0)
         })
+
+    /// The files a run's report went to, and whether they went somewhere else than asked.
+    private struct WrittenReports {
+        var paths: [String]
+        var isMoved: Bool
+    }
+
+    /// Writes `summary`'s reports into `directory`; when that fails after the run (the disk
+    /// filled, the directory went away), into a new directory under the temporary directory
+    /// instead, saying so on stderr: a finished run's results are never lost.
+    private static func writeReports(_ summary: RunSummary, to directory: String)
+        -> WrittenReports
+    {
+        do {
+            return WrittenReports(
+                paths: try RunReport.write(summary, to: directory), isMoved: false)
+        } catch {
+            Console.error("headroom run: the report could not go into \(directory): \(error)")
+        }
+        var template = Array(
+            (FileManager.default.temporaryDirectory.path + "/headroom-run-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            Console.error("headroom run: nor into a temporary directory; the run is in the history")
+            return WrittenReports(paths: [], isMoved: true)
+        }
+        let fallback = String(cString: made)
+        do {
+            let paths = try RunReport.write(summary, to: fallback)
+            Console.error("headroom run: the report went into \(fallback) instead")
+            return WrittenReports(paths: paths, isMoved: true)
+        } catch {
+            Console.error("headroom run: nor into \(fallback): \(error); the run is in the history")
+            return WrittenReports(paths: [], isMoved: true)
+        }
+    }
 
     private static func runOptions(_ arguments: Arguments) throws -> RunOptions {
         let scenario = try RunScenario.named(arguments.text("--scenario"))
@@ -244,7 +294,7 @@ enum RunCommand {
         let video = try VideoFrameSource(input: VideoInput(argument: source), pacing: pacing)
         options.video = video
         if let truth = arguments.value("--gt") {
-            options.videoGroundTruth = try MOTInput.read(truth)
+            options.videoGroundTruth = try MOTInput.readIdentities(truth)
         }
         if arguments.value("--detector") == nil { options.detector = .motion }
         if arguments.optionalNumber("--seconds") == nil { options.seconds = 86_400 }

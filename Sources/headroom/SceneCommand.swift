@@ -32,16 +32,22 @@ enum SceneCommand {
             .number("--scale", "S", "detector scale", in: 0.05...1, default: 0.5),
             .option("--size", "WxH", "frame size in pixels (default 320x180)"),
             .flag("--fixed", "keep the camera still"),
-            .path("--video", "FILE", "also encode the rendered frames as a video with ffmpeg"),
+            .output("--video", "FILE", "also encode the rendered frames as a video with ffmpeg"),
             .flag("--json", "print the file names and counts as JSON"),
         ],
         run: { arguments in
-            let directory = try arguments.single("DIR")
+            let directory = try Arguments.destination(
+                arguments.single("DIR"), as: .directory, for: "DIR"
+            ).path
+            _ = try arguments.destination("--video")
             var scene = SyntheticScene.Configuration()
             scene.seed = UInt64(arguments.integer("--seed"))
             scene.people = arguments.integer("--people")
             scene.style = style(arguments)
-            let size = try TrackCommand.imageSize(arguments.value("--size")) ?? (320, 180)
+            let size =
+                try TrackCommand.imageSize(arguments.value("--size"), option: "--size") ?? (
+                    320, 180
+                )
             let seconds = arguments.number("--seconds")
             let fps = arguments.number("--fps")
             let stride = arguments.integer("--stride")

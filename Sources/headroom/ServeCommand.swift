@@ -58,7 +58,8 @@ enum ServeCommand {
                 "--interval", "S",
                 "seconds between samples (below 1, only within reach of a threshold, once a"
                     + " second otherwise)", in: 0.1...3600, default: 5),
-            .path("--textfile", "DIR", "also write DIR/headroom.prom after every sample"),
+            .output(
+                "--textfile", "DIR", "also write DIR/headroom.prom after every sample", .directory),
             .path("--socket", "PATH", "also serve on this Unix domain socket (created 0660)"),
             .path(
                 "--token-file", "FILE",
@@ -114,7 +115,9 @@ enum ServeCommand {
             }
             let exporter = MetricsExporter(
                 metrics: metrics, servers: listeners,
-                textfile: arguments.value("--textfile").map { TextfileWriter(directory: $0) },
+                textfile: try arguments.destination("--textfile").map {
+                    TextfileWriter(directory: $0.path)
+                },
                 routes: { ServiceRoutes(service: service, metrics: $0, token: token) })
             // Write the textfile and bind before sampling, so that an unwritable directory or
             // a taken port fails at once, before anything is printed on stdout.

@@ -1,3 +1,4 @@
+import Capture
 import Files
 import LaunchTiming
 import Tracking
@@ -22,7 +23,7 @@ enum TrackCommand {
             is the mean IoU of matched pairs (higher is better).
             """,
         options: [
-            .path("--out", "TRACKS.txt", "write the tracks in MOTChallenge format"),
+            .output("--out", "TRACKS.txt", "write the tracks in MOTChallenge format"),
             .path("--gt", "GT.txt", "ground truth to score the tracks against"),
             .integer(
                 "--stride", "N", "use detections only on every N-th frame", in: 1...1000, default: 1
@@ -32,6 +33,7 @@ enum TrackCommand {
         ],
         run: { arguments in
             let path = try arguments.single("DETECTIONS.txt")
+            let out = try arguments.destination("--out")
             let stride = arguments.integer("--stride")
             let scale = try imageSize(arguments.value("--image-size"))
             var records = try MOTInput.read(path)
@@ -46,7 +48,7 @@ enum TrackCommand {
                 }
             }
             let truth = try arguments.value("--gt").map { path throws(UsageError) in
-                try MOTInput.read(path)
+                try MOTInput.readIdentities(path)
             }
             let lastFrame = max(records.map(\.frame).max() ?? 0, truth?.map(\.frame).max() ?? 0)
             var byFrame = [[Detection]](repeating: [], count: lastFrame + 1)
@@ -72,8 +74,8 @@ enum TrackCommand {
             }
             let seconds = Double(MonotonicClock.now().nanoseconds - start.nanoseconds) / 1e9
             let framesPerSecond = seconds > 0 ? Double(lastFrame) / seconds : 0
-            if let out = arguments.value("--out") {
-                try AtomicFile.write(MOTFile.format(tracks), to: out)
+            if let out {
+                try AtomicFile.write(MOTFile.format(tracks), to: out.path)
             }
             let identities = Set(tracks.map(\.id)).count
             let scores = truth.map { MOTInput.Scores(truth: $0, tracks: tracks) }
@@ -96,15 +98,22 @@ enum TrackCommand {
         })
 
     /// Parses `WxH` into positive numbers.
-    static func imageSize(_ text: String?) throws(UsageError) -> (width: Double, height: Double)? {
+    /// `WIDTHxHEIGHT` given for `option`, each side from 1 to 16384 pixels (a frame of the
+    /// largest camera; `scene` and `quality` render frames this size).
+    static func imageSize(_ text: String?, option: String = "--image-size") throws(UsageError)
+        -> (width: Double, height: Double)?
+    {
         guard let text else { return nil }
-        let parts = text.lowercased().split(separator: "x").map { Double($0) }
-        guard parts.count == 2, let width = parts[0], let height = parts[1], width > 0,
-            height > 0, width.isFinite, height.isFinite
+        let parts = text.lowercased().split(separator: "x").map { Int($0) }
+        let sides = 1...CameraFormat.maximumDimension
+        guard parts.count == 2, let width = parts[0], let height = parts[1],
+            sides.contains(width), sides.contains(height)
         else {
             throw UsageError(
-                description: "--image-size: expected WIDTHxHEIGHT in pixels, got \"\(text)\"")
+                description:
+                    "\(option): expected WIDTHxHEIGHT, whole pixels from 1 to \(sides.upperBound), got \"\(text)\""
+            )
         }
-        return (width, height)
+        return (Double(width), Double(height))
     }
 }

@@ -90,6 +90,15 @@ struct StorageBudgetTests {
                 configuration: Self.session, duration: 13,
                 remaining: ByteCount(Int64(Self.rate * 12)), usesProVideoStorage: true))
         #expect(!over.fits && over.neededBytes.bytes == Int64((Self.rate * 13).rounded(.up)))
+        // A year of the largest movie overflows 64 bits of bytes: "more than any disk".
+        var huge = Self.session
+        huge.cameras[0].format = CameraFormat(width: 16_384, height: 16_384, maxFrameRate: 1000)
+        huge.cameras[0].frameRateOverride = nil
+        let year = try #require(
+            RecordingFit(
+                configuration: huge, duration: 31_536_000, remaining: .gibibytes(1),
+                usesProVideoStorage: true))
+        #expect(!year.fits && year.neededBytes.bytes == Int64.max)
         var without = Self.session
         without.outputs.removeLast()
         #expect(

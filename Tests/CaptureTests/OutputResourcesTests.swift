@@ -1,4 +1,5 @@
 import Capture
+import Files
 import Foundation
 import Testing
 
@@ -59,4 +60,34 @@ func outputInitializationGrowsWithTheFormat(kind: OutputKind) throws {
     source.render(&second)
     #expect(first.luma != second.luma)
     #expect(second.luma[3 * 16 + 5] == source.value(x: 5, y: 3, frame: 1))
+}
+
+@Test func aSessionWhoseBuffersWouldExhaustMemoryIsRefusedBeforeAnyIsAllocated() throws {
+    let camera = CameraConfiguration(
+        id: "big", format: CameraFormat(width: 16_384, height: 16_384, maxFrameRate: 1))
+    // A movie's pool is nine frames: 3.4 GiB each output here; 1,000 outputs are terabytes.
+    let outputs = Array(repeating: CaptureOutput(kind: .movie), count: 1_000)
+    let huge = SessionConfiguration(profile: "generic-x86_64", cameras: [camera], outputs: outputs)
+    #expect(OutputResources.memoryNeeded(by: huge) > 3_000_000_000_000)
+    // A machine whose budgets take anything: only memory can refuse the session.
+    var roomy = DeviceProfile.genericDesktop
+    roomy.pixelRate = 1e300
+    roomy.memoryBandwidth = 1e300
+    roomy.storageWriteRate = nil
+    let session = CaptureSession(
+        configuration: huge, estimator: HardwareCostEstimator(profile: roomy))
+    session.beginConfiguration()
+    let error = try #require(throws: ConfigurationError.self) {
+        _ = try session.commitConfiguration()
+    }
+    #expect(error.path == "outputs" && error.problem.contains("of memory"))
+
+    let small = SessionConfiguration(
+        profile: "generic-x86_64",
+        cameras: [
+            CameraConfiguration(
+                id: "c", format: CameraFormat(width: 640, height: 480, maxFrameRate: 30))
+        ],
+        outputs: [CaptureOutput(kind: .preview), CaptureOutput(kind: .movie)])
+    #expect(OutputResources.memoryNeeded(by: small) < 64 << 20)
 }

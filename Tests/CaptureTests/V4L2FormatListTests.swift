@@ -54,6 +54,22 @@ import Testing
         #expect(list.skipped.count == 1 && list.skipped[0].hasPrefix("Y10B"))
     }
 
+    @Test func skipsModesNoProfileCouldHold() throws {
+        let list = try V4L2FormatList(
+            parsing: """
+                [0]: 'YUYV' (YUYV 4:2:2)
+                    Size: Discrete 99999999x99999999
+                        Interval: Discrete 0.033s (30.000 fps)
+                    Size: Discrete 640x480
+                        Interval: Discrete 0.000s (1000000000.000 fps)
+                    Size: Discrete 320x240
+                        Interval: Discrete 0.033s (30.000 fps)
+                """)
+        #expect(list.formats.map(\.width) == [320])
+        #expect(list.skipped.count == 2)
+        #expect(list.skipped.allSatisfy { $0.contains("beyond what Headroom prices") })
+    }
+
     @Test func aProfileWithTheCameraPricesItsModes() throws {
         let list = try V4L2FormatList(parsing: try listing("uvc-webcam.txt"))
         let profile = DeviceProfile.genericDesktop.withV4L2Camera(

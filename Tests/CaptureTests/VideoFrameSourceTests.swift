@@ -36,6 +36,23 @@ import Testing
         }
     }
 
+    @Test(
+        "headers that would crash, hang or exhaust memory are refused",
+        arguments: [
+            "F inf:1", "Finf:1", "Finf:inf", "F1e308:1", "F1:1000000000", "F0:1", "F1001:1",
+            "F0x10:1", "F30:", "W32768 H32768 F1:10", "W16385 H4", "W99999999999999999999",
+        ])
+    func refusesHeadersBeyondItsBounds(fields: String) {
+        let line = fields.hasPrefix("W") ? "YUV4MPEG2 \(fields)" : "YUV4MPEG2 W64 H48 \(fields)"
+        #expect(throws: Y4MHeader.Problem.self) { try Y4MHeader(line: Array(line.utf8)) }
+    }
+
+    @Test func acceptsTheEdgesOfItsBounds() throws {
+        let slow = try Y4MHeader(line: Array("YUV4MPEG2 W16384 H2 F1:10".utf8))
+        #expect(slow.frameRate == 0.1 && slow.width == 16_384)
+        #expect(try Y4MHeader(line: Array("YUV4MPEG2 W2 H2 F1000:1".utf8)).frameRate == 1000)
+    }
+
     @Test func readsAStreamFrameByFrameFromAPipe() throws {
         var descriptors: [Int32] = [0, 0]
         #expect(pipe(&descriptors) == 0)

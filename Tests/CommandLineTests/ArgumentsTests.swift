@@ -1,3 +1,4 @@
+import Files
 import Testing
 
 @testable import headroom
@@ -64,6 +65,7 @@ struct ArgumentsTests {
             (["--seed", "1.5"], "--seed: expected an integer from 0 to 100, got \"1.5\""),
             (["--governor", "maybe"], "--governor: expected on or off, got \"maybe\""),
             (["--json=yes"], "--json: is a flag and takes no value"),
+            (["--out", ""], "--out: expected a path, got an empty one"),
         ] as [([String], String)])
     func refuses(words: [String], message: String) {
         #expect(refusal(words) == message)
@@ -102,5 +104,48 @@ struct ArgumentsTests {
         }
         #expect(bash.contains("--governor) COMPREPLY=($(compgen -W \"on off pressure-only\""))
         #expect(Completions(commands: commands).script(for: "tcsh") == nil)
+    }
+
+    @Test("every option a command writes to is declared as a destination, checked before work")
+    func destinationsAreDeclared() {
+        // Option names that mean "write here", in any command.
+        let written: Set<String> = [
+            "--out", "--out-dir", "--output", "--record", "--record-pressure", "--annotate",
+            "--video", "--textfile",
+        ]
+        for command in commands {
+            for option in command.options where written.contains(option.name) {
+                guard case .path(.output) = option.kind else {
+                    Issue.record("headroom \(command.name) \(option.name) is not a destination")
+                    continue
+                }
+            }
+        }
+    }
+
+    @Test("a destination option checks its path: a FIFO, /proc and an empty path are refused")
+    func destinationOption() throws {
+        let options: [OptionSpec] = [
+            .output("--out", "FILE", "where"), .output("--dir", "DIR", "where", .directory),
+        ]
+        func destination(_ words: [String], _ name: String) throws(UsageError) -> Destination? {
+            try Arguments(command: "test", words: words, options: options).destination(name)
+        }
+        #expect(try destination([], "--out") == nil)
+        #expect(try destination(["--out", "/tmp/x.json"], "--out")?.path == "/tmp/x.json")
+        #expect(throws: UsageError.self) { try destination(["--out", "/dev/null"], "--out") }
+        #expect(throws: UsageError.self) { try destination(["--dir", "/proc/x"], "--dir") }
+        let error = try #require(throws: UsageError.self) {
+            try destination(["--out", "/dev/null"], "--out")
+        }
+        #expect(error.description.hasPrefix("--out: /dev/null: is a character device"))
+    }
+
+    @Test("diagnostics show control characters as escapes and cut very long lines")
+    func printableDiagnostics() {
+        #expect(Console.printable("id \u{1B}[31mred\u{07}") == "id \\u{1B}[31mred\\u{7}")
+        #expect(Console.printable("tab\tand\nline") == "tab\tand\nline")
+        let long = Console.printable(String(repeating: "x", count: 15_000_000))
+        #expect(long.count < 1_100 && long.hasSuffix("(14999000 more characters)"))
     }
 }

@@ -1,7 +1,12 @@
 import Capture
 import Files
 import Foundation
+import Governor
+import HostService
+import LaunchTiming
 import Pressure
+import Reports
+import Storage
 import Telemetry
 import Testing
 import Tracking
@@ -90,6 +95,97 @@ import Tracking
                 } catch {
                     #expect(error.file == "t")
                 }
+            }
+        }
+    }
+
+    @Test func y4mHeaders() throws {
+        try Self.fuzz("y4m") { bytes in
+            let line = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).first ?? []
+            do throws(Y4MHeader.Problem) {
+                let header = try Y4MHeader(line: line)
+                let sides = 1...CameraFormat.maximumDimension
+                #expect(sides.contains(header.width) && sides.contains(header.height))
+                #expect(header.frameRate.map { Y4MHeader.frameRates.contains($0) } ?? true)
+                #expect(header.frameBytes > 0)
+            } catch {
+                #expect(!error.problem.isEmpty)
+            }
+        }
+    }
+
+    /// Launch reports are files Headroom writes and reads back (`import`, `report --from`):
+    /// whatever decodes also renders, in every format.
+    @Test func launchReports() throws {
+        try Self.fuzz("launch") { bytes in
+            do throws(ConfigurationError) {
+                let report = try LaunchReport.decode(Data(bytes), file: "r.json")
+                #expect(report.phases.allSatisfy { (0...64).contains($0.depth) })
+                for format in LaunchReportFormat.allCases { _ = format.render(report) }
+            } catch {
+                #expect(error.file == "r.json")
+            }
+        }
+    }
+
+    /// A reserve's manifest and recording records: opening the reserve recovers and reports,
+    /// or refuses with a storage error; it never traps, and never makes files from a lie.
+    @Test func reserveFiles() throws {
+        let directory = NSTemporaryDirectory() + "headroom-fuzz-reserve-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        _ = try StorageReserve(directory: directory)
+        var index = 0
+        try Self.fuzz("reserve") { bytes in
+            index += 1
+            let name = index % 2 == 0 ? "reserve.json" : "recordings/r.json"
+            try Data(bytes).write(to: URL(fileURLWithPath: "\(directory)/\(name)"))
+            if index % 2 == 1 {
+                try Data(repeating: 7, count: index % 3000).write(
+                    to: URL(fileURLWithPath: "\(directory)/recordings/r.part"))
+            }
+            do throws(StorageError) {
+                _ = try StorageReserve(directory: directory).status()
+            } catch {
+                #expect(!error.description.isEmpty)
+            }
+            try? FileManager.default.removeItem(atPath: "\(directory)/reserve.json")
+            #expect(
+                (try? FileManager.default.contentsOfDirectory(atPath: "\(directory)/segments"))?
+                    .isEmpty ?? true)
+        }
+    }
+
+    /// The v1 API's request bodies, through the routes as the server calls them: every body
+    /// ends in an answer (a 400 naming the field for what is wrong), never a trap.
+    @Test func serviceRequestBodies() throws {
+        let metrics = try HeadroomMetrics()
+        let service = HostService(
+            configuration: HostGovernorConfiguration(processorCount: 2),
+            clock: ManualPressureClock(start: 0), catalog: ProfileCatalog(calibratedDirectory: nil),
+            metrics: metrics, events: EventLog())
+        let routes = ServiceRoutes(
+            service: service,
+            metrics: MetricsEndpoint(registry: metrics.registry, status: { nil }), token: nil)
+        var index = 0
+        try Self.fuzz("service") { bytes in
+            index += 1
+            let path = ["/v1/clients", "/v1/estimate", "/v1/clients/1/report"][index % 3]
+            let answer = routes.respond(
+                to: HTTPRequest(
+                    method: "POST", path: path, headers: [:], body: bytes, isLocal: true))
+            guard case .response(let response) = answer else {
+                Issue.record("POST \(path) answered with a stream")
+                return
+            }
+            #expect((200..<500).contains(response.status))
+            if response.status == 201 {
+                // Keep the host from filling up: a registered client leaves again.
+                let id = (try? JSONSerialization.jsonObject(with: Data(response.body)))
+                    .flatMap { ($0 as? [String: Any])?["id"] }
+                _ = routes.respond(
+                    to: HTTPRequest(
+                        method: "DELETE", path: "/v1/clients/\(id ?? "")", headers: [:], body: [],
+                        isLocal: true))
             }
         }
     }

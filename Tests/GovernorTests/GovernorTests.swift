@@ -183,4 +183,24 @@ struct GovernorTests {
         }
         #expect(try GovernorPolicy.decode(Data("{}".utf8)) == GovernorPolicy())
     }
+
+    @Test(
+        "a ladder setting beyond its bounds names its index and field (no overflow, no 26 TB)",
+        arguments: [
+            (#"[{"stride": 9223372036854775807, "scale": 1}]"#, "inferenceLadder[0].stride"),
+            (
+                #"[{"stride": 1, "scale": 1}, {"stride": 1099511627776, "scale": 1}]"#,
+                "inferenceLadder[1].stride"
+            ),
+            (#"[{"stride": 0, "scale": 1}]"#, "inferenceLadder[0].stride"),
+            (#"[{"stride": 1, "scale": 1e-300}]"#, "inferenceLadder[0].scale"),
+            (#"[{"stride": 1, "scale": 1, "model": "x"}]"#, "inferenceLadder[0].model"),
+            ("[]", "inferenceLadder"),
+        ])
+    func ladderBounds(ladder: String, path: String) throws {
+        let error = try #require(throws: Files.ConfigurationError.self) {
+            try GovernorPolicy.decode(Data(#"{ "inferenceLadder": \#(ladder) }"#.utf8))
+        }
+        #expect(error.path == path)
+    }
 }

@@ -26,6 +26,20 @@ import Testing
         }
     }
 
+    @Test("a FIFO or directory where an attribute should be is refused at once, never waited on")
+    func onlyRegularFilesAreRead() throws {
+        let tree = try FixtureTree()
+        #expect(mkfifo(tree.root + "/temp", 0o644) == 0)
+        for path in [tree.root + "/temp", tree.root] {
+            #expect {
+                try SysfsValueFile(path: path)
+            } throws: { error in
+                guard case .other(let reason) = error as? SensorFault else { return false }
+                return reason == "not a regular file"
+            }
+        }
+    }
+
     @Test func aMissingFileIsVanished() throws {
         let tree = try FixtureTree()
         #expect(throws: SensorFault.vanished) { try SysfsValueFile(path: tree.root + "/nope") }

@@ -97,6 +97,27 @@ private func sampleReport() -> LaunchReport {
     #expect(text.contains("| deferredStart | 60.000 | 80.000 |"))
 }
 
+@Test func namesASpreadsheetWouldRunAsFormulasAreText() {
+    var report = sampleReport()
+    report.phases[0].name = "=cmd|' /C calc'!A0"
+    report.phases[1].name = "@SUM(1,2)"
+    report.marks[0].name = "-2+3"
+    let text = String(decoding: LaunchReportFormat.csv.render(report), as: UTF8.self)
+    #expect(text.contains("phase,'=cmd|' /C calc'!A0,"))
+    #expect(text.contains("phase,\"'@SUM(1,2)\","))
+    #expect(text.contains("mark,'-2+3,"))
+}
+
+@Test func markdownCarriesNoHTMLAndOneRowPerName() {
+    var report = sampleReport()
+    report.phases[0].name = "<script>alert(1)</script>"
+    report.marks[0].name = "two\nlines & more"
+    let text = MarkdownReportExporter.render(report)
+    #expect(!text.contains("<script>"))
+    #expect(text.contains("| &lt;script&gt;alert(1)&lt;/script&gt; |"))
+    #expect(text.contains("| two lines &amp; more |"))
+}
+
 @Test func reportsAreWrittenWholeToTheirPath() throws {
     let directory = NSTemporaryDirectory() + "launch-report-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -276,4 +276,116 @@ struct StorageReserveTests {
             ])
         #expect(try FileManager.default.contentsOfDirectory(atPath: recordings).isEmpty)
     }
+
+    /// Leaves in `directory`'s reserve what a killed recorder of `frames` whole frames bound
+    /// for `destination` leaves, under the recording id `id`.
+    static func plantKilledRecording(
+        _ id: String, frames: Int, destination: String, layout: String? = nil, in directory: String
+    ) throws {
+        try Data(expected(frames: frames)).write(
+            to: URL(fileURLWithPath: "\(directory)/recordings/\(id).part"))
+        let layout = layout ?? #"{"headerBytes":10,"unitBytes":1000}"#
+        try Data(#"{"destination":"\#(destination)","layout":\#(layout)}"#.utf8)
+            .write(to: URL(fileURLWithPath: "\(directory)/recordings/\(id).json"))
+    }
+
+    @Test("recovery never replaces a file: two killed recordings and an old recovery all stay")
+    func recoveryTakesFreeNames() throws {
+        let directory = Self.scratch(NSTemporaryDirectory())
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        _ = try StorageReserve(directory: directory)
+        try Data("an earlier recovery".utf8).write(
+            to: URL(fileURLWithPath: "\(directory)/clip.recovered.y4m"))
+        try Self.plantKilledRecording(
+            "one", frames: 1, destination: "\(directory)/clip.y4m", in: directory)
+        try Self.plantKilledRecording(
+            "two", frames: 2, destination: "\(directory)/clip.y4m", in: directory)
+
+        let reopened = try StorageReserve(directory: directory)
+        let paths = reopened.recovered.compactMap { recovery -> String? in
+            if case .finalized(let path, _) = recovery.outcome { return path }
+            return nil
+        }
+        #expect(
+            Set(paths) == [
+                "\(directory)/clip.recovered.1.y4m", "\(directory)/clip.recovered.2.y4m",
+            ])
+        #expect(
+            try String(contentsOfFile: "\(directory)/clip.recovered.y4m", encoding: .utf8)
+                == "an earlier recovery")
+        let sizes = try Set(paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)).count })
+        #expect(sizes == [Self.expected(frames: 1).count, Self.expected(frames: 2).count])
+    }
+
+    @Test("a recording's destination is stored absolute, so any directory recovers it in place")
+    func recordsAbsoluteDestinations() throws {
+        let directory = Self.scratch(NSTemporaryDirectory())
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let reserve = try StorageReserve(directory: "\(directory)/reserve")
+        try reserve.allocate(.mebibytes(2)) { _, _ in }
+        // A relative path from wherever the tests run to the scratch directory (the working
+        // directory is the whole process's: tests running beside this one must not see it move).
+        let here = FileManager.default.currentDirectoryPath
+        let up = String(repeating: "../", count: here.split(separator: "/").count)
+        let relative = up + directory.dropFirst() + "/clip.y4m"
+        let recording = try ReserveRecording(
+            reserve: reserve, destination: relative, layout: Self.layout)
+        #expect(recording.destination == here + "/" + relative)
+        let records = try FileManager.default.contentsOfDirectory(
+            atPath: "\(directory)/reserve/recordings"
+        ).filter { $0.hasSuffix(".json") }
+        let record = try JSONSerialization.jsonObject(
+            with: Data(
+                contentsOf: URL(fileURLWithPath: "\(directory)/reserve/recordings/\(records[0])")))
+        #expect((record as? [String: Any])?["destination"] as? String == here + "/" + relative)
+        #expect(try recording.finish(length: 0) == here + "/" + relative)
+        #expect(FileManager.default.fileExists(atPath: "\(directory)/clip.y4m"))
+    }
+
+    @Test("a damaged recording record is reported and kept, never a crash or a guess")
+    func damagedRecords() throws {
+        let directory = Self.scratch(NSTemporaryDirectory())
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        _ = try StorageReserve(directory: directory)
+        try Self.plantKilledRecording(
+            "negative", frames: 1, destination: "\(directory)/a.y4m",
+            layout: #"{"headerBytes":-9223372036854775808,"unitBytes":1000}"#, in: directory)
+        try Self.plantKilledRecording(
+            "relative", frames: 1, destination: "b.y4m", in: directory)
+        let reopened = try StorageReserve(directory: directory)
+        let problems = reopened.recovered.compactMap { recovery -> String? in
+            if case .failed(let problem) = recovery.outcome { return problem }
+            return nil
+        }.sorted()
+        #expect(problems.count == 2)
+        #expect(problems[0].contains("negative.json: layout.headerBytes: expected 0 to 1048576"))
+        #expect(problems[1].contains("relative.json: destination: expected an absolute path"))
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: "\(directory)/recordings").count
+                == 4)
+        #expect(try reopened.status().isSupported)
+    }
+
+    @Test(
+        "a manifest that lies is refused with its field",
+        arguments: [
+            (
+                #"{"version":1,"capacityBytes":1048576,"segmentBytes":1}"#,
+                "segmentBytes: expected 0 or 1048576 to 67108864, got 1"
+            ),
+            (#"{"version":99,"capacityBytes":0,"segmentBytes":0}"#, "version: expected 1"),
+            (#"{"version":1,"capacityBytes":-5,"segmentBytes":0}"#, "capacityBytes: expected 0 to"),
+        ])
+    func lyingManifests(manifest: String, expected: String) throws {
+        let directory = Self.scratch(NSTemporaryDirectory())
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        _ = try StorageReserve(directory: directory)
+        try Data(manifest.utf8).write(to: URL(fileURLWithPath: "\(directory)/reserve.json"))
+        let error = try #require(throws: StorageError.self) {
+            try StorageReserve(directory: directory).replenish { _, _ in }
+        }
+        #expect(error.description.contains(expected))
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: "\(directory)/segments").isEmpty)
+    }
 }

@@ -24,10 +24,14 @@ import Tracking
     @Test(arguments: [
         ("1,2,3", 1, "at least 6"),
         ("x,2,3,4,5,6", 1, "frame"),
-        ("1,2,nan,4,5,6", 1, "left: expected a finite number"),
-        ("1,2,3,inf,5,6", 1, "top: expected a finite number"),
-        ("1,2,3,4,-5,6", 1, "width: expected > 0"),
-        ("1,2,3,4,5,0", 1, "height: expected > 0"),
+        ("1,2,nan,4,5,6", 1, "left: expected a number, got 'nan'"),
+        ("1,2,3,inf,5,6", 1, "top: expected a number, got 'inf'"),
+        ("1,2,3,1e400,5,6", 1, "top: expected a finite number"),
+        ("1,2,0x10,4,5,6", 1, "left: expected a number, got '0x10'"),
+        ("1,2,1e17,4,5,6", 1, "left: expected a number from -1e6 to 1e6"),
+        ("1,2,3,4,-5,6", 1, "width: expected a number from 1e-6 to 1e6"),
+        ("1,2,3,4,1e-320,6", 1, "width: expected a number from 1e-6 to 1e6"),
+        ("1,2,3,4,5,0", 1, "height: expected a number from 1e-6 to 1e6"),
         ("0,2,3,4,5,6", 1, "frame: expected a whole number"),
         ("1.5,2,3,4,5,6", 1, "frame: expected a whole number"),
     ])
@@ -75,9 +79,9 @@ import Tracking
 
     /// Found by the fuzzer: a field of 20 digits overflowed the fast decimal path.
     @Test func longNumbersParseLikeTheStandardLibrary() throws {
-        let text = "1,1,123456789012345678901234,0.12345678901234567890,30,40\n"
+        let text = "1,1,123456.789012345678901234,0.12345678901234567890,30,40\n"
         let record = try #require(try MOTFile.parse(text, file: "x").first)
-        #expect(record.box.minX == Double("123456789012345678901234"))
+        #expect(record.box.minX == Double("123456.789012345678901234"))
         #expect(record.box.minY == Double("0.12345678901234567890"))
     }
 
@@ -88,5 +92,14 @@ import Tracking
             try MOTFile.parse("\(last + 1),1,0,0,1,1\n", file: "x")
         }
         #expect(throws: MOTFormatError.self) { try MOTFile.parse("1e8,1,0,0,1,1\n", file: "x") }
+    }
+
+    @Test("an id twice in one frame is found; detections' repeated -1 are for the caller to allow")
+    func repeatedIdentities() throws {
+        let records = try MOTFile.parse(
+            "1,1,0,0,5,5\n1,2,9,9,5,5\n2,1,0,0,5,5\n2,1,4,4,5,5\n", file: "gt")
+        let repeated = try #require(MOTFile.repeatedIdentity(in: records))
+        #expect(repeated.frame == 2 && repeated.id == 1)
+        #expect(MOTFile.repeatedIdentity(in: Array(records.prefix(3))) == nil)
     }
 }
