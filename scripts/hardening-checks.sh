@@ -97,6 +97,16 @@ expect 2 "--out: /proc/x: cannot write in /proc" -- run --seconds 3 --out /proc/
 [[ ! -s out ]] || fail "run --out /proc/x started the run"
 expect 2 "--record-pressure: /proc/x/p.json: cannot write in /proc" -- run --seconds 3 --record-pressure /proc/x/p.json
 expect 2 "has a name of 300 bytes" -- run --seconds 3 --out "$(printf 'a%.0s' {1..300})"
+# The report directory turns into a file while the run runs: the run still lands in the
+# history, and its report in a new directory under the temporary directory, said on stderr.
+"$headroom" run --seconds 3 --out late --db late.sqlite3 >late.out 2>late.err & runner=$!
+for _ in $(seq 200); do [[ -s late.out ]] && break; sleep 0.05; done
+touch late
+status=0; wait $runner || status=$?
+moved=$(sed -n 's/.*the report went into \(.*\) instead/\1/p' late.err)
+[[ $status -eq 1 && -n $moved && -s $moved/run.json ]] || { fail "a report that cannot go where asked: exit $status"; cat late.err; }
+[[ -n $moved ]] && rm -rf "$moved"
+"$headroom" launch history --db late.sqlite3 | grep -q 'runs 1–1' || fail "the run whose report moved is not in the history"
 "$headroom" record --seconds 600 --out stopped.jsonl >/dev/null 2>&1 & recorder=$!
 # Stopped once it catches SIGTERM (its handler is in /proc's SigCgt mask, bit 15): before,
 # the default action would end it without a word, which is not what is being checked.

@@ -100,7 +100,10 @@ public struct V4L2FormatList: Sendable, Hashable {
             else { return nil }
             return (width, height)
         }
-        return sizes.max { $0.width * $0.height < $1.width * $1.height }
+        // Areas compared as doubles: 99999999999x99999999999 overflows Int (found by the fuzzer).
+        return sizes.max {
+            Double($0.width) * Double($0.height) < Double($1.width) * Double($1.height)
+        }
     }
 
     /// The frame rates in an interval line's parentheses: `(30.000 fps)` or

@@ -58,7 +58,7 @@ import Testing
         let list = try V4L2FormatList(
             parsing: """
                 [0]: 'YUYV' (YUYV 4:2:2)
-                    Size: Discrete 99999999x99999999
+                    Size: Discrete 99999999x99999999 9999999999999x9999999999999
                         Interval: Discrete 0.033s (30.000 fps)
                     Size: Discrete 640x480
                         Interval: Discrete 0.000s (1000000000.000 fps)

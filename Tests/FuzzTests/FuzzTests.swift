@@ -130,18 +130,27 @@ import Tracking
 
     /// A reserve's manifest and recording records: opening the reserve recovers and reports,
     /// or refuses with a storage error; it never traps, and never makes files from a lie.
+    ///
+    /// A record names where its recording is recovered to, so the corpus says `/SCRATCH` for
+    /// the test's own directory, and a recording to recover is left beside a mutated record
+    /// only while its destination still lies inside that directory: the fuzzer must never
+    /// write wherever a mutation points (it once made dozens of files in `/`).
     @Test func reserveFiles() throws {
         let directory = NSTemporaryDirectory() + "headroom-fuzz-reserve-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         _ = try StorageReserve(directory: directory)
+        let recordings = "\(directory)/recordings"
         var index = 0
         try Self.fuzz("reserve") { bytes in
             index += 1
-            let name = index % 2 == 0 ? "reserve.json" : "recordings/r.json"
-            try Data(bytes).write(to: URL(fileURLWithPath: "\(directory)/\(name)"))
-            if index % 2 == 1 {
+            let text = String(decoding: bytes, as: UTF8.self)
+                .replacingOccurrences(of: "/SCRATCH", with: directory)
+            let isRecord = index % 2 == 1
+            let name = isRecord ? "recordings/r.json" : "reserve.json"
+            try Data(text.utf8).write(to: URL(fileURLWithPath: "\(directory)/\(name)"))
+            if isRecord && Self.staysInside(directory, destinationIn: text) {
                 try Data(repeating: 7, count: index % 3000).write(
-                    to: URL(fileURLWithPath: "\(directory)/recordings/r.part"))
+                    to: URL(fileURLWithPath: "\(recordings)/r.part"))
             }
             do throws(StorageError) {
                 _ = try StorageReserve(directory: directory).status()
@@ -149,10 +158,24 @@ import Tracking
                 #expect(!error.description.isEmpty)
             }
             try? FileManager.default.removeItem(atPath: "\(directory)/reserve.json")
+            for leftover in (try? FileManager.default.contentsOfDirectory(atPath: recordings)) ?? []
+            {
+                try? FileManager.default.removeItem(atPath: "\(recordings)/\(leftover)")
+            }
             #expect(
                 (try? FileManager.default.contentsOfDirectory(atPath: "\(directory)/segments"))?
                     .isEmpty ?? true)
         }
+    }
+
+    /// Whether `text` is a JSON object whose `destination` is a plain path inside `directory`
+    /// (anything the recovery could move a recording to outside it is not).
+    static func staysInside(_ directory: String, destinationIn text: String) -> Bool {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)),
+            let destination = (object as? [String: Any])?["destination"] as? String
+        else { return false }
+        return destination.hasPrefix(directory + "/") && !destination.contains("..")
+            && !destination.contains("\0")
     }
 
     /// The v1 API's request bodies, through the routes as the server calls them: every body
