@@ -55,7 +55,15 @@ let package = Package(
         module("Storage", ["CStorage", "Files", "Locking"]),
         module("Capture", ["Files", "LaunchTiming", "Locking", "Storage"]),
         module("Pressure", ["CSensors", "CWakeup", "Files", "Locking"]),
-        module("Tracking"),
+        // OpenCV's HOG people detector, behind a C interface (Debian's libopencv-objdetect-dev).
+        .target(
+            name: "COpenCV", path: "Sources/COpenCV",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+            linkerSettings: [
+                .linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"),
+                .linkedLibrary("opencv_core"),
+            ]),
+        module("Tracking", ["COpenCV"]),
         module("Dock", ["Tracking", "Locking"]),
         module("Governor", ["Pressure", "Capture", "Tracking", "Files", "Locking"]),
         module("History", ["CSQLite", "Files", "LaunchTiming"]),

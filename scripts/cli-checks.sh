@@ -106,7 +106,7 @@ expect 0 '"sensors"' -- sensors --json
 printf '1,-1,10,20,30,60,0.9\n2,-1,12,20,30,nan,0.9\n' >"$work/nan-det.txt"
 printf '1,-1,10,20,30,60,0.9\n1,-1,12,20,-30,60,0.9\n' >"$work/negative-det.txt"
 printf '1,-1,10,20\n' >"$work/short-det.txt"
-expect 2 "nan-det.txt:2: height: expected a finite number" -- track "$work/nan-det.txt"
+expect 2 "nan-det.txt:2: height: expected a number, got 'nan'" -- track "$work/nan-det.txt"
 expect 2 "negative-det.txt:2: width: expected a number from 1e-6 to 1e6" -- track "$work/negative-det.txt"
 expect 2 "short-det.txt:1: expected at least 6" -- evaluate "$work/short-det.txt" "$work/short-det.txt"
 expect 2 "--image-size: expected WIDTHxHEIGHT" -- track "$work/nan-det.txt" --image-size 640

@@ -19,6 +19,8 @@ packages=(
   libc6-dev
   pkg-config
   python3-opencv
+  libopencv-objdetect-dev
+  opencv-doc
 )
 
 # Waits for the package manager's lock when another apt or dpkg holds it.

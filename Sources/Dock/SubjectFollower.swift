@@ -60,7 +60,8 @@ public struct SubjectFollower<D: Detector>: Sendable {
         }
         previousPose = pose
         var detections = runDetector ? detector.detect(in: frame) : []
-        for index in detections.indices where detections[index].appearance == nil {
+        for index in detections.indices
+        where detector.attachesAppearance && detections[index].appearance == nil {
             detections[index].appearance = AppearanceDescriptor(
                 box: detections[index].box, in: frame)
         }

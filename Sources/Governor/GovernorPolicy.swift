@@ -1,6 +1,7 @@
 import Files
 import Foundation
 import Pressure
+import Tracking
 
 /// A value for each pressure level below `shutdown` (which always stops capture).
 public struct PerLevel<Value: Hashable & Sendable & Codable>: Hashable, Sendable, Codable {
@@ -157,6 +158,22 @@ public struct GovernorPolicy: Hashable, Sendable, Codable {
                     CodingKeys.allowedQualityLoss,
                     "expected losses from 0 to 1, got \(loss) at \(level)")
             }
+        }
+    }
+
+    /// The inference ladder that fits `detector`, heaviest first. The blob and motion detectors
+    /// find what they find down to half scale: the default ladder. HOG's people window is
+    /// 64 × 128 pixels, so below 0.8 of its full magnification it finds almost nobody in
+    /// `vtest.avi` (0.5 people a frame at 0.6 against 3.7 at 1): it sheds by stride first,
+    /// then to 0.8 (measured in `docs/benchmarks.md`).
+    public static func inferenceLadder(for detector: DetectorKind) -> [InferenceSetting] {
+        switch detector {
+        case .blob, .motion: GovernorPolicy().inferenceLadder
+        case .hog:
+            [
+                InferenceSetting(stride: 1, scale: 1), InferenceSetting(stride: 2, scale: 1),
+                InferenceSetting(stride: 3, scale: 0.8),
+            ]
         }
     }
 

@@ -445,6 +445,9 @@ public final class PipelineRun: Sendable {
                 // A video frame seen already (the video has ended, or the session outpaces
                 // it) is no new picture: skip it. Video frames never seen were dropped.
                 var skippedVideoFrames: Int?
+                // Between two video frames, the video's own time passed (whatever the pace):
+                // the tracker's motion and the identities per minute are in video time.
+                var videoInterval: Double?
                 if case .video = footage, frame.sourceIndex == nil {
                     // No video frame yet (or a video without any): no picture to process.
                     continue
@@ -455,6 +458,9 @@ public final class PipelineRun: Sendable {
                         continue
                     }
                     skippedVideoFrames = index - (lastSourceIndex.map { $0 + 1 } ?? 0)
+                    if let last = lastSourceIndex, let rate = options.video?.frameRate {
+                        videoInterval = Double(index - last) / rate
+                    }
                     lastSourceIndex = index
                 }
                 recorder?.record(frame)
@@ -462,7 +468,8 @@ public final class PipelineRun: Sendable {
                 let people = footage.groundTruth(for: frame, run: run)
                 let (interval, inference) = state.withLock { state in
                     let interval =
-                        state.lastFrameTime.map { frame.timestamp.seconds(since: $0) }
+                        videoInterval
+                        ?? state.lastFrameTime.map { frame.timestamp.seconds(since: $0) }
                         ?? 1 / options.trackedFrameRate
                     // Numbers the pipeline never saw were skipped by the camera or by us.
                     state.framesDropped +=

@@ -28,11 +28,11 @@ struct TrackingStage {
     private var trackIDs = Set<Int>()
 
     init(inference: InferenceSetting, framesPerSecond: Double, detector: DetectorKind = .blob)
-        throws(TrackerConfigurationError)
+        throws
     {
         self.inference = inference
         follower = SubjectFollower(
-            detector: PipelineDetector(detector, scale: inference.scale),
+            detector: try PipelineDetector(detector, scale: inference.scale),
             tracker: try MultiObjectTracker(configuration: TrackerConfiguration()),
             selector: SubjectSelector(patience: Int(framesPerSecond / 2)))
     }

@@ -31,30 +31,20 @@ public enum LinearAssignment {
         let rows = costs.rows
         let columns = costs.columns
         guard rows > 0, columns > 0 else { return [] }
-        // Union-find over rows (0..<rows) and columns (rows..<rows+columns).
-        var parent = Array(0..<(rows + columns))
-        func find(_ node: Int) -> Int {
-            var node = node
-            while parent[node] != node {
-                parent[node] = parent[parent[node]]
-                node = parent[node]
-            }
-            return node
-        }
+        // Rows are elements 0..<rows, columns rows..<rows+columns.
+        var sets = DisjointSets(count: rows + columns)
         var hasEdge = false
         for row in 0..<rows {
             for column in 0..<columns where costs[row, column] < limit {
                 hasEdge = true
-                let a = find(row)
-                let b = find(rows + column)
-                if a != b { parent[a] = b }
+                sets.union(row, rows + column)
             }
         }
         guard hasEdge else { return [] }
         var components: [Int: (rows: [Int], columns: [Int])] = [:]
-        for row in 0..<rows { components[find(row), default: ([], [])].rows.append(row) }
+        for row in 0..<rows { components[sets.root(row), default: ([], [])].rows.append(row) }
         for column in 0..<columns {
-            components[find(rows + column), default: ([], [])].columns.append(column)
+            components[sets.root(rows + column), default: ([], [])].columns.append(column)
         }
         var pairs: [Pair] = []
         for component in components.values {

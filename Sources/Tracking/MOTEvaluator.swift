@@ -142,29 +142,19 @@ public struct MOTEvaluator: Sendable {
     private func identityMatches(pairFrames: [Pair: Int]) -> Int {
         var truthNodes: [Int: Int] = [:]
         var trackNodes: [Int: Int] = [:]
-        var parent: [Int] = []
+        var sets = DisjointSets()
         func node(_ id: Int, in nodes: inout [Int: Int]) -> Int {
             if let known = nodes[id] { return known }
-            parent.append(parent.count)
-            nodes[id] = parent.count - 1
-            return parent.count - 1
-        }
-        func root(_ node: Int) -> Int {
-            var node = node
-            while parent[node] != node {
-                parent[node] = parent[parent[node]]
-                node = parent[node]
-            }
-            return node
+            let added = sets.add()
+            nodes[id] = added
+            return added
         }
         for pair in pairFrames.keys {
-            let truth = root(node(pair.truth, in: &truthNodes))
-            let track = root(node(pair.track, in: &trackNodes))
-            if truth != track { parent[truth] = track }
+            sets.union(node(pair.truth, in: &truthNodes), node(pair.track, in: &trackNodes))
         }
         var components: [Int: [(pair: Pair, frames: Int)]] = [:]
         for (pair, frames) in pairFrames {
-            components[root(truthNodes[pair.truth]!), default: []].append((pair, frames))
+            components[sets.root(truthNodes[pair.truth]!), default: []].append((pair, frames))
         }
         var total = 0
         for edges in components.values {

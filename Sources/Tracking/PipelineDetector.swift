@@ -4,20 +4,27 @@ public enum DetectorKind: String, Sendable, Hashable, CaseIterable, Codable {
     case blob
     /// ``MotionDetector``: what moves against a learned background, for real footage.
     case motion
+    /// ``HOGDetector``: OpenCV's HOG people detector, for real footage of people.
+    case hog
 }
 
 /// One of the pipeline's detectors, with the scale knob the governor turns on either.
 public enum PipelineDetector: Detector, Sendable {
     /// The rendered scene's detector.
     case blob(BlobDetector)
-    /// The real footage's detector.
+    /// The real footage's detector of anything that moves.
     case motion(MotionDetector)
+    /// The real footage's people detector.
+    case hog(HOGDetector)
 
     /// A detector of `kind` at `scale`.
-    public init(_ kind: DetectorKind, scale: Double) {
+    ///
+    /// - Throws: ``HOGUnavailableError`` when OpenCV cannot set up the HOG detector.
+    public init(_ kind: DetectorKind, scale: Double) throws(HOGUnavailableError) {
         switch kind {
         case .blob: self = .blob(BlobDetector(scale: scale))
         case .motion: self = .motion(MotionDetector(scale: scale))
+        case .hog: self = .hog(try HOGDetector(scale: scale))
         }
     }
 
@@ -26,6 +33,18 @@ public enum PipelineDetector: Detector, Sendable {
         switch self {
         case .blob: .blob
         case .motion: .motion
+        case .hog: .hog
+        }
+    }
+
+    /// Looks only for the rendered scene, where its look-alike people were tuned with them. On
+    /// real footage they cost identities: over OpenCV's `vtest.avi` (795 frames), 245 track
+    /// identities with looks against 73 without (motion), 83 against 31 (HOG); on TUD's
+    /// published ground truth the tracker scores best by IoU alone (the real-data check).
+    public var attachesAppearance: Bool {
+        switch self {
+        case .blob: true
+        case .motion, .hog: false
         }
     }
 
@@ -35,6 +54,7 @@ public enum PipelineDetector: Detector, Sendable {
             switch self {
             case .blob(let detector): detector.scale
             case .motion(let detector): detector.scale
+            case .hog(let detector): detector.scale
             }
         }
         set {
@@ -45,6 +65,9 @@ public enum PipelineDetector: Detector, Sendable {
             case .motion(var detector):
                 detector.scale = newValue
                 self = .motion(detector)
+            case .hog(var detector):
+                detector.scale = newValue
+                self = .hog(detector)
             }
         }
     }
@@ -63,6 +86,8 @@ public enum PipelineDetector: Detector, Sendable {
             let detections = detector.detect(in: frame)
             self = .motion(detector)
             return detections
+        case .hog(var detector):
+            return detector.detect(in: frame)
         }
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 import LaunchTiming
 import Tracking
 
-/// `headroom-bench motion RAWFILE WIDTH HEIGHT [--scale S ...] [--json] [--print]`: times
-/// ``MotionDetector`` frame by frame over a raw 8-bit greyscale video (frames of WIDTH × HEIGHT
+/// `headroom-bench motion RAWFILE WIDTH HEIGHT [--detector motion|hog|blob] [--scale S ...]
+/// [--json] [--print]`: times a pipeline detector (``MotionDetector`` unless `--detector`
+/// says another) frame by frame over a raw 8-bit greyscale video (frames of WIDTH × HEIGHT
 /// bytes back to back, as `ffmpeg -f rawvideo -pix_fmt gray` writes them), once per scale (1
 /// and 0.5 unless `--scale` is given), beside a floor measured in the same run: a bare loop
 /// that reads every pixel of the frame once. Only the detector call is timed; the file is read
@@ -14,12 +15,21 @@ import Tracking
 /// box in frame pixels, top-left origin).
 func motionMain(_ words: [String]) -> Int32 {
     let usage =
-        "usage: headroom-bench motion RAWFILE WIDTH HEIGHT [--scale S ...] [--json] [--print]"
+        "usage: headroom-bench motion RAWFILE WIDTH HEIGHT [--detector motion|hog|blob]"
+        + " [--scale S ...] [--json] [--print]"
     var positional: [String] = []
     var scales: [Double] = []
+    var kind = DetectorKind.motion
     var index = 0
     while index < words.count {
         let word = words[index]
+        if word == "--detector", index + 1 < words.count,
+            let named = DetectorKind(rawValue: words[index + 1])
+        {
+            kind = named
+            index += 2
+            continue
+        }
         if word == "--scale", index + 1 < words.count, let scale = Double(words[index + 1]),
             scale > 0, scale <= 1
         {
@@ -51,7 +61,9 @@ func motionMain(_ words: [String]) -> Int32 {
             Data("headroom-bench: debug build; figures are meaningless, use -c release\n".utf8))
     #endif
     if words.contains("--print") {
-        var detector = MotionDetector(scale: scales[0])
+        guard var detector = try? PipelineDetector(kind, scale: scales[0]) else {
+            return fail("headroom-bench motion: the \(kind) detector cannot be set up", status: 1)
+        }
         for (number, frame) in frames.enumerated() {
             for detection in detector.detect(in: frame) {
                 let box = detection.box
@@ -63,7 +75,8 @@ func motionMain(_ words: [String]) -> Int32 {
         return 0
     }
     let floor = MotionRun.floor(frames)
-    let runs = scales.map { MotionRun.detector(frames, scale: $0) }
+    guard let runs = try? scales.map({ try MotionRun.detector(frames, kind: kind, scale: $0) })
+    else { return fail("headroom-bench motion: the \(kind) detector cannot be set up", status: 1) }
     let meanGrey = String(format: "%.2f", floor.meanGrey)
     let minimumArea = MotionDetector().minimumAreaFraction * Double(width * height)
     if words.contains("--json") {
@@ -77,8 +90,8 @@ func motionMain(_ words: [String]) -> Int32 {
         print(String(decoding: data ?? Data(), as: UTF8.self))
     } else {
         print(
-            "motion detector, \(frames.count) frames of \(width)×\(height) (mean grey \(meanGrey)),"
-                + " one thread")
+            "\(kind) detector, \(frames.count) frames of \(width)×\(height) (mean grey \(meanGrey)),"
+                + (kind == .hog ? " OpenCV's own threads" : " one thread"))
         print("name                    p50 ms  mean ms  ×floor(p50)  detections/frame")
         for run in [floor] + runs {
             print(
@@ -116,9 +129,11 @@ private struct MotionRun {
         ]
     }
 
-    /// A fresh detector at `scale` over every frame in order.
-    static func detector(_ frames: [GrayFrame], scale: Double) -> MotionRun {
-        var detector = MotionDetector(scale: scale)
+    /// A fresh detector of `kind` at `scale` over every frame in order.
+    static func detector(_ frames: [GrayFrame], kind: DetectorKind, scale: Double) throws
+        -> MotionRun
+    {
+        var detector = try PipelineDetector(kind, scale: scale)
         var times: [Double] = []
         times.reserveCapacity(frames.count)
         var detections = 0
@@ -128,7 +143,8 @@ private struct MotionRun {
             times.append(Double(MonotonicClock.now().nanoseconds - start.nanoseconds))
             detections += found.count
         }
-        return MotionRun(name: "ours scale \(scale)", nanoseconds: times, detections: detections)
+        return MotionRun(
+            name: "\(kind) scale \(scale)", nanoseconds: times, detections: detections)
     }
 
     /// The floor: summing every pixel of each frame, the least any detector must do.

@@ -203,4 +203,15 @@ struct GovernorTests {
         }
         #expect(error.path == path)
     }
+
+    @Test("every detector's ladder goes from heaviest to lightest; HOG's never below 0.8")
+    func detectorLadders() {
+        for detector in DetectorKind.allCases {
+            let ladder = GovernorPolicy.inferenceLadder(for: detector)
+            let costs = ladder.map(\.relativeCost)
+            #expect(costs == costs.sorted(by: >) && Set(costs).count == costs.count)
+            #expect(ladder.first == InferenceSetting(stride: 1, scale: 1))
+        }
+        #expect(GovernorPolicy.inferenceLadder(for: .hog).allSatisfy { $0.scale >= 0.8 })
+    }
 }
