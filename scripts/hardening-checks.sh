@@ -53,6 +53,9 @@ expect 2 "--out: fifo: is a FIFO" -- record --seconds 1 --out fifo
 expect 2 "--record: fifo: is a FIFO" -- run --seconds 1 --record fifo
 expect 2 "--record-pressure: null: is a character device" -- run --seconds 1 --record-pressure null
 expect 2 "--db: null is not a regular file" -- launch history --db null
+# The program's own output is a stream: /dev/null is a fine sink, a FIFO nobody reads an error.
+expect 0 "" -- launch measure --db m.sqlite3 --output /dev/null -- /bin/true
+expect 2 "--output: cannot open fifo" -- launch measure --db m.sqlite3 --output fifo -- /bin/true
 expect 2 "--out: s.json: is a regular file; expected a directory" -- run --seconds 1 --out s.json
 kind null c
 kind fifo p

@@ -44,7 +44,7 @@ enum LaunchCommand {
             "--timeout", "S",
             "measure -- CMD: seconds to say ready before the run fails (default 60)",
             in: 0.01...86_400),
-        .output("--output", "FILE", "measure -- CMD: the program's stdout and stderr into FILE"),
+        .path("--output", "FILE", "measure -- CMD: the program's stdout and stderr into FILE"),
         .integer(
             "--pid", "PID", "import: the process of a Chrome trace to import",
             in: 0...Int(Int32.max)),

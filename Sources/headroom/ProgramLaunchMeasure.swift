@@ -127,10 +127,15 @@ enum ProgramLaunchMeasure {
     /// so that stdout stays JSON, else Headroom's own output.
     private static func outputDestination(_ arguments: Arguments, json: Bool) throws -> ChildOutput
     {
-        guard let path = try arguments.destination("--output")?.path else {
+        guard let path = arguments.value("--output") else {
             return json ? .standardError : .passThrough
         }
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
+        // A stream, not a file replaced whole: /dev/null or a terminal are fine sinks, and a
+        // FIFO with a reader. Non-blocking, so a FIFO nobody reads is an error (ENXIO) at once
+        // rather than a wait; blocking again once open.
+        let descriptor = open(
+            path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0o644)
+        if descriptor >= 0 { _ = fcntl(descriptor, F_SETFL, O_APPEND) }
         guard descriptor >= 0 else {
             throw UsageError(
                 description: "--output: cannot open \(path): \(String(cString: strerror(errno)))")
