@@ -134,7 +134,8 @@ enum ProgramLaunchMeasure {
         // FIFO with a reader. Non-blocking, so a FIFO nobody reads is an error (ENXIO) at once
         // rather than a wait; blocking again once open.
         let descriptor = open(
-            path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0o644)
+            path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0o644
+        )
         if descriptor >= 0 { _ = fcntl(descriptor, F_SETFL, O_APPEND) }
         guard descriptor >= 0 else {
             throw UsageError(
