@@ -96,9 +96,8 @@ let package = Package(
         .executableTarget(
             name: "headroom-bench",
             dependencies: [
-                "Capture", "CMallocStats", "CSensors", "CStorage", "CWakeup", "Dock", "Governor",
-                "History", "HostService", "LaunchTiming", "HeadroomC", "Locking", "Pipeline",
-                "Pressure",
+                "Capture", "CMallocStats", "CStorage", "CWakeup", "Dock", "Governor",
+                "HostService", "LaunchTiming", "HeadroomC", "Locking", "Pipeline", "Pressure",
                 "Storage", "Telemetry", "Tracking",
             ],
             swiftSettings: strictSettings),

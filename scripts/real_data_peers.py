@@ -1,15 +1,21 @@
 #!/usr/bin/env python3
 """Peers on the real-data check (scripts/real_data_quality.py): the same TUD ground truth and
 seeded noisy detections through norfair, motpy, ByteTrack (PyPI `bytetracker`) and OC-SORT
-(PyPI `ocsort`), each at its defaults, and `headroom track`; all scored by TrackEval.
+(PyPI `ocsort`), each at its defaults, and `headroom track`; all scored by TrackEval. Then
+their speeds on the same detections, tracking only, one thread, measured in the same run:
+frames a second per tracker (the Python peers timed around their update loop, detections
+already in memory; headroom's in-process figure as `track --json` reports it, parsing and
+writing excluded), and headroom's ratio to the fastest peer.
 Dev comparison, not part of the tests: scripts/real-data-peers.sh makes the virtualenv.
 
 Usage: real_data_peers.py HEADROOM DATA-DIR
 """
+import json
 import os
 import subprocess
 import sys
 import tempfile
+import time
 import types
 
 import numpy as np
@@ -105,6 +111,7 @@ def main():
              "ocsort": run_ocsort}
     names = ["headroom"] + list(peers)
     print(f"{'sequence/noise':<24}" + "".join(f"{n:>18}" for n in names) + "   (IDF1 / HOTA)")
+    speeds = {}  # sequence -> name -> [frames a second, one per run]
     with tempfile.TemporaryDirectory() as work:
         for sequence in check.SEQUENCES:
             gt_path = os.path.join(data, sequence, "gt.txt")
@@ -118,13 +125,19 @@ def main():
                     with open(detections, "w") as handle:
                         handle.write("\n".join(lines) + "\n")
                     tracks = os.path.join(work, "headroom.txt")
-                    subprocess.run([headroom, "track", detections, "--out", tracks], check=True,
-                                   capture_output=True)
+                    tracked = subprocess.run(
+                        [headroom, "track", detections, "--out", tracks, "--json"], check=True,
+                        capture_output=True, text=True)
+                    per_run = speeds.setdefault(sequence, {name: [] for name in names})
+                    per_run["headroom"].append(json.loads(tracked.stdout)["framesPerSecond"])
                     scores["headroom"].append(check.trackeval_scores(gt_path, tracks))
                     frames = frames_of(lines)
                     for name, runner in peers.items():
                         path = os.path.join(work, f"{name}.txt")
-                        write(path, runner(frames, last))
+                        start = time.perf_counter()
+                        rows = runner(frames, last)
+                        per_run[name].append(last / (time.perf_counter() - start))
+                        write(path, rows)
                         scores[name].append(check.trackeval_scores(gt_path, path))
                 cells = []
                 for name in names:
@@ -132,6 +145,15 @@ def main():
                     hota = np.mean([s["hota"] for s in scores[name]])
                     cells.append(f"{idf1:.3f} / {hota:.3f}")
                 print(f"{sequence + '/' + level:<24}" + "".join(f"{c:>18}" for c in cells))
+    print()
+    print(f"{'sequence':<24}" + "".join(f"{n:>18}" for n in names)
+          + "   (frames a second, median over runs; headroom × the fastest peer)")
+    for sequence, per_run in speeds.items():
+        medians = {name: float(np.median(values)) for name, values in per_run.items()}
+        fastest = max(medians[name] for name in peers)
+        cells = [f"{medians[name]:,.0f}" for name in names]
+        print(f"{sequence:<24}" + "".join(f"{c:>18}" for c in cells)
+              + f"   {medians['headroom'] / fastest:,.0f}×")
 
 
 if __name__ == "__main__":
