@@ -47,8 +47,10 @@ enum RunCommand {
             misses; --pace max takes every frame as fast as the pipeline goes. --gt FILE scores
             the tracks against MOTChallenge ground truth numbered by video frame. --detector
             defaults to hog (OpenCV's HOG people detector) for video and blob for the scene;
-            motion (an adaptive background model) finds anything that moves. --annotate FILE.mp4 writes the frames with boxes, track ids, the primary
-            subject and the framing window, encoded by ffmpeg.
+            motion (an adaptive background model) finds anything that moves. --annotate
+            FILE.mp4 writes the frames with boxes, track ids, the primary subject and the
+            framing window, encoded by ffmpeg. Every place a run writes (--out, --record,
+            --record-pressure, --annotate) is checked before it starts.
             """,
         options: [
             .number(
