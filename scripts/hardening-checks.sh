@@ -109,7 +109,9 @@ status=0; wait $runner || status=$?
 moved=$(sed -n 's/.*the report went into \(.*\) instead/\1/p' late.err)
 [[ $status -eq 1 && -n $moved && -s $moved/run.json ]] || { fail "a report that cannot go where asked: exit $status"; cat late.err; }
 [[ -n $moved ]] && rm -rf "$moved"
-"$headroom" launch history --db late.sqlite3 | grep -q 'runs 1–1' || fail "the run whose report moved is not in the history"
+# Captured first: `grep -q` leaving early would break headroom's pipe under pipefail.
+history=$("$headroom" launch history --db late.sqlite3)
+grep -q 'runs 1–1' <<<"$history" || fail "the run whose report moved is not in the history"
 "$headroom" record --seconds 600 --out stopped.jsonl >/dev/null 2>&1 & recorder=$!
 # Stopped once it catches SIGTERM (its handler is in /proc's SigCgt mask, bit 15): before,
 # the default action would end it without a word, which is not what is being checked.

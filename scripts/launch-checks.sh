@@ -22,7 +22,8 @@ db="$work/history.sqlite3"
 "$headroom" launch measure --session "$work/session.json" --runs 5 --db "$db" --json >/dev/null
 "$headroom" launch measure --session "$work/session.json" --runs 5 --no-deferred --db "$db" \
   --out-dir "$work/reports" >/dev/null
-"$headroom" launch history --db "$db" | grep -q "@firstPreviewFrame" || fail "history lacks marks"
+history=$("$headroom" launch history --db "$db")
+grep -q "@firstPreviewFrame" <<<"$history" || fail "history lacks marks"
 status=0
 "$headroom" launch compare deferred no-deferred --db "$db" >"$work/compare" || status=$?
 [[ $status -eq 1 ]] || { fail "compare deferred no-deferred: exit $status, expected 1"; cat "$work/compare"; }
