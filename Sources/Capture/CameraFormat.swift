@@ -86,7 +86,7 @@ public struct CameraFormat: Hashable, Codable, Sendable, CustomStringConvertible
         guard maxFrameRate > 0, maxFrameRate <= Self.maximumFrameRate else {
             throw decoder.invalidValue(
                 CodingKeys.maxFrameRate,
-                "expected a frame rate above 0 and at most 1000 fps, got \(formattedFrameRate(maxFrameRate))"
+                "expected a frame rate above 0 and at most \(formattedFrameRate(Self.maximumFrameRate)) fps, got \(formattedFrameRate(maxFrameRate))"
             )
         }
         guard minFrameRate > 0, minFrameRate <= maxFrameRate else {

@@ -42,8 +42,8 @@ public struct Y4MHeader: Sendable, Hashable {
         for field in fields.dropFirst() {
             let value = String(field.dropFirst())
             switch field.first {
-            case "W": width = Int(value.prefix(9)) ?? 0
-            case "H": height = Int(value.prefix(9)) ?? 0
+            case "W": width = Int(value) ?? 0
+            case "H": height = Int(value) ?? 0
             case "C": colourSpace = value
             case "F":
                 // Integers, as the format has them: `Finf:1` and `F1e308:1e-308` are not rates.

@@ -64,10 +64,7 @@ public struct GovernorPolicy: Hashable, Sendable, Codable {
             nominal: 0, fair: 0.01, serious: 0.05, critical: 1),
         minimumFrameRate: Double = 15, stepDownDwellSeconds: Double = 2,
         restoreDwellSeconds: Double = 10,
-        inferenceLadder: [InferenceSetting] = [
-            InferenceSetting(stride: 1, scale: 1), InferenceSetting(stride: 2, scale: 1),
-            InferenceSetting(stride: 3, scale: 0.75), InferenceSetting(stride: 5, scale: 0.5),
-        ],
+        inferenceLadder: [InferenceSetting] = standardLadder,
         lateShareToShed: Double = 0.2
     ) {
         self.frameRateCap = frameRateCap
@@ -165,10 +162,10 @@ public struct GovernorPolicy: Hashable, Sendable, Codable {
     /// find what they find down to half scale: the default ladder. HOG's people window is
     /// 64 × 128 pixels, so below 0.8 of its full magnification it finds almost nobody in
     /// `vtest.avi` (0.5 people a frame at 0.6 against 3.7 at 1): it sheds by stride first,
-    /// then to 0.8 (measured in `docs/benchmarks.md`).
+    /// then to 0.8 (measured in the README's Benchmarks section).
     public static func inferenceLadder(for detector: DetectorKind) -> [InferenceSetting] {
         switch detector {
-        case .blob, .motion: GovernorPolicy().inferenceLadder
+        case .blob, .motion: standardLadder
         case .hog:
             [
                 InferenceSetting(stride: 1, scale: 1), InferenceSetting(stride: 2, scale: 1),
@@ -176,6 +173,12 @@ public struct GovernorPolicy: Hashable, Sendable, Codable {
             ]
         }
     }
+
+    /// The default ladder, for the blob and motion detectors: stride, then scale down to half.
+    public static let standardLadder = [
+        InferenceSetting(stride: 1, scale: 1), InferenceSetting(stride: 2, scale: 1),
+        InferenceSetting(stride: 3, scale: 0.75), InferenceSetting(stride: 5, scale: 0.5),
+    ]
 
     /// The most settings an inference ladder may have.
     public static let ladderLimit = 32

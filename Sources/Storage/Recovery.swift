@@ -13,8 +13,8 @@ import Foundation
 /// moved beside its destination as `NAME.recovered.EXT` — never to the destination itself, so
 /// a file there is always a recording that ended normally — and never over another file: when
 /// that name is taken (an earlier recovery, a second killed recording for the same
-/// destination) it goes to `NAME.recovered.1.EXT`, `.2`, … (moved with `RENAME_NOREPLACE`). A recording without one whole frame
-/// is discarded. Either way its segments' space returns to the filesystem, and `replenish`
+/// destination) it goes to `NAME.recovered.1.EXT`, `.2`, … (moved with `RENAME_NOREPLACE`).
+/// A recording without one whole frame is discarded. Either way its segments' space returns to the filesystem, and `replenish`
 /// brings the reserve back to its capacity.
 public struct Recovery: Equatable, Sendable, CustomStringConvertible {
     /// What happened to it.

@@ -9,7 +9,7 @@ import COpenCV
 /// are found only when the frame is enlarged: ``scale`` is the governor's knob (1 is the
 /// heaviest setting, cost ≈ scale²) and the frame is resized by ``scale`` × ``magnification``
 /// before the search. Measured on OpenCV's `vtest.avi` (768 × 576, people 80–140 pixels
-/// tall), see `docs/benchmarks.md`.
+/// tall): the README's Benchmarks section has each ladder step's cost and finds.
 public struct HOGDetector: Detector, Sendable {
     /// The governor's scale, in 0.05...1: the frame is resized by `scale × magnification`.
     public var scale: Double

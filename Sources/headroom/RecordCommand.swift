@@ -33,20 +33,22 @@ enum RecordCommand {
             let start = clock.now()
             let taken = LockedState<[PressureSample]>([])
             let stop = StopSignal()
-            // A stop ends the sampling; what was taken is still written.
-            try? await withSignalCancellation(stop) {
-                var deadline = start
-                while true {
-                    let now = clock.now()
-                    guard var sample = input.sampler.sample(at: now) else { break }
-                    if taken.withLock(\.isEmpty) { PressureInput.reportUnavailable(sample) }
-                    sample.time = ((now - start) * 1e6).rounded() / 1e6
-                    taken.withLock { $0.append(sample) }
-                    deadline += interval
-                    if deadline - start > seconds { break }
-                    try await clock.sleep(until: deadline)
+            // A stop cancels the sampling; what was taken is still written.
+            do {
+                try await withSignalCancellation(stop) {
+                    var deadline = start
+                    while true {
+                        let now = clock.now()
+                        guard var sample = input.sampler.sample(at: now) else { break }
+                        if taken.withLock(\.isEmpty) { PressureInput.reportUnavailable(sample) }
+                        sample.time = ((now - start) * 1e6).rounded() / 1e6
+                        taken.withLock { $0.append(sample) }
+                        deadline += interval
+                        if deadline - start > seconds { break }
+                        try await clock.sleep(until: deadline)
+                    }
                 }
-            }
+            } catch is CancellationError {}
             let samples = taken.withLock { $0 }
             try PressureTrace(samples: samples).write(to: out)
             let span =
