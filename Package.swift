@@ -25,6 +25,9 @@ let libraries = [
     "Telemetry", "HostService", "Pipeline", "Reports",
 ]
 
+/// The modules `import Headroom` brings.
+let umbrellaModules = libraries.filter { !["Files", "Locking"].contains($0) }
+
 let package = Package(
     name: "Headroom",
     platforms: [.macOS(.v14)],
@@ -66,7 +69,7 @@ let package = Package(
         module("Tracking", ["COpenCV"]),
         module("Dock", ["Tracking", "Locking"]),
         module("Governor", ["Pressure", "Capture", "Tracking", "Files", "Locking"]),
-        module("History", ["CSQLite", "Files", "LaunchTiming"]),
+        module("History", ["CSQLite", "Files", "LaunchTiming", "Locking"]),
         module("Telemetry", ["CMicroHTTPD", "Files", "Locking"]),
         module(
             "Pipeline",
@@ -82,8 +85,9 @@ let package = Package(
         // The C API (include/headroom.h).
         module("HeadroomC", ["Capture", "Files", "LaunchTiming", "Locking", "Pressure"]),
 
-        // The umbrella: every public module, re-exported.
-        module("Headroom", libraries.map { .target(name: $0) }),
+        // The umbrella: the modules a library user needs, re-exported (not the shared-state
+        // primitives of `Locking` or the file plumbing of `Files`).
+        module("Headroom", umbrellaModules.map { .target(name: $0) }),
 
         // Executables.
         .executableTarget(
@@ -103,21 +107,25 @@ let package = Package(
             swiftSettings: strictSettings),
 
         // Tests, and the fixtures several test targets share.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
+        // Test doubles several test targets share (the manual pressure clock, a raw HTTP
+        // client); not part of any product.
+        .target(
+            name: "TestSupport", dependencies: ["Locking", "Pressure"], path: "Tests/TestSupport",
+            swiftSettings: strictSettings),
         tests("FilesTests", ["Files"]),
         tests("LockingTests", ["Locking"]),
         tests("StorageTests", ["Storage", "CStorage"]),
-        tests("LaunchTimingTests", ["LaunchTiming"]),
-        tests("CaptureTests", ["Capture", "Files", "Storage"]),
-        tests("PressureTests", ["Pressure", "Files"]),
+        tests("LaunchTimingTests", ["LaunchTiming", "Files"]),
+        tests("CaptureTests", ["Capture", "Files", "LaunchTiming", "Storage"]),
+        tests("PressureTests", ["Pressure", "Files", "TestSupport"]),
         tests("HistoryTests", ["History", "LaunchTiming"]),
         tests("TrackingTests", ["Tracking"]),
         tests("DockTests", ["Dock", "Tracking"]),
         tests(
             "PipelineTests",
             [
-                "Pipeline", "Capture", "Files", "Governor", "LaunchTiming", "Locking", "Pressure",
-                "Storage", "Telemetry", "Tracking",
+                "Pipeline", "Capture", "Dock", "Files", "Governor", "LaunchTiming", "Locking",
+                "Pressure", "Storage", "Telemetry", "Tracking",
             ]),
         tests(
             "GovernorTests", ["Governor", "Pressure", "Capture", "Tracking", "Files", "Locking"]),
@@ -125,17 +133,17 @@ let package = Package(
         tests(
             "HostServiceTests",
             [
-                "HostService", "Capture", "Files", "Governor", "Pressure", "Telemetry",
+                "HostService", "Capture", "Governor", "Locking", "Pressure", "Telemetry",
                 "TestSupport",
             ]),
-        tests("ReportsTests", ["Reports", "Files", "LaunchTiming", "Pipeline"]),
+        tests("ReportsTests", ["Reports", "Files", "LaunchTiming"]),
         tests("CommandLineTests", ["Files", "headroom"]),
         tests("HeadroomTests", ["Headroom"]),
         tests(
             "FuzzTests",
             [
                 "Capture", "Files", "Governor", "HostService", "LaunchTiming", "Pressure",
-                "Reports", "Storage", "Telemetry", "Tracking",
+                "Reports", "Storage", "Telemetry", "TestSupport", "Tracking",
             ]),
     ],
     swiftLanguageModes: [.v6]

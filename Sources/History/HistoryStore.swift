@@ -2,7 +2,7 @@ import CSQLite
 import Files
 import Foundation
 import LaunchTiming
-import Synchronization
+import Locking
 
 /// The launch history: every run's timeline and summary in an SQLite database.
 ///
@@ -12,7 +12,7 @@ import Synchronization
 public final class HistoryStore: Sendable {
     /// The database file.
     public let path: String
-    private let connection: Mutex<SQLiteConnection>
+    private let connection: LockedState<SQLiteConnection>
 
     /// The schema version this code writes (SQLite's `user_version`).
     public static let schemaVersion = 3
@@ -60,7 +60,7 @@ public final class HistoryStore: Sendable {
                 operation: "configure")
             try Self.migrate(connection)
         }
-        self.connection = Mutex(connection)
+        self.connection = LockedState(connection)
     }
 
     /// A history opened read-only cannot be upgraded: it must have this code's schema.

@@ -40,6 +40,9 @@ public struct RunOptions: Sendable {
     /// recorded trace, or a test's fixture. Its times are seconds on the monotonic clock; the
     /// run ends early when it runs out (returns `nil`).
     public var pressureSource: (any SampleSource)?
+    /// Whether the run keeps every pressure sample it takes, for ``PipelineRun/pressureTrace``
+    /// (`--record-pressure`); off, a long run does not grow with them.
+    public var recordsPressure = false
     /// Where the session's movie output records (a Y4M file); `nil` records nothing.
     public var recordingDestination: String?
     /// Real video instead of the synthetic scene (`--source`); `nil` renders the scene. The
@@ -110,8 +113,13 @@ public final class PipelineRun: Sendable {
 
     /// Seconds between progress samples (and the unit of time-at-level figures).
     static let samplePeriod = 0.5
-    /// Frames between refreshes of the live recent-identity figure.
-    static let recentIdentityFrames = 60
+    /// Seconds of footage between refreshes of the live recent-identity figure.
+    static let recentIdentityPeriod = 2.0
+    /// The most samples a summary keeps: twenty minutes of them at full resolution; a longer
+    /// run's are thinned evenly (``ThinnedSeries``).
+    static let keptSamples = 2400
+    /// The most governor changes a summary lists (the latest; all are counted).
+    static let keptChanges = 1000
 
     /// Mutable state shared by the run's tasks. The tracking stage is not in it while frames
     /// flow: the frame loop owns it then, so the detector and tracker never run under the lock.
@@ -123,8 +131,13 @@ public final class PipelineRun: Sendable {
         var framesProcessed = 0
         var detectorCalls = 0
         var reading: PressureReading?
-        var samples: [RunSample] = []
+        var samples = ThinnedSeries<RunSample>(capacity: PipelineRun.keptSamples)
+        /// The latest sample (kept or thinned out).
+        var lastSample: RunSample?
+        var extremes = PressureExtremes()
+        /// The latest governor changes, and how many there were in all.
         var changes: [GovernorChange] = []
+        var changeCount = 0
         var captureRun = 0
         var framesDropped = 0
         var lastFrameNumber: Int?
@@ -204,9 +217,13 @@ public final class PipelineRun: Sendable {
                 ($0, true, ["pressure comes from a given source, not this host"])
             }
             ?? pressureSampler(load: load, start: start)
-        let recorded = RecordingSampleSource(sampler)
-        state.withLock { $0.pressure = recorded }
-        let observer = PressureObserver(source: recorded, interval: options.pressureInterval)
+        var observed = sampler
+        if options.recordsPressure {
+            let recorded = RecordingSampleSource(sampler)
+            state.withLock { $0.pressure = recorded }
+            observed = recorded
+        }
+        let observer = PressureObserver(source: observed, interval: options.pressureInterval)
         let governor = Governor(
             policy: options.policy,
             costModel: SystemPressureCost(estimator: estimator, configuration: configuration),
@@ -329,7 +346,7 @@ public final class PipelineRun: Sendable {
     }
 
     /// The pressure samples the run took (its sensors or model, or the given source), as a
-    /// trace that `--trace` replays.
+    /// trace that `--trace` replays; empty unless ``RunOptions/recordsPressure``.
     public var pressureTrace: PressureTrace {
         state.withLock { $0.pressure?.trace } ?? PressureTrace(samples: [])
     }
@@ -402,6 +419,8 @@ public final class PipelineRun: Sendable {
             metrics.countGovernorChange()
             state.withLock { state in
                 state.changes.append(relative)
+                if state.changes.count > Self.keptChanges { state.changes.removeFirst() }
+                state.changeCount += 1
                 state.settings = change.to
             }
             session.limitFrameRate(to: change.to.frameRate)
@@ -429,6 +448,8 @@ public final class PipelineRun: Sendable {
         var resumptions = captureResumedStream.makeAsyncIterator()
         // The last video frame seen (a video's position runs on across capture restarts).
         var lastSourceIndex: Int?
+        // When (footage seconds) the live recent-identity figure is next refreshed.
+        var recentRefresh = Self.recentIdentityPeriod
         while !Task.isCancelled {
             guard session.isRunning else {
                 // Capture is stopped for pressure: wait for the governor to restart it (the
@@ -498,9 +519,8 @@ public final class PipelineRun: Sendable {
                 try? await stand.setAngularVelocity(
                     yaw: step.outcome.command.yaw, pitch: step.outcome.command.pitch)
                 footage.pointCamera(at: await stand.motors.pose)
-                if stage.framesProcessed % Self.recentIdentityFrames == 0,
-                    let recent = stage.recentIdentity()
-                {
+                if stage.seconds >= recentRefresh, let recent = stage.recentIdentity() {
+                    recentRefresh = stage.seconds + Self.recentIdentityPeriod
                     state.withLock { $0.recentIDF1 = recent.idf1 }
                     metrics.publishTrackingQuality(idf1: recent.idf1, hota: recent.hota)
                 }
@@ -548,11 +568,11 @@ public final class PipelineRun: Sendable {
                     systemPressureCost: governor.costModel.cost(
                         atFrameRate: state.settings.frameRate, sustainableShare: share),
                     framesProcessed: state.framesProcessed,
-                    framesDropped: state.framesDropped, governorChanges: state.changes.count,
+                    framesDropped: state.framesDropped, governorChanges: state.changeCount,
                     detectorCalls: state.detectorCalls,
                     latestChangeTime: state.changes.last?.time, recentIDF1: state.recentIDF1)
-                let dropped = sample.framesDropped - (state.samples.last?.framesDropped ?? 0)
-                if let previous = state.samples.last {
+                let dropped = sample.framesDropped - (state.lastSample?.framesDropped ?? 0)
+                if let previous = state.lastSample {
                     metrics.countFrames(
                         delivered: sample.framesProcessed - previous.framesProcessed,
                         dropped: dropped)
@@ -562,6 +582,8 @@ public final class PipelineRun: Sendable {
                     due > 0 ? Double(state.periodLateFrames + dropped) / Double(due) : 0
                 state.periodLateFrames = 0
                 state.samples.append(sample)
+                state.lastSample = sample
+                state.extremes.add(sample)
                 state.periodFrames = 0
                 state.periodFramingError = 0
                 return sample
@@ -583,36 +605,57 @@ public final class PipelineRun: Sendable {
             ?? "scene seed \(options.seed) (\(options.sceneStyle.rawValue))"
     }
 
+    /// The run's summary. The tracking quality is computed outside the state's lock.
     private func summary(
         estimate: HardwareCostEstimate, session: CaptureSession, isSimulated: Bool, notes: [String],
         loadReference: Double?
     ) -> RunSummary {
-        state.withLock { state in
+        let (stage, state) = self.state.withLock { state in
             guard let stage = state.stage else {
                 preconditionFailure("the frame loop hands the tracking stage back when it ends")
             }
-            let quality = stage.quality()
-            let temperatures = state.samples.compactMap(\.temperature)
-            let serious = state.samples.filter { $0.level >= .serious }.count
-            return RunSummary(
-                scenario: options.scenario.name, isGovernorEnabled: options.isGovernorEnabled,
-                seed: options.seed,
-                seconds: options.seconds, hardwareCost: estimate.hardwareCost,
-                profile: options.profile.name,
-                isSimulated: isSimulated, peakTemperature: temperatures.max(),
-                worstLevel: state.samples.map(\.level).max() ?? .nominal,
-                secondsAtSeriousOrWorse: Double(serious) * Self.samplePeriod,
-                framesProcessed: stage.framesProcessed,
-                framesDropped: state.framesDropped,
-                detectorCalls: stage.detectorCalls, source: sourceDescription,
-                detector: options.detector, quality: quality, trackCount: stage.trackCount,
-                tracksStartedPerMinute: stage.seconds > 0
-                    ? Double(stage.trackCount) / stage.seconds * 60 : 0,
-                meanFramingError: stage.meanFramingError,
-                governorChanges: state.changes, samples: state.samples,
-                launch: timeline.report(
-                    label: "run", metadata: ["scenario": options.scenario.name]),
-                loadReference: loadReference, notes: notes)
+            return (stage, state)
         }
+        return RunSummary(
+            scenario: options.scenario.name, isGovernorEnabled: options.isGovernorEnabled,
+            seed: options.seed,
+            seconds: options.seconds, hardwareCost: estimate.hardwareCost,
+            profile: options.profile.name,
+            isSimulated: isSimulated, peakTemperature: state.extremes.peakTemperature,
+            worstLevel: state.extremes.worstLevel,
+            secondsAtSeriousOrWorse: Double(state.extremes.samplesAtSeriousOrWorse)
+                * Self.samplePeriod,
+            framesProcessed: stage.framesProcessed,
+            framesDropped: state.framesDropped,
+            detectorCalls: stage.detectorCalls, source: sourceDescription,
+            detector: options.detector, quality: stage.quality(), trackCount: stage.trackCount,
+            tracksStartedPerMinute: stage.seconds > 0
+                ? Double(stage.trackCount) / stage.seconds * 60 : 0,
+            meanFramingError: stage.meanFramingError,
+            governorChanges: state.changes, governorChangeCount: state.changeCount,
+            samples: state.samples.values,
+            launch: timeline.report(
+                label: "run", metadata: ["scenario": options.scenario.name]),
+            loadReference: loadReference, notes: notes)
+    }
+}
+
+/// The extremes of a run's pressure samples, kept as they come (the samples themselves are
+/// thinned over a long run).
+struct PressureExtremes {
+    /// The hottest temperature sampled, °C.
+    private(set) var peakTemperature: Double?
+    /// The most severe level sampled.
+    private(set) var worstLevel = PressureLevel.nominal
+    /// Samples at `serious` or worse.
+    private(set) var samplesAtSeriousOrWorse = 0
+
+    /// Counts one sample.
+    mutating func add(_ sample: RunSample) {
+        if let temperature = sample.temperature {
+            peakTemperature = max(peakTemperature ?? temperature, temperature)
+        }
+        worstLevel = max(worstLevel, sample.level)
+        if sample.level >= .serious { samplesAtSeriousOrWorse += 1 }
     }
 }

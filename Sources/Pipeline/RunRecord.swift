@@ -91,9 +91,13 @@ public struct RunSummary: Hashable, Sendable, Codable {
     public var tracksStartedPerMinute: Double
     /// Mean framing error per processed frame, picture units.
     public var meanFramingError: Double
-    /// Every change the governor made, in order.
+    /// The changes the governor made, in order: all of them, or the latest 1,000 of a long
+    /// run's.
     public var governorChanges: [GovernorChange]
-    /// The samples, every half second.
+    /// How many changes the governor made.
+    public var governorChangeCount: Int
+    /// The samples, every half second; a run longer than twenty minutes keeps at most 2,400,
+    /// thinned evenly over its length (every second one, then every fourth, …).
     public var samples: [RunSample]
     /// The launch timeline of the capture pipeline.
     public var launch: LaunchReport

@@ -23,6 +23,9 @@ public final class SceneFrameSource: FrameSource {
     }
 
     private let state: LockedState<State>
+    /// How many of the latest frames' ground truth is kept (the frames still on their way to
+    /// the pipeline); older frames' is dropped, so a long run keeps no more than a short one.
+    public static let retainedFrames = 32
 
     /// A source for a `width × height` camera looking at `scene` from `pose`.
     public init(
@@ -48,7 +51,13 @@ public final class SceneFrameSource: FrameSource {
         let now = MonotonicClock.now()
         let number = frame.number
         let pixels: [UInt8] = state.withLock { state in
-            if number == 0 { state.run += 1 }
+            if number == 0 {
+                state.run += 1
+                // Only the previous run's last frames may still be on their way.
+                let previous = state.run - 1
+                state.truth = state.truth.filter { $0.key.run >= previous }
+            }
+            state.truth[FrameKey(run: state.run, number: number - Self.retainedFrames)] = nil
             if let last = state.lastRender {
                 state.scene.advance(by: max(0, now.seconds(since: last)))
             }
@@ -66,7 +75,8 @@ public final class SceneFrameSource: FrameSource {
         if pixels.count == frame.luma.count { frame.luma = pixels }
     }
 
-    /// The people in view in frame `number` of run `run` (pixels), if it was rendered.
+    /// The people in view in frame `number` of run `run` (pixels), if it was rendered among the
+    /// latest ``retainedFrames``.
     public func groundTruth(run: Int, number: Int) -> [MOTRecord]? {
         state.withLock { $0.truth[FrameKey(run: run, number: number)] }
     }

@@ -4,8 +4,8 @@ import Governor
 import Tracking
 
 /// The tracking half of the pipeline: detector (every `stride`-th frame, at `scale`) →
-/// tracker → subject → framing → pan/tilt command; and the records needed to grade it against
-/// the scene's ground truth.
+/// tracker → subject → framing → pan/tilt command; graded against the footage's ground truth
+/// as it goes (``RunQuality``), so that it holds no more for a day's run than for a minute's.
 struct TrackingStage {
     /// What one frame produced.
     struct Step {
@@ -19,12 +19,11 @@ struct TrackingStage {
     private(set) var framesProcessed = 0
     private(set) var detectorCalls = 0
     private(set) var framingErrorSum = 0.0
-    /// Ground truth and tracks, frames numbered 1… in processing order (MOTChallenge style).
-    private(set) var groundTruth: [MOTRecord] = []
-    private(set) var hypotheses: [MOTRecord] = []
+    /// The tracks graded against the ground truth, frame by frame.
+    private var grades = RunQuality()
     private var sinceInference = 0
-    /// Per processed frame: its record number and seconds since the first frame.
-    private var frameTimes: [(number: Int, seconds: Double)] = []
+    /// Seconds from the first processed frame to the last.
+    private(set) var seconds = 0.0
     private var trackIDs = Set<Int>()
 
     init(inference: InferenceSetting, framesPerSecond: Double, detector: DetectorKind = .blob)
@@ -60,69 +59,41 @@ struct TrackingStage {
         let number = frame.sourceIndex.map { $0 + 1 } ?? framesProcessed
         var error = FramingError.missed
         if let people {
-            for person in people {
-                groundTruth.append(MOTRecord(frame: number, id: person.id, box: person.box))
-            }
             error = FramingError.measure(
                 framing: outcome.framing, subject: outcome.subjects.first,
                 people: people.map(\.box),
                 width: Double(frame.width), height: Double(frame.height))
         }
-        let elapsed = frameTimes.last.map { $0.seconds + interval } ?? 0
-        frameTimes.append((number, elapsed))
+        seconds = framesProcessed == 1 ? 0 : seconds + interval
+        var tracks: [MOTRecord] = []
+        tracks.reserveCapacity(outcome.tracks.count)
         for track in outcome.tracks {
             trackIDs.insert(track.id.rawValue)
-            hypotheses.append(
+            tracks.append(
                 MOTRecord(
                     frame: number, id: track.id.rawValue, box: track.box,
                     confidence: track.confidence))
         }
+        grades.add(number: number, seconds: seconds, truths: people, tracks: tracks)
         framingErrorSum += error
         return Step(outcome: outcome, framingError: error, ranDetector: runDetector)
     }
 
     /// Identity, accuracy and HOTA of the tracks so far against the ground truth; `nil`
     /// without any.
-    func quality() -> TrackingQuality? {
-        guard !groundTruth.isEmpty else { return nil }
-        let whole = MOTEvaluator().evaluate(groundTruth: groundTruth, hypotheses: hypotheses)
-        let hota = HOTAEvaluator().evaluate(groundTruth: groundTruth, hypotheses: hypotheses)
-        let recent = recentIdentity()
-        return TrackingQuality(
-            seconds: frameTimes.last?.seconds ?? 0, idf1: whole.idf1, mota: whole.mota,
-            identitySwitches: whole.idsw, hota: hota.hota, detA: hota.detA, assA: hota.assA,
-            recentIDF1: recent?.idf1 ?? whole.idf1, recentSeconds: recent?.seconds ?? 0)
-    }
+    func quality() -> TrackingQuality? { grades.quality() }
 
     /// Identity F1 and HOTA over the last ``TrackingQuality/recentWindow`` seconds, and the
     /// seconds they cover; `nil` without ground truth.
     func recentIdentity() -> (idf1: Double, hota: Double, seconds: Double)? {
-        guard !groundTruth.isEmpty, let last = frameTimes.last else { return nil }
-        let from = last.seconds - TrackingQuality.recentWindow
-        guard let first = frameTimes.first(where: { $0.seconds >= from }) else { return nil }
-        let truth = groundTruth.records(fromFrame: first.number)
-        let tracks = hypotheses.records(fromFrame: first.number)
-        let metrics = MOTEvaluator().evaluate(groundTruth: truth, hypotheses: tracks)
-        let hota = HOTAEvaluator().evaluate(groundTruth: truth, hypotheses: tracks)
-        return (metrics.idf1, hota.hota, last.seconds - first.seconds)
+        grades.recentIdentity()
     }
 
     /// Distinct track identities given out so far.
     var trackCount: Int { trackIDs.count }
 
-    /// Seconds from the first processed frame to the last.
-    var seconds: Double { frameTimes.last?.seconds ?? 0 }
-
     /// Mean framing error per processed frame, picture units.
     var meanFramingError: Double {
         framesProcessed > 0 ? framingErrorSum / Double(framesProcessed) : FramingError.missed
-    }
-}
-
-extension Array where Element == MOTRecord {
-    /// The records of frame `number` and later (records are appended in frame order, so
-    /// they are a suffix).
-    fileprivate func records(fromFrame number: Int) -> [MOTRecord] {
-        Array(self[(firstIndex { $0.frame >= number } ?? endIndex)...])
     }
 }

@@ -165,17 +165,8 @@ public struct HTMLRunReport: Sendable {
 
     private func qualitySection() -> String {
         var rows = "<table class=\"quality\">"
-        var figures = data.quality
-        if let worst = data.pressure.map(\.level).max() {
-            let name = Self.levelNames[min(max(worst, 0), 4)]
-            figures.insert(
-                .init(name: "Worst pressure level", value: name, isConcern: worst >= 2), at: 0)
-        }
-        if let hottest = data.pressure.compactMap(\.temperatureCelsius).max() {
-            figures.insert(
-                .init(name: "Hottest sensor", value: HTMLText.number(hottest, decimals: 1) + " °C"),
-                at: min(1, figures.count))
-        }
+        // The run's own figures (worst level and peak temperature among them, once).
+        let figures = data.quality
         guard !figures.isEmpty else { return empty("quality figures") }
         for figure in figures {
             let mark = figure.isConcern ? " class=\"concern\"" : ""

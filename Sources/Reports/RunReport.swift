@@ -146,7 +146,7 @@ public enum RunReport {
         figures += [
             ("track identities", String(summary.trackCount)),
             ("new identities per minute", decimal(summary.tracksStartedPerMinute, 1)),
-            ("governor changes", String(summary.governorChanges.count)),
+            ("governor changes", String(summary.governorChangeCount)),
             ("hardware cost", decimal(summary.hardwareCost, 2)),
         ]
         if let annotation = summary.annotation {

@@ -28,12 +28,19 @@ public struct HOTAEvaluator: Sendable {
     /// compared for equality. With no ground truth or no tracker boxes every score is 0 and
     /// LocA is 1, as in TrackEval.
     public func evaluate(groundTruth: [MOTRecord], hypotheses: [MOTRecord]) -> HOTAMetrics {
+        counts(groundTruth: groundTruth, hypotheses: hypotheses).metrics
+    }
+
+    /// The counts the scores of `hypotheses` against `groundTruth` are derived from; the counts
+    /// of several sequences add up to their combined scores.
+    public func counts(groundTruth: [MOTRecord], hypotheses: [MOTRecord]) -> HOTACounts {
         let truth = groundTruth.filter { $0.confidence.rounded(.towardZero) != 0 }
         let sequence = MOTSequence(truth: truth, hypotheses: hypotheses)
         let alignment = sequence.alignmentScores()
         let alphas = Self.alphas
-        var truePositives = [Int](repeating: 0, count: alphas.count)
-        var similaritySums = [Double](repeating: 0, count: alphas.count)
+        var counts = HOTACounts()
+        counts.truthBoxes = sequence.truthBoxes
+        counts.trackBoxes = sequence.trackBoxes
         // matchCounts[pair * alphas.count + a]: the frames the pair matches at alphas[a].
         var matchCounts = [Int](repeating: 0, count: sequence.pairs.count * alphas.count)
         for frame in sequence.frames {
@@ -47,29 +54,88 @@ public struct HOTAEvaluator: Sendable {
                 let similarity = frame.similarity[row, column]
                 let pair = frame.pairs[row * frame.tracks.count + column]
                 for a in alphas.indices where similarity >= alphas[a] - epsilon {
-                    truePositives[a] += 1
-                    similaritySums[a] += similarity
+                    counts.alphas[a].truePositives += 1
+                    counts.alphas[a].similaritySum += similarity
                     matchCounts[pair * alphas.count + a] += 1
                 }
             }
         }
-        let perAlpha = alphas.indices.map { a in
-            var association = (accuracy: 0.0, recall: 0.0, precision: 0.0)
+        for a in alphas.indices {
             for (index, pair) in sequence.pairs.enumerated() {
                 let matches = Double(matchCounts[index * alphas.count + a])
                 guard matches > 0 else { continue }
                 let truthFrames = Double(sequence.truthFrames[pair.truth])
                 let trackFrames = Double(sequence.trackFrames[pair.track])
                 // Each of the pair's `matches` true positives scores the pair's association.
-                association.accuracy +=
+                counts.alphas[a].associationAccuracy +=
                     matches * matches / max(1, truthFrames + trackFrames - matches)
-                association.recall += matches * matches / max(1, truthFrames)
-                association.precision += matches * matches / max(1, trackFrames)
+                counts.alphas[a].associationRecall += matches * matches / max(1, truthFrames)
+                counts.alphas[a].associationPrecision += matches * matches / max(1, trackFrames)
             }
-            return AlphaScores(
-                truePositives: Double(truePositives[a]),
-                truthBoxes: Double(sequence.truthBoxes), trackBoxes: Double(sequence.trackBoxes),
-                associationSums: association, similaritySum: similaritySums[a])
+        }
+        return counts
+    }
+}
+
+/// What HOTA's scores are derived from, per α: summed over sequences, these give the scores
+/// of the sequences together exactly as TrackEval's `combine_sequences` does (detection counts
+/// added, association and localisation averaged weighted by true positives). A long run is
+/// scored this way in consecutive windows, so its memory does not grow with its length.
+public struct HOTACounts: Sendable, Hashable {
+    /// The counts at one α.
+    public struct AtAlpha: Sendable, Hashable {
+        /// Matched pairs (true positives).
+        public var truePositives = 0
+        /// The IoUs of the true positives, summed.
+        public var similaritySum = 0.0
+        /// Each true positive's pair's association IoU, TPA / (TPA + FNA + FPA), summed.
+        public var associationAccuracy = 0.0
+        /// Each true positive's pair's TPA / (TPA + FNA), summed.
+        public var associationRecall = 0.0
+        /// Each true positive's pair's TPA / (TPA + FPA), summed.
+        public var associationPrecision = 0.0
+    }
+
+    /// The counts at each of ``HOTAEvaluator/alphas``.
+    public var alphas = [AtAlpha](repeating: AtAlpha(), count: HOTAEvaluator.alphas.count)
+    /// Scored ground-truth boxes.
+    public var truthBoxes = 0
+    /// Tracker boxes.
+    public var trackBoxes = 0
+
+    /// No boxes at all.
+    public init() {}
+
+    /// Adds another sequence's counts.
+    public static func += (counts: inout HOTACounts, other: HOTACounts) {
+        counts.truthBoxes += other.truthBoxes
+        counts.trackBoxes += other.trackBoxes
+        for a in counts.alphas.indices {
+            counts.alphas[a].truePositives += other.alphas[a].truePositives
+            counts.alphas[a].similaritySum += other.alphas[a].similaritySum
+            counts.alphas[a].associationAccuracy += other.alphas[a].associationAccuracy
+            counts.alphas[a].associationRecall += other.alphas[a].associationRecall
+            counts.alphas[a].associationPrecision += other.alphas[a].associationPrecision
+        }
+    }
+
+    /// The two counts together.
+    public static func + (lhs: HOTACounts, rhs: HOTACounts) -> HOTACounts {
+        var sum = lhs
+        sum += rhs
+        return sum
+    }
+
+    /// The scores: each averaged over the α thresholds.
+    public var metrics: HOTAMetrics {
+        let perAlpha = alphas.map { counts in
+            AlphaScores(
+                truePositives: Double(counts.truePositives), truthBoxes: Double(truthBoxes),
+                trackBoxes: Double(trackBoxes),
+                associationSums: (
+                    counts.associationAccuracy, counts.associationRecall,
+                    counts.associationPrecision
+                ), similaritySum: counts.similaritySum)
         }
         func mean(_ score: KeyPath<AlphaScores, Double>) -> Double {
             perAlpha.reduce(0) { $0 + $1[keyPath: score] } / Double(perAlpha.count)

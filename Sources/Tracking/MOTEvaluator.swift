@@ -20,89 +20,109 @@ public struct MOTEvaluator: Sendable {
         var hypothesesByFrame: [Int: [MOTRecord]] = [:]
         for record in groundTruth { truthByFrame[record.frame, default: []].append(record) }
         for record in hypotheses { hypothesesByFrame[record.frame, default: []].append(record) }
-        let frames = Set(truthByFrame.keys).union(hypothesesByFrame.keys).sorted()
-        let maximumDistance = 1 - minimumIoU
-
-        var lastMatch: [Int: Int] = [:]  // ground-truth id -> track id
-        var matchedFrames: [Int: Int] = [:]  // ground-truth id -> frames matched
-        var objectFrames: [Int: Int] = [:]  // ground-truth id -> frames present
-        var hypothesisFrames: [Int: Int] = [:]
-        var pairFrames: [Pair: Int] = [:]  // frames a pair is within the threshold
-        var fp = 0
-        var fn = 0
-        var idsw = 0
-        var matches = 0
-        var distanceSum = 0.0
-
-        for frame in frames {
-            let truths = truthByFrame[frame] ?? []
-            let tracks = hypothesesByFrame[frame] ?? []
-            for truth in truths { objectFrames[truth.id, default: 0] += 1 }
-            for track in tracks { hypothesisFrames[track.id, default: 0] += 1 }
-            // Distances; NaN where the pair is beyond the threshold.
-            var distances = CostMatrix(rows: truths.count, columns: tracks.count)
-            for (i, truth) in truths.enumerated() {
-                for (j, track) in tracks.enumerated() {
-                    let distance = 1 - truth.box.intersectionOverUnion(with: track.box)
-                    if distance <= maximumDistance {
-                        distances[i, j] = distance
-                        pairFrames[Pair(truth: truth.id, track: track.id), default: 0] += 1
-                    } else {
-                        distances[i, j] = .nan
-                    }
-                }
-            }
-            var truthMatched = [Bool](repeating: false, count: truths.count)
-            var trackMatched = [Bool](repeating: false, count: tracks.count)
-            func record(_ i: Int, _ j: Int) {
-                truthMatched[i] = true
-                trackMatched[j] = true
-                matches += 1
-                distanceSum += distances[i, j]
-                matchedFrames[truths[i].id, default: 0] += 1
-                lastMatch[truths[i].id] = tracks[j].id
-            }
-            // 1. Keep last correspondences that are still within the threshold.
-            for (i, truth) in truths.enumerated() {
-                guard let previous = lastMatch[truth.id],
-                    let j = tracks.indices.first(where: {
-                        !trackMatched[$0] && tracks[$0].id == previous
-                    }),
-                    !distances[i, j].isNaN
-                else { continue }
-                record(i, j)
-            }
-            // 2. Optimal matching of the rest: most pairs first, then least total distance.
-            let rows = truths.indices.filter { !truthMatched[$0] }
-            let columns = tracks.indices.filter { !trackMatched[$0] }
-            if !rows.isEmpty && !columns.isEmpty {
-                let bonus = Double(min(rows.count, columns.count)) * 2 + 1
-                var costs = CostMatrix(rows: rows.count, columns: columns.count)
-                var anyValid = false
-                for (r, i) in rows.enumerated() {
-                    for (c, j) in columns.enumerated() where !distances[i, j].isNaN {
-                        costs[r, c] = distances[i, j] - bonus
-                        anyValid = true
-                    }
-                }
-                if anyValid {
-                    for (r, c) in LinearAssignment.minimumCostAssignment(costs) {
-                        let i = rows[r]
-                        let j = columns[c]
-                        guard !distances[i, j].isNaN else { continue }
-                        if let previous = lastMatch[truths[i].id], previous != tracks[j].id {
-                            idsw += 1
-                        }
-                        record(i, j)
-                    }
-                }
-            }
-            fn += truthMatched.lazy.filter { !$0 }.count
-            fp += trackMatched.lazy.filter { !$0 }.count
+        var accumulator = MOTAccumulator(minimumIoU: minimumIoU)
+        for frame in Set(truthByFrame.keys).union(hypothesesByFrame.keys).sorted() {
+            accumulator.add(
+                truths: truthByFrame[frame] ?? [], tracks: hypothesesByFrame[frame] ?? [])
         }
+        return accumulator.metrics
+    }
+}
 
+/// ``MOTEvaluator``'s scoring one frame at a time, for a sequence that is still running: what
+/// it keeps grows with the identities seen (and the pairs of them that overlapped), not with
+/// the frames, so a day-long run can be scored as it goes.
+public struct MOTAccumulator: Sendable {
+    /// The minimum IoU for a pair to count as a match, 0...1.
+    public let minimumIoU: Double
+
+    private var lastMatch: [Int: Int] = [:]  // ground-truth id -> track id
+    private var matchedFrames: [Int: Int] = [:]  // ground-truth id -> frames matched
+    private var objectFrames: [Int: Int] = [:]  // ground-truth id -> frames present
+    private var hypothesisCount = 0
+    private var pairFrames: [Pair: Int] = [:]  // frames a pair is within the threshold
+    private var fp = 0
+    private var fn = 0
+    private var idsw = 0
+    private var matches = 0
+    private var distanceSum = 0.0
+
+    /// An empty sequence, matching at `minimumIoU`.
+    public init(minimumIoU: Double = 0.5) {
+        self.minimumIoU = minimumIoU
+    }
+
+    /// Scores the next frame: its ground-truth boxes and its tracks (frames in order; the
+    /// records' frame numbers are not read).
+    public mutating func add(truths: [MOTRecord], tracks: [MOTRecord]) {
+        let maximumDistance = 1 - minimumIoU
+        for truth in truths { objectFrames[truth.id, default: 0] += 1 }
+        hypothesisCount += tracks.count
+        // Distances; NaN where the pair is beyond the threshold.
+        var distances = CostMatrix(rows: truths.count, columns: tracks.count)
+        for (i, truth) in truths.enumerated() {
+            for (j, track) in tracks.enumerated() {
+                let distance = 1 - truth.box.intersectionOverUnion(with: track.box)
+                if distance <= maximumDistance {
+                    distances[i, j] = distance
+                    pairFrames[Pair(truth: truth.id, track: track.id), default: 0] += 1
+                } else {
+                    distances[i, j] = .nan
+                }
+            }
+        }
+        var truthMatched = [Bool](repeating: false, count: truths.count)
+        var trackMatched = [Bool](repeating: false, count: tracks.count)
+        func record(_ i: Int, _ j: Int) {
+            truthMatched[i] = true
+            trackMatched[j] = true
+            matches += 1
+            distanceSum += distances[i, j]
+            matchedFrames[truths[i].id, default: 0] += 1
+            lastMatch[truths[i].id] = tracks[j].id
+        }
+        // 1. Keep last correspondences that are still within the threshold.
+        for (i, truth) in truths.enumerated() {
+            guard let previous = lastMatch[truth.id],
+                let j = tracks.indices.first(where: {
+                    !trackMatched[$0] && tracks[$0].id == previous
+                }),
+                !distances[i, j].isNaN
+            else { continue }
+            record(i, j)
+        }
+        // 2. Optimal matching of the rest: most pairs first, then least total distance.
+        let rows = truths.indices.filter { !truthMatched[$0] }
+        let columns = tracks.indices.filter { !trackMatched[$0] }
+        if !rows.isEmpty && !columns.isEmpty {
+            let bonus = Double(min(rows.count, columns.count)) * 2 + 1
+            var costs = CostMatrix(rows: rows.count, columns: columns.count)
+            var anyValid = false
+            for (r, i) in rows.enumerated() {
+                for (c, j) in columns.enumerated() where !distances[i, j].isNaN {
+                    costs[r, c] = distances[i, j] - bonus
+                    anyValid = true
+                }
+            }
+            if anyValid {
+                for (r, c) in LinearAssignment.minimumCostAssignment(costs) {
+                    let i = rows[r]
+                    let j = columns[c]
+                    guard !distances[i, j].isNaN else { continue }
+                    if let previous = lastMatch[truths[i].id], previous != tracks[j].id {
+                        idsw += 1
+                    }
+                    record(i, j)
+                }
+            }
+        }
+        fn += truthMatched.lazy.filter { !$0 }.count
+        fp += trackMatched.lazy.filter { !$0 }.count
+    }
+
+    /// The scores of the frames added so far.
+    public var metrics: MOTMetrics {
         let groundTruthCount = objectFrames.values.reduce(0, +)
-        let hypothesisCount = hypothesisFrames.values.reduce(0, +)
         let identityTruePositives = identityMatches(pairFrames: pairFrames)
         let idfn = groundTruthCount - identityTruePositives
         let idfp = hypothesisCount - identityTruePositives

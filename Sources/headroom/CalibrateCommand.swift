@@ -1,10 +1,10 @@
 import Capture
 import Files
 import Foundation
+import Locking
 import Pipeline
 import Reports
 import Storage
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -84,7 +84,7 @@ enum CalibrateCommand {
 /// otherwise.
 final class CalibrationDisplay: Sendable {
     private let isLive: Bool
-    private let drawn = Mutex(false)
+    private let drawn = LockedState(false)
 
     init(isLive: Bool) {
         self.isLive = isLive

@@ -138,6 +138,7 @@ enum RunCommand {
                         trace: try PressureTrace.read(from: trace), pacing: .recordedTimes)
                 }
                 options.annotationDestination = annotationDestination?.path
+                options.recordsPressure = pressureDestination != nil
                 options.reportDirectory = directory
                 if options.annotationDestination != nil {
                     try AtomicFile.createDirectories(directory)
@@ -346,7 +347,7 @@ enum RunCommand {
             "framesProcessed": Double(summary.framesProcessed),
             "trackCount": Double(summary.trackCount),
             "framesDropped": Double(summary.framesDropped),
-            "governorChanges": Double(summary.governorChanges.count),
+            "governorChanges": Double(summary.governorChangeCount),
             "secondsAtSeriousOrWorse": summary.secondsAtSeriousOrWorse,
             "worstLevel": Double(summary.worstLevel.rawValue),
         ]

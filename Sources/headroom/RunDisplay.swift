@@ -1,7 +1,7 @@
+import Locking
 import Pipeline
 import Pressure
 import Reports
-import Synchronization
 
 /// How `headroom run` shows progress: a status line redrawn in place on a terminal (with the
 /// governor's changes printed above it as they happen), plain log lines every second otherwise.
@@ -9,7 +9,7 @@ final class RunDisplay: Sendable {
     private let isLive: Bool
     private let isQuiet: Bool
     private let seconds: Double
-    private let state = Mutex<(changes: Int, samples: Int)>((0, 0))
+    private let state = LockedState<(changes: Int, samples: Int)>((0, 0))
 
     init(isLive: Bool, isQuiet: Bool, seconds: Double) {
         self.isLive = isLive

@@ -8,6 +8,7 @@ import Pressure
 import Reports
 import Storage
 import Telemetry
+import TestSupport
 import Testing
 import Tracking
 

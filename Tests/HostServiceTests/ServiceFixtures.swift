@@ -4,6 +4,7 @@ import Governor
 import HostService
 import Pressure
 import Telemetry
+import TestSupport
 
 /// A service on a manual clock with the built-in profiles, and readings to feed it.
 struct ServiceFixture {
