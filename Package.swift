@@ -67,7 +67,7 @@ let package = Package(
                 .linkedLibrary("opencv_core"),
             ]),
         module("Tracking", ["COpenCV"]),
-        module("Dock", ["Tracking", "Locking"]),
+        module("Dock", ["LaunchTiming", "Locking", "Tracking"]),
         module("Governor", ["Pressure", "Capture", "Tracking", "Files", "Locking"]),
         module("History", ["CSQLite", "Files", "LaunchTiming", "Locking"]),
         module("Telemetry", ["CMicroHTTPD", "Files", "Locking"]),

@@ -37,6 +37,8 @@ public final class CaptureSession: Sendable {
     /// Where a movie output preallocates its storage.
     public let storageDirectory: String
 
+    /// The clock the session's frames are paced and stamped on.
+    public let clock: any RunClock
     private let state: LockedState<State>
     private let eventBroadcast = Broadcast<CaptureSessionEvent>()
     private let frameBroadcast = Broadcast<Frame>()
@@ -49,8 +51,10 @@ public final class CaptureSession: Sendable {
         configuration: SessionConfiguration, estimator: HardwareCostEstimator,
         frameSource: any FrameSource = PatternFrameSource(),
         timeline: LaunchTimeline = LaunchTimeline(), ringCapacity: Int = 8,
-        storageDirectory: String = NSTemporaryDirectory()
+        storageDirectory: String = NSTemporaryDirectory(),
+        clock: any RunClock = ContinuousRunClock()
     ) {
+        self.clock = clock
         self.estimator = estimator
         self.timeline = timeline
         self.frameSource = frameSource
@@ -150,7 +154,10 @@ public final class CaptureSession: Sendable {
     public func startRunning() throws(CaptureSessionError) {
         try state.withLock { state throws(CaptureSessionError) in
             let plan = try state.claim(ringCapacity: ringCapacity)
-            state.runTask = Task { [self] in try? await self.run(plan) }
+            // The cameras join the clock now, before this returns: a virtual clock does not
+            // move past the start while their loops are on their way.
+            let participants = plan.configuration.cameras.map { _ in clock.enroll() }
+            state.runTask = Task { [self] in try? await self.run(plan, participants) }
         }
     }
 
@@ -175,7 +182,7 @@ public final class CaptureSession: Sendable {
         let plan = try state.withLock { state throws(CaptureSessionError) in
             try state.claim(ringCapacity: ringCapacity)
         }
-        try await run(plan)
+        try await run(plan, plan.configuration.cameras.map { _ in clock.enroll() })
     }
 
     /// Lets deferred outputs start in manual mode: right away when the first preview frame has
@@ -219,6 +226,19 @@ public final class CaptureSession: Sendable {
         eventBroadcast.subscribe()
     }
 
+    /// A function every frame of the video-data outputs goes through once they are ready,
+    /// called in the camera's frame loop before the next frame is made: a consumer slower than
+    /// the frame rate makes the session skip the frames whose time passed (counted in
+    /// ``droppedFrameCount``), as a camera does. Unlike ``videoFrames(bufferLimit:)`` it keeps
+    /// a run on a virtual clock in step (no frame waits in a buffer while time moves on).
+    /// Persists across stop and start; `nil` removes it.
+    public func consumeVideoFrames(with consumer: FrameConsumer?) {
+        state.withLock { $0.videoFrameConsumer = consumer }
+    }
+
+    /// What ``consumeVideoFrames(with:)`` takes.
+    public typealias FrameConsumer = @Sendable (Frame) async -> Void
+
     /// The frames of the video-data outputs once they are ready; a slow reader gets the newest
     /// `bufferLimit` frames. The stream ends when the session stops.
     public func videoFrames(bufferLimit: Int = 4) -> AsyncStream<Frame> {
@@ -239,7 +259,7 @@ public final class CaptureSession: Sendable {
     public func capturePhoto(at instant: MonotonicInstant? = nil) async throws(CaptureSessionError)
         -> CapturedPhoto
     {
-        let requestedAt = instant ?? MonotonicClock.now()
+        let requestedAt = instant ?? clock.now
         let (index, camera) = try state.withLock { state throws(CaptureSessionError) in
             guard state.phase.isStarted, let committed = state.committed else {
                 throw .notRunning
@@ -262,9 +282,9 @@ public final class CaptureSession: Sendable {
 
     // MARK: Internals
 
-    private func run(_ plan: RunPlan) async throws {
+    private func run(_ plan: RunPlan, _ participants: [ClockParticipant]) async throws {
         do {
-            try await runClaimed(plan)
+            try await runClaimed(plan, participants)
             finish(error: nil)
         } catch is CancellationError {
             finish(error: nil)
@@ -274,7 +294,7 @@ public final class CaptureSession: Sendable {
         }
     }
 
-    private func runClaimed(_ plan: RunPlan) async throws {
+    private func runClaimed(_ plan: RunPlan, _ participants: [ClockParticipant]) async throws {
         timeline.begin(.sessionStart)
         do {
             for index in plan.configuration.outputs.indices where !plan.isDeferred[index] {
@@ -282,13 +302,16 @@ public final class CaptureSession: Sendable {
             }
         } catch {
             timeline.end(.sessionStart)
+            for participant in participants { participant.leave() }
             throw error
         }
         timeline.end(.sessionStart)
         emit(.didStartRunning)
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for camera in plan.configuration.cameras {
-                group.addTask { try await self.frameLoop(camera, plan) }
+            for (camera, participant) in zip(plan.configuration.cameras, participants) {
+                group.addTask {
+                    try await participant.run { try await self.frameLoop(camera, plan) }
+                }
             }
             if plan.isDeferred.contains(true) {
                 group.addTask { try await self.deferredStart(plan) }
@@ -360,7 +383,6 @@ public final class CaptureSession: Sendable {
         }.map(PreviewScaler.init)
         let width = camera.format.width
         let height = camera.format.height
-        let clock = ContinuousClock()
         var due = clock.now
         var recycled: [UInt8] = []
         var number = 0
@@ -374,11 +396,13 @@ public final class CaptureSession: Sendable {
             var frame = Frame(
                 camera: camera.id, number: number, width: width, height: height,
                 reusing: &recycled)
-            frameSource.render(&frame)
-            frame.timestamp = MonotonicClock.now()
+            // The moment the frame shows: a source that draws a moving scene draws it then.
+            frame.timestamp = clock.now
+            await frameSource.render(&frame)
             preview?.draw(frame)
-            let evicted = deliver(frame, isPreviewCamera: isPreviewCamera)
+            let (evicted, consumer) = deliver(frame, isPreviewCamera: isPreviewCamera)
             if let evicted { recycled = evicted.luma }
+            await consumer?(frame)
             number += 1
             if frameSource.isSelfPaced {
                 // The source waits for its consumer itself; nothing is late, nothing skipped.
@@ -387,20 +411,24 @@ public final class CaptureSession: Sendable {
             }
             // More than a frame late (a slow source, a busy machine): like a sensor, skip the
             // frames whose time has passed instead of delivering a burst of stale ones.
-            due += interval
-            let late = Int(((clock.now - due) / interval).rounded(.down))
+            due = due.advanced(by: interval)
+            let late = Int((clock.now.duration(since: due) / interval).rounded(.down))
             if late > 0 {
                 state.withLock { $0.droppedFrames += late }
                 number += late
-                due += interval * late
+                due = due.advanced(by: interval * late)
             }
-            try await Task.sleep(until: due, clock: clock)
+            try await clock.sleep(until: due)
         }
     }
 
-    private func deliver(_ frame: Frame, isPreviewCamera: Bool) -> Frame? {
+    /// Puts `frame` into its camera's ring and to the outputs that are ready; returns the frame
+    /// the ring evicted (its pixels are reused) and the frame consumer, when a ready video-data
+    /// output takes this frame.
+    private func deliver(_ frame: Frame, isPreviewCamera: Bool) -> (Frame?, FrameConsumer?) {
         state.withLock { state in
             let evicted = state.rings[frame.camera]?.append(frame)
+            var consumer: FrameConsumer?
             let waiting = state.frameWaiters.filter { $0.camera == frame.camera }
             state.frameWaiters.removeAll { $0.camera == frame.camera }
             for waiter in waiting { waiter.continuation.resume(returning: frame) }
@@ -424,11 +452,12 @@ public final class CaptureSession: Sendable {
                     case .movie: state.encodedMovieFrames += 1
                     case .videoData:
                         frameBroadcast.yield(frame)
+                        consumer = state.videoFrameConsumer
                     case .preview, .photo: break
                     }
                 }
             }
-            return evicted
+            return (evicted, consumer)
         }
     }
 
@@ -552,6 +581,7 @@ private struct State: Sendable {
     var encodedMovieFrames = 0
     var droppedFrames = 0
     var frameRateLimit: Double?
+    var videoFrameConsumer: CaptureSession.FrameConsumer?
 
     init(configuration: SessionConfiguration) {
         self.configuration = configuration

@@ -1,15 +1,19 @@
 /// Where a capture session's pixels come from: a camera driver, a synthetic scene, a file.
 ///
 /// The session owns pacing, timestamps and delivery; a source only draws. It is called from the
-/// session's frame loop, one frame at a time per camera, and must not block for long.
+/// session's frame loop (a task of the cooperative pool), one frame at a time per camera, and
+/// must never block a thread: a source that reads (a video's pipe) reads on a thread of its own
+/// and suspends here until a frame is there.
 public protocol FrameSource: Sendable {
-    /// Draws the frame numbered `frame.number` of camera `frame.camera` into `frame.luma`
-    /// (`frame.width × frame.height` bytes, already allocated).
-    func render(_ frame: inout Frame)
+    /// Draws the frame numbered `frame.number` of camera `frame.camera`, taken at
+    /// `frame.timestamp`, into `frame.luma` (`frame.width × frame.height` bytes, already
+    /// allocated).
+    func render(_ frame: inout Frame) async
 
     /// Whether the source delivers each frame when it is ready rather than on the camera's
     /// clock (a video played as fast as its consumer goes): the session then neither waits
-    /// between its frames nor skips late ones, and ``render(_:)`` may wait for the consumer.
+    /// between its frames nor skips late ones, and ``render(_:)`` may suspend until the
+    /// frame is read.
     var isSelfPaced: Bool { get }
 }
 

@@ -61,6 +61,9 @@ public enum VideoPacing: String, Sendable, Hashable, CaseIterable {
 /// into a pipe) or read as Y4M from standard input, and handed to the capture session one at a
 /// time. Each delivered frame carries its index in the video (``Frame/sourceIndex``).
 ///
+/// A thread of its own reads the pipe, a few frames ahead (``readahead``): the session's frame
+/// loop never waits on the pipe, and never blocks a thread of the cooperative pool.
+///
 /// The video plays once: after its last frame the source is finished (``isFinished``, and
 /// ``waitUntilFinished()`` returns) and repeats that frame. Frames of another size than the
 /// session's are scaled (nearest neighbour).
@@ -73,70 +76,50 @@ public final class VideoFrameSource: FrameSource {
     public let header: Y4MHeader
     /// The frame rate frames are taken at: the video's, or 30 when it declares none.
     public var frameRate: Double { header.frameRate ?? 30 }
+    /// How many decoded frames the reader thread keeps ahead of the frame loop.
+    public static let readahead = 4
 
     private struct State {
-        var stream: Y4MStream
         /// The decoder, when ffmpeg decodes (not for standard input).
         var decoder: FFmpegProcess?
-        /// The last frame read, its index in the video.
+        /// The last frame delivered, its index in the video.
         var current: [UInt8] = []
         var index = -1
+        /// When the first frame was taken (``VideoPacing/file``), on the session's clock.
         var start: MonotonicInstant?
-        var isFinished = false
+        /// Frames the reader has read, and whether it has stopped (the end, or a problem).
+        var framesRead = 0
+        var hasEnded = false
         var problem: String?
-        /// With ``VideoPacing/max``: the highest index the consumer is done with, and the
-        /// frames delivered after it, kept to deliver again if they were lost.
+        /// The highest index the consumer is done with.
         var acknowledged = -1
-        var unacknowledged: [Int: [UInt8]] = [:]
         var isEndAnnounced = false
-
-        /// Whether the end is to be announced now: the video is over and its last frame has
-        /// been consumed (so a run that ends on the announcement has seen every frame).
-        mutating func announcesEnd() -> Bool {
-            guard isFinished, acknowledged >= index, !isEndAnnounced else { return false }
-            isEndAnnounced = true
-            return true
-        }
     }
 
     private let state: LockedState<State>
+    private let frames = FrameReadahead(capacity: VideoFrameSource.readahead)
     private let finished: Broadcast<Void>
-    /// Woken whenever the consumer acknowledges a frame (``VideoPacing/max``).
-    private let acknowledgements = DispatchSemaphore(value: 0)
-
-    /// With ``VideoPacing/max``, how many frames may be delivered ahead of the consumer's
-    /// acknowledgements: one, so that a frame lost before the consumer listened is delivered
-    /// again before any later one (acknowledgements are cumulative; ffmpeg still decodes
-    /// ahead in its own process).
-    public static let framesInFlight = 1
-
-    /// With ``VideoPacing/max``, how long to wait for an acknowledgement before delivering the
-    /// oldest unacknowledged frame again: a frame delivered while no one listened (before the
-    /// consumer subscribed, before its output was ready) is lost, and is sent again.
-    static let redeliveryWait = DispatchTimeInterval.milliseconds(250)
+    /// Signalled when the reader thread has stopped.
+    private let readerStopped = DispatchSemaphore(value: 0)
 
     /// Whether frames come when the consumer is ready (``VideoPacing/max``).
     public var isSelfPaced: Bool { pacing == .max }
 
     /// Tells the source its consumer is done with the frame of `index` (and all before it).
-    /// ``VideoPacing/max`` delivers at most ``framesInFlight`` frames beyond the last one
-    /// acknowledged, each at least once; the consumer skips a frame it has seen. With either
-    /// pacing the video counts as finished (``waitUntilFinished()``) once its last frame is
-    /// consumed.
+    /// ``VideoPacing/max`` delivers a frame again until it is acknowledged (a frame delivered
+    /// before its output was ready is not lost); the consumer skips a frame it has seen. With
+    /// either pacing the video counts as finished (``waitUntilFinished()``) once its last frame
+    /// is consumed.
     public func frameConsumed(index: Int) {
         let ends = state.withLock { state in
-            if index > state.acknowledged {
-                state.acknowledged = index
-                state.unacknowledged = state.unacknowledged.filter { $0.key > index }
-            }
-            return state.announcesEnd()
+            state.acknowledged = max(state.acknowledged, index)
+            return announcesEnd(&state)
         }
         if ends { finished.close() }
-        if pacing == .max { acknowledgements.signal() }
     }
 
     /// Opens `input`: starts ffmpeg for a file or camera (`ffmpeg` is looked up in `PATH`
-    /// unless `ffmpeg` names it) and reads the stream's header.
+    /// unless `ffmpeg` names it), reads the stream's header and starts the reader thread.
     ///
     /// - Throws: ``ConfigurationError`` naming the source and what is wrong: no ffmpeg, a
     ///   file ffmpeg cannot read (with ffmpeg's own message), a stream that is not YUV4MPEG2.
@@ -175,21 +158,23 @@ public final class VideoFrameSource: FrameSource {
             let said = child?.finishedErrors() ?? ""
             throw failure(said.isEmpty ? error.problem : "ffmpeg: \(said)")
         }
-        state = LockedState(State(stream: stream, decoder: child))
+        state = LockedState(State(decoder: child))
         finished = Broadcast()
+        let reading = stream
+        Thread.detachNewThread { [self] in read(reading) }
     }
 
     deinit { close() }
 
     /// Whether the video has no more frames (or could not be read further).
-    public var isFinished: Bool { state.withLock { $0.isFinished } }
+    public var isFinished: Bool { state.withLock { $0.hasEnded } }
 
     /// Why reading stopped before the end of the video, if it did: a truncated frame, or
     /// ffmpeg's error message.
     public var problem: String? { state.withLock { $0.problem } }
 
     /// Frames read from the video so far (including those skipped by time).
-    public var framesRead: Int { state.withLock { $0.index + 1 } }
+    public var framesRead: Int { state.withLock { $0.framesRead } }
 
     /// Returns once the video has no more frames and its last one has been consumed
     /// (``frameConsumed(index:)``).
@@ -197,28 +182,48 @@ public final class VideoFrameSource: FrameSource {
         for await _ in finished.subscribe() {}
     }
 
-    /// Stops the decoder: the pipe is closed (an ffmpeg blocked writing into it gets EPIPE),
-    /// ffmpeg is terminated — killed if it has not gone within two seconds — and reaped.
+    /// Stops reading: ffmpeg is terminated — killed if it has not gone within two seconds —
+    /// and reaped, the reader thread (which then reads the end of the pipe) is waited for, and
+    /// only then is the pipe closed, so no read can meet a descriptor number reused meanwhile.
+    /// Standard input is left open (its reader stops at its end).
     public func close() {
+        frames.close()
         let decoder = state.withLock { state -> FFmpegProcess? in
             defer { state.decoder = nil }
-            // No later read may use the number once it is closed (and perhaps reused).
-            if state.decoder != nil { state.stream.descriptor = -1 }
             return state.decoder
         }
         guard let decoder else { return }
+        decoder.stop()
+        readerStopped.wait()
         // Through its file handle, which owns the descriptor: closed behind the handle's back,
         // the handle closed the same number again when freed — by then, as like as not, a file
         // the run had just opened (seen in CI: run.json "Bad file descriptor" after SIGTERM).
         try? decoder.pipe.close()
-        decoder.stop()
     }
 
-    /// Draws the video's frame for `frame`: the frame due at this moment of the video
-    /// (``VideoPacing/file``) or the next one (``VideoPacing/max``), scaled to the frame's size.
-    public func render(_ frame: inout Frame) {
-        let (pixels, index, ends) =
-            pacing == .max ? nextUnacknowledged() : frameDue(at: MonotonicClock.now())
+    /// Draws the video's frame for `frame`: the frame due at its timestamp
+    /// (``VideoPacing/file``: the reader's latest up to it, never waiting) or the next one
+    /// (``VideoPacing/max``: suspending until the reader has it), scaled to the frame's size.
+    public func render(_ frame: inout Frame) async {
+        switch pacing {
+        case .max:
+            let isPending = state.withLock { $0.index > $0.acknowledged }
+            // A frame delivered but not consumed (its output was not ready) goes again.
+            if !isPending, let next = await frames.next() { take(next) }
+        case .file:
+            let now = frame.timestamp
+            let target = state.withLock { state in
+                let start = state.start ?? now
+                state.start = start
+                return max(state.index + 1, Int(now.seconds(since: start) * frameRate))
+            }
+            // The reader skips what is older; what it has not reached yet is not waited for.
+            frames.want(from: target)
+            if let latest = frames.latest(upTo: target) { take(latest) }
+        }
+        let (pixels, index, ends) = state.withLock { state in
+            (state.current, state.index, announcesEnd(&state))
+        }
         if ends { finished.close() }
         frame.sourceIndex = index >= 0 ? index : nil
         guard !pixels.isEmpty else { return }
@@ -227,58 +232,54 @@ public final class VideoFrameSource: FrameSource {
             width: frame.width, height: frame.height)
     }
 
-    /// ``VideoPacing/file``: the frame due `now` (reading and skipping up to it).
-    private func frameDue(at now: MonotonicInstant) -> ([UInt8], Int, Bool) {
+    /// Makes `decoded` the current frame.
+    private func take(_ decoded: FrameReadahead.Decoded) {
         state.withLock { state in
-            let start = state.start ?? now
-            state.start = start
-            let target = max(state.index + 1, Int(now.seconds(since: start) * frameRate))
-            return read(upTo: target, &state)
+            state.current = decoded.luma
+            state.index = decoded.index
         }
     }
 
-    /// ``VideoPacing/max``: the next frame once fewer than ``framesInFlight`` wait for their
-    /// acknowledgement; if none comes within ``redeliveryWait``, the oldest waiting one again.
-    /// A cancelled run stops waiting.
-    private func nextUnacknowledged() -> ([UInt8], Int, Bool) {
-        var waited = false
+    /// Whether the end is to be announced now: the video is over, every frame read has been
+    /// delivered, and the last has been consumed (so a run that ends on the announcement has
+    /// seen every frame).
+    private func announcesEnd(_ state: inout State) -> Bool {
+        guard state.hasEnded, frames.isDrained, state.acknowledged >= state.index,
+            !state.isEndAnnounced
+        else { return false }
+        state.isEndAnnounced = true
+        return true
+    }
+
+    /// The reader thread: reads frames into the readahead until the stream ends, cannot be
+    /// read, or the source is closed.
+    private func read(_ stream: Y4MStream) {
+        var stream = stream
+        var index = 0
+        defer { readerStopped.signal() }
         while true {
-            let result = state.withLock { state -> ([UInt8], Int, Bool)? in
-                if state.index - state.acknowledged <= Self.framesInFlight - 1 || state.isFinished {
-                    let read = read(upTo: state.index + 1, &state)
-                    if read.1 > state.acknowledged { state.unacknowledged[read.1] = read.0 }
-                    return read
-                }
-                guard waited, let oldest = state.unacknowledged.keys.min() else { return nil }
-                return (state.unacknowledged[oldest] ?? [], oldest, false)
-            }
-            if let result { return result }
-            if Task.isCancelled { return ([], -1, false) }
-            waited = acknowledgements.wait(timeout: .now() + Self.redeliveryWait) == .timedOut
-        }
-    }
-
-    /// Reads frames until frame `target` (or the end); returns the current frame, its index
-    /// and whether to announce the end now.
-    private func read(upTo target: Int, _ state: inout State) -> ([UInt8], Int, Bool) {
-        let wasFinished = state.isFinished
-        while state.index < target && !state.isFinished {
+            var problem: String?
+            var next: [UInt8]?
             do throws(Y4MHeader.Problem) {
-                if let next = try state.stream.readFrame(header: header) {
-                    state.current = next
-                    state.index += 1
-                } else {
-                    state.isFinished = true
-                }
+                next = try stream.readFrame(header: header)
             } catch {
-                state.isFinished = true
-                state.problem = error.problem
+                problem = error.problem
             }
+            guard let luma = next else {
+                state.withLock { state in
+                    let said = state.decoder?.errors.text ?? ""
+                    state.problem = said.isEmpty ? problem : "ffmpeg: \(said)"
+                    state.hasEnded = true
+                }
+                frames.end()
+                if state.withLock({ announcesEnd(&$0) }) { finished.close() }
+                return
+            }
+            state.withLock { $0.framesRead = index + 1 }
+            defer { index += 1 }
+            guard frames.wants(index) else { continue }
+            guard frames.put(FrameReadahead.Decoded(index: index, luma: luma)) else { return }
         }
-        if state.isFinished && !wasFinished, let said = state.decoder?.errors.text.nilIfEmpty {
-            state.problem = "ffmpeg: \(said)"
-        }
-        return (state.current, state.index, state.announcesEnd())
     }
 }
 
@@ -340,8 +341,4 @@ struct Y4MStream {
         buffer.removeFirst(header.frameBytes)
         return luma
     }
-}
-
-extension String {
-    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }

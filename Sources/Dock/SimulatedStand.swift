@@ -1,3 +1,4 @@
+import LaunchTiming
 import Locking
 import Tracking
 
@@ -186,23 +187,21 @@ public actor SimulatedStand {
         }
     }
 
-    /// Steps the simulation in real time every `tick` until the task is cancelled, then
-    /// stops the motors and returns.
-    public func run(tick: Duration = .milliseconds(10)) async throws {
-        let clock = ContinuousClock()
+    /// Steps the simulation every `tick` of `clock` (by default real time) until the task is
+    /// cancelled, then stops the motors and returns.
+    public func run(tick: Duration = .milliseconds(10), clock: any RunClock = ContinuousRunClock())
+        async throws
+    {
         var last = clock.now
         while !Task.isCancelled {
             do {
-                try await clock.sleep(for: tick)
+                try await clock.sleep(until: last.advanced(by: tick))
             } catch {
                 break
             }
             let now = clock.now
-            let elapsed = last.duration(to: now)
+            advance(by: now.duration(since: last).seconds)
             last = now
-            advance(
-                by: Double(elapsed.components.seconds)
-                    + Double(elapsed.components.attoseconds) / 1e18)
         }
         try? motors.setVelocity(yaw: 0, pitch: 0)
     }

@@ -7,6 +7,7 @@
 @_exported import Dock
 @_exported import Governor
 @_exported import History
+@_exported import HostService
 @_exported import LaunchTiming
 @_exported import Pipeline
 @_exported import Pressure

@@ -26,6 +26,17 @@ public struct MonotonicInstant: Hashable, Comparable, Sendable {
     public static func < (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Bool {
         lhs.nanoseconds < rhs.nanoseconds
     }
+
+    /// The instant `duration` later (earlier when negative).
+    public func advanced(by duration: Duration) -> MonotonicInstant {
+        MonotonicInstant(
+            nanoseconds: nanoseconds &+ UInt64(bitPattern: duration.wholeNanoseconds))
+    }
+
+    /// The time from `earlier` to this instant; negative when `earlier` is later.
+    public func duration(since earlier: MonotonicInstant) -> Duration {
+        .nanoseconds(Int64(bitPattern: nanoseconds &- earlier.nanoseconds))
+    }
 }
 
 /// The monotonic clock: one `clock_gettime(CLOCK_MONOTONIC)` call per reading, no allocation.
@@ -37,5 +48,17 @@ public enum MonotonicClock {
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return MonotonicInstant(
             nanoseconds: UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec))
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds, rounded toward zero.
+    public var wholeNanoseconds: Int64 {
+        components.seconds &* 1_000_000_000 &+ components.attoseconds / 1_000_000_000
+    }
+
+    /// The duration in seconds.
+    public var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -5,10 +5,12 @@ import Locking
 /// share of a calibration measurement (the camera and ISP's part, which the synthetic scene's
 /// renderer stands in for).
 final class MeteredFrameSource: FrameSource {
-    let source: any FrameSource
+    /// The scene drawn (a source that draws without suspending, so that the thread's CPU
+    /// time measures its drawing).
+    let source: SceneFrameSource
     private let totals = LockedState<(frames: Int, pixels: Int, cpuSeconds: Double)>((0, 0, 0))
 
-    init(_ source: any FrameSource) {
+    init(_ source: SceneFrameSource) {
         self.source = source
     }
 

@@ -34,8 +34,9 @@ public struct RunOptions: Sendable {
     public var qualityTable: QualityTable
     /// Seconds between pressure readings.
     public var pressureInterval: Double
-    /// The thermal model's load reference (process CPU share at full settings); `nil` measures it.
-    public var loadReference: Double?
+    /// The time the run is played on: real, or virtual (as fast as the machine goes, the same
+    /// on any machine; pressure then comes from ``pressureSource`` or the scenario's model).
+    public var timing = RunTiming.real
     /// Where pressure samples come from instead of the host and the scenario's model: a
     /// recorded trace, or a test's fixture. Its times are seconds on the monotonic clock; the
     /// run ends early when it runs out (returns `nil`).
@@ -73,8 +74,7 @@ public struct RunOptions: Sendable {
         isGovernorEnabled: Bool = true,
         configuration: SessionConfiguration = PipelineRun.defaultSession,
         profile: DeviceProfile = .genericDesktop, policy: GovernorPolicy = GovernorPolicy(),
-        qualityTable: QualityTable = .standard, pressureInterval: Double = 0.5,
-        loadReference: Double? = nil
+        qualityTable: QualityTable = .standard, pressureInterval: Double = 0.5
     ) {
         self.seconds = seconds ?? scenario.defaultSeconds
         self.scenario = scenario
@@ -85,7 +85,6 @@ public struct RunOptions: Sendable {
         self.policy = policy
         self.qualityTable = qualityTable
         self.pressureInterval = pressureInterval
-        self.loadReference = loadReference
     }
 }
 
@@ -113,79 +112,46 @@ public final class PipelineRun: Sendable {
 
     /// Seconds between progress samples (and the unit of time-at-level figures).
     static let samplePeriod = 0.5
-    /// Seconds of footage between refreshes of the live recent-identity figure.
-    static let recentIdentityPeriod = 2.0
     /// The most samples a summary keeps: twenty minutes of them at full resolution; a longer
     /// run's are thinned evenly (``ThinnedSeries``).
     static let keptSamples = 2400
     /// The most governor changes a summary lists (the latest; all are counted).
     static let keptChanges = 1000
 
-    /// Mutable state shared by the run's tasks. The tracking stage is not in it while frames
-    /// flow: the frame loop owns it then, so the detector and tracker never run under the lock.
-    private struct State {
-        var settings: PipelineSettings
-        /// The tracking stage, while the frame loop is not running (before and after it).
-        var stage: TrackingStage?
-        /// Frames processed and detector runs so far, published by the frame loop.
-        var framesProcessed = 0
-        var detectorCalls = 0
-        var reading: PressureReading?
-        var samples = ThinnedSeries<RunSample>(capacity: PipelineRun.keptSamples)
-        /// The latest sample (kept or thinned out).
-        var lastSample: RunSample?
-        var extremes = PressureExtremes()
-        /// The latest governor changes, and how many there were in all.
-        var changes: [GovernorChange] = []
-        var changeCount = 0
-        var captureRun = 0
-        var framesDropped = 0
-        var lastFrameNumber: Int?
-        var lastFrameTime: MonotonicInstant?
-        var subjects = 0
-        var periodFrames = 0
-        /// Frames of this period whose processing ended after the next frame was due.
-        var periodLateFrames = 0
-        var periodFramingError = 0.0
-        /// IDF1 over the last 30 s, as the frame loop last computed it.
-        var recentIDF1: Double?
-        /// The share of the last period's frames that missed their deadline (processed late
-        /// or dropped): the pipeline's own lateness, which the governor sheds load for.
-        var lateShare = 0.0
-        var statusDocument: DeferredText?
-        /// The samples the observer took, for ``PipelineRun/pressureTrace``.
-        var pressure: RecordingSampleSource?
-    }
-
-    private let state: LockedState<State>
-    /// Signalled when the governor restarts capture it had stopped; the frame loop waits on it.
-    private let captureResumedStream: AsyncStream<Void>
-    private let captureResumed: AsyncStream<Void>.Continuation
+    private let state: LockedState<RunState>
+    /// The samples the pressure source gave, kept for ``pressureTrace`` when asked.
+    private let recordedPressure = LockedState<RecordingSampleSource?>(nil)
 
     /// A run with `options`, marking its phases on `timeline`.
     ///
-    /// - Throws: `TrackerConfigurationError` or `MetricError` when the built-in tracker or
-    ///   metric definitions are unusable (a programming error caught at the first run).
+    /// - Throws: `MetricError` when the built-in metric definitions are unusable (a
+    ///   programming error caught at the first run).
     public init(options: RunOptions, timeline: LaunchTimeline = LaunchTimeline()) throws {
         self.options = options
         self.timeline = timeline
         metrics = try HeadroomMetrics()
-        let frameRate = options.trackedFrameRate
-        let heaviest = options.policy.inferenceLadder.first ?? InferenceSetting(stride: 1, scale: 1)
-        (captureResumedStream, captureResumed) = AsyncStream.makeStream(
-            of: Void.self, bufferingPolicy: .bufferingNewest(1))
         state = LockedState(
-            State(
-                settings: PipelineSettings(frameRate: frameRate, inference: heaviest),
-                stage: try TrackingStage(
-                    inference: heaviest, framesPerSecond: frameRate, detector: options.detector)))
+            RunState(
+                settings: PipelineSettings(
+                    frameRate: options.trackedFrameRate, inference: Self.heaviest(options))))
+    }
+
+    /// The inference setting a run starts at: the policy ladder's heaviest.
+    private static func heaviest(_ options: RunOptions) -> InferenceSetting {
+        options.policy.inferenceLadder.first ?? InferenceSetting(stride: 1, scale: 1)
     }
 
     /// Runs for ``RunOptions/seconds`` (or until cancelled, or until a given pressure source
-    /// runs out), calling `progress` with a sample every half second, and returns the summary.
+    /// runs out, or a video ends), calling `progress` with a sample every half second of the
+    /// run's clock, and returns the summary.
     ///
-    /// Cancelling the task (SIGINT or SIGTERM in `headroom run`) ends the run early but still
-    /// returns its summary, covering what ran and marked ``RunSummary/wasInterrupted``.
+    /// The run is a group of services on one clock (``RunServices``): the capture session's
+    /// camera loop with the frame loop in it (``FrameLoop``), the pressure sampler and governor
+    /// (``GovernorLoop``), the progress sampler (``ProgressSampler``), the stand's motors, the
+    /// run's timer and, for a video, its end. The first to end the run — or cancellation
+    /// (SIGINT or SIGTERM in `headroom run`) — stops the others; then capture stops and the
+    /// recorder and annotator finish, whatever happened, and the summary covers what ran
+    /// (marked ``RunSummary/wasInterrupted`` when cancelled).
     ///
     /// - Throws: ``SessionOverBudgetError`` when the session does not fit its profile,
     ///   ``ConfigurationError`` for an invalid session, ``StorageError`` when the movie output
@@ -197,111 +163,80 @@ public final class PipelineRun: Sendable {
         let configuration = options.configuration
         try configuration.validate()
         let camera = configuration.cameras[0]
+        let clock = options.timing.makeClock()
+        // Holds a virtual clock still while the run is set up.
+        let setup = clock.enroll()
+        var hasLeftSetup = false
+        defer { if !hasLeftSetup { setup.leave() } }
         let estimator = HardwareCostEstimator(profile: options.profile)
         let pose = CameraPose()
         let footage = footage(camera: camera, pose: pose)
         defer { options.video?.close() }
         let session = CaptureSession(
             configuration: configuration, estimator: estimator, frameSource: footage.frameSource,
-            timeline: timeline)
+            timeline: timeline, clock: clock)
         session.beginConfiguration()
         let estimate = try session.commitConfiguration()
         metrics.publishHardwareCost(estimate.hardwareCost)
         let stand = try SimulatedStand(motors: StandMotors(camera: pose))
         await stand.setSystemTracking(false)
 
-        let start = MonotonicClock.now()
-        let load = ReferencedLoad(reference: options.loadReference)
-        let (sampler, isSimulated, notes): (any SampleSource, Bool, [String]) =
-            options.pressureSource.map {
-                ($0, true, ["pressure comes from a given source, not this host"])
-            }
-            ?? pressureSampler(load: load, start: start)
-        var observed = sampler
-        if options.recordsPressure {
-            let recorded = RecordingSampleSource(sampler)
-            state.withLock { $0.pressure = recorded }
-            observed = recorded
-        }
-        let observer = PressureObserver(source: observed, interval: options.pressureInterval)
+        let start = clock.now
+        let pressure = pressureSource(start: start)
         let governor = Governor(
             policy: options.policy,
             costModel: SystemPressureCost(estimator: estimator, configuration: configuration),
             qualityTable: options.qualityTable)
-
         let recorder = try startRecording(camera: camera)
         let annotator = try options.annotationDestination.map {
             try AnnotationWriter(
                 path: $0, width: camera.format.width, height: camera.format.height,
                 frameRate: camera.frameRate)
         }
-        try session.startRunning()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await observer.run() }
-            group.addTask { try await stand.run() }
-            group.addTask {
-                await self.followPressure(
-                    observer, governor: governor, session: session, start: start)
-            }
-            group.addTask {
-                try await self.processFrames(
-                    session: session, footage: footage, stand: stand, recorder: recorder,
-                    annotator: annotator)
-            }
-            if let video = self.options.video {
-                group.addTask { await video.waitUntilFinished() }
-            }
-            group.addTask {
-                try await self.sampleProgress(
-                    start: start, session: session, governor: governor, recorder: recorder,
-                    progress: progress)
-            }
-            group.addTask { try? await Task.sleep(for: .seconds(self.options.seconds)) }
-            // The run ends at its time, or earlier when a video ends, or a given pressure
-            // source (a trace) runs out and the observer stops, or when it is cancelled: then
-            // the first child to notice may end with CancellationError, and the run still
-            // reports what ran.
-            do {
-                try await group.next()
-            } catch is CancellationError {}
-            group.cancelAll()
+        let frames = FrameLoop(
+            stage: try TrackingStage(
+                inference: Self.heaviest(options), framesPerSecond: options.trackedFrameRate,
+                detector: options.detector),
+            state: state, footage: footage, stand: stand, clock: clock, recorder: recorder,
+            annotator: annotator, metrics: metrics, videoFrameRate: options.video?.frameRate,
+            trackedFrameRate: options.trackedFrameRate)
+        session.consumeVideoFrames(with: frames.consume)
+        let services = services(
+            clock: clock, start: start, session: session, stand: stand, pressure: pressure.source,
+            governor: governor, recorder: recorder, progress: progress)
+
+        var end = RunEnd.cancelled
+        var failure: (any Error)?
+        do {
+            try session.startRunning()
+            hasLeftSetup = true
+            end = try await RunServices.run(services, on: clock, setup: setup)
+        } catch {
+            failure = error
         }
-        let wasInterrupted = Task.isCancelled
-        let elapsed = MonotonicClock.now().seconds(since: start)
+        // Teardown, in one place, however the services ended.
+        let elapsed = clock.now.seconds(since: start)
         await session.stopRunning()
+        session.consumeVideoFrames(with: nil)
+        let recording = await recorder?.finish()
+        let annotation = await annotator?.finish(stillsInto: options.reportDirectory)
+        if let failure { throw failure }
+
         var result = summary(
-            estimate: estimate, session: session, isSimulated: isSimulated, notes: notes,
-            loadReference: load.reference)
-        if let recorder {
-            let recording = await recorder.finish()
-            result.recording = recording
-            if recording.endReason != .finished {
-                result.notes.append(
-                    "the recording ended early (\(recording.endReason.rawValue)): "
-                        + "\(recording.problem ?? "") — \(recording.path) holds its \(recording.frames) whole frames"
-                )
-            }
-        }
-        if let annotator {
-            result.annotation = await annotator.finish(stillsInto: options.reportDirectory)
-            if let problem = result.annotation?.problem {
-                result.notes.append("the annotated video was not written: \(problem)")
-            }
-        }
+            estimate: estimate, stage: frames.trackingStage, isSimulated: pressure.isSimulated,
+            notes: pressure.notes)
+        result.recording = recording
+        result.annotation = annotation
+        result.notes += endNotes(recording: recording, annotation: annotation)
         let truthFrames = options.videoGroundTruth.map(\.frame)
         if result.quality == nil, let first = truthFrames.min(), let last = truthFrames.max() {
             result.notes.append(
                 "the ground truth scored nothing: its frames \(first)–\(last) are not among the"
                     + " \(options.video?.framesRead ?? 0) frames read from the video")
         }
-        if let problem = options.video?.problem {
-            result.notes.append(
-                "the video was not read to its end: \(problem); the figures cover the frames before it"
-            )
-        }
         // A run that ended early (stopped, or its pressure source ran out) reports what ran.
         result.seconds = min(elapsed, options.seconds)
-        if wasInterrupted {
+        if end == .cancelled {
             result.wasInterrupted = true
             result.notes.append(
                 "interrupted after \(String(format: "%.1f", result.seconds)) s of \(String(format: "%g", options.seconds)) s; the figures cover what ran"
@@ -311,6 +246,60 @@ public final class PipelineRun: Sendable {
             metrics.recordLaunchPhase(phase.name, seconds: phase.duration)
         }
         return result
+    }
+
+    /// The run's services, in the order a virtual clock runs those due at the same instant.
+    private func services(
+        clock: any RunClock, start: MonotonicInstant, session: CaptureSession,
+        stand: SimulatedStand, pressure: any SampleSource, governor: Governor,
+        recorder: MovieRecorder?, progress: @escaping @Sendable (RunSample) -> Void
+    ) -> [RunService] {
+        let governing = GovernorLoop(
+            source: pressure, classifier: PressureClassifier(), governor: governor,
+            session: session, state: state, metrics: metrics, clock: clock,
+            interval: options.pressureInterval, start: start,
+            isGoverning: options.isGovernorEnabled, shedsForLateness: options.shedsForLateness)
+        let sampler = ProgressSampler(
+            state: state, governor: governor, recorder: recorder, metrics: metrics, clock: clock,
+            start: start, progress: progress)
+        let end = start.advanced(by: .seconds(options.seconds))
+        var services = [
+            RunService(name: "pressure", ending: .endsRun) { try await governing.run() },
+            RunService(name: "stand", ending: .runsUntilCancelled) {
+                try await stand.run(clock: clock)
+            },
+            RunService(name: "progress", ending: .runsUntilCancelled) { try await sampler.run() },
+            RunService(name: "timer", ending: .endsRun) { try await clock.sleep(until: end) },
+        ]
+        if let video = options.video {
+            services.append(
+                RunService(name: "video", ending: .endsRun, isOnClock: false) {
+                    await video.waitUntilFinished()
+                })
+        }
+        return services
+    }
+
+    /// What the user should know of how the outputs and the footage ended.
+    private func endNotes(recording: RecordingReport?, annotation: AnnotationReport?)
+        -> [String]
+    {
+        var notes = state.withLock { $0.captureFailures }
+        if let recording, recording.endReason != .finished {
+            notes.append(
+                "the recording ended early (\(recording.endReason.rawValue)): "
+                    + "\(recording.problem ?? "") — \(recording.path) holds its \(recording.frames) whole frames"
+            )
+        }
+        if let problem = annotation?.problem {
+            notes.append("the annotated video was not written: \(problem)")
+        }
+        if let problem = options.video?.problem {
+            notes.append(
+                "the video was not read to its end: \(problem); the figures cover the frames before it"
+            )
+        }
+        return notes
     }
 
     /// The run's pixels: the given video, or the synthetic scene seen from `pose`.
@@ -348,7 +337,7 @@ public final class PipelineRun: Sendable {
     /// The pressure samples the run took (its sensors or model, or the given source), as a
     /// trace that `--trace` replays; empty unless ``RunOptions/recordsPressure``.
     public var pressureTrace: PressureTrace {
-        state.withLock { $0.pressure?.trace } ?? PressureTrace(samples: [])
+        recordedPressure.withLock { $0?.trace } ?? PressureTrace(samples: [])
     }
 
     /// The latest pressure reading as `status --json` prints it, for `/status`.
@@ -356,245 +345,69 @@ public final class PipelineRun: Sendable {
 
     // MARK: - Pressure
 
-    /// The pressure sources: the host's real sensors, unless the scenario simulates or the host
-    /// has none, in which case PSI and throttling plus the labelled thermal model.
-    private func pressureSampler(load: ReferencedLoad, start: MonotonicInstant)
-        -> (sampler: PressureSampler, isSimulated: Bool, notes: [String])
+    /// Where the run's pressure comes from: the given source (a trace); on real time, the
+    /// host's sensors, unless the scenario simulates or the host has none; otherwise the
+    /// scenario's thermal model (labelled simulated), heated by the pipeline's modelled work —
+    /// with the host's PSI and throttling on real time, alone on virtual time.
+    private func pressureSource(start: MonotonicInstant)
+        -> (source: any SampleSource, isSimulated: Bool, notes: [String])
     {
-        var system = PressureSampler.system()
-        let hasSensors =
-            system.sample(at: 0)?.sensors.contains {
-                $0.isTemperature && $0.celsius != nil && !$0.isStale
-            } ?? false
-        if hasSensors && !options.scenario.alwaysSimulates {
-            return (system, false, [])
+        var chosen: (source: any SampleSource, isSimulated: Bool, notes: [String])
+        if let given = options.pressureSource {
+            chosen = (given, true, ["pressure comes from a given source, not this host"])
+        } else {
+            chosen = modelledPressure(start: start)
         }
+        if options.recordsPressure {
+            let recorded = RecordingSampleSource(chosen.source)
+            recordedPressure.withLock { $0 = recorded }
+            chosen.source = recorded
+        }
+        return chosen
+    }
+
+    /// The host's sensors, or the scenario's thermal model (see ``pressureSource(start:)``).
+    private func modelledPressure(start: MonotonicInstant)
+        -> (source: any SampleSource, isSimulated: Bool, notes: [String])
+    {
         let scenario = options.scenario
         let seconds = options.seconds
+        let startSeconds = Double(start.nanoseconds) / 1e9
+        var system = PressureSampler.system()
+        var why = "scenario \(scenario.name) simulates the machine's temperature"
+        if options.timing == .virtual {
+            system = PressureSampler(temperatureSources: [])
+            why = "the run is on virtual time"
+        } else {
+            let hasSensors =
+                system.sample(at: 0)?.sensors.contains {
+                    $0.isTemperature && $0.celsius != nil && !$0.isStale
+                } ?? false
+            if hasSensors && !scenario.alwaysSimulates { return (system, false, []) }
+            if !hasSensors { why = "no thermal sensors on this host" }
+        }
         let model = ThermalModel(
             ambient: scenario.ambient(at: 0, runSeconds: seconds),
             riseAtFullLoad: scenario.riseAtFullLoad,
             timeConstant: scenario.timeConstant)
-        let thermal = ThermalModelSource(
-            model: model, load: load, high: Celsius(scenario.high),
-            critical: Celsius(scenario.critical),
-            ambient: { _ in
-                scenario.ambient(
-                    at: MonotonicClock.now().seconds(since: start), runSeconds: seconds)
-            })
-        system.temperatureSources = [thermal]
-        let why =
-            hasSensors
-            ? "scenario \(scenario.name) simulates the machine's temperature"
-            : "no thermal sensors on this host"
+        let state = self.state
+        let load = ModelledLoad(requestedFrameRate: options.trackedFrameRate) {
+            state.withLock { $0.settings }
+        }
+        system.temperatureSources = [
+            ThermalModelSource(
+                model: model, load: load, high: Celsius(scenario.high),
+                critical: Celsius(scenario.critical),
+                ambient: { time in
+                    scenario.ambient(at: time - startSeconds, runSeconds: seconds)
+                })
+        ]
         return (
             system, true,
             [
-                "\(why): temperatures come from a thermal model (SIMULATED) driven by this process's CPU use"
+                "\(why): temperatures come from a thermal model (SIMULATED) heated by the pipeline's modelled work at its current settings"
             ]
         )
-    }
-
-    /// Feeds every reading to the governor and applies its changes to the capture session and
-    /// the detector.
-    private func followPressure(
-        _ observer: PressureObserver, governor: Governor, session: CaptureSession,
-        start: MonotonicInstant
-    ) async {
-        for await reading in observer.readings() {
-            let status = PressureStatus(reading)
-            metrics.publish(status)
-            state.withLock { state in
-                state.reading = reading
-                state.statusDocument = status.document
-            }
-            let lateShare = options.shedsForLateness ? state.withLock { $0.lateShare } : 0
-            guard options.isGovernorEnabled,
-                let change = governor.update(with: reading, lateShare: lateShare)
-            else {
-                continue
-            }
-            var relative = change
-            relative.time = MonotonicClock.now().seconds(since: start)
-            metrics.countGovernorChange()
-            state.withLock { state in
-                state.changes.append(relative)
-                if state.changes.count > Self.keptChanges { state.changes.removeFirst() }
-                state.changeCount += 1
-                state.settings = change.to
-            }
-            session.limitFrameRate(to: change.to.frameRate)
-            if change.from.isCapturing && !change.to.isCapturing {
-                await session.stopRunning()
-            } else if !change.from.isCapturing && change.to.isCapturing {
-                try? session.startRunning()
-                captureResumed.yield()
-            }
-        }
-    }
-
-    // MARK: - Frames
-
-    /// Takes the session's frames through the tracking stage and drives the stand; while
-    /// capture is stopped for pressure, waits for the governor to restart it. The stage is
-    /// this loop's own while it runs: the detector and tracker run outside any lock, and only
-    /// the per-frame bookkeeping is shared.
-    private func processFrames(
-        session: CaptureSession, footage: Footage, stand: SimulatedStand,
-        recorder: MovieRecorder?, annotator: AnnotationWriter?
-    ) async throws {
-        guard var stage = state.withLock({ $0.stage.take() }) else { return }
-        defer { state.withLock { $0.stage = stage } }
-        var resumptions = captureResumedStream.makeAsyncIterator()
-        // The last video frame seen (a video's position runs on across capture restarts).
-        var lastSourceIndex: Int?
-        // When (footage seconds) the live recent-identity figure is next refreshed.
-        var recentRefresh = Self.recentIdentityPeriod
-        while !Task.isCancelled {
-            guard session.isRunning else {
-                // Capture is stopped for pressure: wait for the governor to restart it (the
-                // stream ends, and the wait with it, when the run is cancelled).
-                guard await resumptions.next() != nil else { return }
-                continue
-            }
-            let run = state.withLock { state in
-                state.lastFrameNumber = nil
-                defer { state.captureRun += 1 }
-                return state.captureRun
-            }
-            for await frame in session.videoFrames(bufferLimit: 2) {
-                // A video frame seen already (the video has ended, or the session outpaces
-                // it) is no new picture: skip it. Video frames never seen were dropped.
-                var skippedVideoFrames: Int?
-                // Between two video frames, the video's own time passed (whatever the pace):
-                // the tracker's motion and the identities per minute are in video time.
-                var videoInterval: Double?
-                if case .video = footage, frame.sourceIndex == nil {
-                    // No video frame yet (or a video without any): no picture to process.
-                    continue
-                }
-                if let index = frame.sourceIndex {
-                    if let last = lastSourceIndex, index <= last {
-                        footage.frameConsumed(frame)
-                        continue
-                    }
-                    skippedVideoFrames = index - (lastSourceIndex.map { $0 + 1 } ?? 0)
-                    if let last = lastSourceIndex, let rate = options.video?.frameRate {
-                        videoInterval = Double(index - last) / rate
-                    }
-                    lastSourceIndex = index
-                }
-                recorder?.record(frame)
-                let cameraPose = footage.trackerPose(stand: await stand.motors.pose)
-                let people = footage.groundTruth(for: frame, run: run)
-                let (interval, inference) = state.withLock { state in
-                    let interval =
-                        videoInterval
-                        ?? state.lastFrameTime.map { frame.timestamp.seconds(since: $0) }
-                        ?? 1 / options.trackedFrameRate
-                    // Numbers the pipeline never saw were skipped by the camera or by us.
-                    state.framesDropped +=
-                        skippedVideoFrames
-                        ?? frame.number - (state.lastFrameNumber.map { $0 + 1 } ?? 0)
-                    state.lastFrameNumber = frame.number
-                    state.lastFrameTime = frame.timestamp
-                    return (interval, state.settings.inference)
-                }
-                if inference != stage.inference { stage.apply(inference) }
-                let step = stage.process(
-                    frame, pose: cameraPose, interval: interval, people: people)
-                footage.frameConsumed(frame)
-                annotator?.offer(
-                    frame.luma,
-                    annotation: FrameAnnotation(
-                        tracks: step.outcome.tracks, primary: step.outcome.subjects.first,
-                        framing: step.outcome.framing))
-                state.withLock { state in
-                    state.subjects = step.outcome.subjects.count
-                    state.periodFrames += 1
-                    state.periodFramingError += step.framingError
-                    state.framesProcessed = stage.framesProcessed
-                    state.detectorCalls = stage.detectorCalls
-                }
-                try? await stand.setAngularVelocity(
-                    yaw: step.outcome.command.yaw, pitch: step.outcome.command.pitch)
-                footage.pointCamera(at: await stand.motors.pose)
-                if stage.seconds >= recentRefresh, let recent = stage.recentIdentity() {
-                    recentRefresh = stage.seconds + Self.recentIdentityPeriod
-                    state.withLock { $0.recentIDF1 = recent.idf1 }
-                    metrics.publishTrackingQuality(idf1: recent.idf1, hota: recent.hota)
-                }
-                // Late: the next frame was due before this one was done with.
-                let spent = MonotonicClock.now().seconds(since: frame.timestamp)
-                state.withLock { state in
-                    if spent > 1 / max(state.settings.frameRate, 1) { state.periodLateFrames += 1 }
-                }
-            }
-        }
-    }
-
-    // MARK: - Samples
-
-    private func sampleProgress(
-        start: MonotonicInstant, session: CaptureSession, governor: Governor,
-        recorder: MovieRecorder?, progress: @Sendable (RunSample) -> Void
-    ) async throws {
-        let period = Self.samplePeriod
-        let clock = ContinuousClock()
-        var next = clock.now
-        while true {
-            next += .seconds(period)
-            try await Task.sleep(until: next, clock: clock)
-            let sample = state.withLock { state -> RunSample in
-                let reading = state.reading
-                let temperatures =
-                    reading?.sensors.compactMap { $0.isStale ? nil : $0.celsius?.value } ?? []
-                let share = reading?.sustainableShare ?? 1
-                let sample = RunSample(
-                    time: MonotonicClock.now().seconds(since: start),
-                    level: reading?.level ?? .nominal,
-                    cause: reading.flatMap { reading in
-                        reading.level > .nominal
-                            ? reading.factors.max { $0.level < $1.level }?.kind.rawValue : nil
-                    },
-                    temperature: temperatures.max(), isSimulated: reading?.simulated ?? false,
-                    targetFrameRate: state.settings.frameRate,
-                    actualFrameRate: Double(state.periodFrames) / period,
-                    stride: state.settings.inference.stride, scale: state.settings.inference.scale,
-                    isCapturing: state.settings.isCapturing, subjects: state.subjects,
-                    framingError: state.periodFrames > 0
-                        ? state.periodFramingError / Double(state.periodFrames)
-                        : FramingError.missed,
-                    systemPressureCost: governor.costModel.cost(
-                        atFrameRate: state.settings.frameRate, sustainableShare: share),
-                    framesProcessed: state.framesProcessed,
-                    framesDropped: state.framesDropped, governorChanges: state.changeCount,
-                    detectorCalls: state.detectorCalls,
-                    latestChangeTime: state.changes.last?.time, recentIDF1: state.recentIDF1)
-                let dropped = sample.framesDropped - (state.lastSample?.framesDropped ?? 0)
-                if let previous = state.lastSample {
-                    metrics.countFrames(
-                        delivered: sample.framesProcessed - previous.framesProcessed,
-                        dropped: dropped)
-                }
-                let due = state.periodFrames + dropped
-                state.lateShare =
-                    due > 0 ? Double(state.periodLateFrames + dropped) / Double(due) : 0
-                state.periodLateFrames = 0
-                state.samples.append(sample)
-                state.lastSample = sample
-                state.extremes.add(sample)
-                state.periodFrames = 0
-                state.periodFramingError = 0
-                return sample
-            }
-            metrics.publishPipeline(
-                targetFrameRate: sample.targetFrameRate, actualFrameRate: sample.actualFrameRate,
-                inferenceStride: sample.stride)
-            metrics.publishSystemPressureCost(sample.systemPressureCost)
-            recorder?.publish()
-            progress(sample)
-        }
     }
 
     // MARK: - Summary
@@ -605,17 +418,12 @@ public final class PipelineRun: Sendable {
             ?? "scene seed \(options.seed) (\(options.sceneStyle.rawValue))"
     }
 
-    /// The run's summary. The tracking quality is computed outside the state's lock.
+    /// The run's summary from `stage` and the run's state. The tracking quality is computed
+    /// outside the state's lock.
     private func summary(
-        estimate: HardwareCostEstimate, session: CaptureSession, isSimulated: Bool, notes: [String],
-        loadReference: Double?
+        estimate: HardwareCostEstimate, stage: TrackingStage, isSimulated: Bool, notes: [String]
     ) -> RunSummary {
-        let (stage, state) = self.state.withLock { state in
-            guard let stage = state.stage else {
-                preconditionFailure("the frame loop hands the tracking stage back when it ends")
-            }
-            return (stage, state)
-        }
+        let state = self.state.withLock { $0 }
         return RunSummary(
             scenario: options.scenario.name, isGovernorEnabled: options.isGovernorEnabled,
             seed: options.seed,
@@ -633,29 +441,9 @@ public final class PipelineRun: Sendable {
                 ? Double(stage.trackCount) / stage.seconds * 60 : 0,
             meanFramingError: stage.meanFramingError,
             governorChanges: state.changes, governorChangeCount: state.changeCount,
-            samples: state.samples.values,
+            samples: state.samples.values, timing: options.timing,
             launch: timeline.report(
                 label: "run", metadata: ["scenario": options.scenario.name]),
-            loadReference: loadReference, notes: notes)
-    }
-}
-
-/// The extremes of a run's pressure samples, kept as they come (the samples themselves are
-/// thinned over a long run).
-struct PressureExtremes {
-    /// The hottest temperature sampled, °C.
-    private(set) var peakTemperature: Double?
-    /// The most severe level sampled.
-    private(set) var worstLevel = PressureLevel.nominal
-    /// Samples at `serious` or worse.
-    private(set) var samplesAtSeriousOrWorse = 0
-
-    /// Counts one sample.
-    mutating func add(_ sample: RunSample) {
-        if let temperature = sample.temperature {
-            peakTemperature = max(peakTemperature ?? temperature, temperature)
-        }
-        worstLevel = max(worstLevel, sample.level)
-        if sample.level >= .serious { samplesAtSeriousOrWorse += 1 }
+            notes: notes)
     }
 }

@@ -30,14 +30,15 @@ struct RunQuality {
     /// Frames held (at most twice the last window's: they are compacted in halves).
     var keptFrames: Int { frames.count }
 
-    /// Whether any frame had ground truth.
+    /// Whether any frame had a ground-truth box.
     private(set) var isScored = false
 
     /// Scores a frame `seconds` after the run's first: `truths` is its ground truth (`nil`
     /// when none is known), `tracks` what the tracker reported.
     mutating func add(number: Int, seconds: Double, truths: [MOTRecord]?, tracks: [MOTRecord]) {
         guard let truths else { return }
-        isScored = true
+        // Scored once there is a ground-truth box (a file's frames may all lie elsewhere).
+        isScored = isScored || !truths.isEmpty
         identities.add(truths: truths, tracks: tracks)
         let window = TrackingQuality.recentWindow
         if seconds - windowStart >= window {

@@ -99,10 +99,11 @@ public struct RunSummary: Hashable, Sendable, Codable {
     /// The samples, every half second; a run longer than twenty minutes keeps at most 2,400,
     /// thinned evenly over its length (every second one, then every fourth, …).
     public var samples: [RunSample]
-    /// The launch timeline of the capture pipeline.
+    /// The time the run was played on.
+    public var timing: RunTiming
+    /// The launch timeline of the capture pipeline (real time, whatever the run's timing: it
+    /// measures the work of starting).
     public var launch: LaunchReport
-    /// The process CPU share at full settings that the thermal model's load is relative to.
-    public var loadReference: Double?
     /// Things the user should know (no thermal sensors, simulated temperatures, …).
     public var notes: [String]
     /// Whether the run was stopped before its time (SIGINT or SIGTERM); ``seconds`` is then

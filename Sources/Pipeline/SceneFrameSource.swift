@@ -7,8 +7,9 @@ import Tracking
 /// camera sees it at the moment of each frame, and keeps each frame's ground truth (the people
 /// in view, in pixels) for evaluating the tracks afterwards.
 ///
-/// The scene moves in real time: each frame advances it by the time since the previous one, so
-/// a lower frame rate sees the same people move further between frames.
+/// The scene moves on the session's clock: each frame advances it by the time between its
+/// timestamp and the previous frame's, so a lower frame rate sees the same people move further
+/// between frames, and a run on a virtual clock sees the same scene on any machine.
 public final class SceneFrameSource: FrameSource {
     /// People less visible than this are not in the ground truth.
     public let minimumVisibility: Double
@@ -48,7 +49,7 @@ public final class SceneFrameSource: FrameSource {
 
     /// Renders the scene for `frame` (frames numbered from 0 again start a new run).
     public func render(_ frame: inout Frame) {
-        let now = MonotonicClock.now()
+        let now = frame.timestamp
         let number = frame.number
         let pixels: [UInt8] = state.withLock { state in
             if number == 0 {

@@ -16,10 +16,10 @@ enum RunCommand {
     static let command = Command(
         name: "run",
         usage:
-            "[--seconds S] [--scenario NAME] [--governor on|off|pressure-only] [--compare] [--seed N] [--session FILE]"
+            "[--seconds S] [--scenario NAME] [--governor on|off|pressure-only] [--compare] [--clock real|virtual] [--seed N] [--session FILE]"
             + " [--profile NAME|FILE] [--policy FILE] [--record PATH] [--storage DIR]"
             + " [--trace FILE] [--record-pressure FILE] [--source FILE|-|v4l2:DEVICE [--pace file|max] [--gt FILE]]"
-            + " [--detector blob|motion|hog] [--scene STYLE] [--annotate FILE.mp4] [--out DIR] [--db PATH] [--json]",
+            + " [--detector blob|motion|hog] [--scene STYLE] [--annotate FILE.mp4] [--out DIR] [--db PATH] [--serve ADDR] [--json]",
         summary:
             "Run the tracking pipeline under pressure, with the governor adapting it (the main job).",
         details: """
@@ -63,6 +63,11 @@ enum RunCommand {
                 "adapt the pipeline to pressure and to its own missed frame deadlines (on), to"
                     + " pressure only, or not at all", default: "on"),
             .flag("--compare", "run with the governor on, then off, and compare"),
+            .choice(
+                "--clock", RunTiming.allCases.map(\.rawValue),
+                "play the run on real time, or on virtual time: as fast as the machine goes, the"
+                    + " same report on any machine (the scene only)",
+                default: RunTiming.real.rawValue),
             .integer(
                 "--seed", "N", "seed of the synthetic scene", in: 0...Int(Int32.max), default: 1),
             .path("--session", "FILE", "capture session JSON (default: one 960x540@30 camera)"),
@@ -124,9 +129,6 @@ enum RunCommand {
             var resultsMoved = false
             for (index, governed) in modes.enumerated() where stop.received == nil {
                 options.isGovernorEnabled = governed
-                if let reference = summaries.first?.loadReference {
-                    options.loadReference = reference
-                }
                 let directory = modes.count > 1 ? "\(out)/governor-\(governed ? "on" : "off")" : out
                 options.recordingDestination =
                     recordDestination?.path
@@ -259,6 +261,12 @@ enum RunCommand {
             seconds: seconds, scenario: scenario, seed: UInt64(seed),
             isGovernorEnabled: governor != "off")
         options.shedsForLateness = governor == "on"
+        options.timing = RunTiming(rawValue: arguments.text("--clock")) ?? .real
+        if options.timing == .virtual, arguments.value("--source") != nil {
+            throw UsageError(
+                description:
+                    "--clock virtual: plays the synthetic scene; real video runs on real time")
+        }
         if arguments.value("--session") != nil {
             let input = try SessionInput(arguments, fileOption: "--session")
             options.configuration = input.configuration

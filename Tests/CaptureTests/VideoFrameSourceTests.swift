@@ -1,5 +1,6 @@
 import Files
 import Foundation
+import LaunchTiming
 import Testing
 
 @testable import Capture
@@ -133,7 +134,7 @@ import Testing
         var seen: [Int] = []
         for number in 0..<8 {
             var frame = Frame(camera: "c", number: number, width: 32, height: 24)
-            source.render(&frame)
+            await source.render(&frame)
             source.frameConsumed(index: frame.sourceIndex ?? -1)  // pacing max waits for it
             seen.append(frame.sourceIndex ?? -1)
             let expected = Int(flat(min(number, 5))[0])
@@ -144,6 +145,40 @@ import Testing
         #expect(source.problem == nil)
         await source.waitUntilFinished()
         source.close()
+    }
+
+    @Test(.enabled(if: hasFFmpeg)) func filePacingTakesTheFrameDueWithoutWaiting() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/clip.y4m"
+        let encoder = try VideoEncoder(
+            path: path, width: 64, height: 48, frameRate: 25, layout: .gray, field: "test")
+        for index in 0..<12 { try encoder.write(flat(index)) }
+        try encoder.finish()
+        let source = try VideoFrameSource(input: .file(path), pacing: .file)
+        defer { source.close() }
+        let start = MonotonicInstant(nanoseconds: 1_000_000_000)
+        /// The video frame a session frame taken `seconds` in shows, once the reader thread
+        /// has it (a render never waits for it: until then it shows nothing new).
+        func index(at seconds: Double, until expected: Int) async throws -> [Int?] {
+            var seen: [Int?] = []
+            for _ in 0..<2000 {
+                var frame = Frame(camera: "c", number: 0, width: 64, height: 48)
+                frame.timestamp = start.advanced(by: .seconds(seconds))
+                await source.render(&frame)
+                seen.append(frame.sourceIndex)
+                if frame.sourceIndex == expected { break }
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            return seen
+        }
+        let first = try await index(at: 0, until: 0)
+        #expect(first.last == 0 && first.allSatisfy { $0 == nil || $0 == 0 })
+        // 0.2 s in at 25 fps: frame 5; the reader skipped 1–4 and nothing later came early.
+        let later = try await index(at: 0.2, until: 5)
+        #expect(later.last == 5)
+        #expect(later.allSatisfy { ($0 ?? 0) <= 5 })
+        #expect(source.framesRead >= 6)
     }
 
     @Test(.enabled(if: hasFFmpeg)) func aFailedEncodingLeavesNothing() throws {

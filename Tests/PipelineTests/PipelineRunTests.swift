@@ -66,8 +66,7 @@ struct PipelineRunTests {
             policy: GovernorPolicy(stepDownDwellSeconds: 0.5, restoreDwellSeconds: 1),
             pressureInterval: 0.1)
         options.pressureSource = ScheduledTemperature(schedule, length: samples)
-        // A debug build on a loaded test machine is late; these tests follow pressure alone.
-        options.shedsForLateness = false
+        options.timing = .virtual
         return try await PipelineRun(options: options).run()
     }
 
@@ -209,7 +208,7 @@ struct PipelineRunTests {
             seconds: 2, configuration: Self.session, pressureInterval: 0.1)
         options.configuration.outputs.append(CaptureOutput(kind: .movie, usesProVideoStorage: true))
         options.pressureSource = ScheduledTemperature([(0, 50)], length: 1000)
-        options.shedsForLateness = false
+        options.timing = .virtual
         options.recordingDestination = destination
         options.storageDirectory = storage
         let run = try PipelineRun(options: options)
@@ -256,6 +255,61 @@ struct PipelineRunTests {
         let movie = try Y4MFrameSource(path: "\(directory)/clip.y4m")
         #expect(movie.frames.count == 12)
     }
+
+    /// Keeps every core busy until stopped: a loaded machine.
+    final class Load: Sendable {
+        private let stopped = LockedState(false)
+
+        init() {
+            for _ in 0..<ProcessInfo.processInfo.activeProcessorCount {
+                Thread.detachNewThread { [self] in
+                    var spin = 0
+                    while !stopped.withLock({ $0 }) { for _ in 0..<10_000 { spin &+= 1 } }
+                }
+            }
+        }
+
+        func stop() { stopped.withLock { $0 = true } }
+    }
+
+    @Test("on virtual time a run gives the same report on an idle and a loaded machine")
+    func virtualRunsAreIdentical() async throws {
+        func replay() async throws -> RunSummary {
+            var options = RunOptions(
+                seconds: 8, scenario: .thermalRamp, seed: 7, configuration: Self.session)
+            options.timing = .virtual
+            return try await PipelineRun(options: options).run()
+        }
+        let idle = try await replay()
+        let load = Load()
+        var loaded = try await replay()
+        load.stop()
+        // The launch timeline measures the real work of starting: not part of the replay.
+        loaded.launch = idle.launch
+        #expect(idle == loaded)
+        // Not an empty run: frames were tracked, pressure rose, the governor acted.
+        #expect(idle.framesProcessed == 8 * 30 + 1)
+        #expect(try #require(idle.quality).idf1 > 0)
+        #expect(idle.governorChangeCount > 0 && idle.worstLevel >= .fair)
+        #expect(idle.timing == .virtual)
+    }
+
+    @Test("on virtual time the thermal model follows the pipeline's work: governed, it cools")
+    func governorCoolsTheModel() async throws {
+        func run(governed: Bool) async throws -> RunSummary {
+            var options = RunOptions(
+                seconds: 20, scenario: .thermalRamp, isGovernorEnabled: governed,
+                configuration: Self.session)
+            options.timing = .virtual
+            return try await PipelineRun(options: options).run()
+        }
+        let on = try await run(governed: true)
+        let off = try await run(governed: false)
+        #expect(
+            off.worstLevel >= .critical, "off: \(off.worstLevel), \(off.peakTemperature ?? 0) °C")
+        #expect(on.worstLevel < .critical, "on: \(on.worstLevel), \(on.peakTemperature ?? 0) °C")
+        #expect(try #require(on.peakTemperature) < #require(off.peakTemperature))
+    }
 }
 
 /// File sizes for the checks above.
@@ -263,4 +317,5 @@ enum SystemFile {
     static func size(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? -1
     }
+
 }

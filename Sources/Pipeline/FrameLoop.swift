@@ -1,0 +1,136 @@
+import Capture
+import Dock
+import LaunchTiming
+import Locking
+import Telemetry
+import Tracking
+
+/// The frame loop's work, called by the capture session for every frame of the tracked camera
+/// (``CaptureSession/consumeVideoFrames(with:)``): the frame through the tracking stage, the
+/// recorder and the annotator, the command to the stand, and the counts of the progress
+/// period. Frames come one at a time, in the camera's frame loop, so the stage is this loop's
+/// alone; its lock is held only by it while frames flow, and by the summary after.
+final class FrameLoop: Sendable {
+    /// Seconds of footage between refreshes of the live recent-identity figure.
+    static let recentIdentityPeriod = 2.0
+
+    private struct Position {
+        /// The last video frame seen (a video's position runs on across capture restarts).
+        var lastSourceIndex: Int?
+        /// The capture session's runs seen (restarts after a stop for pressure).
+        var captureRun = -1
+        /// When (footage seconds) the live recent-identity figure is next refreshed.
+        var recentRefresh = FrameLoop.recentIdentityPeriod
+    }
+
+    private let stage: LockedState<(stage: TrackingStage, position: Position)>
+    private let state: LockedState<RunState>
+    private let footage: Footage
+    private let stand: SimulatedStand
+    private let clock: any RunClock
+    private let recorder: MovieRecorder?
+    private let annotator: AnnotationWriter?
+    private let metrics: HeadroomMetrics
+    private let videoFrameRate: Double?
+    private let trackedFrameRate: Double
+
+    /// A loop feeding `stage` with the frames of `footage`.
+    init(
+        stage: TrackingStage, state: LockedState<RunState>, footage: Footage,
+        stand: SimulatedStand, clock: any RunClock, recorder: MovieRecorder?,
+        annotator: AnnotationWriter?, metrics: HeadroomMetrics, videoFrameRate: Double?,
+        trackedFrameRate: Double
+    ) {
+        self.stage = LockedState((stage, Position()))
+        self.state = state
+        self.footage = footage
+        self.stand = stand
+        self.clock = clock
+        self.recorder = recorder
+        self.annotator = annotator
+        self.metrics = metrics
+        self.videoFrameRate = videoFrameRate
+        self.trackedFrameRate = trackedFrameRate
+    }
+
+    /// The tracking stage as it stands (after the run: what it tracked).
+    var trackingStage: TrackingStage { stage.withLock { $0.stage } }
+
+    /// Takes one frame through the pipeline.
+    func consume(_ frame: Frame) async {
+        // A video frame seen already (the video has ended, or the session outpaces it) is no
+        // new picture: skip it. Video frames never seen were dropped.
+        if case .video = footage, frame.sourceIndex == nil {
+            // No video frame yet (or a video without any): no picture to process.
+            return
+        }
+        let isNew: (skipped: Int?, interval: Double?, run: Int)? = stage.withLock { owned in
+            if frame.number == 0 { owned.position.captureRun += 1 }
+            guard let index = frame.sourceIndex else {
+                return (nil, nil, owned.position.captureRun)
+            }
+            if let last = owned.position.lastSourceIndex, index <= last { return nil }
+            let skipped = index - (owned.position.lastSourceIndex.map { $0 + 1 } ?? 0)
+            // Between two video frames, the video's own time passed (whatever the pace): the
+            // tracker's motion and the identities per minute are in video time.
+            let interval = owned.position.lastSourceIndex.flatMap { last in
+                videoFrameRate.map { Double(index - last) / $0 }
+            }
+            owned.position.lastSourceIndex = index
+            return (skipped, interval, owned.position.captureRun)
+        }
+        guard let isNew else {
+            footage.frameConsumed(frame)
+            return
+        }
+        recorder?.record(frame)
+        let cameraPose = footage.trackerPose(stand: await stand.motors.pose)
+        let people = footage.groundTruth(for: frame, run: isNew.run)
+        let (interval, inference) = state.withLock { state in
+            let interval =
+                isNew.interval
+                ?? state.lastFrameTime.map { frame.timestamp.seconds(since: $0) }
+                ?? 1 / trackedFrameRate
+            // Numbers the pipeline never saw were skipped by the camera or by us.
+            if frame.number == 0 { state.lastFrameNumber = nil }
+            state.framesDropped +=
+                isNew.skipped ?? frame.number - (state.lastFrameNumber.map { $0 + 1 } ?? 0)
+            state.lastFrameNumber = frame.number
+            state.lastFrameTime = frame.timestamp
+            return (interval, state.settings.inference)
+        }
+        let (step, counts, recent) = stage.withLock { owned in
+            if inference != owned.stage.inference { owned.stage.apply(inference) }
+            let step = owned.stage.process(
+                frame, pose: cameraPose, interval: interval, people: people)
+            var recent: (idf1: Double, hota: Double, seconds: Double)?
+            if owned.stage.seconds >= owned.position.recentRefresh {
+                owned.position.recentRefresh = owned.stage.seconds + Self.recentIdentityPeriod
+                recent = owned.stage.recentIdentity()
+            }
+            return (step, (owned.stage.framesProcessed, owned.stage.detectorCalls), recent)
+        }
+        footage.frameConsumed(frame)
+        annotator?.offer(
+            frame.luma,
+            annotation: FrameAnnotation(
+                tracks: step.outcome.tracks, primary: step.outcome.subjects.first,
+                framing: step.outcome.framing))
+        state.withLock { state in
+            state.subjects = step.outcome.subjects.count
+            state.periodFrames += 1
+            state.periodFramingError += step.framingError
+            (state.framesProcessed, state.detectorCalls) = counts
+            if let recent { state.recentIDF1 = recent.idf1 }
+        }
+        if let recent { metrics.publishTrackingQuality(idf1: recent.idf1, hota: recent.hota) }
+        try? await stand.setAngularVelocity(
+            yaw: step.outcome.command.yaw, pitch: step.outcome.command.pitch)
+        footage.pointCamera(at: await stand.motors.pose)
+        // Late: the next frame was due before this one was done with.
+        let spent = clock.now.seconds(since: frame.timestamp)
+        state.withLock { state in
+            if spent > 1 / max(state.settings.frameRate, 1) { state.periodLateFrames += 1 }
+        }
+    }
+}

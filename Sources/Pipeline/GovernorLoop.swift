@@ -1,0 +1,77 @@
+import Capture
+import Governor
+import LaunchTiming
+import Locking
+import Pressure
+import Telemetry
+
+/// The pressure sampler and the governor, as one service on the run's clock: a reading every
+/// interval (sooner within reach of a threshold), classified, published, and given to the
+/// governor, whose changes go to the capture session (frame rate, stop and restart) and to the
+/// frame loop (stride and scale) through the run's state. It ends when its pressure source runs
+/// out (a replayed trace), which ends the run.
+struct GovernorLoop: Sendable {
+    var source: any SampleSource
+    var classifier: PressureClassifier
+    var governor: Governor
+    var session: CaptureSession
+    var state: LockedState<RunState>
+    var metrics: HeadroomMetrics
+    var clock: any RunClock
+    /// Seconds between readings within reach of a threshold.
+    var interval: Double
+    /// When the run started.
+    var start: MonotonicInstant
+    var isGoverning: Bool
+    var shedsForLateness: Bool
+
+    /// Samples, classifies and governs until cancelled or the source runs out.
+    ///
+    /// - Throws: `CancellationError` when cancelled.
+    func run() async throws {
+        var classifier = classifier
+        let slowest = max(interval, classifier.configuration.sampling.slowInterval)
+        while true {
+            try Task.checkCancellation()
+            let now = clock.now
+            guard let sample = source.sample(at: Double(now.nanoseconds) / 1e9) else { return }
+            let reading = classifier.classify(sample)
+            let status = PressureStatus(reading)
+            metrics.publish(status)
+            let lateShare = state.withLock { state in
+                state.reading = reading
+                state.statusDocument = status.document
+                return shedsForLateness ? state.lateShare : 0
+            }
+            if isGoverning, let change = governor.update(with: reading, lateShare: lateShare) {
+                await apply(change, at: now)
+            }
+            let pause = reading.isWithinReach ? interval : slowest
+            try await clock.sleep(until: now.advanced(by: .seconds(pause)))
+        }
+    }
+
+    /// Applies a governor change: the settings, the session's frame rate, and capture stopped
+    /// or restarted. A restart that fails is noted, and the settings say capture is stopped.
+    private func apply(_ change: GovernorChange, at now: MonotonicInstant) async {
+        var relative = change
+        relative.time = now.seconds(since: start)
+        metrics.countGovernorChange()
+        state.withLock { $0.record(relative) }
+        session.limitFrameRate(to: change.to.frameRate)
+        if change.from.isCapturing && !change.to.isCapturing {
+            await session.stopRunning()
+        } else if !change.from.isCapturing && change.to.isCapturing {
+            do {
+                try session.startRunning()
+            } catch {
+                state.withLock { state in
+                    state.captureFailures.append(
+                        "capture could not restart at \(String(format: "%.1f", relative.time)) s: \(error)"
+                    )
+                    state.settings.isCapturing = false
+                }
+            }
+        }
+    }
+}

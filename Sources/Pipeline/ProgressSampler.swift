@@ -1,0 +1,91 @@
+import Capture
+import Dock
+import Governor
+import LaunchTiming
+import Locking
+import Storage
+import Telemetry
+import Tracking
+
+/// The run's progress, as a service on its clock: every ``PipelineRun/samplePeriod`` a
+/// ``RunSample`` from the run's state (which also closes the frame loop's period and sets the
+/// lateness the governor reads), published as metrics and handed to `progress`.
+struct ProgressSampler: Sendable {
+    var state: LockedState<RunState>
+    var governor: Governor
+    var recorder: MovieRecorder?
+    var metrics: HeadroomMetrics
+    var clock: any RunClock
+    var start: MonotonicInstant
+    var progress: @Sendable (RunSample) -> Void
+
+    /// Samples until cancelled.
+    ///
+    /// - Throws: `CancellationError` when cancelled.
+    func run() async throws {
+        let period = PipelineRun.samplePeriod
+        var next = start
+        while true {
+            next = next.advanced(by: .seconds(period))
+            try await clock.sleep(until: next)
+            let time = clock.now.seconds(since: start)
+            let sample = state.withLock { state in
+                let sample = Self.sample(of: state, at: time, governor: governor)
+                let dropped = sample.framesDropped - (state.lastSample?.framesDropped ?? 0)
+                if let previous = state.lastSample {
+                    metrics.countFrames(
+                        delivered: sample.framesProcessed - previous.framesProcessed,
+                        dropped: dropped)
+                }
+                let due = state.periodFrames + dropped
+                state.lateShare =
+                    due > 0 ? Double(state.periodLateFrames + dropped) / Double(due) : 0
+                state.periodLateFrames = 0
+                state.samples.append(sample)
+                state.lastSample = sample
+                state.extremes.add(sample)
+                state.periodFrames = 0
+                state.periodFramingError = 0
+                return sample
+            }
+            metrics.publishPipeline(
+                targetFrameRate: sample.targetFrameRate, actualFrameRate: sample.actualFrameRate,
+                inferenceStride: sample.stride)
+            metrics.publishSystemPressureCost(sample.systemPressureCost)
+            recorder?.publish()
+            progress(sample)
+        }
+    }
+
+    /// The sample of the period that ends at `time` (seconds since the start).
+    private static func sample(of state: RunState, at time: Double, governor: Governor)
+        -> RunSample
+    {
+        let period = PipelineRun.samplePeriod
+        let reading = state.reading
+        let temperatures =
+            reading?.sensors.compactMap { $0.isStale ? nil : $0.celsius?.value } ?? []
+        let share = reading?.sustainableShare ?? 1
+        return RunSample(
+            time: time,
+            level: reading?.level ?? .nominal,
+            cause: reading.flatMap { reading in
+                reading.level > .nominal
+                    ? reading.factors.max { $0.level < $1.level }?.kind.rawValue : nil
+            },
+            temperature: temperatures.max(), isSimulated: reading?.simulated ?? false,
+            targetFrameRate: state.settings.frameRate,
+            actualFrameRate: Double(state.periodFrames) / period,
+            stride: state.settings.inference.stride, scale: state.settings.inference.scale,
+            isCapturing: state.settings.isCapturing, subjects: state.subjects,
+            framingError: state.periodFrames > 0
+                ? state.periodFramingError / Double(state.periodFrames)
+                : FramingError.missed,
+            systemPressureCost: governor.costModel.cost(
+                atFrameRate: state.settings.frameRate, sustainableShare: share),
+            framesProcessed: state.framesProcessed,
+            framesDropped: state.framesDropped, governorChanges: state.changeCount,
+            detectorCalls: state.detectorCalls,
+            latestChangeTime: state.changes.last?.time, recentIDF1: state.recentIDF1)
+    }
+}
