@@ -44,15 +44,18 @@ public final class Governor: Sendable {
     private let state: LockedState<State>
     private let broadcast = Broadcast<GovernorChange>()
 
-    /// A governor starting at full settings: the requested frame rate and the heaviest inference.
+    /// A governor starting at full settings: the requested frame rate and the heaviest
+    /// inference. `requestedFrameRate` is the frame rate the pipeline asks for (a run's tracked
+    /// camera's, computed once by the run); by default the session's fastest camera's.
     public init(
         policy: GovernorPolicy = GovernorPolicy(), costModel: SystemPressureCost,
-        qualityTable: QualityTable = QualityTable(rows: [])
+        qualityTable: QualityTable = QualityTable(rows: []), requestedFrameRate: Double? = nil
     ) {
         self.policy = policy
         self.costModel = costModel
         self.qualityTable = qualityTable
-        let requested = costModel.configuration.cameras.map(\.frameRate).max() ?? 30
+        let requested =
+            requestedFrameRate ?? costModel.configuration.cameras.map(\.frameRate).max() ?? 30
         self.requestedFrameRate = requested
         let heaviest = policy.inferenceLadder.first ?? InferenceSetting(stride: 1, scale: 1)
         state = LockedState(

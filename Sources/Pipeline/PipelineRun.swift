@@ -186,7 +186,7 @@ public final class PipelineRun: Sendable {
         let governor = Governor(
             policy: options.policy,
             costModel: SystemPressureCost(estimator: estimator, configuration: configuration),
-            qualityTable: options.qualityTable)
+            qualityTable: options.qualityTable, requestedFrameRate: options.trackedFrameRate)
         let recorder = try startRecording(camera: camera)
         let annotator = try options.annotationDestination.map {
             try AnnotationWriter(

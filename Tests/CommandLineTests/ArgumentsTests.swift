@@ -106,6 +106,17 @@ struct ArgumentsTests {
         #expect(Completions(commands: commands).script(for: "tcsh") == nil)
     }
 
+    @Test("every declared option appears in its command's usage line")
+    func usageListsEveryOption() {
+        for command in commands {
+            let words = Set(
+                command.usage.split(whereSeparator: { " []|\n".contains($0) }).map(String.init))
+            for option in command.options where !words.contains(option.name) {
+                Issue.record("headroom \(command.name): usage lacks \(option.name)")
+            }
+        }
+    }
+
     @Test("every option a command writes to is declared as a destination, checked before work")
     func destinationsAreDeclared() {
         // Option names that mean "write a file here", in any command. (`launch measure
