@@ -114,7 +114,7 @@ public final class Governor: Sendable {
             effectiveLevel =
                 PressureLevel(rawValue: min(level.rawValue + 1, PressureLevel.critical.rawValue))
                 ?? level
-            reason += "; system pressure cost \(before.rounded2) > 1: \(frameRate.formatted) fps"
+            reason += "; system pressure cost \(before.trimmed(2)) > 1: \(frameRate.formatted) fps"
         }
         let inference = inferenceSetting(at: frameRate, level: effectiveLevel)
         if inference != policy.inferenceLadder.first {
@@ -195,9 +195,4 @@ public final class Governor: Sendable {
         }
         return change
     }
-}
-
-extension Double {
-    /// Two decimals.
-    var rounded2: String { String((self * 100).rounded() / 100) }
 }

@@ -288,8 +288,8 @@ public final class HostGovernor: Sendable {
             parts.append("\(advice.level): nominal settings (\(settings))")
         } else {
             parts.append(
-                "\(advice.actingLevel): the host sustains \(budget.rounded2) of its budget, the"
-                    + " clients now use \(demand.rounded2); priority \(client.registration.priority)"
+                "\(advice.actingLevel): the host sustains \(budget.trimmed(2)) of its budget, the"
+                    + " clients now use \(demand.trimmed(2)); priority \(client.registration.priority)"
                     + " runs at \(settings)")
         }
         return parts.joined(separator: "; ")

@@ -77,10 +77,3 @@ public struct PipelineSettings: Hashable, Sendable, Codable, CustomStringConvert
         isCapturing ? "\(frameRate.formatted) fps, \(inference)" : "capture stopped"
     }
 }
-
-extension Double {
-    /// Without a needless `.0`: `30`, `12.5`.
-    var formatted: String {
-        self == rounded() && abs(self) < 1e9 ? String(Int(self)) : String(self)
-    }
-}

@@ -67,7 +67,7 @@ struct GovernorLoop: Sendable {
             } catch {
                 state.withLock { state in
                     state.captureFailures.append(
-                        "capture could not restart at \(String(format: "%.1f", relative.time)) s: \(error)"
+                        "capture could not restart at \(relative.time.fixed(1)) s: \(error)"
                     )
                     state.settings.isCapturing = false
                 }

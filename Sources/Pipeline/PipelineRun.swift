@@ -239,7 +239,7 @@ public final class PipelineRun: Sendable {
         if end == .cancelled {
             result.wasInterrupted = true
             result.notes.append(
-                "interrupted after \(String(format: "%.1f", result.seconds)) s of \(String(format: "%g", options.seconds)) s; the figures cover what ran"
+                "interrupted after \(result.seconds.fixed(1)) s of \(options.seconds.trimmed()) s; the figures cover what ran"
             )
         }
         for phase in result.launch.phases where phase.isComplete {

@@ -22,12 +22,7 @@ enum HTMLText {
     /// `value` with at most `decimals` decimals and no trailing zeros (`12.5`, `3`, `0.25`).
     static func number(_ value: Double, decimals: Int = 2) -> String {
         guard value.isFinite else { return value.isNaN ? "–" : (value > 0 ? "∞" : "−∞") }
-        var text = String(format: "%.\(decimals)f", value)
-        if text.contains(".") {
-            while text.hasSuffix("0") { text.removeLast() }
-            if text.hasSuffix(".") { text.removeLast() }
-        }
-        return text == "-0" ? "0" : text
+        return value.trimmed(decimals)
     }
 
     /// A coordinate for SVG: one decimal is below a pixel.

@@ -47,7 +47,7 @@ public enum MarkdownReportExporter {
     }
 
     private static func milliseconds(_ seconds: Double) -> String {
-        String(format: "%.3f", seconds * 1000)
+        (seconds * 1000).fixed(3)
     }
 
     /// `text` as Markdown shows it and nothing more: a `|` would end a table cell, and `<`,

@@ -52,7 +52,7 @@ public enum RunReport {
             text += "| time (s) | level | from | to | why |\n|---:|---|---|---|---|\n"
             for change in summary.governorChanges {
                 text +=
-                    "| \(decimal(change.time, 1)) | \(change.level) | \(change.from) | \(change.to) | \(change.reason) |\n"
+                    "| \(change.time.fixed(1)) | \(change.level) | \(change.from) | \(change.to) | \(change.reason) |\n"
             }
         }
         if !summary.notes.isEmpty {
@@ -70,7 +70,7 @@ public enum RunReport {
             title:
                 "headroom run — \(summary.scenario), governor \(summary.isGovernorEnabled ? "on" : "off")",
             context: [
-                "profile \(summary.profile), seed \(summary.seed), \(decimal(summary.seconds, 0)) s",
+                "profile \(summary.profile), seed \(summary.seed), \(summary.seconds.fixed(0)) s",
                 summary.isSimulated
                     ? "temperatures SIMULATED by the thermal model" : "temperatures measured",
             ] + summary.notes,
@@ -107,47 +107,47 @@ public enum RunReport {
         var figures: [(String, String)] = [
             (
                 "seconds",
-                decimal(summary.seconds, summary.wasInterrupted ? 1 : 0)
+                summary.seconds.fixed(summary.wasInterrupted ? 1 : 0)
                     + (summary.wasInterrupted ? " (interrupted)" : "")
             ),
             (
                 "peak temperature",
                 summary.peakTemperature.map {
-                    "\(decimal($0, 1)) °C\(summary.isSimulated ? " (simulated)" : "")"
+                    "\($0.fixed(1)) °C\(summary.isSimulated ? " (simulated)" : "")"
                 } ?? "no sensors"
             ),
             ("worst level", summary.worstLevel.name),
-            ("time at serious or worse", "\(decimal(summary.secondsAtSeriousOrWorse, 1)) s"),
+            ("time at serious or worse", "\(summary.secondsAtSeriousOrWorse.fixed(1)) s"),
             ("frames processed", String(summary.framesProcessed)),
             ("frames dropped", String(summary.framesDropped)),
             ("detector calls", String(summary.detectorCalls)),
             ("source", "\(summary.source), \(summary.detector.rawValue) detector"),
         ]
         if let quality = summary.quality {
-            let whole = "over \(decimal(quality.seconds, 0)) s"
+            let whole = "over \(quality.seconds.fixed(0)) s"
             figures += [
-                ("IDF1", "\(decimal(quality.idf1, 3)) \(whole)"),
+                ("IDF1", "\(quality.idf1.fixed(3)) \(whole)"),
                 (
-                    "IDF1, last \(decimal(TrackingQuality.recentWindow, 0)) s",
-                    "\(decimal(quality.recentIDF1, 3)) over \(decimal(quality.recentSeconds, 0)) s"
+                    "IDF1, last \(TrackingQuality.recentWindow.fixed(0)) s",
+                    "\(quality.recentIDF1.fixed(3)) over \(quality.recentSeconds.fixed(0)) s"
                 ),
                 (
                     "HOTA (DetA, AssA)",
-                    "\(decimal(quality.hota, 3)) (\(decimal(quality.detA, 3)), \(decimal(quality.assA, 3))) \(whole)"
+                    "\(quality.hota.fixed(3)) (\(quality.detA.fixed(3)), \(quality.assA.fixed(3))) \(whole)"
                 ),
-                ("MOTA", "\(decimal(quality.mota, 3)) \(whole)"),
+                ("MOTA", "\(quality.mota.fixed(3)) \(whole)"),
                 ("identity switches", "\(quality.identitySwitches) \(whole)"),
                 // Measured against where the subject truly is: ground truth only.
-                ("mean framing error", decimal(summary.meanFramingError, 3)),
+                ("mean framing error", summary.meanFramingError.fixed(3)),
             ]
         } else {
             figures.append(("tracking quality", "no ground truth"))
         }
         figures += [
             ("track identities", String(summary.trackCount)),
-            ("new identities per minute", decimal(summary.tracksStartedPerMinute, 1)),
+            ("new identities per minute", summary.tracksStartedPerMinute.fixed(1)),
             ("governor changes", String(summary.governorChangeCount)),
-            ("hardware cost", decimal(summary.hardwareCost, 2)),
+            ("hardware cost", summary.hardwareCost.fixed(2)),
         ]
         if let annotation = summary.annotation {
             figures.append(
@@ -171,20 +171,5 @@ public enum RunReport {
             ]
         }
         return figures
-    }
-
-    /// `value` with `digits` decimals.
-    public static func decimal(_ value: Double, _ digits: Int) -> String {
-        guard value.isFinite else { return String(value) }
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let rounded = (value * scale).rounded() / scale
-        var text = String(rounded)
-        if digits == 0, text.hasSuffix(".0") { text.removeLast(2) }
-        if let dot = text.firstIndex(of: "."), digits > 0 {
-            let decimals = text.distance(from: dot, to: text.endIndex) - 1
-            if decimals < digits { text += String(repeating: "0", count: digits - decimals) }
-        }
-        return text
     }
 }

@@ -88,7 +88,7 @@ enum AdviseCommand {
     private static func text(_ advice: ClientAdvice) -> String {
         let settings =
             advice.frameRate == 0
-            ? "pause" : "\(advice.frameRate.shortText) fps, \(advice.ladderName)"
+            ? "pause" : "\(advice.frameRate.trimmed()) fps, \(advice.ladderName)"
         return "#\(advice.seq) \(advice.actingLevel): \(settings) (\(advice.reason))"
     }
 }

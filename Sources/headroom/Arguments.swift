@@ -82,7 +82,7 @@ struct OptionSpec: Sendable {
     ) -> OptionSpec {
         OptionSpec(
             name: name, value: value, help: help, kind: .number(range),
-            defaultValue: defaultValue?.shortText)
+            defaultValue: defaultValue?.trimmed())
     }
 
     /// An option taking an integer within `range`.
@@ -100,7 +100,7 @@ struct OptionSpec: Sendable {
         var parts: [String] = []
         switch kind {
         case .number(let range):
-            parts.append("\(range.lowerBound.shortText) to \(range.upperBound.shortText)")
+            parts.append("\(range.lowerBound.trimmed()) to \(range.upperBound.trimmed())")
         case .integer(let range) where range.upperBound < Int(Int32.max):
             parts.append("\(range.lowerBound) to \(range.upperBound)")
         default: break
@@ -131,7 +131,7 @@ struct OptionSpec: Sendable {
             guard let number = Double(text), number.isFinite, range.contains(number) else {
                 throw UsageError(
                     description:
-                        "\(name): expected a number from \(range.lowerBound.shortText) to \(range.upperBound.shortText), got \"\(text)\""
+                        "\(name): expected a number from \(range.lowerBound.trimmed()) to \(range.upperBound.trimmed()), got \"\(text)\""
                 )
             }
         case .integer(let range):
@@ -304,12 +304,5 @@ struct Arguments: Sendable {
             throw UsageError(
                 description: "unexpected argument \"\(first)\"; see `headroom \(command) --help`")
         }
-    }
-}
-
-extension Double {
-    /// The number without a needless `.0`.
-    var shortText: String {
-        self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self)
     }
 }

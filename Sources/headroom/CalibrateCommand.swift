@@ -100,8 +100,8 @@ final class CalibrationDisplay: Sendable {
                     + " \(position)")
         } else if let measurement = progress.measurement {
             Console.error(
-                "calibrate: \(position): utilization \(decimal(measurement.utilization, 3)),"
-                    + " \(decimal(measurement.deliveredFrameRate, 1)) fps,"
+                "calibrate: \(position): utilization \(measurement.utilization.fixed(3)),"
+                    + " \(measurement.deliveredFrameRate.fixed(1)) fps,"
                     + " \(measurement.droppedFrames) dropped")
         }
     }
@@ -121,11 +121,11 @@ struct CalibrationText {
         let fit = report.fit
         var lines = [
             "calibrated \"\(report.profile.name)\" on \(report.cores) CPUs:"
-                + " pixel rate \(decimal(fit.pixelRate / 1e6, 1)) Mpx/s,"
-                + " videoData weight \(decimal(fit.videoDataWeight, 2)),"
-                + " per-camera overhead \(decimal(fit.perCameraOverhead, 3))",
-            "  per pixel: drawing \(decimal(fit.readoutSecondsPerPixel * 1e9, 2)) ns,"
-                + " detector and tracker \(decimal(fit.consumerSecondsPerPixel * 1e9, 2)) ns"
+                + " pixel rate \((fit.pixelRate / 1e6).fixed(1)) Mpx/s,"
+                + " videoData weight \(fit.videoDataWeight.fixed(2)),"
+                + " per-camera overhead \(fit.perCameraOverhead.fixed(3))",
+            "  per pixel: drawing \((fit.readoutSecondsPerPixel * 1e9).fixed(2)) ns,"
+                + " detector and tracker \((fit.consumerSecondsPerPixel * 1e9).fixed(2)) ns"
                 + " (thread CPU time)",
             "  storage: "
                 + (report.profile.storageWriteRate.map {
@@ -136,7 +136,7 @@ struct CalibrationText {
         if report.resolutionScale < 1 {
             lines.append(
                 "note: this host is slow for the default configurations: their width and height"
-                    + " were scaled by \(decimal(report.resolutionScale, 2))")
+                    + " were scaled by \(report.resolutionScale.fixed(2))")
         }
         lines += [
             "",
@@ -152,9 +152,9 @@ struct CalibrationText {
                     profile: report.profile.name,
                     frameRate: measurement.deliveredFrameRate))
             fitted.rows.append([
-                measurement.point.description, decimal(measurement.deliveredFrameRate, 1),
-                String(measurement.droppedFrames), decimal(measurement.utilization, 3),
-                measurement.frames > 0 ? decimal(model, 3) : "-",
+                measurement.point.description, measurement.deliveredFrameRate.fixed(1),
+                String(measurement.droppedFrames), measurement.utilization.fixed(3),
+                measurement.frames > 0 ? model.fixed(3) : "-",
                 measurement.keptUp ? "" : "fell behind: not fitted",
             ])
         }
@@ -167,19 +167,19 @@ struct CalibrationText {
             numericColumns: [1, 2, 3, 4, 5])
         for row in report.validation.rows {
             heldOut.rows.append([
-                row.point.description, decimal(row.deliveredFrameRate, 1),
-                String(row.droppedFrames), decimal(row.measuredUtilization, 3),
-                decimal(row.predictedCost, 3),
+                row.point.description, row.deliveredFrameRate.fixed(1),
+                String(row.droppedFrames), row.measuredUtilization.fixed(3),
+                row.predictedCost.fixed(3),
                 signed(row.error) + (row.keptUp ? "" : " (fell behind: not scored)"),
             ])
         }
         lines.append(heldOut.text)
         if let mae = report.validation.meanAbsoluteError {
             let relative = report.validation.meanRelativeError.map {
-                ", mean relative error \(decimal($0 * 100, 1)) %"
+                ", mean relative error \(($0 * 100).fixed(1)) %"
             }
             lines.append(
-                "mean absolute error \(decimal(mae, 4)) (\(decimal(mae * 100, 2)) points of the"
+                "mean absolute error \(mae.fixed(4)) (\((mae * 100).fixed(2)) points of the"
                     + " CPU budget)\(relative ?? "") over \(report.validation.scoredRows.count)"
                     + " held-out configurations")
         } else {
@@ -194,11 +194,6 @@ struct CalibrationText {
     }
 
     private func signed(_ value: Double) -> String {
-        (value >= 0 ? "+" : "") + decimal(value, 3)
+        (value >= 0 ? "+" : "") + value.fixed(3)
     }
-}
-
-/// `value` with `digits` decimals.
-private func decimal(_ value: Double, _ digits: Int) -> String {
-    RunReport.decimal(value, digits)
 }

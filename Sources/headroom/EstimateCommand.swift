@@ -96,11 +96,11 @@ struct EstimateText {
             numericColumns: [2, 3, 5, 6, 7])
         for (camera, cost) in zip(configuration.cameras, estimate.cameras) {
             cameras.rows.append([
-                camera.id, camera.format.description, cost.factors.frameRate.shortText,
-                cost.factors.readoutFactor.shortDecimal,
+                camera.id, camera.format.description, cost.factors.frameRate.trimmed(),
+                cost.factors.readoutFactor.fixed(2),
                 outputList(cost.factors.outputs),
-                cost.pixelRateShare.shortDecimal, cost.memoryBandwidthShare.shortDecimal,
-                cost.cost.shortDecimal,
+                cost.pixelRateShare.fixed(2), cost.memoryBandwidthShare.fixed(2),
+                cost.cost.fixed(2),
             ])
         }
         var budgets = TextTable(
@@ -109,13 +109,13 @@ struct EstimateText {
             budgets.rows.append([
                 use.budget.rawValue, quantity(use.demand, use.budget),
                 quantity(use.capacity, use.budget),
-                use.share.shortDecimal, use.budget == estimate.limitingBudget ? "← limiting" : "",
+                use.share.fixed(2), use.budget == estimate.limitingBudget ? "← limiting" : "",
             ])
         }
         let verdict =
             estimate.fits
-            ? "hardware cost \(estimate.hardwareCost.shortDecimal): fits on \(estimate.profile)"
-            : "hardware cost \(estimate.hardwareCost.shortDecimal): over budget on \(estimate.profile)"
+            ? "hardware cost \(estimate.hardwareCost.fixed(2)): fits on \(estimate.profile)"
+            : "hardware cost \(estimate.hardwareCost.fixed(2)): over budget on \(estimate.profile)"
                 + " (limited by \(estimate.limitingBudget.rawValue)); `headroom plan` finds a configuration that fits"
         return "\(cameras.text)\n\n\(budgets.text)\n\n\(verdict)"
     }
@@ -129,8 +129,8 @@ struct EstimateText {
 
     private func quantity(_ value: Double, _ budget: Budget) -> String {
         switch budget {
-        case .pixelRate: "\((value / 1e6).shortDecimal) Mpx/s"
-        case .memoryBandwidth: "\((value / 1e9).shortDecimal) GB/s"
+        case .pixelRate: "\((value / 1e6).fixed(2)) Mpx/s"
+        case .memoryBandwidth: "\((value / 1e9).fixed(2)) GB/s"
         case .cameraPorts: Int(value) == 1 ? "1 camera" : "\(Int(value)) cameras"
         case .storageWriteRate: "\(DataRate(bytesPerSecond: value))"
         }

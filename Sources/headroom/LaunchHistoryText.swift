@@ -100,7 +100,7 @@ enum LaunchHistoryText {
                     change.metric.description, "\(change.baselineCount)/\(change.candidateCount)",
                     milliseconds(change.baselineMedian), milliseconds(change.candidateMedian),
                     String(format: "%+.1f%%", change.relativeChange * 100),
-                    change.pValue.map { String(format: "%.4f", $0) } ?? "-",
+                    change.pValue.map { $0.fixed(4) } ?? "-",
                     change.verdict.rawValue,
                 ])
             }
@@ -122,7 +122,7 @@ enum LaunchHistoryText {
     }
 
     static func milliseconds(_ seconds: Double) -> String {
-        String(format: "%.3f", seconds * 1000)
+        (seconds * 1000).fixed(3)
     }
 
     private struct HistoryDocument: Encodable {

@@ -42,8 +42,8 @@ enum PlanCommand {
         })
 
     private static func text(of plan: CapturePlan, written: String?) -> String {
-        let before = plan.original.hardwareCost.shortDecimal
-        let after = plan.planned.hardwareCost.shortDecimal
+        let before = plan.original.hardwareCost.fixed(2)
+        let after = plan.planned.hardwareCost.fixed(2)
         var lines: [String] = []
         switch plan.strategy {
         case .unchanged:

@@ -25,7 +25,7 @@ enum PressureText {
         guard let value = sensor.value else { return "-" }
         switch sensor.unit {
         case "ratio": return "\((value * 100).fixed(0))%"
-        case "percent": return "\(value.shortDecimal)%"
+        case "percent": return "\(value.fixed(2))%"
         case "volts": return "\(value.fixed(3)) V"
         case "amperes": return "\(value.fixed(3)) A"
         case "watts": return "\(value.fixed(2)) W"
@@ -34,8 +34,8 @@ enum PressureText {
         case "flags":
             // Never trap on a value that is not a 32-bit word (a hand-written trace).
             return UInt32(exactly: value).map { FirmwareThrottling(word: $0).hex }
-                ?? "\(value.shortText) flags"
-        default: return "\(value.shortText) \(sensor.unit ?? "")"
+                ?? "\(value.trimmed()) flags"
+        default: return "\(value.trimmed()) \(sensor.unit ?? "")"
         }
     }
 
@@ -51,7 +51,7 @@ enum PressureText {
 
     /// A headroom value, or `n/a` for NaN.
     static func headroom(_ value: Double) -> String {
-        value.isNaN ? "n/a" : value.shortDecimal
+        value.isNaN ? "n/a" : value.fixed(2)
     }
 
     /// The full status text.
@@ -61,9 +61,9 @@ enum PressureText {
                 + (reading.simulated ? "  [SIMULATED]" : ""),
             "thermal: \(coverage(reading.thermal))",
             "headroom: \(headroom(reading.headroom.current)) now, "
-                + "\(headroom(reading.headroom.forecast)) in \(reading.headroom.forecastSeconds.shortText) s"
+                + "\(headroom(reading.headroom.forecast)) in \(reading.headroom.forecastSeconds.trimmed()) s"
                 + " (1.0 = serious threshold)",
-            "sustainable budget share: \(reading.sustainableShare.shortDecimal)",
+            "sustainable budget share: \(reading.sustainableShare.fixed(2))",
             "",
         ]
         var factors = TextTable(headings: ["factor", "level", "why"])
@@ -85,9 +85,9 @@ enum PressureText {
         let level = reading.level.painted(reading.level.name)
         let change = previous.map { "\($0) → \(level)" } ?? level
         let why = reading.factors.first?.detail ?? "no factors"
-        return "\(String(format: "%.1f", reading.time)) s  \(change)  \(why)"
+        return "\(reading.time.fixed(1)) s  \(change)  \(why)"
             + "  headroom \(headroom(reading.headroom.current))"
-            + "  share \(reading.sustainableShare.shortDecimal)"
+            + "  share \(reading.sustainableShare.fixed(2))"
             + (reading.simulated ? "  [SIMULATED]" : "")
             + (reading.thermal == .none ? "  [no thermal sensors]" : "")
     }

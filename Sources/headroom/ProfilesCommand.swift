@@ -46,8 +46,8 @@ enum ProfilesCommand {
                 numericColumns: [1, 2, 3])
             for profile in profiles {
                 table.rows.append([
-                    profile.name, "\((profile.pixelRate / 1e6).shortDecimal) Mpx/s",
-                    "\((profile.memoryBandwidth / 1e9).shortDecimal) GB/s",
+                    profile.name, "\((profile.pixelRate / 1e6).fixed(2)) Mpx/s",
+                    "\((profile.memoryBandwidth / 1e9).fixed(2)) GB/s",
                     String(profile.cameraPorts),
                     profile.sensors.map(\.name).joined(separator: ","), profile.summary,
                 ])

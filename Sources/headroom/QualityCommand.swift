@@ -81,7 +81,7 @@ enum QualityCommand {
             guard let value = Double(part), value.isFinite, range.contains(value) else {
                 throw UsageError(
                     description:
-                        "\(option): expected comma-separated numbers from \(range.lowerBound.shortText) to \(range.upperBound.shortText), got \"\(text)\""
+                        "\(option): expected comma-separated numbers from \(range.lowerBound.trimmed()) to \(range.upperBound.trimmed()), got \"\(text)\""
                 )
             }
             values.append(value)

@@ -53,7 +53,7 @@ enum RecordCommand {
             try PressureTrace(samples: samples).write(to: out)
             let span =
                 stop.received == nil
-                ? seconds.shortText : String(format: "%.1f", clock.now() - start)
+                ? seconds.trimmed() : (clock.now() - start).fixed(1)
             Console.out("recorded \(samples.count) samples over \(span) s to \(out)")
             if let signal = stop.received {
                 Console.error(

@@ -48,19 +48,19 @@ enum ReplayCommand {
             var lines = ["replaying \(path) [SIMULATED: recorded values]"]
             for change in summary.changes {
                 lines.append(
-                    "\(String(format: "%.1f", change.time)) s  \(change.from) → \(change.to)  \(change.reason)"
+                    "\(change.time.fixed(1)) s  \(change.from) → \(change.to)  \(change.reason)"
                 )
             }
             let levels = PressureLevel.allCases.compactMap { level in
-                summary.secondsAtLevel[level.name].map { "\(level) \($0.shortDecimal) s" }
+                summary.secondsAtLevel[level.name].map { "\(level) \($0.fixed(2)) s" }
             }
             lines.append(
                 "\(summary.samples) samples; worst level \(summary.worstLevel); "
-                    + "minimum sustainable share \(summary.minimumSustainableShare.shortDecimal)")
+                    + "minimum sustainable share \(summary.minimumSustainableShare.fixed(2))")
             if !levels.isEmpty { lines.append("time at level: " + levels.joined(separator: ", ")) }
             for change in consumer.changes {
                 lines.append(
-                    "\(String(format: "%.1f", change.time)) s  governor → \(change.to)  (\(change.reason))"
+                    "\(change.time.fixed(1)) s  governor → \(change.to)  (\(change.reason))"
                 )
             }
             Console.out(lines.joined(separator: "\n"))

@@ -73,15 +73,15 @@ final class RunDisplay: Sendable {
     static func line(_ sample: RunSample) -> String {
         let temperature =
             sample.temperature.map {
-                "\(RunReport.decimal($0, 1))°C\(sample.isSimulated ? " sim" : "")"
+                "\($0.fixed(1))°C\(sample.isSimulated ? " sim" : "")"
             } ?? "no sensor"
         let level =
             sample.cause.map { "\(sample.level.name) (\(causeText($0)))" } ?? sample.level.name
         return
             "\(seconds(sample.time)) \(sample.level.painted(pad(level, 19))) \(pad(temperature, 12))"
-            + " fps \(RunReport.decimal(sample.targetFrameRate, 0))/\(pad(RunReport.decimal(sample.actualFrameRate, 0), 3))"
+            + " fps \(sample.targetFrameRate.fixed(0))/\(pad(sample.actualFrameRate.fixed(0), 3))"
             + " \(pad(settings(sample, withRate: false), 15)) subjects \(sample.subjects)"
-            + " framing \(RunReport.decimal(sample.framingError, 2)) cost \(RunReport.decimal(sample.systemPressureCost, 2))"
+            + " framing \(sample.framingError.fixed(2)) cost \(sample.systemPressureCost.fixed(2))"
             + " dropped \(sample.framesDropped)"
     }
 
@@ -100,13 +100,13 @@ final class RunDisplay: Sendable {
 
     static func settings(_ sample: RunSample, withRate: Bool = true) -> String {
         guard sample.isCapturing else { return "capture stopped" }
-        let inference = "stride \(sample.stride) @\(RunReport.decimal(sample.scale, 2))"
+        let inference = "stride \(sample.stride) @\(sample.scale.fixed(2))"
         return withRate
-            ? "\(RunReport.decimal(sample.targetFrameRate, 0)) fps, \(inference)" : inference
+            ? "\(sample.targetFrameRate.fixed(0)) fps, \(inference)" : inference
     }
 
     static func seconds(_ time: Double) -> String {
-        pad(RunReport.decimal(time, 1) + "s", 6, right: true)
+        pad(time.fixed(1) + "s", 6, right: true)
     }
 
     static func bar(_ fraction: Double) -> String {

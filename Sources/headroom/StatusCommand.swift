@@ -54,7 +54,7 @@ enum StatusCommand {
         let count = rules.minimumSamples
         if Console.isErrorTerminal {
             Console.error(
-                "headroom: sampling \(count) times \(rules.spacing.shortText) s apart to forecast \(rules.forecastSeconds.shortText) s ahead"
+                "headroom: sampling \(count) times \(rules.spacing.trimmed()) s apart to forecast \(rules.forecastSeconds.trimmed()) s ahead"
             )
         }
         // The observer's own wait: an absolute deadline a full spacing after the last
