@@ -41,18 +41,22 @@ final class MovieRecorder: Sendable {
         (0, nil, nil))
     private let replenished = DispatchSemaphore(value: 0)
 
-    /// Starts recording `camera`'s frames to `destination`.
+    /// Starts recording `camera`'s frames to `destination`, through the reserve in
+    /// `storageDirectory` when the output uses pro video storage.
     ///
     /// - Throws: ``StorageError`` when the reserve is busy being resized, has no free segment,
-    ///   is not supported here, or the destination cannot be written.
+    ///   is not supported here (or not given), or the destination cannot be written.
     init(
         output: CaptureOutput, camera: CameraConfiguration, destination: String,
-        storageDirectory: String, metrics: HeadroomMetrics
+        storageDirectory: String?, metrics: HeadroomMetrics
     ) throws(StorageError) {
         format = MovieFormat(camera: camera)
         self.metrics = metrics
         let target: any RecordingTarget
         if output.usesProVideoStorage {
+            guard let storageDirectory else {
+                throw .notSupported("no pro video storage reserve was given (--storage DIR)")
+            }
             let reserve = try StorageReserve(directory: storageDirectory)
             if let problem = reserve.supportProblem() { throw .notSupported(problem) }
             target = try ReserveRecording(

@@ -10,84 +10,6 @@ import Storage
 import Telemetry
 import Tracking
 
-/// The options of one run of the main job.
-public struct RunOptions: Sendable {
-    /// How long to run, seconds.
-    public var seconds: Double
-    /// The conditions played.
-    public var scenario: RunScenario
-    /// The seed of the synthetic scene.
-    public var seed: UInt64
-    /// Whether the governor adapts the pipeline (off: settings stay as requested).
-    public var isGovernorEnabled: Bool
-    /// The capture session; its first camera feeds the tracking pipeline.
-    public var configuration: SessionConfiguration
-    /// The device profile the session is priced on.
-    public var profile: DeviceProfile
-    /// The governor's policy.
-    public var policy: GovernorPolicy
-    /// Whether the governor also sheds load when the pipeline misses its frame deadlines (a
-    /// busy host); off, it follows pressure only, so a run's settings do not depend on how
-    /// fast this machine is (tests, deterministic demos).
-    public var shedsForLateness = true
-    /// The tracking quality table the governor consults.
-    public var qualityTable: QualityTable
-    /// Seconds between pressure readings.
-    public var pressureInterval: Double
-    /// The time the run is played on: real, or virtual (as fast as the machine goes, the same
-    /// on any machine; pressure then comes from ``pressureSource`` or the scenario's model).
-    public var timing = RunTiming.real
-    /// Where pressure samples come from instead of the host and the scenario's model: a
-    /// recorded trace, or a test's fixture. Its times are seconds on the monotonic clock; the
-    /// run ends early when it runs out (returns `nil`).
-    public var pressureSource: (any SampleSource)?
-    /// Whether the run keeps every pressure sample it takes, for ``PipelineRun/pressureTrace``
-    /// (`--record-pressure`); off, a long run does not grow with them.
-    public var recordsPressure = false
-    /// Where the session's movie output records (a Y4M file); `nil` records nothing.
-    public var recordingDestination: String?
-    /// Real video instead of the synthetic scene (`--source`); `nil` renders the scene. The
-    /// session's first camera should have the video's size and frame rate.
-    public var video: VideoFrameSource?
-    /// Ground truth for ``video``: MOTChallenge records numbered by video frame (1 = first).
-    public var videoGroundTruth: [MOTRecord] = []
-    /// The detector the pipeline runs.
-    public var detector: DetectorKind = .blob
-    /// How the synthetic scene's people look.
-    public var sceneStyle: SceneStyle = .twoTone
-    /// Where to write the annotated video (`--annotate`); `nil` writes none. Its stills go
-    /// into ``reportDirectory``.
-    public var annotationDestination: String?
-    /// Where the run's reports go (the annotated stills are written there).
-    public var reportDirectory = "."
-    /// The pro video storage reserve a movie output with `usesProVideoStorage` records into.
-    public var storageDirectory = StorageReserve.defaultDirectory(
-        environment: ProcessInfo.processInfo.environment)
-
-    /// The frame rate of the tracked camera (the session's first), frames per second: what
-    /// the pipeline starts at and what the governor's frame-rate cap is applied below.
-    public var trackedFrameRate: Double { configuration.cameras.first?.frameRate ?? 30 }
-
-    /// Options with the defaults of `headroom run`.
-    public init(
-        seconds: Double? = nil, scenario: RunScenario = .standard, seed: UInt64 = 1,
-        isGovernorEnabled: Bool = true,
-        configuration: SessionConfiguration = PipelineRun.defaultSession,
-        profile: DeviceProfile = .genericDesktop, policy: GovernorPolicy = GovernorPolicy(),
-        qualityTable: QualityTable = .standard, pressureInterval: Double = 0.5
-    ) {
-        self.seconds = seconds ?? scenario.defaultSeconds
-        self.scenario = scenario
-        self.seed = seed
-        self.isGovernorEnabled = isGovernorEnabled
-        self.configuration = configuration
-        self.profile = profile
-        self.policy = policy
-        self.qualityTable = qualityTable
-        self.pressureInterval = pressureInterval
-    }
-}
-
 /// One run of the main job (see the module overview). Create it, then `await run(progress:)`.
 public final class PipelineRun: Sendable {
     /// The session `headroom run` uses unless given one: a 960×540 camera at 30 fps feeding a
@@ -188,7 +110,7 @@ public final class PipelineRun: Sendable {
             costModel: SystemPressureCost(estimator: estimator, configuration: configuration),
             qualityTable: options.qualityTable, requestedFrameRate: options.trackedFrameRate)
         let recorder = try startRecording(camera: camera)
-        let annotator = try options.annotationDestination.map {
+        let annotator = try options.outputs.annotation.map {
             try AnnotationWriter(
                 path: $0, width: camera.format.width, height: camera.format.height,
                 frameRate: camera.frameRate)
@@ -219,7 +141,7 @@ public final class PipelineRun: Sendable {
         await session.stopRunning()
         session.consumeVideoFrames(with: nil)
         let recording = await recorder?.finish()
-        let annotation = await annotator?.finish(stillsInto: options.reportDirectory)
+        let annotation = await annotator?.finish(stillsInto: options.outputs.reportDirectory)
         if let failure { throw failure }
 
         var result = summary(
@@ -228,7 +150,8 @@ public final class PipelineRun: Sendable {
         result.recording = recording
         result.annotation = annotation
         result.notes += endNotes(recording: recording, annotation: annotation)
-        let truthFrames = options.videoGroundTruth.map(\.frame)
+        var truthFrames: [Int] = []
+        if case .video(_, let truth) = options.source { truthFrames = truth.map(\.frame) }
         if result.quality == nil, let first = truthFrames.min(), let last = truthFrames.max() {
             result.notes.append(
                 "the ground truth scored nothing: its frames \(first)–\(last) are not among the"
@@ -258,7 +181,8 @@ public final class PipelineRun: Sendable {
             source: pressure, classifier: PressureClassifier(), governor: governor,
             session: session, state: state, metrics: metrics, clock: clock,
             interval: options.pressureInterval, start: start,
-            isGoverning: options.isGovernorEnabled, shedsForLateness: options.shedsForLateness)
+            isGoverning: options.governance != .off,
+            shedsForLateness: options.governance == .full)
         let sampler = ProgressSampler(
             state: state, governor: governor, recorder: recorder, metrics: metrics, clock: clock,
             start: start, progress: progress)
@@ -304,12 +228,14 @@ public final class PipelineRun: Sendable {
 
     /// The run's pixels: the given video, or the synthetic scene seen from `pose`.
     private func footage(camera: CameraConfiguration, pose: CameraPose) -> Footage {
-        if let video = options.video {
-            return .video(video, groundTruth: options.videoGroundTruth)
-        }
         var scene = SyntheticScene.Configuration()
-        scene.seed = options.seed
-        scene.style = options.sceneStyle
+        switch options.source {
+        case .video(let video, let truth):
+            return .video(video, groundTruth: truth)
+        case .scene(let seed, let style):
+            scene.seed = seed
+            scene.style = style
+        }
         return .scene(
             SceneFrameSource(
                 scene: scene, width: camera.format.width, height: camera.format.height,
@@ -318,7 +244,7 @@ public final class PipelineRun: Sendable {
 
     /// Starts the session's movie output, if it has one and a destination was given.
     private func startRecording(camera: CameraConfiguration) throws -> MovieRecorder? {
-        guard let destination = options.recordingDestination,
+        guard let destination = options.outputs.recording,
             let index = options.configuration.outputs.firstIndex(where: { $0.kind == .movie })
         else { return nil }
         let output = options.configuration.outputs[index]
@@ -331,11 +257,11 @@ public final class PipelineRun: Sendable {
         }
         return try MovieRecorder(
             output: output, camera: camera, destination: destination,
-            storageDirectory: options.storageDirectory, metrics: metrics)
+            storageDirectory: options.outputs.storageDirectory, metrics: metrics)
     }
 
     /// The pressure samples the run took (its sensors or model, or the given source), as a
-    /// trace that `--trace` replays; empty unless ``RunOptions/recordsPressure``.
+    /// trace that `--trace` replays; empty unless ``RunOptions/Outputs/recordsPressure``.
     public var pressureTrace: PressureTrace {
         recordedPressure.withLock { $0?.trace } ?? PressureTrace(samples: [])
     }
@@ -358,7 +284,7 @@ public final class PipelineRun: Sendable {
         } else {
             chosen = modelledPressure(start: start)
         }
-        if options.recordsPressure {
+        if options.outputs.recordsPressure {
             let recorded = RecordingSampleSource(chosen.source)
             recordedPressure.withLock { $0 = recorded }
             chosen.source = recorded
@@ -414,8 +340,10 @@ public final class PipelineRun: Sendable {
 
     /// `scene seed 1 (two-tone)` or the video's input.
     private var sourceDescription: String {
-        options.video.map { "\($0.input)" }
-            ?? "scene seed \(options.seed) (\(options.sceneStyle.rawValue))"
+        switch options.source {
+        case .video(let video, _): "\(video.input)"
+        case .scene(let seed, let style): "scene seed \(seed) (\(style.rawValue))"
+        }
     }
 
     /// The run's summary from `stage` and the run's state. The tracking quality is computed
@@ -425,8 +353,8 @@ public final class PipelineRun: Sendable {
     ) -> RunSummary {
         let state = self.state.withLock { $0 }
         return RunSummary(
-            scenario: options.scenario.name, isGovernorEnabled: options.isGovernorEnabled,
-            seed: options.seed,
+            scenario: options.scenario.name, isGovernorEnabled: options.governance != .off,
+            seed: options.seed ?? 0,
             seconds: options.seconds, hardwareCost: estimate.hardwareCost,
             profile: options.profile.name,
             isSimulated: isSimulated, peakTemperature: state.extremes.peakTemperature,

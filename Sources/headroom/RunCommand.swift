@@ -59,7 +59,7 @@ enum RunCommand {
             .choice(
                 "--scenario", RunScenario.all.map(\.name), "the conditions", default: "default"),
             .choice(
-                "--governor", ["on", "off", "pressure-only"],
+                "--governor", RunOptions.Governance.allCases.map(\.rawValue),
                 "adapt the pipeline to pressure and to its own missed frame deadlines (on), to"
                     + " pressure only, or not at all", default: "on"),
             .flag("--compare", "run with the governor on, then off, and compare"),
@@ -121,16 +121,20 @@ enum RunCommand {
             let history = try LaunchCommand.store(arguments, isWriting: true)
 
             var summaries: [RunSummary] = []
-            let modes = arguments.has("--compare") ? [true, false] : [options.isGovernorEnabled]
+            // --compare: the governor as asked (on, unless --governor says otherwise), then off.
+            let governed = options.governance == .off ? .full : options.governance
+            let modes: [RunOptions.Governance] =
+                arguments.has("--compare") ? [governed, .off] : [options.governance]
             // SIGINT or SIGTERM ends the run early; its report and history row are still
             // written, marked interrupted, and the command exits 130 or 143.
             let stop = StopSignal()
             // Set when a result could not go where it was asked (it went elsewhere, said so).
             var resultsMoved = false
-            for (index, governed) in modes.enumerated() where stop.received == nil {
-                options.isGovernorEnabled = governed
-                let directory = modes.count > 1 ? "\(out)/governor-\(governed ? "on" : "off")" : out
-                options.recordingDestination =
+            for (index, governance) in modes.enumerated() where stop.received == nil {
+                options.governance = governance
+                let directory =
+                    modes.count > 1 ? "\(out)/governor-\(governance == .off ? "off" : "on")" : out
+                options.outputs.recording =
                     recordDestination?.path
                     ?? (options.configuration.outputs.contains { $0.kind == .movie }
                         ? "\(directory)/movie.y4m" : nil)
@@ -139,10 +143,10 @@ enum RunCommand {
                     options.pressureSource = TraceReplaySource(
                         trace: try PressureTrace.read(from: trace), pacing: .recordedTimes)
                 }
-                options.annotationDestination = annotationDestination?.path
-                options.recordsPressure = pressureDestination != nil
-                options.reportDirectory = directory
-                if options.annotationDestination != nil {
+                options.outputs.annotation = annotationDestination?.path
+                options.outputs.recordsPressure = pressureDestination != nil
+                options.outputs.reportDirectory = directory
+                if options.outputs.annotation != nil {
                     try AtomicFile.createDirectories(directory)
                 }
                 let run = try PipelineRun(
@@ -255,12 +259,11 @@ enum RunCommand {
     private static func runOptions(_ arguments: Arguments) throws -> RunOptions {
         let scenario = try RunScenario.named(arguments.text("--scenario"))
         let seconds = arguments.optionalNumber("--seconds")
-        let seed = arguments.integer("--seed")
-        let governor = arguments.text("--governor")
         var options = RunOptions(
-            seconds: seconds, scenario: scenario, seed: UInt64(seed),
-            isGovernorEnabled: governor != "off")
-        options.shedsForLateness = governor == "on"
+            seconds: seconds, scenario: scenario,
+            source: .scene(
+                seed: UInt64(arguments.integer("--seed")), style: SceneCommand.style(arguments)),
+            governance: RunOptions.Governance(rawValue: arguments.text("--governor")) ?? .full)
         options.timing = RunTiming(rawValue: arguments.text("--clock")) ?? .real
         if options.timing == .virtual, arguments.value("--source") != nil {
             throw UsageError(
@@ -278,8 +281,8 @@ enum RunCommand {
         if let policy = arguments.value("--policy") {
             options.policy = try GovernorPolicy.load(from: policy)
         }
-        if let storage = arguments.value("--storage") { options.storageDirectory = storage }
-        options.sceneStyle = SceneCommand.style(arguments)
+        options.outputs.storageDirectory =
+            arguments.value("--storage") ?? StorageCommand.defaultDirectory
         options.detector = arguments.value("--detector").flatMap(DetectorKind.init) ?? .blob
         if let source = arguments.value("--source") {
             try useVideo(source, in: &options, arguments)
@@ -313,10 +316,8 @@ enum RunCommand {
     ) throws {
         let pacing = VideoPacing(rawValue: arguments.text("--pace")) ?? .file
         let video = try VideoFrameSource(input: VideoInput(argument: source), pacing: pacing)
-        options.video = video
-        if let truth = arguments.value("--gt") {
-            options.videoGroundTruth = try MOTInput.readIdentities(truth)
-        }
+        options.source = .video(
+            video, groundTruth: try arguments.value("--gt").map(MOTInput.readIdentities) ?? [])
         if arguments.value("--detector") == nil { options.detector = .hog }
         if arguments.optionalNumber("--seconds") == nil { options.seconds = 86_400 }
         guard arguments.value("--session") == nil else { return }

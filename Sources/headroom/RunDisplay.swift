@@ -23,15 +23,10 @@ final class RunDisplay: Sendable {
         let footage =
             options.video.map { video in
                 "\(video.input) (\(options.detector.rawValue) detector, pace \(video.pacing.rawValue))"
-            } ?? "\(Int(options.seconds)) s, seed \(options.seed)"
+            } ?? "\(Int(options.seconds)) s, seed \(options.seed ?? 0)"
         return
-            "headroom run: scenario \(options.scenario.name), governor \(governor(options)),"
+            "headroom run: scenario \(options.scenario.name), governor \(options.governance.rawValue),"
             + " \(footage), \(camera) on \(options.profile.name)"
-    }
-
-    /// `on`, `pressure-only` or `off`, as `--governor` takes it.
-    private func governor(_ options: RunOptions) -> String {
-        !options.isGovernorEnabled ? "off" : options.shedsForLateness ? "on" : "pressure-only"
     }
 
     /// Shows one sample.

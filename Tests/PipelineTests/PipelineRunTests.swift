@@ -62,7 +62,7 @@ struct PipelineRunTests {
         -> RunSummary
     {
         var options = RunOptions(
-            seconds: 600, isGovernorEnabled: governed, configuration: Self.session,
+            seconds: 600, governance: governed ? .pressureOnly : .off, configuration: Self.session,
             policy: GovernorPolicy(stepDownDwellSeconds: 0.5, restoreDwellSeconds: 1),
             pressureInterval: 0.1)
         options.pressureSource = ScheduledTemperature(schedule, length: samples)
@@ -174,16 +174,17 @@ struct PipelineRunTests {
                     box: BoundingBox(minX: Double(x), minY: 20, width: 20, height: 60)))
         }
         try encoder.finish()
-        var options = RunOptions(seconds: 600, isGovernorEnabled: false, pressureInterval: 0.1)
+        var options = RunOptions(
+            seconds: 600,
+            source: .video(
+                try VideoFrameSource(input: .file(clip), pacing: .max), groundTruth: truth),
+            governance: .off, pressureInterval: 0.1)
         options.configuration.cameras[0].format = CameraFormat(
             width: width, height: height, maxFrameRate: 120)
-        options.video = try VideoFrameSource(input: .file(clip), pacing: .max)
-        options.videoGroundTruth = truth
         options.detector = .blob
         options.pressureSource = ScheduledTemperature([(0, 40)], length: 100_000)
-        options.shedsForLateness = false
-        options.annotationDestination = "\(directory)/annotated.mp4"
-        options.reportDirectory = directory
+        options.outputs.annotation = "\(directory)/annotated.mp4"
+        options.outputs.reportDirectory = directory
         let summary = try await PipelineRun(options: options).run()
         // The run ends with the video, having seen each of its frames once.
         #expect(summary.framesProcessed == 45)
@@ -209,8 +210,8 @@ struct PipelineRunTests {
         options.configuration.outputs.append(CaptureOutput(kind: .movie, usesProVideoStorage: true))
         options.pressureSource = ScheduledTemperature([(0, 50)], length: 1000)
         options.timing = .virtual
-        options.recordingDestination = destination
-        options.storageDirectory = storage
+        options.outputs.recording = destination
+        options.outputs.storageDirectory = storage
         let run = try PipelineRun(options: options)
         let summary = try await run.run()
         #expect(run.metrics.storageRemaining.value() != nil)
@@ -276,7 +277,8 @@ struct PipelineRunTests {
     func virtualRunsAreIdentical() async throws {
         func replay() async throws -> RunSummary {
             var options = RunOptions(
-                seconds: 8, scenario: .thermalRamp, seed: 7, configuration: Self.session)
+                seconds: 8, scenario: .thermalRamp, source: .scene(seed: 7, style: .twoTone),
+                configuration: Self.session)
             options.timing = .virtual
             return try await PipelineRun(options: options).run()
         }
@@ -298,7 +300,7 @@ struct PipelineRunTests {
     func governorCoolsTheModel() async throws {
         func run(governed: Bool) async throws -> RunSummary {
             var options = RunOptions(
-                seconds: 20, scenario: .thermalRamp, isGovernorEnabled: governed,
+                seconds: 20, scenario: .thermalRamp, governance: governed ? .full : .off,
                 configuration: Self.session)
             options.timing = .virtual
             return try await PipelineRun(options: options).run()
