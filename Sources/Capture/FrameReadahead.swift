@@ -53,23 +53,23 @@ final class FrameReadahead: Sendable {
 
     /// The reader: there are no more frames.
     func end() {
-        let waiter = state.withLock { state in
-            state.hasEnded = true
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume()
+        change { $0.hasEnded = true }
     }
 
     /// Stops the reader: a `put` waiting for room returns `false`.
     func close() {
+        change { $0.isClosed = true }
+        space.signal()
+    }
+
+    /// Makes `change` and wakes the frame loop if it waits.
+    private func change(_ change: (inout State) -> Void) {
         let waiter = state.withLock { state in
-            state.isClosed = true
+            change(&state)
             defer { state.waiter = nil }
             return state.waiter
         }
         waiter?.resume()
-        space.signal()
     }
 
     /// The next frame, suspending until the reader has one; `nil` once the video has ended

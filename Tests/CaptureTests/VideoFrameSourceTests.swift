@@ -147,15 +147,21 @@ import Testing
         source.close()
     }
 
-    @Test(.enabled(if: hasFFmpeg)) func filePacingTakesTheFrameDueWithoutWaiting() async throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+    /// A 64×48 Y4M clip of `frames` flat frames at 25 fps in `directory`, its path.
+    private func clip(frames: Int, in directory: String) throws -> String {
         let path = "\(directory)/clip.y4m"
         let encoder = try VideoEncoder(
             path: path, width: 64, height: 48, frameRate: 25, layout: .gray, field: "test")
-        for index in 0..<12 { try encoder.write(flat(index)) }
+        for index in 0..<frames { try encoder.write(flat(index)) }
         try encoder.finish()
-        let source = try VideoFrameSource(input: .file(path), pacing: .file)
+        return path
+    }
+
+    @Test(.enabled(if: hasFFmpeg)) func filePacingTakesTheFrameDueWithoutWaiting() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let source = try VideoFrameSource(
+            input: .file(try clip(frames: 12, in: directory)), pacing: .file)
         defer { source.close() }
         let start = MonotonicInstant(nanoseconds: 1_000_000_000)
         /// The video frame a session frame taken `seconds` in shows, once the reader thread
