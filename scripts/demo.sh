@@ -8,7 +8,7 @@
 # thermal-ramp trace (examples/traces/thermal-ramp.jsonl) through the real classifier and
 # governor, which follows pressure only — so the levels and the governor's changes are the same
 # on an idle and a busy machine. `--live` uses this host's sensors instead (or, without any,
-# the thermal model driven by this process's own CPU use). Other arguments go to `headroom run`
+# the thermal model heated by the pipeline's modelled work). Other arguments go to `headroom run`
 # (e.g. `--compare`, `--seconds 30`).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -43,8 +43,8 @@ say "2. The planner's closest configuration that fits" \
 
 if $live; then
   say "3. The main job on this host (--live)" \
-    "Pressure comes from this machine's sensors, or — without any — from a thermal model driven
-by this process's CPU use (labelled SIMULATED). The governor lowers frame rate and inference
+    "Pressure comes from this machine's sensors, or — without any — from a thermal model heated
+by the pipeline's modelled work at its current settings (labelled SIMULATED). The governor lowers frame rate and inference
 load as the level rises and restores them as it eases."
   "$headroom" run --scenario thermal-ramp --out runs/demo "${run_arguments[@]}"
 else

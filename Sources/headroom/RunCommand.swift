@@ -25,11 +25,13 @@ enum RunCommand {
         details: """
             Prices and commits the session (refused when over budget, with the planner's
             suggestion), starts it with deferred start, observes pressure (real sensors where the
-            host has them, otherwise PSI plus a thermal model labelled SIMULATED, driven by this
-            process's CPU use), runs the synthetic scene through detector, tracker and framing
+            host has them, otherwise PSI plus a thermal model labelled SIMULATED, heated by the
+            pipeline's modelled work), runs the synthetic scene through detector, tracker and framing
             to the simulated stand, and lets the governor adapt frame rate and inference. Shows
-            live progress, then writes the run report (run.json, run.md, launch.trace.json,
-            launch.md) into --out (default runs/<time>) and adds the run to the history.
+            live progress, then writes the run report (run.json, run.md, run.html,
+            launch.trace.json, launch.md) into --out (default runs/<time>) and adds the run to
+            the history. --clock virtual plays the scene on virtual time: as fast as the machine
+            goes, the same report on any machine (pressure from --trace or the model).
             Scenarios: default (a steady room), thermal-ramp (the room heats up). --compare runs
             the scenario with the governor on and then off and prints both side by side.
             --record PATH records the frames the pipeline sees as a Y4M movie (adding a movie
