@@ -101,7 +101,7 @@ public final class Governor: Sendable {
         var frameRate = max(
             floor, min(requestedFrameRate, policy.frameRateCap[level] ?? requestedFrameRate))
         var reason = "\(level)"
-        if frameRate < requestedFrameRate { reason += ": cap \(frameRate.formatted) fps" }
+        if frameRate < requestedFrameRate { reason += ": cap \(frameRate.trimmed()) fps" }
         var effectiveLevel = level
         var cost = costModel.cost(atFrameRate: frameRate, sustainableShare: sustainableShare)
         if cost > 1 {
@@ -114,7 +114,7 @@ public final class Governor: Sendable {
             effectiveLevel =
                 PressureLevel(rawValue: min(level.rawValue + 1, PressureLevel.critical.rawValue))
                 ?? level
-            reason += "; system pressure cost \(before.trimmed(2)) > 1: \(frameRate.formatted) fps"
+            reason += "; system pressure cost \(before.trimmed(2)) > 1: \(frameRate.trimmed()) fps"
         }
         let inference = inferenceSetting(at: frameRate, level: effectiveLevel)
         if inference != policy.inferenceLadder.first {

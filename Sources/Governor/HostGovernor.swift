@@ -283,7 +283,7 @@ public final class HostGovernor: Sendable {
         if client.isPaused { return "shutdown: pause until pressure eases" }
         var parts: [String] = []
         if let lateness { parts.append(lateness) }
-        let settings = "\(advice.frameRate.formatted) fps, \(advice.ladderName)"
+        let settings = "\(advice.frameRate.trimmed()) fps, \(advice.ladderName)"
         if client.position == 0 {
             parts.append("\(advice.level): nominal settings (\(settings))")
         } else {

@@ -74,6 +74,6 @@ public struct PipelineSettings: Hashable, Sendable, Codable, CustomStringConvert
 
     /// `30 fps, stride 1 @ 1.0` or `capture stopped`.
     public var description: String {
-        isCapturing ? "\(frameRate.formatted) fps, \(inference)" : "capture stopped"
+        isCapturing ? "\(frameRate.trimmed()) fps, \(inference)" : "capture stopped"
     }
 }

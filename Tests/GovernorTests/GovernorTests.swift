@@ -158,6 +158,7 @@ struct GovernorTests {
         #expect(
             governor.costModel.cost(atFrameRate: settings.frameRate, sustainableShare: share) <= 1)
         #expect(reason.contains("system pressure cost"))
+        #expect(reason.contains("> 1: \(Int(settings.frameRate)) fps"), "\(reason)")
     }
 
     @Test("changes are published with their reasons")
@@ -168,7 +169,9 @@ struct GovernorTests {
         var iterator = stream.makeAsyncIterator()
         let change = await iterator.next()
         #expect(change?.to.frameRate == 15)
-        #expect(change?.reason.contains("critical") == true)
+        // Numbers read as numbers: "critical: cap 15 fps, …".
+        #expect(change?.reason.hasPrefix("critical: cap 15 fps") == true, "\(change?.reason ?? "")")
+        #expect(change?.to.description.hasPrefix("15 fps, stride") == true)
     }
 
     @Test("a policy file with a bad value names the field")
