@@ -93,6 +93,7 @@ public final class PipelineRun: Sendable {
         let estimator = HardwareCostEstimator(profile: options.profile)
         let pose = CameraPose()
         let footage = footage(camera: camera, pose: pose)
+        // Closed in the teardown, off the pool; here only when the run fails before it.
         defer { options.video?.close() }
         let session = CaptureSession(
             configuration: configuration, estimator: estimator, frameSource: footage.frameSource,
@@ -139,6 +140,7 @@ public final class PipelineRun: Sendable {
         // Teardown, in one place, however the services ended.
         let elapsed = clock.now.seconds(since: start)
         await session.stopRunning()
+        if let video = options.video { await Self.close(video) }
         session.consumeVideoFrames(with: nil)
         let recording = await recorder?.finish()
         let annotation = await annotator?.finish(stillsInto: options.outputs.reportDirectory)
@@ -169,6 +171,17 @@ public final class PipelineRun: Sendable {
             metrics.recordLaunchPhase(phase.name, seconds: phase.duration)
         }
         return result
+    }
+
+    /// Closes `video` on a thread of its own: closing waits for ffmpeg to end (up to two
+    /// seconds) and for the reader thread, which must not hold a thread of the pool.
+    private static func close(_ video: VideoFrameSource) async {
+        await withCheckedContinuation { (closed: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                video.close()
+                closed.resume()
+            }
+        }
     }
 
     /// The run's services, in the order a virtual clock runs those due at the same instant.
