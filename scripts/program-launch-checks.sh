@@ -66,13 +66,15 @@ SH
 status=0
 run launch measure --runs 2 --db "$db" -- bash "$work/crash.sh" >"$work/crash.out" || status=$?
 [[ $status -eq 1 ]] || fail "a crashing child: exit $status, expected 1"
-grep -q "FAILED: killed by signal 11 (SIGSEGV)" "$work/crash.out" || { fail "the crash was not reported"; cat "$work/crash.out"; }
+grep -q "FAILED: killed by signal 11 (SIGSEGV) (after [0-9.]* ms)" "$work/crash.out" || { fail "the crash was not reported with when it happened"; cat "$work/crash.out"; }
+grep -q "after 0.000 ms" "$work/crash.out" && fail "a crash reported at 0 ms"
 status=0
 start=$SECONDS
 run launch measure --runs 1 --timeout 0.5 --db "$db" -- bash "$work/hang.sh" >"$work/hang.out" || status=$?
 [[ $status -eq 1 ]] || fail "a child that never says ready: exit $status, expected 1"
 ((SECONDS - start < 10)) || fail "the hanging child was not stopped at the timeout"
 grep -q "FAILED: not ready within 0.5 s" "$work/hang.out" || { fail "the timeout was not reported"; cat "$work/hang.out"; }
+grep -q "FAILED: not ready within 0.5 s (after" "$work/hang.out" && fail "a program stopped at the timeout reported as ended"
 run launch measure --runs 1 --db "$db" -- bash "$work/flood.sh" >"$work/flood.out" || fail "the flood failed"
 for note in "1 malformed line(s) ignored" "1 line(s) over 4096 bytes ignored" \
   "1 end event(s) without a begin ignored" "event(s) over the limit of 10000 dropped"; do

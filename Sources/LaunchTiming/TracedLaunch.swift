@@ -206,8 +206,9 @@ public enum TracedLaunch {
                 }
                 recorder.finish()
                 failure = failureOfExit(status)
-                if failure == nil && !recorder.assembler.isReady {
-                    // A program that exits cleanly without saying ready launched until then.
+                if !recorder.assembler.isReady {
+                    // A program that exits cleanly without saying ready launched until then;
+                    // one that fails failed then.
                     recorder.assembler.add(
                         TraceEvent(phase: .instant, name: exitMarkName),
                         receivedAt: Double(end.nanoseconds) / 1000)

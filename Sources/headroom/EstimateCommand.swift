@@ -155,6 +155,7 @@ struct EstimateText {
         let whole = Int(seconds.rounded(.down))
         if whole >= 3600 { return "\(whole / 3600) h \(whole % 3600 / 60) min" }
         if whole >= 60 { return "\(whole / 60) min \(whole % 60) s" }
-        return "\(whole) s"
+        // Under ten seconds a tenth counts ("0.7 s", not "0 s").
+        return seconds < 10 ? "\(seconds.fixed(1)) s" : "\(whole) s"
     }
 }

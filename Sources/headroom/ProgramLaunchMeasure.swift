@@ -101,8 +101,11 @@ enum ProgramLaunchMeasure {
         let head = "run \(id) (\(index + 1)/\(count), \(report.label)): "
         let body: String
         if let failure = report.failure {
-            body =
-                "FAILED: \(failure) (after \(LaunchHistoryText.milliseconds(report.totalDuration)) ms)"
+            // When it ended, if it did (a program stopped at the timeout did not).
+            let ended = report.time(of: TracedLaunch.exitMarkName).map {
+                " (after \(LaunchHistoryText.milliseconds($0)) ms)"
+            }
+            body = "FAILED: \(failure)\(ended ?? "")"
         } else if let ready = report.time(of: readyName) {
             body = "\(readyName) at \(LaunchHistoryText.milliseconds(ready)) ms"
         } else {
