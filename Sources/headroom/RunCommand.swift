@@ -39,14 +39,16 @@ enum RunCommand {
             video storage reserve (see `headroom storage`); a session's own movie output
             records to DIR/movie.y4m. A full reserve ends the recording cleanly, not the run.
             --trace FILE replays pressure from a recorded trace in its own time (instead of this
-            host's sensors or the model), so a run is the same on any machine (use it with
-            --governor pressure-only); --record-pressure FILE writes what a run sampled.
+            host's sensors or the model), so its levels are the same on any machine (use it with
+            --governor pressure-only; with --clock virtual the whole run is);
+            --record-pressure FILE writes what a run sampled.
             --source runs real video instead of the scene: any file ffmpeg reads (Debian's
             ffmpeg decodes it in a child process), - for YUV4MPEG2 on standard input, or
             v4l2:/dev/video0 for a camera; the session's camera takes the video's size and
             frame rate unless --session is given, and the run ends with the video. --pace file
             (default) takes frames at the video's own rate, skipping those a slow pipeline
-            misses; --pace max takes every frame as fast as the pipeline goes. --gt FILE scores
+            misses; --pace max takes every frame as fast as the pipeline goes (the camera is
+            then declared at up to 4x the video's rate, 240 at most). --gt FILE scores
             the tracks against MOTChallenge ground truth numbered by video frame. --detector
             defaults to hog (OpenCV's HOG people detector) for video and blob for the scene;
             motion (an adaptive background model) finds anything that moves. --annotate
@@ -78,7 +80,7 @@ enum RunCommand {
             .output("--record", "PATH", "record the frames as a Y4M movie to PATH"),
             .path(
                 "--trace", "FILE",
-                "pressure from a recorded trace, replayed in time (the same run on any machine)"),
+                "pressure from a recorded trace, replayed in time (the same levels on any machine)"),
             .output(
                 "--record-pressure", "FILE", "write the pressure samples the run took as a trace"),
             StorageCommand.storageOption,
