@@ -30,7 +30,6 @@ struct GovernorLoop: Sendable {
     /// - Throws: `CancellationError` when cancelled.
     func run() async throws {
         var classifier = classifier
-        let slowest = max(interval, classifier.configuration.sampling.slowInterval)
         while true {
             try Task.checkCancellation()
             let now = clock.now
@@ -46,7 +45,9 @@ struct GovernorLoop: Sendable {
             if isGoverning, let change = governor.update(with: reading, lateShare: lateShare) {
                 await apply(change, at: now)
             }
-            let pause = reading.isWithinReach ? interval : slowest
+            let pause = PressureObserver.pace(
+                after: reading, interval: interval,
+                slowInterval: classifier.configuration.sampling.slowInterval)
             try await clock.sleep(until: now.advanced(by: .seconds(pause)))
         }
     }

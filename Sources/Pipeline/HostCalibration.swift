@@ -121,8 +121,9 @@ public struct HostCalibration: Sendable {
         var frames = 0
         while frames < 3 || (CPUTime.thread() - start < 0.25 && frames < 1000) {
             frame.number = frames
-            // The scene moves by the frames' timestamps: 30 fps.
-            frame.timestamp = MonotonicInstant(nanoseconds: UInt64(frames) * 33_333_333)
+            // The scene moves by the frames' timestamps, at the point's frame rate.
+            frame.timestamp = MonotonicInstant(nanoseconds: 0).advanced(
+                by: .seconds(Double(frames) / point.frameRate))
             source.render(&frame)
             _ = stage.process(
                 frame, pose: CameraPose(), interval: 1 / 30, people: nil as [MOTRecord]?)

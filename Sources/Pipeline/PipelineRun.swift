@@ -201,16 +201,16 @@ public final class PipelineRun: Sendable {
             start: start, progress: progress)
         let end = start.advanced(by: .seconds(options.seconds))
         var services = [
-            RunService(name: "pressure", ending: .endsRun) { try await governing.run() },
-            RunService(name: "stand", ending: .runsUntilCancelled) {
+            RunService(ending: .endsRun) { try await governing.run() },
+            RunService(ending: .runsUntilCancelled) {
                 try await stand.run(clock: clock)
             },
-            RunService(name: "progress", ending: .runsUntilCancelled) { try await sampler.run() },
-            RunService(name: "timer", ending: .endsRun) { try await clock.sleep(until: end) },
+            RunService(ending: .runsUntilCancelled) { try await sampler.run() },
+            RunService(ending: .endsRun) { try await clock.sleep(until: end) },
         ]
         if let video = options.video {
             services.append(
-                RunService(name: "video", ending: .endsRun, isOnClock: false) {
+                RunService(ending: .endsRun, isOnClock: false) {
                     await video.waitUntilFinished()
                 })
         }

@@ -12,8 +12,6 @@ struct RunService: Sendable {
         case runsUntilCancelled
     }
 
-    /// The service's name, for the run's notes.
-    var name: String
     var ending: Ending
     /// Whether the service waits on the run's clock (a virtual clock moves only while it
     /// waits); one that waits on something else (a video's end) must say no.
@@ -23,8 +21,8 @@ struct RunService: Sendable {
 
 /// How a group of services ended.
 enum RunEnd: Sendable, Equatable {
-    /// A service whose end ends the run returned (its name).
-    case finished(String)
+    /// A service whose end ends the run returned.
+    case finished
     /// The run's task was cancelled (SIGINT, SIGTERM).
     case cancelled
 }
@@ -43,7 +41,7 @@ enum RunServices {
         // Enrolled in a fixed order before any starts: on a virtual clock that order is the
         // order in which services due at the same instant run.
         let participants = services.map { $0.isOnClock ? clock.enroll() : nil }
-        return try await withThrowingTaskGroup(of: String?.self) { group in
+        return try await withThrowingTaskGroup(of: Bool.self) { group in
             for (service, participant) in zip(services, participants) {
                 group.addTask {
                     let ending = service.ending
@@ -58,15 +56,15 @@ enum RunServices {
                     } else {
                         try await body()
                     }
-                    return ending == .endsRun ? service.name : nil
+                    return ending == .endsRun
                 }
             }
             setup.leave()
             var end = RunEnd.cancelled
             do {
-                while let finished = try await group.next() {
-                    if let finished {
-                        end = .finished(finished)
+                while let endsRun = try await group.next() {
+                    if endsRun {
+                        end = .finished
                         break
                     }
                 }

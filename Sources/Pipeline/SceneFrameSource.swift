@@ -52,13 +52,13 @@ public final class SceneFrameSource: FrameSource {
         let now = frame.timestamp
         let number = frame.number
         let pixels: [UInt8] = state.withLock { state in
-            if number == 0 {
-                state.run += 1
-                // Only the previous run's last frames may still be on their way.
-                let previous = state.run - 1
-                state.truth = state.truth.filter { $0.key.run >= previous }
+            if number == 0 { state.run += 1 }
+            // Only the latest frames, and the previous run's last ones, may still be on their
+            // way. By number, not one key a frame: a late camera skips numbers.
+            let (run, oldest) = (state.run, number - Self.retainedFrames)
+            state.truth = state.truth.filter {
+                $0.key.run == run - 1 || ($0.key.run == run && $0.key.number > oldest)
             }
-            state.truth[FrameKey(run: state.run, number: number - Self.retainedFrames)] = nil
             if let last = state.lastRender {
                 state.scene.advance(by: max(0, now.seconds(since: last)))
             }
@@ -75,6 +75,9 @@ public final class SceneFrameSource: FrameSource {
         }
         if pixels.count == frame.luma.count { frame.luma = pixels }
     }
+
+    /// How many frames' ground truth is kept.
+    var retainedTruthCount: Int { state.withLock { $0.truth.count } }
 
     /// The people in view in frame `number` of run `run` (pixels), if it was rendered among the
     /// latest ``retainedFrames``.

@@ -76,9 +76,17 @@ public final class PressureObserver: Sendable {
     /// The time to the next sample after `reading`: ``interval`` within reach of a threshold,
     /// the configuration's slow interval (never shorter than ``interval``) otherwise.
     public func pace(after reading: PressureReading) -> Double {
-        if reading.isWithinReach { return interval }
-        let slow = state.withLock { $0.classifier.configuration.sampling.slowInterval }
-        return max(interval, slow)
+        Self.pace(
+            after: reading, interval: interval,
+            slowInterval: state.withLock { $0.classifier.configuration.sampling.slowInterval })
+    }
+
+    /// The time to the next sample after `reading` for a sampler of `interval` whose
+    /// configuration's slow interval is `slowInterval`.
+    public static func pace(after reading: PressureReading, interval: Double, slowInterval: Double)
+        -> Double
+    {
+        reading.isWithinReach ? interval : max(interval, slowInterval)
     }
 
     /// A new stream of every reading from now on, buffered by `bufferingPolicy` (by default

@@ -1,3 +1,5 @@
+import Capture
+import LaunchTiming
 import Testing
 import Tracking
 
@@ -107,5 +109,21 @@ import Tracking
         let gaps = Set(zip(kept, kept.dropFirst()).map { $1 - $0 })
         #expect(gaps == [series.step])
         #expect(series.offered == 1000 && kept.last! + series.step > 999 - series.step)
+    }
+
+    @Test("the scene keeps its latest frames' ground truth, also when a late camera skips numbers")
+    func sceneTruthStaysBounded() {
+        let source = SceneFrameSource(
+            scene: SyntheticScene.Configuration(), width: 64, height: 36, pose: CameraPose())
+        for run in 0..<3 {
+            for number in stride(from: 0, to: 3000, by: 7) {
+                var frame = Frame(camera: "c", number: number, width: 64, height: 36)
+                frame.timestamp = MonotonicInstant(
+                    nanoseconds: UInt64(run * 3000 + number) * 33_333_333)
+                source.render(&frame)
+                #expect(source.retainedTruthCount <= 2 * SceneFrameSource.retainedFrames)
+            }
+        }
+        #expect(source.groundTruth(run: 2, number: 2996) != nil)
     }
 }
