@@ -19,7 +19,8 @@ func tests(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
 
 /// The public library modules, one product each.
 let libraries = [
-    "Files", "Locking", "LaunchTiming", "Storage", "Capture", "Pressure", "Tracking", "Dock",
+    "Units", "Files", "Locking", "LaunchTiming", "Storage", "Capture", "Pressure", "Tracking",
+    "Dock",
     "Governor",
     "History",
     "Telemetry", "HostService", "Pipeline", "Reports",
@@ -52,12 +53,13 @@ let package = Package(
             providers: [.apt(["libmicrohttpd-dev"])]),
 
         // Modules.
+        module("Units"),
         module("Files"),
         module("Locking"),
-        module("LaunchTiming", ["CSpawn", "Files", "Locking"]),
+        module("LaunchTiming", ["Units", "CSpawn", "Files", "Locking"]),
         module("Storage", ["CStorage", "Files", "Locking"]),
-        module("Capture", ["Files", "LaunchTiming", "Locking", "Storage"]),
-        module("Pressure", ["CSensors", "CWakeup", "Files", "Locking"]),
+        module("Capture", ["Units", "Files", "LaunchTiming", "Locking", "Storage"]),
+        module("Pressure", ["Units", "CSensors", "CWakeup", "Files", "Locking"]),
         // OpenCV's HOG people detector, behind a C interface (Debian's libopencv-objdetect-dev).
         .target(
             name: "COpenCV", path: "Sources/COpenCV",
@@ -66,24 +68,26 @@ let package = Package(
                 .linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"),
                 .linkedLibrary("opencv_core"),
             ]),
-        module("Tracking", ["COpenCV"]),
-        module("Dock", ["LaunchTiming", "Locking", "Tracking"]),
-        module("Governor", ["Pressure", "Capture", "Tracking", "Files", "Locking"]),
+        module("Tracking", ["Units", "COpenCV"]),
+        module("Dock", ["Units", "LaunchTiming", "Locking", "Tracking"]),
+        module("Governor", ["Units", "Pressure", "Capture", "Tracking", "Files", "Locking"]),
         module("History", ["CSQLite", "Files", "LaunchTiming", "Locking"]),
         module("Telemetry", ["CMicroHTTPD", "Files", "Locking"]),
         module(
             "Pipeline",
             [
+                "Units",
                 "Capture", "Tracking", "Dock", "Governor", "Pressure", "LaunchTiming", "Telemetry",
                 "Files", "Locking", "Storage",
             ]),
 
         module(
-            "HostService", ["Capture", "Files", "Governor", "Locking", "Pressure", "Telemetry"]),
-        module("Reports", ["Files", "LaunchTiming", "Pipeline", "Pressure"]),
+            "HostService",
+            ["Units", "Capture", "Files", "Governor", "Locking", "Pressure", "Telemetry"]),
+        module("Reports", ["Units", "Files", "LaunchTiming", "Pipeline", "Pressure"]),
 
         // The C API (include/headroom.h).
-        module("HeadroomC", ["Capture", "Files", "LaunchTiming", "Locking", "Pressure"]),
+        module("HeadroomC", ["Units", "Capture", "Files", "LaunchTiming", "Locking", "Pressure"]),
 
         // The umbrella: the modules a library user needs, re-exported (not the shared-state
         // primitives of `Locking` or the file plumbing of `Files`).
@@ -93,6 +97,7 @@ let package = Package(
         .executableTarget(
             name: "headroom",
             dependencies: [
+                "Units",
                 "Capture", "Dock", "Files", "Governor", "History", "HostService", "LaunchTiming",
                 "Locking", "Pipeline", "Pressure", "Reports", "Storage", "Telemetry", "Tracking",
             ],
@@ -100,6 +105,7 @@ let package = Package(
         .executableTarget(
             name: "headroom-bench",
             dependencies: [
+                "Units",
                 "Capture", "CMallocStats", "CStorage", "CWakeup", "Dock", "Governor",
                 "HostService", "LaunchTiming", "HeadroomC", "Locking", "Pipeline", "Pressure",
                 "Storage", "Telemetry", "Tracking",
@@ -115,29 +121,31 @@ let package = Package(
         tests("FilesTests", ["Files"]),
         tests("LockingTests", ["Locking"]),
         tests("StorageTests", ["Storage", "CStorage"]),
-        tests("LaunchTimingTests", ["LaunchTiming", "Files"]),
-        tests("CaptureTests", ["Capture", "Files", "LaunchTiming", "Storage"]),
-        tests("PressureTests", ["Pressure", "Files", "TestSupport"]),
+        tests("LaunchTimingTests", ["Units", "LaunchTiming", "Files"]),
+        tests("CaptureTests", ["Units", "Capture", "Files", "LaunchTiming", "Storage"]),
+        tests("PressureTests", ["Pressure", "Files", "TestSupport", "Units"]),
         tests("HistoryTests", ["History", "LaunchTiming"]),
         tests("TrackingTests", ["Tracking"]),
-        tests("DockTests", ["Dock", "Tracking"]),
+        tests("DockTests", ["Units", "Dock", "Tracking"]),
         tests(
             "PipelineTests",
             [
+                "Units",
                 "Pipeline", "Capture", "Dock", "Files", "Governor", "LaunchTiming", "Locking",
                 "Pressure", "Storage", "Telemetry", "Tracking",
             ]),
         tests(
-            "GovernorTests", ["Governor", "Pressure", "Capture", "Tracking", "Files", "Locking"]),
+            "GovernorTests",
+            ["Units", "Governor", "Pressure", "Capture", "Tracking", "Files", "Locking"]),
         tests("TelemetryTests", ["Telemetry", "TestSupport"]),
         tests(
             "HostServiceTests",
             [
                 "HostService", "Capture", "Governor", "Locking", "Pressure", "Telemetry",
-                "TestSupport",
+                "TestSupport", "Units",
             ]),
-        tests("ReportsTests", ["Reports", "Files", "LaunchTiming"]),
-        tests("CommandLineTests", ["Files", "headroom"]),
+        tests("ReportsTests", ["Units", "Reports", "Files", "LaunchTiming"]),
+        tests("CommandLineTests", ["Units", "Files", "headroom"]),
         tests("HeadroomTests", ["Headroom"]),
         tests(
             "FuzzTests",

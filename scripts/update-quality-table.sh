@@ -21,7 +21,7 @@ print("    /// Tracking quality on the synthetic scene per frame rate, stride an
 print("    /// `scripts/update-quality-table.sh`: what the governor consults in `headroom run`.")
 print("    public static let standard = QualityTable(rows: [")
 for r in rows:
-    print(f"        Row(framesPerSecond: {r['framesPerSecond']}, stride: {r['stride']}, scale: {r['scale']}, "
+    print(f"        Row(frameRate: {r['framesPerSecond']}, stride: {r['stride']}, scale: {r['scale']}, "
           f"idf1: {r['idf1']:.4f}, mota: {r['mota']:.4f}, idsw: {r['idsw']},")
     print(f"            framingError: {r['framingError']:.4f}, framedFraction: {r['framedFraction']:.4f}),")
 print("    ])")

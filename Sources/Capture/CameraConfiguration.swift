@@ -1,4 +1,5 @@
 import Files
+import Units
 
 /// One camera in a capture session: which format it runs and at what frame rate.
 public struct CameraConfiguration: Hashable, Codable, Sendable {
@@ -7,14 +8,14 @@ public struct CameraConfiguration: Hashable, Codable, Sendable {
     /// The mode the camera runs.
     public var format: CameraFormat
     /// A frame rate below the format's maximum, in frames per second; `nil` runs at the maximum.
-    public var frameRateOverride: Double?
+    public var frameRateOverride: FrameRate?
     /// The name of the profile's sensor this camera is, whose formats the planner may switch
     /// between; `nil` finds the sensor that offers ``format``.
     public var sensor: String?
 
     /// Creates a camera; `frameRateOverride` is in frames per second.
     public init(
-        id: String, format: CameraFormat, frameRateOverride: Double? = nil, sensor: String? = nil
+        id: String, format: CameraFormat, frameRateOverride: FrameRate? = nil, sensor: String? = nil
     ) {
         self.id = id
         self.format = format
@@ -24,7 +25,7 @@ public struct CameraConfiguration: Hashable, Codable, Sendable {
 
     /// The frame rate the hardware runs and the session pays for: the override when there is
     /// one, otherwise the format's maximum (as `AVCaptureSession.hardwareCost` does).
-    public var frameRate: Double { frameRateOverride ?? format.maxFrameRate }
+    public var frameRate: FrameRate { frameRateOverride ?? format.maxFrameRate }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, format, frameRateOverride, sensor
@@ -36,7 +37,8 @@ public struct CameraConfiguration: Hashable, Codable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
         format = try container.decode(CameraFormat.self, forKey: .format)
-        frameRateOverride = try container.decodeIfPresent(Double.self, forKey: .frameRateOverride)
+        frameRateOverride = try container.decodeIfPresent(
+            FrameRate.self, forKey: .frameRateOverride)
         sensor = try container.decodeIfPresent(String.self, forKey: .sensor)
         guard !id.isEmpty else {
             throw decoder.invalidValue(CodingKeys.id, "expected a non-empty camera id")

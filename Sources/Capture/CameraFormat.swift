@@ -1,4 +1,5 @@
 import Files
+import Units
 
 /// One mode a camera sensor can deliver: output size, frame-rate range, pixel format, and how
 /// the sensor produces it (binned, or cropped from the sensor's area).
@@ -8,10 +9,10 @@ public struct CameraFormat: Hashable, Codable, Sendable, CustomStringConvertible
     /// Output height in pixels.
     public var height: Int
     /// The lowest frame rate the mode supports, in frames per second.
-    public var minFrameRate: Double
+    public var minFrameRate: FrameRate
     /// The highest frame rate the mode supports, in frames per second; what a session pays for
     /// unless a camera's frame-rate override lowers it.
-    public var maxFrameRate: Double
+    public var maxFrameRate: FrameRate
     /// The in-memory layout of delivered frames.
     public var pixelFormat: PixelFormat
     /// Whether the sensor bins neighbouring photosites (e.g. 2×2) to produce this size, which
@@ -22,7 +23,7 @@ public struct CameraFormat: Hashable, Codable, Sendable, CustomStringConvertible
 
     /// Creates a format; frame rates are in frames per second.
     public init(
-        width: Int, height: Int, minFrameRate: Double = 1, maxFrameRate: Double,
+        width: Int, height: Int, minFrameRate: FrameRate = 1, maxFrameRate: FrameRate,
         pixelFormat: PixelFormat = .nv12, isBinned: Bool = false, isCropped: Bool = false
     ) {
         self.width = width
@@ -37,11 +38,16 @@ public struct CameraFormat: Hashable, Codable, Sendable, CustomStringConvertible
     /// Pixels in one delivered frame.
     public var pixelCount: Int { width * height }
 
+    /// Pixels delivered each second at `frameRate`.
+    public func pixelsPerSecond(at frameRate: FrameRate) -> Double {
+        Double(pixelCount) * frameRate.framesPerSecond
+    }
+
     /// Bytes one delivered frame occupies in memory.
     public var bytesPerFrame: Double { Double(pixelCount) * pixelFormat.bytesPerPixel }
 
     /// Whether `frameRate` lies within this mode's supported range.
-    public func supports(frameRate: Double) -> Bool {
+    public func supports(frameRate: FrameRate) -> Bool {
         frameRate >= minFrameRate && frameRate <= maxFrameRate
     }
 
@@ -64,7 +70,7 @@ public struct CameraFormat: Hashable, Codable, Sendable, CustomStringConvertible
     public static let maximumDimension = 16_384
 
     /// The highest frame rate accepted, frames per second.
-    public static let maximumFrameRate = 1000.0
+    public static let maximumFrameRate: FrameRate = 1000
 
     /// Decodes and validates a format: positive sizes, a non-empty positive frame-rate range.
     public init(from decoder: any Decoder) throws {
@@ -72,8 +78,8 @@ public struct CameraFormat: Hashable, Codable, Sendable, CustomStringConvertible
         let container = try decoder.container(keyedBy: CodingKeys.self)
         width = try container.decode(Int.self, forKey: .width)
         height = try container.decode(Int.self, forKey: .height)
-        maxFrameRate = try container.decode(Double.self, forKey: .maxFrameRate)
-        minFrameRate = try container.decodeIfPresent(Double.self, forKey: .minFrameRate) ?? 1
+        maxFrameRate = try container.decode(FrameRate.self, forKey: .maxFrameRate)
+        minFrameRate = try container.decodeIfPresent(FrameRate.self, forKey: .minFrameRate) ?? 1
         pixelFormat = try container.decodeIfPresent(PixelFormat.self, forKey: .pixelFormat) ?? .nv12
         isBinned = try container.decodeIfPresent(Bool.self, forKey: .isBinned) ?? false
         isCropped = try container.decodeIfPresent(Bool.self, forKey: .isCropped) ?? false
@@ -99,9 +105,10 @@ public struct CameraFormat: Hashable, Codable, Sendable, CustomStringConvertible
 }
 
 /// A frame rate printed without a needless fraction: `30`, `29.97`.
-func formattedFrameRate(_ frameRate: Double) -> String {
-    frameRate == frameRate.rounded() && abs(frameRate) < 1e9
-        ? String(Int(frameRate)) : String(format2: frameRate)
+func formattedFrameRate(_ frameRate: FrameRate) -> String {
+    let value = frameRate.framesPerSecond
+    return value == value.rounded() && abs(value) < 1e9
+        ? String(Int(value)) : String(format2: value)
 }
 
 extension String {

@@ -1,4 +1,5 @@
 import Foundation
+import Units
 
 /// Finds the configuration closest to a requested session that fits the device's budget.
 ///
@@ -16,15 +17,15 @@ public struct CapturePlanner: Sendable {
     public var estimator: HardwareCostEstimator
     /// The lowest frame rate the planner lowers a camera to, in frames per second (default 15);
     /// a camera requested below it is left as requested.
-    public var minimumFrameRate: Double
+    public var minimumFrameRate: FrameRate
 
     /// The frame rates the planner steps through, highest first.
-    public static let frameRateSteps: [Double] = [
+    public static let frameRateSteps: [FrameRate] = [
         240, 120, 100, 60, 50, 48, 30, 25, 24, 20, 15, 12, 10, 5,
     ]
 
     /// A planner using `estimator`, never going below `minimumFrameRate` frames per second.
-    public init(estimator: HardwareCostEstimator, minimumFrameRate: Double = 15) {
+    public init(estimator: HardwareCostEstimator, minimumFrameRate: FrameRate = 15) {
         self.estimator = estimator
         self.minimumFrameRate = minimumFrameRate
     }
@@ -64,13 +65,13 @@ public struct CapturePlanner: Sendable {
     /// One way to run a camera, with its quality (log₂ delivered pixels per second).
     private struct Option {
         var format: CameraFormat
-        var frameRate: Double
+        var frameRate: FrameRate
         var quality: Double
     }
 
     /// The frame rates a camera may run `format` at, highest first: what was requested
     /// (capped by the format), then the standard steps down to the floor.
-    public func frameRates(for format: CameraFormat, requested: Double) -> [Double] {
+    public func frameRates(for format: CameraFormat, requested: FrameRate) -> [FrameRate] {
         let top = min(requested, format.maxFrameRate)
         var rates = [top]
         let floor = minimumFrameRate
@@ -94,7 +95,7 @@ public struct CapturePlanner: Sendable {
                         && $0.maxFrameRate >= floor
                 }
             }
-            var candidates: [(option: Option, share: Double)] = []
+            var candidates: [(option: Option, share: Share)] = []
             for format in formatsToTry {
                 for rate in frameRates(for: format, requested: camera.frameRate) {
                     var trial = camera
@@ -102,14 +103,16 @@ public struct CapturePlanner: Sendable {
                     trial.frameRateOverride = rate
                     let option = Option(
                         format: format, frameRate: rate,
-                        quality: log2(Double(format.pixelCount) * rate))
+                        quality: log2(format.pixelsPerSecond(at: rate)))
                     candidates.append(
                         (option, estimator.dominantShare(of: trial, outputs: outputs)))
                 }
             }
-            candidates.sort { ($0.option.quality, -$0.share) > ($1.option.quality, -$1.share) }
+            candidates.sort {
+                ($0.option.quality, -$0.share.fraction) > ($1.option.quality, -$1.share.fraction)
+            }
             var frontier: [Option] = []
-            var cheapest = Double.infinity
+            var cheapest = Share(fraction: .infinity)
             for candidate in candidates where candidate.share < cheapest {
                 frontier.append(candidate.option)
                 cheapest = candidate.share
@@ -149,14 +152,14 @@ public struct CapturePlanner: Sendable {
         let counts = estimator.outputCounts(in: configuration)
         var cost = estimator.hardwareCost(of: state.configuration, outputCounts: counts)
         while cost > 1 {
-            var best: (camera: Int, score: Double, cost: Double)?
+            var best: (camera: Int, score: Double, cost: Share)?
             for index in options.indices where state.choice[index] + 1 < options[index].count {
                 let current = options[index][state.choice[index]]
                 let next = options[index][state.choice[index] + 1]
                 apply(next, to: &state.configuration, camera: index)
                 let nextCost = estimator.hardwareCost(of: state.configuration, outputCounts: counts)
                 apply(current, to: &state.configuration, camera: index)
-                let score = (cost - nextCost) / max(current.quality - next.quality, 1e-9)
+                let score = (cost - nextCost).fraction / max(current.quality - next.quality, 1e-9)
                 if best == nil || score > best!.score { best = (index, score, nextCost) }
             }
             guard let step = best else { break }
@@ -201,7 +204,7 @@ public struct CapturePlanner: Sendable {
 
     /// The optional output whose removal saves the most, or `nil` when none is optional.
     private func mostExpensiveOptionalOutput(in configuration: SessionConfiguration) -> Int? {
-        var best: (index: Int, cost: Double)?
+        var best: (index: Int, cost: Share)?
         // Identical outputs cost the same to drop: each is priced once, which keeps a session
         // with a thousand outputs from costing a thousand estimates per drop.
         var priced = Set<CaptureOutput>()
@@ -227,8 +230,8 @@ public struct CapturePlanner: Sendable {
         var requestedRate = 0.0
         var deliveredRate = 0.0
         for (before, after) in zip(requested.cameras, planned.cameras) {
-            requestedRate += Double(before.format.pixelCount) * before.frameRate
-            deliveredRate += Double(after.format.pixelCount) * after.frameRate
+            requestedRate += before.format.pixelsPerSecond(at: before.frameRate)
+            deliveredRate += after.format.pixelsPerSecond(at: after.frameRate)
             if before.format != after.format {
                 trades.append(
                     Trade(

@@ -3,6 +3,7 @@ import Foundation
 import LaunchTiming
 import Locking
 import Storage
+import Units
 
 /// A capture session: configured between ``beginConfiguration()`` and
 /// ``commitConfiguration()`` (committed only when the hardware can run it), then started: its
@@ -211,12 +212,12 @@ public final class CaptureSession: Sendable {
     /// from the next frame on, without a new commit: how a governor lowers the frame rate of a
     /// running session, like a frame-rate override. A cap above a camera's committed rate has
     /// no effect on it. Persists across stop and start.
-    public func limitFrameRate(to frameRate: Double?) {
+    public func limitFrameRate(to frameRate: FrameRate?) {
         state.withLock { $0.frameRateLimit = frameRate.map { max($0, 0.1) } }
     }
 
     /// The frame-rate cap in force, `nil` when none.
-    public var frameRateLimit: Double? { state.withLock { $0.frameRateLimit } }
+    public var frameRateLimit: FrameRate? { state.withLock { $0.frameRateLimit } }
 
     /// Frames delivered to the preview in the current (or last) run.
     public var previewFrameCount: Int { state.withLock { $0.previewFrames } }
@@ -391,7 +392,7 @@ public final class CaptureSession: Sendable {
             let frameRate =
                 state.withLock { $0.frameRateLimit.map { min($0, camera.frameRate) } }
                 ?? camera.frameRate
-            let interval = Duration.nanoseconds(Int64((1e9 / max(frameRate, 0.1)).rounded()))
+            let interval = max(frameRate, 0.1).frameInterval
             try Task.checkCancellation()
             var frame = Frame(
                 camera: camera.id, number: number, width: width, height: height,
@@ -580,7 +581,7 @@ private struct State: Sendable {
     var previewFrames = 0
     var encodedMovieFrames = 0
     var droppedFrames = 0
-    var frameRateLimit: Double?
+    var frameRateLimit: FrameRate?
     var videoFrameConsumer: CaptureSession.FrameConsumer?
 
     init(configuration: SessionConfiguration) {

@@ -1,4 +1,5 @@
 import LaunchTiming
+import Units
 
 /// A photo from a capture session: the frame of the moment it was requested, processed by the
 /// photo output's pipeline.

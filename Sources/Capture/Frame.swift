@@ -1,4 +1,5 @@
 import LaunchTiming
+import Units
 
 /// One frame delivered by a capture session: its luminance plane and when it was captured.
 ///

@@ -1,4 +1,5 @@
 import LaunchTiming
+import Units
 
 /// The most recent frames of one camera, oldest first, so that a capture requested at an
 /// instant can be served with the frame of that instant even when it is served later.

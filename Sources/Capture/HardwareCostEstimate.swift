@@ -1,4 +1,5 @@
 import Files
+import Units
 
 /// The budgets a capture session draws on.
 public enum Budget: String, Codable, Sendable, CaseIterable {
@@ -22,7 +23,7 @@ public struct BudgetUse: Hashable, Codable, Sendable {
     /// What the profile offers, in the same unit.
     public var capacity: Double
     /// The budget's share used, including fixed per-camera overheads; over 1 cannot run.
-    public var share: Double
+    public var share: Share
 }
 
 /// Why one camera costs what it does: the factors of its demand.
@@ -30,7 +31,7 @@ public struct CameraCostFactors: Hashable, Codable, Sendable {
     /// Output pixels per frame (resolution).
     public var pixelsPerFrame: Int
     /// The frame rate paid for: the override, or else the format's maximum, in frames per second.
-    public var frameRate: Double
+    public var frameRate: FrameRate
     /// Raw readout relative to output size: below 1 for binned modes, above 1 for full-sensor
     /// modes that are scaled down, 1 for crops.
     public var readoutFactor: Double
@@ -83,14 +84,14 @@ public struct CameraCost: Hashable, Codable, Sendable {
     /// The camera's id.
     public var id: String
     /// The camera's share of the limiting budget (the camera costs sum to the hardware cost).
-    public var cost: Double
+    public var cost: Share
     /// Its share of the pixel-rate budget, including the per-camera overhead.
-    public var pixelRateShare: Double
+    public var pixelRateShare: Share
     /// Its share of the memory-bandwidth budget.
-    public var memoryBandwidthShare: Double
+    public var memoryBandwidthShare: Share
     /// Its movie outputs' share of the storage write rate (0 without movie outputs or without
     /// a measured rate).
-    public var storageWriteShare: Double = 0
+    public var storageWriteShare: Share = 0
     /// The factors behind those shares.
     public var factors: CameraCostFactors
 }
@@ -102,7 +103,7 @@ public struct HardwareCostEstimate: Hashable, Codable, Sendable {
     /// The profile the session was priced on.
     public var profile: String
     /// The share of the most used budget; over 1 means the session cannot run.
-    public var hardwareCost: Double
+    public var hardwareCost: Share
     /// Whether the session can run (`hardwareCost <= 1`).
     public var fits: Bool
     /// The budget that sets the cost.

@@ -1,5 +1,6 @@
 import Files
 import Storage
+import Units
 
 /// Prices capture sessions on a device profile; the model is described in the module
 /// documentation (`Capture.docc`).
@@ -39,7 +40,7 @@ public struct HardwareCostEstimator: Sendable {
                 switch limiting {
                 case .pixelRate: cameraCosts[index].pixelRateShare
                 case .memoryBandwidth: cameraCosts[index].memoryBandwidthShare
-                case .cameraPorts: 1 / ports
+                case .cameraPorts: Share(fraction: 1 / ports)
                 case .storageWriteRate: cameraCosts[index].storageWriteShare
                 }
         }
@@ -52,7 +53,7 @@ public struct HardwareCostEstimator: Sendable {
                 capacity: profile.memoryBandwidth, share: total.memoryShare),
             BudgetUse(
                 budget: .cameraPorts, demand: cameraCount, capacity: ports,
-                share: cameraCount / ports),
+                share: Share(fraction: cameraCount / ports)),
         ]
         if let rate = profile.storageWriteRate {
             budgets.append(
@@ -66,7 +67,7 @@ public struct HardwareCostEstimator: Sendable {
     }
 
     /// The hardware cost alone, without building the breakdown: what planners call in loops.
-    public func hardwareCost(of configuration: SessionConfiguration) -> Double {
+    public func hardwareCost(of configuration: SessionConfiguration) -> Share {
         hardwareCost(of: configuration, outputCounts: outputCounts(in: configuration))
     }
 
@@ -74,7 +75,7 @@ public struct HardwareCostEstimator: Sendable {
     /// in camera order): O(cameras), so a planner trading formats and frame rates of a session
     /// with a thousand outputs does not recount them for every trial. Allocates nothing.
     func hardwareCost(of configuration: SessionConfiguration, outputCounts: [OutputCounts])
-        -> Double
+        -> Share
     {
         var total = CameraLoad()
         for (camera, outputs) in zip(configuration.cameras, outputCounts) {
@@ -104,9 +105,9 @@ public struct HardwareCostEstimator: Sendable {
     /// cameras outnumber the ports. Ports are a hard limit rather than a load, so within the
     /// limit the cost keeps rising with every pixel.
     private func combine(_ total: CameraLoad, cameraCount: Double) -> (
-        cost: Double, limiting: Budget
+        cost: Share, limiting: Budget
     ) {
-        let portShare = cameraCount / Double(profile.cameraPorts)
+        let portShare = Share(fraction: cameraCount / Double(profile.cameraPorts))
         var load =
             total.pixelShare >= total.memoryShare
             ? (total.pixelShare, Budget.pixelRate) : (total.memoryShare, Budget.memoryBandwidth)
@@ -116,7 +117,7 @@ public struct HardwareCostEstimator: Sendable {
 
     /// One camera's share of the budget it strains most, counting the outputs attached to it in
     /// `configuration`: how the planner ranks a camera's options.
-    func dominantShare(of camera: CameraConfiguration, outputs: OutputCounts) -> Double {
+    func dominantShare(of camera: CameraConfiguration, outputs: OutputCounts) -> Share {
         let load = load(of: camera, outputs: outputs)
         return max(load.pixelShare, load.memoryShare, load.storageShare)
     }
@@ -130,7 +131,7 @@ public struct HardwareCostEstimator: Sendable {
         }
         let format = camera.format
         let readoutFactor = readoutFactor(of: format)
-        let pixelsPerSecond = Double(format.pixelCount) * camera.frameRate
+        let pixelsPerSecond = format.pixelsPerSecond(at: camera.frameRate)
         // Raw pixels through the ISP, then each output's extra passes.
         let pixelDemand = pixelsPerSecond * (readoutFactor + outputLoad)
         // Raw frames written to memory, processed frames written once and read by every output.
@@ -144,9 +145,11 @@ public struct HardwareCostEstimator: Sendable {
             ? Double(outputs.movie) * MovieFormat(camera: camera).dataRate.bytesPerSecond : 0
         return CameraLoad(
             pixelDemand: pixelDemand, memoryDemand: memoryDemand, storageDemand: storageDemand,
-            pixelShare: pixelDemand / profile.pixelRate + profile.perCameraOverhead,
-            memoryShare: memoryDemand / profile.memoryBandwidth,
-            storageShare: profile.storageWriteRate.map { storageDemand / $0.bytesPerSecond } ?? 0,
+            pixelShare: Share(
+                fraction: pixelDemand / profile.pixelRate + profile.perCameraOverhead),
+            memoryShare: Share(fraction: memoryDemand / profile.memoryBandwidth),
+            storageShare: Share(
+                fraction: profile.storageWriteRate.map { storageDemand / $0.bytesPerSecond } ?? 0),
             readoutFactor: readoutFactor, outputLoad: outputLoad, outputs: outputs)
     }
 
@@ -163,9 +166,9 @@ private struct CameraLoad {
     var pixelDemand = 0.0
     var memoryDemand = 0.0
     var storageDemand = 0.0
-    var pixelShare = 0.0
-    var memoryShare = 0.0
-    var storageShare = 0.0
+    var pixelShare = Share.zero
+    var memoryShare = Share.zero
+    var storageShare = Share.zero
     var readoutFactor = 0.0
     var outputLoad = 0.0
     var outputs = OutputCounts()

@@ -1,4 +1,5 @@
 import Storage
+import Units
 
 /// How a movie output records: YUV4MPEG2 (Y4M), 4:2:0 planar, which every player and ffmpeg
 /// read. Frames here carry luma only, so each frame is written as its luma plane followed by
@@ -10,10 +11,10 @@ public struct MovieFormat: Equatable, Sendable {
     /// Picture height in pixels.
     public var height: Int
     /// The frame rate the header declares, frames per second.
-    public var frameRate: Double
+    public var frameRate: FrameRate
 
     /// A movie of `width × height` pictures at `frameRate`.
-    public init(width: Int, height: Int, frameRate: Double) {
+    public init(width: Int, height: Int, frameRate: FrameRate) {
         self.width = width
         self.height = height
         self.frameRate = frameRate
@@ -51,14 +52,15 @@ public struct MovieFormat: Equatable, Sendable {
 
     /// The data rate of a recording at `frameRate`.
     public var dataRate: DataRate {
-        DataRate(bytesPerSecond: Double(bytesPerFrame) * frameRate)
+        DataRate(bytesPerSecond: Double(bytesPerFrame) * frameRate.framesPerSecond)
     }
 
     /// The frame rate as Y4M's `N:D`: `30:1`, `30000:1001` for 29.97.
     var rateFraction: String {
-        if frameRate == frameRate.rounded() { return "\(Int(frameRate)):1" }
-        let ntsc = (frameRate * 1.001).rounded()
-        if abs(ntsc / 1.001 - frameRate) < 1e-3 { return "\(Int(ntsc) * 1000):1001" }
-        return "\(Int((frameRate * 1000).rounded())):1000"
+        let rate = frameRate.framesPerSecond
+        if rate == rate.rounded() { return "\(Int(rate)):1" }
+        let ntsc = (rate * 1.001).rounded()
+        if abs(ntsc / 1.001 - rate) < 1e-3 { return "\(Int(ntsc) * 1000):1001" }
+        return "\(Int((rate * 1000).rounded())):1000"
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Units
 
 #if canImport(Glibc)
     import Glibc
@@ -60,7 +61,7 @@ public struct OutputResources: Sendable {
         case .movie:
             resources.warmUpDigest = motionSearchWarmUp(width: format.width, height: format.height)
             // About 0.1 bit per pixel: the bitrate of a good H.264 encode.
-            let bytesPerSecond = Double(format.pixelCount) * camera.frameRate * 0.1 / 8
+            let bytesPerSecond = format.pixelsPerSecond(at: camera.frameRate) * 0.1 / 8
             resources.storagePath = try preallocate(
                 bytes: Int(bytesPerSecond * storageSeconds), in: storageDirectory)
         }

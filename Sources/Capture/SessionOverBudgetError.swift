@@ -12,10 +12,10 @@ public struct SessionOverBudgetError: Error, CustomStringConvertible, Sendable {
 
     /// `hardware cost 1.66 exceeds 1 on jetson-orin-nx (limited by pixelRate; back 0.83, front 0.83)`.
     public var description: String {
-        let cameras = estimate.cameras.map { "\($0.id) \(String(format2: $0.cost))" }
+        let cameras = estimate.cameras.map { "\($0.id) \(String(format2: $0.cost.fraction))" }
             .joined(separator: ", ")
         return
-            "hardware cost \(String(format2: estimate.hardwareCost)) exceeds 1 on \(estimate.profile)"
+            "hardware cost \(String(format2: estimate.hardwareCost.fraction)) exceeds 1 on \(estimate.profile)"
             + " (limited by \(estimate.limitingBudget.rawValue); \(cameras))"
     }
 }

@@ -1,5 +1,6 @@
 import Files
 import Foundation
+import Units
 
 /// The capture formats a V4L2 camera offers, read from what `v4l2-ctl --list-formats-ext`
 /// prints: one ``CameraFormat`` per pixel format and frame size, with the frame-rate range of
@@ -29,16 +30,18 @@ public struct V4L2FormatList: Sendable, Hashable {
             // is skipped and said, never written into a profile `--profile` would refuse.
             let sides = 1...CameraFormat.maximumDimension
             guard sides.contains(size.width), sides.contains(size.height),
-                high <= CameraFormat.maximumFrameRate
+                high <= CameraFormat.maximumFrameRate.framesPerSecond
             else {
                 skipped.append(
                     "\(size.width)x\(size.height) up to \(high) fps: beyond what Headroom prices"
-                        + " (sides up to \(sides.upperBound), up to \(Int(CameraFormat.maximumFrameRate)) fps)"
+                        + " (sides up to \(sides.upperBound), up to \(Int(CameraFormat.maximumFrameRate.framesPerSecond)) fps)"
                 )
                 return
             }
             let format = CameraFormat(
-                width: size.width, height: size.height, minFrameRate: low, maxFrameRate: high,
+                width: size.width, height: size.height,
+                minFrameRate: FrameRate(framesPerSecond: low),
+                maxFrameRate: FrameRate(framesPerSecond: high),
                 pixelFormat: pixelFormat)
             if !formats.contains(format) { formats.append(format) }
         }

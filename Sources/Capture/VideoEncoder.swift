@@ -1,5 +1,6 @@
 import Files
 import Foundation
+import Units
 
 /// Encodes frames into a video file with ffmpeg (Debian's `ffmpeg`, a child process reading
 /// raw frames on its standard input). The container and codec follow the file's extension
@@ -42,15 +43,16 @@ public final class VideoEncoder: @unchecked Sendable {
     /// - Throws: ``ConfigurationError`` naming `field` when ffmpeg is missing or cannot start,
     ///   or the size is not positive.
     public init(
-        path: String, width: Int, height: Int, frameRate: Double, layout: PixelLayout,
+        path: String, width: Int, height: Int, frameRate: FrameRate, layout: PixelLayout,
         field: String, ffmpeg: String? = nil
     ) throws(ConfigurationError) {
         func failure(_ problem: String) -> ConfigurationError {
             ConfigurationError(path: field, problem: "\(path): \(problem)")
         }
-        guard width > 0, height > 0, frameRate > 0 else {
+        guard width > 0, height > 0, frameRate > .zero else {
             throw failure(
-                "expected a positive frame size and rate, got \(width)x\(height) at \(frameRate)")
+                "expected a positive frame size and rate, got \(width)x\(height) at \(frameRate.framesPerSecond)"
+            )
         }
         let url = URL(fileURLWithPath: path)
         let name = url.lastPathComponent
@@ -63,7 +65,7 @@ public final class VideoEncoder: @unchecked Sendable {
         self.height = height
         self.layout = layout
         self.field = field
-        let rate = String(format: "%.6g", frameRate)
+        let rate = String(format: "%.6g", frameRate.framesPerSecond)
         let child = try FFmpegProcess(
             [
                 "-f", "rawvideo", "-pix_fmt", layout.rawValue, "-s", "\(width)x\(height)", "-r",

@@ -2,6 +2,7 @@ import Files
 import Foundation
 import LaunchTiming
 import Locking
+import Units
 
 /// Where `headroom run --source` takes its frames from.
 public enum VideoInput: Sendable, Hashable, CustomStringConvertible {
@@ -75,7 +76,7 @@ public final class VideoFrameSource: FrameSource {
     /// The stream's header: the video's size and frame rate.
     public let header: Y4MHeader
     /// The frame rate frames are taken at: the video's, or 30 when it declares none.
-    public var frameRate: Double { header.frameRate ?? 30 }
+    public var frameRate: FrameRate { header.frameRate ?? 30 }
     /// How many decoded frames the reader thread keeps ahead of the frame loop.
     public static let readahead = 4
 
@@ -215,7 +216,7 @@ public final class VideoFrameSource: FrameSource {
             let target = state.withLock { state in
                 let start = state.start ?? now
                 state.start = start
-                return max(state.index + 1, Int(now.seconds(since: start) * frameRate))
+                return max(state.index + 1, Int(frameRate.frames(in: now.duration(since: start))))
             }
             // The reader skips what is older; what it has not reached yet is not waited for.
             frames.want(from: target)

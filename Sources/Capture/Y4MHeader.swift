@@ -1,3 +1,5 @@
+import Units
+
 /// The header line of a YUV4MPEG2 stream (`YUV4MPEG2 W960 H540 F30:1 Ip A1:1 C420jpeg`):
 /// frame size, frame rate and colour space, which fixes how many bytes follow each `FRAME`
 /// line. Supported colour spaces are the planar 8-bit ones: `C420`, `C420jpeg` (the default),
@@ -9,13 +11,13 @@ public struct Y4MHeader: Sendable, Hashable {
     public var height: Int
     /// Frames per second (`F` numerator over denominator), within ``frameRates``; `nil` when
     /// the header has none.
-    public var frameRate: Double?
+    public var frameRate: FrameRate?
     /// Bytes of chroma after each frame's `width × height` luma bytes.
     public var chromaBytes: Int
 
     /// The frame rates a stream may declare: from one frame in ten seconds (slower, a run at
     /// the video's pace would wait for ever between frames) to 1,000 a second.
-    public static let frameRates = 0.1...1000.0
+    public static let frameRates: ClosedRange<FrameRate> = 0.1...1000
 
     /// Bytes of one frame's pixels (luma and chroma), after its `FRAME` line.
     public var frameBytes: Int { width * height + chromaBytes }
@@ -38,7 +40,7 @@ public struct Y4MHeader: Sendable, Hashable {
         var width = 0
         var height = 0
         var colourSpace = "420"
-        var frameRate: Double?
+        var frameRate: FrameRate?
         for field in fields.dropFirst() {
             let value = String(field.dropFirst())
             switch field.first {
@@ -52,14 +54,15 @@ public struct Y4MHeader: Sendable, Hashable {
                 }
                 guard parts.count == 2, let numerator = parts[0], let denominator = parts[1],
                     denominator > 0,
-                    Self.frameRates.contains(Double(numerator) / Double(denominator))
+                    Self.frameRates.contains(
+                        FrameRate(framesPerSecond: Double(numerator) / Double(denominator)))
                 else {
                     throw Problem(
                         problem:
-                            "expected a frame rate like F30:1 (whole numbers, \(Self.frameRates.lowerBound) to \(Int(Self.frameRates.upperBound)) frames a second), got F\(value.prefix(40))"
+                            "expected a frame rate like F30:1 (whole numbers, \(Self.frameRates.lowerBound.framesPerSecond) to \(Int(Self.frameRates.upperBound.framesPerSecond)) frames a second), got F\(value.prefix(40))"
                     )
                 }
-                frameRate = Double(numerator) / Double(denominator)
+                frameRate = FrameRate(framesPerSecond: Double(numerator) / Double(denominator))
             default: break
             }
         }

@@ -1,4 +1,5 @@
 import Tracking
+import Units
 
 /// Measures a ``QualityTable``: runs the synthetic scene through renderer, detector, tracker,
 /// subject selection, framing and a camera rig for each setting, and scores the tracks against
@@ -6,8 +7,8 @@ import Tracking
 public struct QualityTableGenerator: Sendable {
     /// The scene.
     public var scene: SyntheticScene.Configuration
-    /// Seconds of scene per setting, > 0.
-    public var duration: Double
+    /// How long the scene runs per setting, > 0.
+    public var duration: Duration
     /// Frame width in pixels.
     public var width: Int
     /// Frame height in pixels.
@@ -23,7 +24,7 @@ public struct QualityTableGenerator: Sendable {
     /// Creates a generator; the defaults are a 20 s scene of six people at 320 × 180.
     public init(
         scene: SyntheticScene.Configuration = SyntheticScene.Configuration(),
-        duration: Double = 20, width: Int = 320, height: Int = 180,
+        duration: Duration = .seconds(20), width: Int = 320, height: Int = 180,
         tracker: TrackerConfiguration = TrackerConfiguration()
     ) {
         self.scene = scene
@@ -40,26 +41,26 @@ public struct QualityTableGenerator: Sendable {
     ///   - scales: detector scales to measure.
     /// - Throws: ``TrackerConfigurationError`` when the tracker settings are invalid.
     public func generate<Rig: CameraRig>(
-        rig: Rig, framesPerSecond: [Double] = [30, 20, 15], strides: [Int] = [1, 2, 3, 5],
+        rig: Rig, frameRates: [FrameRate] = [30, 20, 15], strides: [Int] = [1, 2, 3, 5],
         scales: [Double] = [0.5]
     ) throws(TrackerConfigurationError) -> QualityTable {
         var rows: [QualityTable.Row] = []
-        for fps in framesPerSecond {
+        for frameRate in frameRates {
             for stride in strides {
                 for scale in scales {
                     rows.append(
-                        try measure(rig: rig, framesPerSecond: fps, stride: stride, scale: scale))
+                        try measure(rig: rig, frameRate: frameRate, stride: stride, scale: scale))
                 }
             }
         }
-        return QualityTable(rows: rows, secondsPerRun: duration, seeds: seeds)
+        return QualityTable(rows: rows, runDuration: duration, seeds: seeds)
     }
 
     /// Measures one setting.
     ///
     /// - Throws: ``TrackerConfigurationError`` when the tracker settings are invalid.
     public func measure<Rig: CameraRig>(
-        rig: Rig, framesPerSecond: Double, stride: Int, scale: Double
+        rig: Rig, frameRate: FrameRate, stride: Int, scale: Double
     ) throws(TrackerConfigurationError) -> QualityTable.Row {
         var idf1 = 0.0
         var mota = 0.0
@@ -72,7 +73,7 @@ public struct QualityTableGenerator: Sendable {
             configuration.seed = seed
             var sceneRun = try SceneRun(
                 scene: configuration, rig: rig, width: width, height: height, tracker: tracker,
-                scale: scale, stride: stride, framesPerSecond: framesPerSecond,
+                scale: scale, stride: stride, frameRate: frameRate,
                 minimumVisibility: minimumVisibility)
             let run = sceneRun.run(duration: duration)
             let metrics = MOTEvaluator().evaluate(
@@ -81,12 +82,12 @@ public struct QualityTableGenerator: Sendable {
             mota += metrics.mota
             idsw += metrics.idsw
             framingError += run.meanFramingError
-            framed += run.framedFraction
+            framed += run.framedFraction.fraction
         }
         let count = Double(seeds.count)
         return QualityTable.Row(
-            framesPerSecond: framesPerSecond, stride: max(1, stride), scale: scale,
+            frameRate: frameRate, stride: max(1, stride), scale: scale,
             idf1: idf1 / count, mota: mota / count, idsw: idsw,
-            framingError: framingError / count, framedFraction: framed / count)
+            framingError: framingError / count, framedFraction: Share(fraction: framed / count))
     }
 }

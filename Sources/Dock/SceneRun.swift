@@ -1,4 +1,5 @@
 import Tracking
+import Units
 
 /// A closed-loop run on the synthetic scene: each frame is rendered from the rig's pose, the
 /// follower tracks and frames, and the rig is driven by its command. Collects the tracks and
@@ -16,8 +17,8 @@ public struct SceneRun<Rig: CameraRig>: Sendable {
         /// Mean framing error of the primary subject's true centre, picture units; frames
         /// without a subject or whose subject matches no person count as 0.5.
         public var meanFramingError: Double
-        /// Fraction of frames whose subject's true centre is within 0.1 of the target.
-        public var framedFraction: Double
+        /// The share of frames whose subject's true centre is within 0.1 of the target.
+        public var framedFraction: Share
         /// Frames processed.
         public var frames: Int
         /// The rig after the run.
@@ -34,8 +35,8 @@ public struct SceneRun<Rig: CameraRig>: Sendable {
     public var follower: SubjectFollower<BlobDetector>
     /// The inference stride, ≥ 1.
     public var stride: Int
-    /// Frames per second, > 0.
-    public var framesPerSecond: Double
+    /// The frame rate, at least 1 fps.
+    public var frameRate: FrameRate
     /// Minimum visibility for a person to be in the ground truth.
     public var minimumVisibility: Double
 
@@ -44,7 +45,7 @@ public struct SceneRun<Rig: CameraRig>: Sendable {
     /// - Throws: ``TrackerConfigurationError`` when the tracker settings are invalid.
     public init(
         scene: SyntheticScene.Configuration, rig: Rig, width: Int, height: Int,
-        tracker: TrackerConfiguration, scale: Double, stride: Int, framesPerSecond: Double,
+        tracker: TrackerConfiguration, scale: Double, stride: Int, frameRate: FrameRate,
         minimumVisibility: Double = 0.3
     ) throws(TrackerConfigurationError) {
         self.scene = SyntheticScene(configuration: scene)
@@ -54,19 +55,19 @@ public struct SceneRun<Rig: CameraRig>: Sendable {
         follower = SubjectFollower(
             detector: BlobDetector(scale: scale),
             tracker: try MultiObjectTracker(configuration: tracker),
-            selector: SubjectSelector(patience: Int(framesPerSecond / 2)))
+            selector: SubjectSelector(patience: Int(frameRate.framesPerSecond / 2)))
         self.stride = max(1, stride)
-        self.framesPerSecond = max(1, framesPerSecond)
+        self.frameRate = max(1, frameRate)
         self.minimumVisibility = minimumVisibility
     }
 
-    /// Runs `duration` seconds of scene, handing each rendered frame to `frameRendered` (to
-    /// encode it as a video, say) before it is tracked.
-    public mutating func run(duration: Double, frameRendered: (GrayFrame) -> Void = { _ in })
+    /// Runs `duration` of scene, handing each rendered frame to `frameRendered` (to encode it
+    /// as a video, say) before it is tracked.
+    public mutating func run(duration: Duration, frameRendered: (GrayFrame) -> Void = { _ in })
         -> Result
     {
-        let interval = 1 / framesPerSecond
-        let frameCount = max(1, Int((duration * framesPerSecond).rounded()))
+        let interval = 1 / frameRate.framesPerSecond
+        let frameCount = max(1, Int(frameRate.frames(in: duration).rounded()))
         var frame = GrayFrame(width: renderer.width, height: renderer.height)
         var result = Result(
             groundTruth: [], hypotheses: [], detections: [], meanFramingError: 0,
@@ -105,10 +106,10 @@ public struct SceneRun<Rig: CameraRig>: Sendable {
             rig.drive(
                 yawVelocity: outcome.command.yaw, pitchVelocity: outcome.command.pitch,
                 for: interval)
-            scene.advance(by: interval)
+            scene.advance(by: .seconds(interval))
         }
         result.meanFramingError = errorSum / Double(frameCount)
-        result.framedFraction = Double(framed) / Double(frameCount)
+        result.framedFraction = Share(fraction: Double(framed) / Double(frameCount))
         result.rig = rig
         return result
     }

@@ -1,4 +1,5 @@
 import Pressure
+import Units
 
 /// What the host governor advises one client pipeline to run at: the answer of
 /// `GET /v1/clients/{id}/advice` and the data of an `advice` event.
@@ -10,8 +11,8 @@ public struct ClientAdvice: Hashable, Sendable, Codable {
     public var level: PressureLevel
     /// The level this client is governed at: the host's, raised when its own frames are late.
     public var actingLevel: PressureLevel
-    /// The frame rate to run at, frames per second; 0 means pause until advised otherwise.
-    public var frameRate: Double
+    /// The frame rate to run at; 0 means pause until advised otherwise.
+    public var frameRate: FrameRate
     /// The index of the ladder step to use (0 = the heaviest).
     public var ladderStep: Int
     /// That step's name, as the client registered it.
@@ -21,7 +22,7 @@ public struct ClientAdvice: Hashable, Sendable, Codable {
 
     /// Advice with every field given.
     public init(
-        seq: Int, level: PressureLevel, actingLevel: PressureLevel, frameRate: Double,
+        seq: Int, level: PressureLevel, actingLevel: PressureLevel, frameRate: FrameRate,
         ladderStep: Int, ladderName: String, reason: String
     ) {
         self.seq = seq

@@ -1,5 +1,6 @@
 import Files
 import Foundation
+import Units
 
 /// One setting of a client pipeline's own inference ladder: its name and its cost relative to
 /// the other steps (only the ratios matter).
@@ -51,23 +52,23 @@ public struct ClientRegistration: Hashable, Sendable, Codable {
     public var name: String
     /// How much the pipeline matters, 0–100: a lower priority sheds before a higher one.
     public var priority: Int
-    /// The frame rate the pipeline runs at without pressure, frames per second (0 < fps ≤ 1000).
-    public var nominalFrameRate: Double
-    /// The lowest frame rate it can still work at, frames per second (0 < min ≤ nominal).
-    public var minFrameRate: Double
+    /// The frame rate the pipeline runs at without pressure (0 < fps ≤ 1000).
+    public var nominalFrameRate: FrameRate
+    /// The lowest frame rate it can still work at (0 < min ≤ nominal).
+    public var minFrameRate: FrameRate
     /// Its inference settings, heaviest first (1–16 steps, costs not increasing).
     public var ladder: [LadderStep]
     /// The share of the host's budget (0–1) the pipeline uses at its nominal settings, if it
     /// knows (for example the `hardwareCost` of `POST /v1/estimate`); without it the governor
     /// learns the share from the pipeline's work reports.
-    public var share: Double?
+    public var share: Share?
     /// Which knob to turn first when shedding (`cheapest` by default).
     public var shedFirst: SheddingOrder
 
     /// A registration with every field given.
     public init(
-        name: String, priority: Int, nominalFrameRate: Double, minFrameRate: Double,
-        ladder: [LadderStep], share: Double? = nil, shedFirst: SheddingOrder = .cheapest
+        name: String, priority: Int, nominalFrameRate: FrameRate, minFrameRate: FrameRate,
+        ladder: [LadderStep], share: Share? = nil, shedFirst: SheddingOrder = .cheapest
     ) {
         self.name = name
         self.priority = priority
@@ -91,10 +92,10 @@ public struct ClientRegistration: Hashable, Sendable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
         priority = try container.decode(Int.self, forKey: .priority)
-        nominalFrameRate = try container.decode(Double.self, forKey: .nominalFrameRate)
-        minFrameRate = try container.decode(Double.self, forKey: .minFrameRate)
+        nominalFrameRate = try container.decode(FrameRate.self, forKey: .nominalFrameRate)
+        minFrameRate = try container.decode(FrameRate.self, forKey: .minFrameRate)
         ladder = try container.decode([LadderStep].self, forKey: .ladder)
-        share = try container.decodeIfPresent(Double.self, forKey: .share)
+        share = try container.decodeIfPresent(Share.self, forKey: .share)
         let order = try container.decodeIfPresent(String.self, forKey: .shedFirst) ?? "cheapest"
         guard let shedFirst = SheddingOrder(rawValue: order) else {
             throw decoder.invalidValue(
@@ -109,14 +110,16 @@ public struct ClientRegistration: Hashable, Sendable, Codable {
             throw decoder.invalidValue(
                 CodingKeys.priority, "expected an integer from 0 to 100, got \(priority)")
         }
-        guard nominalFrameRate.isFinite, nominalFrameRate > 0, nominalFrameRate <= 1000 else {
+        let nominal = nominalFrameRate.framesPerSecond
+        let minimum = minFrameRate.framesPerSecond
+        guard nominal.isFinite, nominal > 0, nominal <= 1000 else {
             throw decoder.invalidValue(
-                CodingKeys.nominalFrameRate, "expected 0 < fps ≤ 1000, got \(nominalFrameRate)")
+                CodingKeys.nominalFrameRate, "expected 0 < fps ≤ 1000, got \(nominal)")
         }
-        guard minFrameRate.isFinite, minFrameRate > 0, minFrameRate <= nominalFrameRate else {
+        guard minimum.isFinite, minimum > 0, minimum <= nominal else {
             throw decoder.invalidValue(
                 CodingKeys.minFrameRate,
-                "expected 0 < fps ≤ nominalFrameRate (\(nominalFrameRate)), got \(minFrameRate)")
+                "expected 0 < fps ≤ nominalFrameRate (\(nominal)), got \(minimum)")
         }
         guard (1...Self.ladderLimit).contains(ladder.count) else {
             throw decoder.invalidValue(
@@ -129,7 +132,7 @@ public struct ClientRegistration: Hashable, Sendable, Codable {
                 "expected steps heaviest first, but step \(index) (\(ladder[index].cost)) costs"
                     + " more than step \(index - 1) (\(ladder[index - 1].cost))")
         }
-        if let share, !(share.isFinite && share > 0 && share <= 1) {
+        if let share = share?.fraction, !(share.isFinite && share > 0 && share <= 1) {
             throw decoder.invalidValue(CodingKeys.share, "expected 0 < share ≤ 1, got \(share)")
         }
     }

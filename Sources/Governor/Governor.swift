@@ -2,11 +2,13 @@ import Capture
 import Locking
 import Pressure
 import Tracking
+import Units
 
 /// One change of pipeline settings, with why it happened.
-public struct GovernorChange: Hashable, Sendable, Codable {
-    /// Seconds on the pressure readings' clock.
-    public var time: Double
+public struct GovernorChange: Hashable, Sendable {
+    /// When it happened, on the clock the governor is fed by (a run's clock); reports give it
+    /// as the time since their start.
+    public var instant: MonotonicInstant
     /// The settings before.
     public var from: PipelineSettings
     /// The settings after.
@@ -20,16 +22,15 @@ public struct GovernorChange: Hashable, Sendable, Codable {
 }
 
 /// Adapts frame rate and inference load to system pressure, with hysteresis: it steps down at
-/// most once per ``GovernorPolicy/stepDownDwellSeconds`` (at once for `critical` and
-/// `shutdown`), and restores only after pressure has eased for
-/// ``GovernorPolicy/restoreDwellSeconds``. Every change is published on ``changes()``.
+/// most once per ``GovernorPolicy/stepDownDwell`` (at once for `critical` and `shutdown`), and
+/// restores only after pressure has eased for ``GovernorPolicy/restoreDwell``. Every change is published on ``changes()``.
 ///
 /// Thread-safe; ``update(with:)`` is normally called from one pressure loop.
 public final class Governor: Sendable {
     /// The policy in force.
     public let policy: GovernorPolicy
-    /// The frame rate the session asked for, frames per second.
-    public let requestedFrameRate: Double
+    /// The frame rate the session asked for.
+    public let requestedFrameRate: FrameRate
     /// Measured tracking quality per setting; empty falls back to the policy's inference ladder.
     public let qualityTable: QualityTable
     /// Prices the configuration at a frame rate against the sustainable share.
@@ -37,8 +38,8 @@ public final class Governor: Sendable {
 
     private struct State {
         var settings: PipelineSettings
-        var lastChange: Double = -.infinity
-        var easedSince: Double?
+        var lastChange: MonotonicInstant?
+        var easedSince: MonotonicInstant?
     }
 
     private let state: LockedState<State>
@@ -49,7 +50,7 @@ public final class Governor: Sendable {
     /// camera's, computed once by the run); by default the session's fastest camera's.
     public init(
         policy: GovernorPolicy = GovernorPolicy(), costModel: SystemPressureCost,
-        qualityTable: QualityTable = QualityTable(rows: []), requestedFrameRate: Double? = nil
+        qualityTable: QualityTable = QualityTable(rows: []), requestedFrameRate: FrameRate? = nil
     ) {
         self.policy = policy
         self.costModel = costModel
@@ -77,14 +78,14 @@ public final class Governor: Sendable {
 
     /// The level the governor acts at: the pressure level, raised by the pipeline's lateness
     /// (``GovernorPolicy/actingLevel(pressure:lateShare:)``); with why.
-    public func actingLevel(pressure level: PressureLevel, lateShare: Double) -> (
+    public func actingLevel(pressure level: PressureLevel, lateShare: Share) -> (
         level: PressureLevel, lateness: String?
     ) {
         policy.actingLevel(pressure: level, lateShare: lateShare)
     }
 
     /// What the policy asks for at `level` with `sustainableShare` of the budget, and why.
-    public func target(level: PressureLevel, sustainableShare: Double) -> (
+    public func target(level: PressureLevel, sustainableShare: Share) -> (
         settings: PipelineSettings, reason: String
     ) {
         let lightest =
@@ -101,7 +102,9 @@ public final class Governor: Sendable {
         var frameRate = max(
             floor, min(requestedFrameRate, policy.frameRateCap[level] ?? requestedFrameRate))
         var reason = "\(level)"
-        if frameRate < requestedFrameRate { reason += ": cap \(frameRate.trimmed()) fps" }
+        if frameRate < requestedFrameRate {
+            reason += ": cap \(frameRate.framesPerSecond.trimmed()) fps"
+        }
         var effectiveLevel = level
         var cost = costModel.cost(atFrameRate: frameRate, sustainableShare: sustainableShare)
         if cost > 1 {
@@ -114,7 +117,9 @@ public final class Governor: Sendable {
             effectiveLevel =
                 PressureLevel(rawValue: min(level.rawValue + 1, PressureLevel.critical.rawValue))
                 ?? level
-            reason += "; system pressure cost \(before.trimmed(2)) > 1: \(frameRate.trimmed()) fps"
+            reason +=
+                "; system pressure cost \(before.trimmed(2)) > 1:"
+                + " \(frameRate.framesPerSecond.trimmed()) fps"
         }
         let inference = inferenceSetting(at: frameRate, level: effectiveLevel)
         if inference != policy.inferenceLadder.first {
@@ -127,7 +132,8 @@ public final class Governor: Sendable {
     /// above it, the cheapest setting the level's allowed quality loss permits in the quality
     /// table. Without a quality table: the heaviest at `fair`, the ladder's middle at `serious`,
     /// its lightest at `critical`.
-    private func inferenceSetting(at frameRate: Double, level: PressureLevel) -> InferenceSetting {
+    private func inferenceSetting(at frameRate: FrameRate, level: PressureLevel) -> InferenceSetting
+    {
         let ladder = policy.inferenceLadder
         guard level > .nominal else { return ladder[0] }
         let loss = policy.allowedQualityLoss[level]
@@ -141,21 +147,22 @@ public final class Governor: Sendable {
         }
     }
 
-    /// Feeds one pressure reading and the share of frames that missed their deadline since
-    /// the last one; returns the change they caused, if any (also published).
-    @discardableResult
-    public func update(with reading: PressureReading, lateShare: Double = 0) -> GovernorChange? {
-        update(
-            level: reading.level, sustainableShare: reading.sustainableShare, lateShare: lateShare,
-            at: reading.time)
-    }
-
-    /// Feeds a level, sustainable share and late share observed at `time` (seconds,
-    /// monotonic).
+    /// Feeds one pressure reading taken at `instant` and the share of frames that missed their
+    /// deadline since the last one; returns the change they caused, if any (also published).
     @discardableResult
     public func update(
-        level pressure: PressureLevel, sustainableShare: Double, lateShare: Double = 0,
-        at time: Double
+        with reading: PressureReading, lateShare: Share = .zero, at instant: MonotonicInstant
+    ) -> GovernorChange? {
+        update(
+            level: reading.level, sustainableShare: reading.sustainableShare, lateShare: lateShare,
+            at: instant)
+    }
+
+    /// Feeds a level, sustainable share and late share observed at `instant`.
+    @discardableResult
+    public func update(
+        level pressure: PressureLevel, sustainableShare: Share, lateShare: Share = .zero,
+        at instant: MonotonicInstant
     ) -> GovernorChange? {
         let (level, lateness) = actingLevel(pressure: pressure, lateShare: lateShare)
         var (target, reason) = target(level: level, sustainableShare: sustainableShare)
@@ -174,25 +181,34 @@ public final class Governor: Sendable {
                 state.easedSince = nil
                 // Only real pressure is urgent; lateness waits out the dwell like any step.
                 let urgent = pressure >= .critical
-                guard urgent || time - state.lastChange >= policy.stepDownDwellSeconds else {
-                    return nil
-                }
+                guard urgent || isPast(policy.stepDownDwell, since: state.lastChange, at: instant)
+                else { return nil }
             } else {
-                let since = state.easedSince ?? time
+                let since = state.easedSince ?? instant
                 state.easedSince = since
-                guard time - since >= policy.restoreDwellSeconds,
-                    time - state.lastChange >= policy.restoreDwellSeconds
+                guard instant.duration(since: since) >= policy.restoreDwell,
+                    isPast(policy.restoreDwell, since: state.lastChange, at: instant)
                 else { return nil }
                 state.easedSince = nil
             }
             state.settings = target
-            state.lastChange = time
+            state.lastChange = instant
             let change = GovernorChange(
-                time: time, from: current, to: target, level: pressure, systemPressureCost: cost,
+                instant: instant, from: current, to: target, level: pressure,
+                systemPressureCost: cost,
                 reason: lighter ? reason : "eased to \(reason)")
             broadcast.yield(change)
             return change
         }
         return change
+    }
+
+    /// Whether `dwell` has passed since `last` at `instant` (always, before any change).
+    private func isPast(
+        _ dwell: Duration, since last: MonotonicInstant?, at instant: MonotonicInstant
+    )
+        -> Bool
+    {
+        last.map { instant.duration(since: $0) >= dwell } ?? true
     }
 }

@@ -1,4 +1,5 @@
 import Pressure
+import Units
 
 /// Feeds replayed readings to a governor and keeps the changes it makes: how `headroom replay`
 /// shows what the governor would have done with a recorded trace.
@@ -13,8 +14,9 @@ public struct GovernorReplay: PressureReadingConsumer {
         self.governor = governor
     }
 
-    /// Passes the reading to the governor, keeping any change.
+    /// Passes the reading to the governor at the reading's time, keeping any change.
     public mutating func consume(_ reading: PressureReading) {
-        if let change = governor.update(with: reading) { changes.append(change) }
+        let instant = MonotonicInstant(secondsSinceOrigin: reading.time)
+        if let change = governor.update(with: reading, at: instant) { changes.append(change) }
     }
 }

@@ -1,5 +1,6 @@
 import Locking
 import Pressure
+import Units
 
 /// The governor for every pipeline on the host: it holds each registered client's shedding
 /// chain, priority and lateness, and decides for the host as a whole.
@@ -41,9 +42,9 @@ public final class HostGovernor: Sendable {
         /// Its advice now.
         public var advice: ClientAdvice
         /// The share of the host it uses at its nominal settings, declared or learned.
-        public var share: Double
+        public var share: Share
         /// The share it uses at the advised settings.
-        public var demand: Double
+        public var demand: Share
     }
 
     /// Increases whenever a client registers or leaves or its advice changes: a publisher of
@@ -82,7 +83,7 @@ public final class HostGovernor: Sendable {
             let chain = SheddingChain(registration)
             state.clients[id] = Client(
                 id: id, registration: registration, order: state.nextOrder, chain: chain,
-                leaseEnds: time + configuration.leaseSeconds,
+                leaseEnds: time + configuration.lease.seconds,
                 advice: ClientAdvice(
                     seq: 0, level: state.level, actingLevel: state.level,
                     frameRate: registration.nominalFrameRate, ladderStep: 0,
@@ -99,7 +100,7 @@ public final class HostGovernor: Sendable {
         state.withLock { state in
             expire(&state, at: time)
             guard state.clients[id] != nil else { return nil }
-            state.clients[id]!.leaseEnds = time + configuration.leaseSeconds
+            state.clients[id]!.leaseEnds = time + configuration.lease.seconds
             return state.clients[id]!.advice
         }
     }
@@ -112,7 +113,7 @@ public final class HostGovernor: Sendable {
         return state.withLock { state in
             expire(&state, at: time)
             guard var client = state.clients[id] else { return nil }
-            client.leaseEnds = time + configuration.leaseSeconds
+            client.leaseEnds = time + configuration.lease.seconds
             client.take(report, at: time, hostLevel: state.level, configuration: configuration)
             state.clients[id] = client
             arbitrate(&state, at: time)
@@ -138,10 +139,11 @@ public final class HostGovernor: Sendable {
 
     /// Feeds the host's level and sustainable share (0…1; unknown counts as 1) at `time`;
     /// clients whose lease ended are forgotten first.
-    public func update(level: PressureLevel, sustainableShare: Double, at time: Double) {
+    public func update(level: PressureLevel, sustainableShare: Share, at time: Double) {
         state.withLock { state in
             state.level = level
-            state.budget = sustainableShare.isFinite ? min(1, max(0, sustainableShare)) : 1
+            state.budget =
+                sustainableShare.fraction.isFinite ? sustainableShare.clamped.fraction : 1
             expire(&state, at: time)
             arbitrate(&state, at: time)
         }
@@ -174,7 +176,7 @@ public final class HostGovernor: Sendable {
         let unknown = configuration.unknownShare
         var positions = state.clients.mapValues { $0.lateSheds }
         var demand = state.clients.values.reduce(0) { sum, client in
-            sum + client.share(unknown: unknown)
+            sum + client.share(unknown: unknown).fraction
                 * client.chain.positions[positions[client.id]!].relativeDemand
         }
         let candidates = state.clients.values.sorted {
@@ -191,7 +193,7 @@ public final class HostGovernor: Sendable {
                 if positions[client.id]! < positions[best.id]! { chosen = client }
             }
             guard let client = chosen else { break }
-            let share = client.share(unknown: unknown)
+            let share = client.share(unknown: unknown).fraction
             let before = client.chain.positions[positions[client.id]!].relativeDemand
             positions[client.id]! += 1
             let after = client.chain.positions[positions[client.id]!].relativeDemand
@@ -217,7 +219,7 @@ public final class HostGovernor: Sendable {
                 !client.isPaused && (pausing || targets[id]! > client.position)
             guard lighter else { continue }
             client.easedSince = nil
-            if urgent || (!shedWaits && time - client.lastChange >= policy.stepDownDwellSeconds) {
+            if urgent || (!shedWaits && time - client.lastChange >= policy.stepDownDwell.seconds) {
                 client.move(to: targets[id]!, paused: pausing, at: time)
             } else {
                 shedWaits = true
@@ -231,8 +233,8 @@ public final class HostGovernor: Sendable {
             if heavier {
                 let since = client.easedSince ?? time
                 client.easedSince = since
-                if !restoreWaits, time - since >= policy.restoreDwellSeconds,
-                    time - client.lastChange >= policy.restoreDwellSeconds
+                if !restoreWaits, time - since >= policy.restoreDwell.seconds,
+                    time - client.lastChange >= policy.restoreDwell.seconds
                 {
                     client.move(to: targets[id]!, paused: false, at: time)
                 } else {
@@ -250,7 +252,7 @@ public final class HostGovernor: Sendable {
     /// something new gets the next sequence number and is handed to `onChange`.
     private func publish(_ state: inout State, in order: [ClientID]) {
         let unknown = configuration.unknownShare
-        let demand = state.clients.values.reduce(0) { $0 + $1.demand(unknown: unknown) }
+        let demand = state.clients.values.reduce(Share.zero) { $0 + $1.demand(unknown: unknown) }
         for id in order {
             var client = state.clients[id]!
             let (acting, lateness) = configuration.policy.actingLevel(
@@ -278,18 +280,18 @@ public final class HostGovernor: Sendable {
 
     private func reason(
         for client: Client, advice: ClientAdvice, lateness: String?, budget: Double,
-        demand: Double
+        demand: Share
     ) -> String {
         if client.isPaused { return "shutdown: pause until pressure eases" }
         var parts: [String] = []
         if let lateness { parts.append(lateness) }
-        let settings = "\(advice.frameRate.trimmed()) fps, \(advice.ladderName)"
+        let settings = "\(advice.frameRate.framesPerSecond.trimmed()) fps, \(advice.ladderName)"
         if client.position == 0 {
             parts.append("\(advice.level): nominal settings (\(settings))")
         } else {
             parts.append(
                 "\(advice.actingLevel): the host sustains \(budget.trimmed(2)) of its budget, the"
-                    + " clients now use \(demand.trimmed(2)); priority \(client.registration.priority)"
+                    + " clients now use \(demand.fraction.trimmed(2)); priority \(client.registration.priority)"
                     + " runs at \(settings)")
         }
         return parts.joined(separator: "; ")
@@ -323,8 +325,8 @@ public final class HostGovernor: Sendable {
         var lastChange = -Double.infinity
         var easedSince: Double?
         var leaseEnds: Double
-        var learnedShare: Double?
-        var lateShare = 0.0
+        var learnedShare: Share?
+        var lateShare = Share.zero
         var lateSheds = 0
         var lastLateChange = -Double.infinity
         var onTimeSince: Double?
@@ -354,15 +356,15 @@ public final class HostGovernor: Sendable {
             let now = chain.positions[self.position]
             let then = chain.positions[position]
             let predicted = median * costs[then.ladderStep] / costs[now.ladderStep]
-            return predicted <= 0.85 / then.frameRate
+            return predicted <= 0.85 / then.frameRate.framesPerSecond
         }
 
-        func share(unknown: Double) -> Double {
+        func share(unknown: Share) -> Share {
             registration.share ?? learnedShare ?? unknown
         }
 
-        func demand(unknown: Double) -> Double {
-            isPaused ? 0 : share(unknown: unknown) * chain.positions[position].relativeDemand
+        func demand(unknown: Share) -> Share {
+            isPaused ? .zero : share(unknown: unknown) * chain.positions[position].relativeDemand
         }
 
         mutating func move(to position: Int, paused: Bool, at time: Double) {
@@ -383,15 +385,15 @@ public final class HostGovernor: Sendable {
             let (acting, _) = policy.actingLevel(pressure: hostLevel, lateShare: lateShare)
             if acting > hostLevel {
                 onTimeSince = nil
-                if lateSheds < chain.last, time - lastLateChange >= policy.stepDownDwellSeconds {
+                if lateSheds < chain.last, time - lastLateChange >= policy.stepDownDwell.seconds {
                     lateSheds += 1
                     lastLateChange = time
                 }
             } else if lateShare < policy.lateShareToShed {
                 let since = onTimeSince ?? time
                 onTimeSince = since
-                if lateSheds > 0, time - since >= policy.restoreDwellSeconds,
-                    time - lastLateChange >= policy.restoreDwellSeconds,
+                if lateSheds > 0, time - since >= policy.restoreDwell.seconds,
+                    time - lastLateChange >= policy.restoreDwell.seconds,
                     wouldKeepUp(at: lateSheds - 1, after: report)
                 {
                     lateSheds -= 1
@@ -403,9 +405,10 @@ public final class HostGovernor: Sendable {
                 let median = report.workSeconds.median
             else { return }
             let position = chain.positions[position]
-            let used = median * position.frameRate / Double(configuration.processorCount)
-            let nominal = min(1, max(0.001, used / position.relativeDemand))
-            learnedShare = learnedShare.map { 0.7 * $0 + 0.3 * nominal } ?? nominal
+            let used =
+                median * position.frameRate.framesPerSecond / Double(configuration.processorCount)
+            let nominal = Share(fraction: min(1, max(0.001, used / position.relativeDemand)))
+            learnedShare = learnedShare.map { $0 * 0.7 + nominal * 0.3 } ?? nominal
         }
     }
 }

@@ -1,4 +1,5 @@
 import Tracking
+import Units
 
 extension QualityTable {
     /// The cheapest inference setting whose quality at `frameRate` (the nearest measured frame
@@ -7,13 +8,14 @@ extension QualityTable {
     ///
     /// Quality is MOTA: on the synthetic scene it falls steadily as inference thins out, while
     /// IDF1 is dominated by identity swaps at crossings that stride barely changes.
-    public func cheapestSetting(at frameRate: Double, allowedLoss: Double) -> InferenceSetting? {
+    public func cheapestSetting(at frameRate: FrameRate, allowedLoss: Double) -> InferenceSetting? {
+        let fps = frameRate.framesPerSecond
         guard
             let nearest = rows.min(by: {
-                abs($0.framesPerSecond - frameRate) < abs($1.framesPerSecond - frameRate)
+                abs($0.frameRate.framesPerSecond - fps) < abs($1.frameRate.framesPerSecond - fps)
             })
         else { return nil }
-        let candidates = rows.filter { $0.framesPerSecond == nearest.framesPerSecond }
+        let candidates = rows.filter { $0.frameRate == nearest.frameRate }
         guard let best = candidates.map(\.mota).max() else { return nil }
         return candidates.filter { $0.mota >= best - allowedLoss }
             .min { ($0.setting.relativeCost, -$0.mota) < ($1.setting.relativeCost, -$1.mota) }?

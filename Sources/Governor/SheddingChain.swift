@@ -1,4 +1,5 @@
 import Capture
+import Units
 
 /// One client's settings from nominal to minimum, in the order the governor sheds them: each
 /// position is one step lighter than the one before, either down the inference ladder or down
@@ -10,8 +11,8 @@ import Capture
 public struct SheddingChain: Hashable, Sendable {
     /// One position: a frame rate, a ladder step, and the demand relative to nominal (0…1].
     public struct Position: Hashable, Sendable {
-        /// Frames per second.
-        public var frameRate: Double
+        /// The frame rate.
+        public var frameRate: FrameRate
         /// The index into the client's ladder.
         public var ladderStep: Int
         /// Demand relative to the nominal settings: `frameRate / nominal × cost / cost₀`.

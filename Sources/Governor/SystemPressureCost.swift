@@ -1,4 +1,5 @@
 import Capture
+import Units
 
 /// A running configuration's cost against what the machine can sustain right now, like
 /// `AVCaptureMultiCamSession.systemPressureCost`: its hardware cost (module `Capture`) over
@@ -17,19 +18,19 @@ public struct SystemPressureCost: Sendable {
     }
 
     /// The hardware cost with every camera capped at `frameRate` (within its format's range).
-    public func hardwareCost(atFrameRate frameRate: Double) -> Double {
+    public func hardwareCost(atFrameRate frameRate: FrameRate) -> Share {
         estimator.hardwareCost(of: configuration(atFrameRate: frameRate))
     }
 
-    /// The hardware cost at `frameRate` over `sustainableShare` (0…1); infinite when nothing
-    /// is sustainable.
-    public func cost(atFrameRate frameRate: Double, sustainableShare: Double) -> Double {
+    /// The hardware cost at `frameRate` over `sustainableShare`: over 1 is more than the
+    /// machine sustains now; infinite when nothing is sustainable.
+    public func cost(atFrameRate frameRate: FrameRate, sustainableShare: Share) -> Double {
         let cost = hardwareCost(atFrameRate: frameRate)
-        return sustainableShare > 0 ? cost / sustainableShare : .infinity
+        return sustainableShare > .zero ? cost / sustainableShare : .infinity
     }
 
     /// The configuration with every camera's frame-rate override capped at `frameRate`.
-    public func configuration(atFrameRate frameRate: Double) -> SessionConfiguration {
+    public func configuration(atFrameRate frameRate: FrameRate) -> SessionConfiguration {
         var capped = configuration
         for index in capped.cameras.indices {
             let camera = capped.cameras[index]

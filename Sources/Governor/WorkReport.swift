@@ -1,5 +1,6 @@
 import Files
 import Foundation
+import Units
 
 /// How long a client's frames took to process: every duration, or two percentiles.
 public enum WorkDurations: Hashable, Sendable, Codable {
@@ -75,13 +76,13 @@ public enum WorkDurations: Hashable, Sendable, Codable {
 
     /// The share of frames whose work took longer than `target` seconds (from the two
     /// percentiles: 0.5 when the median is over, 0.05 when only the 95th percentile is).
-    public func shareOver(_ target: Double) -> Double {
+    public func shareOver(_ target: Double) -> Share {
         switch self {
         case .each(let values):
-            guard !values.isEmpty else { return 0 }
-            return Double(values.count { $0 > target }) / Double(values.count)
+            guard !values.isEmpty else { return .zero }
+            return Share(fraction: Double(values.count { $0 > target }) / Double(values.count))
         case .percentiles(let p50, let p95):
-            return p50 > target ? 0.5 : p95 > target ? 0.05 : 0
+            return p50 > target ? 0.5 : p95 > target ? 0.05 : .zero
         }
     }
 }
@@ -98,24 +99,25 @@ public struct WorkReport: Hashable, Sendable, Codable {
     public var dropped: Int
     /// How long the processed frames' work took.
     public var workSeconds: WorkDurations
-    /// The work time a frame may take, seconds (the frame interval, for a pipeline that keeps
-    /// up with its camera).
-    public var targetSeconds: Double
+    /// The work time a frame may take (the frame interval, for a pipeline that keeps up with
+    /// its camera); `targetSeconds` in the request body.
+    @SecondsCoded public var target: Duration
 
     /// A report with every field given.
     public init(
         frames: Int, late: Int = 0, dropped: Int = 0, workSeconds: WorkDurations,
-        targetSeconds: Double
+        target: Duration
     ) {
         self.frames = frames
         self.late = late
         self.dropped = dropped
         self.workSeconds = workSeconds
-        self.targetSeconds = targetSeconds
+        self.target = target
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case frames, late, dropped, workSeconds, targetSeconds
+        case frames, late, dropped, workSeconds
+        case target = "targetSeconds"
     }
 
     /// Decodes a report strictly: counts from 0 to 10⁶ (`late` at most `frames`), a target
@@ -127,7 +129,7 @@ public struct WorkReport: Hashable, Sendable, Codable {
         late = try container.decodeIfPresent(Int.self, forKey: .late) ?? 0
         dropped = try container.decodeIfPresent(Int.self, forKey: .dropped) ?? 0
         workSeconds = try container.decode(WorkDurations.self, forKey: .workSeconds)
-        targetSeconds = try container.decode(Double.self, forKey: .targetSeconds)
+        let targetSeconds = try container.decode(Double.self, forKey: .target)
         for (key, value) in [(CodingKeys.frames, frames), (.late, late), (.dropped, dropped)]
         where !(0...1_000_000).contains(value) {
             throw decoder.invalidValue(key, "expected an integer from 0 to 1000000, got \(value)")
@@ -138,8 +140,9 @@ public struct WorkReport: Hashable, Sendable, Codable {
         }
         guard targetSeconds.isFinite, targetSeconds > 0, targetSeconds <= 3600 else {
             throw decoder.invalidValue(
-                CodingKeys.targetSeconds, "expected 0 < seconds ≤ 3600, got \(targetSeconds)")
+                CodingKeys.target, "expected 0 < seconds ≤ 3600, got \(targetSeconds)")
         }
+        target = .seconds(targetSeconds)
     }
 
     /// Parses and validates a report; errors name the field path.
@@ -149,9 +152,9 @@ public struct WorkReport: Hashable, Sendable, Codable {
 
     /// The share of frames that missed their deadline: late or dropped ones among all, or the
     /// share of work durations over the target when that is larger.
-    public var lateShare: Double {
+    public var lateShare: Share {
         let all = frames + dropped
-        let counted = all > 0 ? Double(late + dropped) / Double(all) : 0
-        return max(counted, workSeconds.shareOver(targetSeconds))
+        let counted = Share(fraction: all > 0 ? Double(late + dropped) / Double(all) : 0)
+        return max(counted, workSeconds.shareOver(target.seconds))
     }
 }

@@ -1,6 +1,7 @@
 // `import Headroom` brings every public module of the toolkit at once, for applications that
 // use several: pricing sessions (Capture), pressure (Pressure), the governor, tracking and the
-// stand, storage, launch timing, the history, metrics and reports. Each module can still be
+// stand, storage, launch timing, the history, metrics and reports, and the typed time and rates
+// they share (Units). Each module can still be
 // imported on its own; `Files` (JSON decoding, atomic writes, `ConfigurationError`) and
 // `Locking` (the shared-state primitives) are plumbing, imported by name where wanted.
 @_exported import Capture
@@ -15,3 +16,4 @@
 @_exported import Storage
 @_exported import Telemetry
 @_exported import Tracking
+@_exported import Units

@@ -1,4 +1,5 @@
 import LaunchTiming
+import Units
 
 #if canImport(Glibc)
     import Glibc

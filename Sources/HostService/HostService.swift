@@ -3,6 +3,7 @@ import Governor
 import Locking
 import Pressure
 import Telemetry
+import Units
 
 /// The host's pressure-and-governor service: the latest pressure reading, the governor every
 /// registered pipeline shares, and the event log readers follow.
@@ -104,7 +105,8 @@ public final class HostService: Sendable {
         var labelSets: Set<[String: String]> = []
         for client in clients {
             let labels = ["client": client.id.rawValue, "name": client.registration.name]
-            try? metrics.adviceFrameRate.set(client.advice.frameRate, labels: labels)
+            try? metrics.adviceFrameRate.set(
+                client.advice.frameRate.framesPerSecond, labels: labels)
             labelSets.insert(labels)
         }
         // Series of clients that left are removed after the others are set: a scrape never

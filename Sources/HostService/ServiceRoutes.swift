@@ -4,6 +4,7 @@ import Foundation
 import Governor
 import Pressure
 import Telemetry
+import Units
 
 /// The routes of `headroom serve`: version 1 of the host service API beside the metrics
 /// endpoint's `/metrics`, `/healthz`, `/status` and `/`. A pure function from request to
@@ -104,7 +105,7 @@ public struct ServiceRoutes: HTTPRequestHandler {
             return Self.json(
                 201,
                 Registered(
-                    id: id, leaseSeconds: service.governor.configuration.leaseSeconds,
+                    id: id, leaseSeconds: service.governor.configuration.lease,
                     advice: advice),
                 headers: ["Location": "/v1/clients/\(id)"])
         } catch {
@@ -271,7 +272,7 @@ struct ErrorDocument: Encodable {
 /// The answer to `POST /v1/clients`.
 struct Registered: Encodable {
     var id: ClientID
-    var leaseSeconds: Double
+    @SecondsCoded var leaseSeconds: Duration
     var advice: ClientAdvice
 }
 
@@ -281,8 +282,8 @@ struct ClientList: Encodable {
         var id: ClientID
         var name: String
         var priority: Int
-        var share: Double
-        var demand: Double
+        var share: Share
+        var demand: Share
         var advice: ClientAdvice
     }
 

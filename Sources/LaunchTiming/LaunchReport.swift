@@ -1,5 +1,6 @@
 import Files
 import Foundation
+import Units
 
 /// One timed phase of a launch report.
 public struct PhaseInterval: Hashable, Codable, Sendable {

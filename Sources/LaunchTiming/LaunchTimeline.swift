@@ -1,4 +1,5 @@
 import Synchronization
+import Units
 
 /// The launch phases of one process: where launch time goes.
 ///

@@ -1,3 +1,5 @@
+import Units
+
 #if canImport(Glibc)
     import Glibc
 #endif

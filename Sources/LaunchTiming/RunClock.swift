@@ -1,4 +1,5 @@
 import Locking
+import Units
 
 /// The one clock of a run: every loop of it — the camera's frames, the stand's motors, the
 /// pressure sampler, the governor, the progress samples — reads and waits on the same clock,

@@ -1,4 +1,5 @@
 import Files
+import Units
 
 #if canImport(Glibc)
     import Glibc

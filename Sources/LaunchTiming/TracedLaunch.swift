@@ -1,6 +1,7 @@
 import CSpawn
 import Files
 import Foundation
+import Units
 
 #if canImport(Glibc)
     import Glibc

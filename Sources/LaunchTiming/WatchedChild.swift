@@ -1,4 +1,5 @@
 import CSpawn
+import Units
 
 #if canImport(Glibc)
     import Glibc

@@ -2,6 +2,7 @@ import Capture
 import Files
 import Foundation
 import Locking
+import Units
 
 /// What `--annotate` produced.
 public struct AnnotationReport: Hashable, Codable, Sendable {
@@ -38,7 +39,7 @@ final class AnnotationWriter: Sendable {
     static let stillCount = 4
 
     private let encoder: VideoEncoder
-    private let frameRate: Double
+    private let frameRate: FrameRate
     private let queue = BoundedQueue<Job>(limit: 8)
     private let progress = LockedState(Progress())
     private let done = DispatchSemaphore(value: 0)
@@ -46,7 +47,7 @@ final class AnnotationWriter: Sendable {
     /// Starts encoding `width × height` frames at `frameRate` into `path`.
     ///
     /// - Throws: `ConfigurationError` when ffmpeg cannot start.
-    init(path: String, width: Int, height: Int, frameRate: Double) throws {
+    init(path: String, width: Int, height: Int, frameRate: FrameRate) throws {
         encoder = try VideoEncoder(
             path: path, width: width, height: height, frameRate: frameRate, layout: .rgb24,
             field: "--annotate")
@@ -99,7 +100,7 @@ final class AnnotationWriter: Sendable {
             result.problem = result.problem ?? error.description
         }
         guard result.problem == nil, result.frames > 0 else { return result }
-        let seconds = Double(result.frames) / frameRate
+        let seconds = Double(result.frames) / frameRate.framesPerSecond
         for index in 1...Self.stillCount {
             let name = "still-\(index).jpg"
             let time = seconds * Double(index) / Double(Self.stillCount + 1)

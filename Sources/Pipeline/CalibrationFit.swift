@@ -1,4 +1,5 @@
 import Capture
+import Units
 
 /// The hardware-cost model's parameters for this host, fitted to measurements: the pixel
 /// budget, the tracking pipeline's weight as a `videoData` output, and the fixed cost of a
@@ -113,7 +114,8 @@ public struct CalibrationFit: Hashable, Codable, Sendable {
             var format = point.format
             format.maxFrameRate =
                 points.filter { $0.width == point.width && $0.height == point.height }
-                .map(\.frameRate).max() ?? point.frameRate
+                .map { FrameRate(framesPerSecond: $0.frameRate) }.max()
+                ?? FrameRate(framesPerSecond: point.frameRate)
             if !formats.contains(format) { formats.append(format) }
         }
         return DeviceProfile(

@@ -1,4 +1,5 @@
 import Capture
+import Units
 
 /// One configuration calibration runs: ``cameras`` cameras of `width × height` pixels at
 /// `frameRate` frames per second each, feeding the tracking pipeline (a `videoData` output).
@@ -38,7 +39,8 @@ public struct CalibrationPoint: Hashable, Codable, Sendable, CustomStringConvert
     /// The camera format: cropped NV12, with `frameRate` as its maximum.
     public var format: CameraFormat {
         CameraFormat(
-            width: width, height: height, maxFrameRate: frameRate, pixelFormat: .nv12,
+            width: width, height: height, maxFrameRate: FrameRate(framesPerSecond: frameRate),
+            pixelFormat: .nv12,
             isCropped: true)
     }
 
@@ -52,7 +54,9 @@ public struct CalibrationPoint: Hashable, Codable, Sendable, CustomStringConvert
             cameras: ids.map { id in
                 CameraConfiguration(
                     id: id, format: format,
-                    frameRateOverride: frameRate.map { min($0, self.frameRate) })
+                    frameRateOverride: frameRate.map {
+                        FrameRate(framesPerSecond: min($0, self.frameRate))
+                    })
             },
             outputs: ids.map { CaptureOutput(kind: .videoData, camera: $0) })
     }

@@ -56,7 +56,8 @@ public struct CalibrationValidation: Hashable, Codable, Sendable {
                 point: measurement.point, deliveredFrameRate: measurement.deliveredFrameRate,
                 droppedFrames: measurement.droppedFrames,
                 measuredUtilization: measurement.utilization,
-                predictedCost: estimator.hardwareCost(of: session), keptUp: measurement.keptUp)
+                predictedCost: estimator.hardwareCost(of: session).fraction,
+                keptUp: measurement.keptUp)
         }
     }
 

@@ -4,6 +4,7 @@ import LaunchTiming
 import Locking
 import Telemetry
 import Tracking
+import Units
 
 /// The frame loop's work, called by the capture session for every frame of the tracked camera
 /// (``CaptureSession/consumeVideoFrames(with:)``): the frame through the tracking stage, the
@@ -31,15 +32,15 @@ final class FrameLoop: Sendable {
     private let recorder: MovieRecorder?
     private let annotator: AnnotationWriter?
     private let metrics: HeadroomMetrics
-    private let videoFrameRate: Double?
-    private let trackedFrameRate: Double
+    private let videoFrameRate: FrameRate?
+    private let trackedFrameRate: FrameRate
 
     /// A loop feeding `stage` with the frames of `footage`.
     init(
         stage: TrackingStage, state: LockedState<RunState>, footage: Footage,
         stand: SimulatedStand, clock: any RunClock, recorder: MovieRecorder?,
-        annotator: AnnotationWriter?, metrics: HeadroomMetrics, videoFrameRate: Double?,
-        trackedFrameRate: Double
+        annotator: AnnotationWriter?, metrics: HeadroomMetrics, videoFrameRate: FrameRate?,
+        trackedFrameRate: FrameRate
     ) {
         self.stage = LockedState((stage, Position()))
         self.state = state
@@ -74,7 +75,7 @@ final class FrameLoop: Sendable {
             // Between two video frames, the video's own time passed (whatever the pace): the
             // tracker's motion and the identities per minute are in video time.
             let interval = owned.position.lastSourceIndex.flatMap { last in
-                videoFrameRate.map { Double(index - last) / $0 }
+                videoFrameRate.map { Double(index - last) / $0.framesPerSecond }
             }
             owned.position.lastSourceIndex = index
             return (skipped, interval, owned.position.captureRun)
@@ -90,7 +91,7 @@ final class FrameLoop: Sendable {
             let interval =
                 isNew.interval
                 ?? state.lastFrameTime.map { frame.timestamp.seconds(since: $0) }
-                ?? 1 / trackedFrameRate
+                ?? 1 / trackedFrameRate.framesPerSecond
             // Numbers the pipeline never saw were skipped by the camera or by us.
             if frame.number == 0 { state.lastFrameNumber = nil }
             state.framesDropped +=
@@ -128,9 +129,11 @@ final class FrameLoop: Sendable {
             yaw: step.outcome.command.yaw, pitch: step.outcome.command.pitch)
         footage.pointCamera(at: await stand.motors.pose)
         // Late: the next frame was due before this one was done with.
-        let spent = clock.now.seconds(since: frame.timestamp)
+        let spent = clock.now.duration(since: frame.timestamp)
         state.withLock { state in
-            if spent > 1 / max(state.settings.frameRate, 1) { state.periodLateFrames += 1 }
+            if spent > max(state.settings.frameRate, 1).frameInterval {
+                state.periodLateFrames += 1
+            }
         }
     }
 }

@@ -4,6 +4,7 @@ import LaunchTiming
 import Locking
 import Pressure
 import Telemetry
+import Units
 
 /// The pressure sampler and the governor, as one service on the run's clock: a reading every
 /// interval (sooner within reach of a threshold), classified, published, and given to the
@@ -18,8 +19,8 @@ struct GovernorLoop: Sendable {
     var state: LockedState<RunState>
     var metrics: HeadroomMetrics
     var clock: any RunClock
-    /// Seconds between readings within reach of a threshold.
-    var interval: Double
+    /// The time between readings within reach of a threshold.
+    var interval: Duration
     /// When the run started.
     var start: MonotonicInstant
     var isGoverning: Bool
@@ -40,25 +41,26 @@ struct GovernorLoop: Sendable {
             let lateShare = state.withLock { state in
                 state.reading = reading
                 state.statusDocument = status.document
-                return shedsForLateness ? state.lateShare : 0
+                return shedsForLateness ? state.lateShare : .zero
             }
-            if isGoverning, let change = governor.update(with: reading, lateShare: lateShare) {
+            if isGoverning,
+                let change = governor.update(with: reading, lateShare: lateShare, at: now)
+            {
                 await apply(change, at: now)
             }
             let pause = PressureObserver.pace(
                 after: reading, interval: interval,
                 slowInterval: classifier.configuration.sampling.slowInterval)
-            try await clock.sleep(until: now.advanced(by: .seconds(pause)))
+            try await clock.sleep(until: now.advanced(by: pause))
         }
     }
 
     /// Applies a governor change: the settings, the session's frame rate, and capture stopped
     /// or restarted. A restart that fails is noted, and the settings say capture is stopped.
     private func apply(_ change: GovernorChange, at now: MonotonicInstant) async {
-        var relative = change
-        relative.time = now.seconds(since: start)
+        let recorded = RunGovernorChange(change, since: start)
         metrics.countGovernorChange()
-        state.withLock { $0.record(relative) }
+        state.withLock { $0.record(recorded) }
         session.limitFrameRate(to: change.to.frameRate)
         if change.from.isCapturing && !change.to.isCapturing {
             await session.stopRunning()
@@ -68,7 +70,7 @@ struct GovernorLoop: Sendable {
             } catch {
                 state.withLock { state in
                     state.captureFailures.append(
-                        "capture could not restart at \(relative.time.fixed(1)) s: \(error)"
+                        "capture could not restart at \(recorded.time.seconds.fixed(1)) s: \(error)"
                     )
                     state.settings.isCapturing = false
                 }

@@ -4,6 +4,7 @@ import Governor
 import LaunchTiming
 import Locking
 import Tracking
+import Units
 
 /// Measures this host's sustainable pixel rate through the real frame pipeline and derives a
 /// device profile from it.
@@ -115,7 +116,8 @@ public struct HostCalibration: Sendable {
         let source = SceneFrameSource(
             scene: scene, width: point.width, height: point.height, pose: CameraPose())
         var stage = try TrackingStage(
-            inference: InferenceSetting(stride: 1, scale: 1), framesPerSecond: point.frameRate)
+            inference: InferenceSetting(stride: 1, scale: 1),
+            frameRate: FrameRate(framesPerSecond: point.frameRate))
         var frame = Frame(camera: "probe", width: point.width, height: point.height)
         let start = CPUTime.thread()
         var frames = 0
@@ -195,7 +197,8 @@ public struct HostCalibration: Sendable {
         try session.commitConfiguration()
         let consumer = ConsumerMeter()
         let stage = try TrackingStage(
-            inference: InferenceSetting(stride: 1, scale: 1), framesPerSecond: point.frameRate)
+            inference: InferenceSetting(stride: 1, scale: 1),
+            frameRate: FrameRate(framesPerSecond: point.frameRate))
         try session.startRunning()
         let frames = session.videoFrames(bufferLimit: 2 * point.cameras)
         let consuming = Task { [stage] in

@@ -1,6 +1,7 @@
 import Governor
 import Locking
 import Pressure
+import Units
 
 /// The pipeline's work as the thermal model's load: what its current settings cost relative to
 /// full settings (``PipelineSettings/load(relativeTo:)``: frame rate, and the detector's stride
@@ -8,11 +9,11 @@ import Pressure
 /// so a run is the same on any machine, and the governor's cuts cool it.
 final class ModelledLoad: LoadSource {
     private let settings: @Sendable () -> PipelineSettings
-    private let requestedFrameRate: Double
+    private let requestedFrameRate: FrameRate
 
     /// The load of the settings `settings` returns, relative to full settings at
     /// `requestedFrameRate`.
-    init(requestedFrameRate: Double, settings: @escaping @Sendable () -> PipelineSettings) {
+    init(requestedFrameRate: FrameRate, settings: @escaping @Sendable () -> PipelineSettings) {
         self.requestedFrameRate = requestedFrameRate
         self.settings = settings
     }

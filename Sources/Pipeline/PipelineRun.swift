@@ -9,6 +9,7 @@ import Pressure
 import Storage
 import Telemetry
 import Tracking
+import Units
 
 /// One run of the main job (see the module overview). Create it, then `await run(progress:)`.
 public final class PipelineRun: Sendable {
@@ -32,8 +33,8 @@ public final class PipelineRun: Sendable {
     /// The metrics the run publishes as it goes (serve them with an `HTTPServer`).
     public let metrics: HeadroomMetrics
 
-    /// Seconds between progress samples (and the unit of time-at-level figures).
-    static let samplePeriod = 0.5
+    /// The time between progress samples (and the unit of time-at-level figures).
+    static let samplePeriod = Duration.milliseconds(500)
     /// The most samples a summary keeps: twenty minutes of them at full resolution; a longer
     /// run's are thinned evenly (``ThinnedSeries``).
     static let keptSamples = 2400
@@ -63,7 +64,7 @@ public final class PipelineRun: Sendable {
         options.policy.inferenceLadder.first ?? InferenceSetting(stride: 1, scale: 1)
     }
 
-    /// Runs for ``RunOptions/seconds`` (or until cancelled, or until a given pressure source
+    /// Runs for ``RunOptions/duration`` (or until cancelled, or until a given pressure source
     /// runs out, or a video ends), calling `progress` with a sample every half second of the
     /// run's clock, and returns the summary.
     ///
@@ -100,7 +101,7 @@ public final class PipelineRun: Sendable {
             timeline: timeline, clock: clock)
         session.beginConfiguration()
         let estimate = try session.commitConfiguration()
-        metrics.publishHardwareCost(estimate.hardwareCost)
+        metrics.publishHardwareCost(estimate.hardwareCost.fraction)
         let stand = try SimulatedStand(motors: StandMotors(camera: pose))
         await stand.setSystemTracking(false)
 
@@ -118,7 +119,7 @@ public final class PipelineRun: Sendable {
         }
         let frames = FrameLoop(
             stage: try TrackingStage(
-                inference: Self.heaviest(options), framesPerSecond: options.trackedFrameRate,
+                inference: Self.heaviest(options), frameRate: options.trackedFrameRate,
                 detector: options.detector),
             state: state, footage: footage, stand: stand, clock: clock, recorder: recorder,
             annotator: annotator, metrics: metrics, videoFrameRate: options.video?.frameRate,
@@ -138,7 +139,7 @@ public final class PipelineRun: Sendable {
             failure = error
         }
         // Teardown, in one place, however the services ended.
-        let elapsed = clock.now.seconds(since: start)
+        let elapsed = clock.now.duration(since: start)
         await session.stopRunning()
         if let video = options.video { await Self.close(video) }
         session.consumeVideoFrames(with: nil)
@@ -160,11 +161,11 @@ public final class PipelineRun: Sendable {
                     + " \(options.video?.framesRead ?? 0) frames read from the video")
         }
         // A run that ended early (stopped, or its pressure source ran out) reports what ran.
-        result.seconds = min(elapsed, options.seconds)
+        result.seconds = min(elapsed, options.duration)
         if end == .cancelled {
             result.wasInterrupted = true
             result.notes.append(
-                "interrupted after \(result.seconds.fixed(1)) s of \(options.seconds.trimmed()) s; the figures cover what ran"
+                "interrupted after \(result.seconds.seconds.fixed(1)) s of \(options.duration.seconds.trimmed()) s; the figures cover what ran"
             )
         }
         for phase in result.launch.phases where phase.isComplete {
@@ -199,7 +200,7 @@ public final class PipelineRun: Sendable {
         let sampler = ProgressSampler(
             state: state, governor: governor, recorder: recorder, metrics: metrics, clock: clock,
             start: start, progress: progress)
-        let end = start.advanced(by: .seconds(options.seconds))
+        let end = start.advanced(by: options.duration)
         var services = [
             RunService(ending: .endsRun) { try await governing.run() },
             RunService(ending: .runsUntilCancelled) {
@@ -310,8 +311,7 @@ public final class PipelineRun: Sendable {
         -> (source: any SampleSource, isSimulated: Bool, notes: [String])
     {
         let scenario = options.scenario
-        let seconds = options.seconds
-        let startSeconds = Double(start.nanoseconds) / 1e9
+        let duration = options.duration
         var system = PressureSampler.system()
         var why = "scenario \(scenario.name) simulates the machine's temperature"
         if options.timing == .virtual {
@@ -326,7 +326,7 @@ public final class PipelineRun: Sendable {
             if !hasSensors { why = "no thermal sensors on this host" }
         }
         let model = ThermalModel(
-            ambient: scenario.ambient(at: 0, runSeconds: seconds),
+            ambient: scenario.ambient(at: .zero, runDuration: duration),
             riseAtFullLoad: scenario.riseAtFullLoad,
             timeConstant: scenario.timeConstant)
         let state = self.state
@@ -338,7 +338,9 @@ public final class PipelineRun: Sendable {
                 model: model, load: load, high: Celsius(scenario.high),
                 critical: Celsius(scenario.critical),
                 ambient: { time in
-                    scenario.ambient(at: time - startSeconds, runSeconds: seconds)
+                    let instant = MonotonicInstant(secondsSinceOrigin: time)
+                    return scenario.ambient(
+                        at: instant.duration(since: start), runDuration: duration)
                 })
         ]
         return (
@@ -368,12 +370,11 @@ public final class PipelineRun: Sendable {
         return RunSummary(
             scenario: options.scenario.name, isGovernorEnabled: options.governance != .off,
             seed: options.seed ?? 0,
-            seconds: options.seconds, hardwareCost: estimate.hardwareCost,
+            seconds: options.duration, hardwareCost: estimate.hardwareCost.fraction,
             profile: options.profile.name,
             isSimulated: isSimulated, peakTemperature: state.extremes.peakTemperature,
             worstLevel: state.extremes.worstLevel,
-            secondsAtSeriousOrWorse: Double(state.extremes.samplesAtSeriousOrWorse)
-                * Self.samplePeriod,
+            secondsAtSeriousOrWorse: Self.samplePeriod * state.extremes.samplesAtSeriousOrWorse,
             framesProcessed: stage.framesProcessed,
             framesDropped: state.framesDropped,
             detectorCalls: stage.detectorCalls, source: sourceDescription,

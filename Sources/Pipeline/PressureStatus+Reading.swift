@@ -21,7 +21,7 @@ extension PressureStatus {
                 uniquingKeysWith: max),
             headroom: known(reading.headroom.current),
             headroomForecast: known(reading.headroom.forecast),
-            sustainableShare: known(reading.sustainableShare),
+            sustainableShare: known(reading.sustainableShare.fraction),
             isSimulated: reading.simulated,
             sensors: temperatures.map {
                 SensorSample(
@@ -70,7 +70,7 @@ extension BoardStatus {
                 }
             } ?? [],
             gpuLoad: Dictionary(
-                board.gpus.compactMap { gpu in gpu.load.map { (gpu.device, $0) } },
+                board.gpus.compactMap { gpu in gpu.load.map { (gpu.device, $0.fraction) } },
                 uniquingKeysWith: max))
     }
 }

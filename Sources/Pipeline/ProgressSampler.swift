@@ -6,6 +6,7 @@ import Locking
 import Storage
 import Telemetry
 import Tracking
+import Units
 
 /// The run's progress, as a service on its clock: every ``PipelineRun/samplePeriod`` a
 /// ``RunSample`` from the run's state (which also closes the frame loop's period and sets the
@@ -26,9 +27,9 @@ struct ProgressSampler: Sendable {
         let period = PipelineRun.samplePeriod
         var next = start
         while true {
-            next = next.advanced(by: .seconds(period))
+            next = next.advanced(by: period)
             try await clock.sleep(until: next)
-            let time = clock.now.seconds(since: start)
+            let time = clock.now.duration(since: start)
             let sample = state.withLock { state in
                 let sample = Self.sample(of: state, at: time, governor: governor)
                 let dropped = sample.framesDropped - (state.lastSample?.framesDropped ?? 0)
@@ -38,8 +39,8 @@ struct ProgressSampler: Sendable {
                         dropped: dropped)
                 }
                 let due = state.periodFrames + dropped
-                state.lateShare =
-                    due > 0 ? Double(state.periodLateFrames + dropped) / Double(due) : 0
+                state.lateShare = Share(
+                    fraction: due > 0 ? Double(state.periodLateFrames + dropped) / Double(due) : 0)
                 state.periodLateFrames = 0
                 state.samples.append(sample)
                 state.lastSample = sample
@@ -49,7 +50,8 @@ struct ProgressSampler: Sendable {
                 return sample
             }
             metrics.publishPipeline(
-                targetFrameRate: sample.targetFrameRate, actualFrameRate: sample.actualFrameRate,
+                targetFrameRate: sample.targetFrameRate.framesPerSecond,
+                actualFrameRate: sample.actualFrameRate.framesPerSecond,
                 inferenceStride: sample.stride)
             metrics.publishSystemPressureCost(sample.systemPressureCost)
             recorder?.publish()
@@ -57,15 +59,15 @@ struct ProgressSampler: Sendable {
         }
     }
 
-    /// The sample of the period that ends at `time` (seconds since the start).
-    private static func sample(of state: RunState, at time: Double, governor: Governor)
+    /// The sample of the period that ends at `time` since the start.
+    private static func sample(of state: RunState, at time: Duration, governor: Governor)
         -> RunSample
     {
         let period = PipelineRun.samplePeriod
         let reading = state.reading
         let temperatures =
             reading?.sensors.compactMap { $0.isStale ? nil : $0.celsius?.value } ?? []
-        let share = reading?.sustainableShare ?? 1
+        let share = reading?.sustainableShare ?? .whole
         return RunSample(
             time: time,
             level: reading?.level ?? .nominal,
@@ -75,7 +77,7 @@ struct ProgressSampler: Sendable {
             },
             temperature: temperatures.max(), isSimulated: reading?.simulated ?? false,
             targetFrameRate: state.settings.frameRate,
-            actualFrameRate: Double(state.periodFrames) / period,
+            actualFrameRate: FrameRate(oneFrameEvery: period) * Double(state.periodFrames),
             stride: state.settings.inference.stride, scale: state.settings.inference.scale,
             isCapturing: state.settings.isCapturing, subjects: state.subjects,
             framingError: state.periodFrames > 0

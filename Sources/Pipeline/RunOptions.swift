@@ -2,6 +2,7 @@ import Capture
 import Governor
 import Pressure
 import Tracking
+import Units
 
 /// The options of one run of the main job, as nested values: what the camera sees, how far the
 /// governor goes, where the run writes. Nothing in them is read from the environment.
@@ -47,8 +48,8 @@ public struct RunOptions: Sendable {
         public init() {}
     }
 
-    /// How long to run, seconds.
-    public var seconds: Double
+    /// How long to run.
+    public var duration: Duration
     /// The conditions played.
     public var scenario: RunScenario
     /// What the camera sees.
@@ -63,8 +64,8 @@ public struct RunOptions: Sendable {
     public var policy: GovernorPolicy
     /// The tracking quality table the governor consults.
     public var qualityTable: QualityTable
-    /// Seconds between pressure readings.
-    public var pressureInterval: Double
+    /// The time between pressure readings (within reach of a threshold).
+    public var pressureInterval: Duration
     /// The time the run is played on: real, or virtual (as fast as the machine goes, the same
     /// on any machine; pressure then comes from ``pressureSource`` or the scenario's model).
     public var timing = RunTiming.real
@@ -79,13 +80,14 @@ public struct RunOptions: Sendable {
 
     /// Options with the defaults of `headroom run`: the scene of seed 1, the governor on.
     public init(
-        seconds: Double? = nil, scenario: RunScenario = .standard,
+        duration: Duration? = nil, scenario: RunScenario = .standard,
         source: Source = .scene(seed: 1, style: .twoTone), governance: Governance = .full,
         configuration: SessionConfiguration = PipelineRun.defaultSession,
         profile: DeviceProfile = .genericDesktop, policy: GovernorPolicy = GovernorPolicy(),
-        qualityTable: QualityTable = .standard, pressureInterval: Double = 0.5
+        qualityTable: QualityTable = .standard,
+        pressureInterval: Duration = .milliseconds(500)
     ) {
-        self.seconds = seconds ?? scenario.defaultSeconds
+        self.duration = duration ?? scenario.defaultDuration
         self.scenario = scenario
         self.source = source
         self.governance = governance
@@ -96,9 +98,9 @@ public struct RunOptions: Sendable {
         self.pressureInterval = pressureInterval
     }
 
-    /// The frame rate of the tracked camera (the session's first), frames per second: what
-    /// the pipeline starts at and what the governor's frame-rate cap is applied below.
-    public var trackedFrameRate: Double { configuration.cameras.first?.frameRate ?? 30 }
+    /// The frame rate of the tracked camera (the session's first): what the pipeline starts at
+    /// and what the governor's frame-rate cap is applied below.
+    public var trackedFrameRate: FrameRate { configuration.cameras.first?.frameRate ?? 30 }
 
     /// The video, when the run plays one.
     public var video: VideoFrameSource? {

@@ -40,7 +40,7 @@ struct RunQuality {
         // Scored once there is a ground-truth box (a file's frames may all lie elsewhere).
         isScored = isScored || !truths.isEmpty
         identities.add(truths: truths, tracks: tracks)
-        let window = TrackingQuality.recentWindow
+        let window = TrackingQuality.recentWindow.seconds
         if seconds - windowStart >= window {
             closedWindows += hotaCounts(from: windowStart)
             windowStart = seconds
@@ -63,16 +63,16 @@ struct RunQuality {
         let hota = (closedWindows + hotaCounts(from: windowStart)).metrics
         let recent = recentIdentity()
         return TrackingQuality(
-            seconds: last.seconds, idf1: whole.idf1, mota: whole.mota,
+            seconds: .seconds(last.seconds), idf1: whole.idf1, mota: whole.mota,
             identitySwitches: whole.idsw, hota: hota.hota, detA: hota.detA, assA: hota.assA,
-            recentIDF1: recent?.idf1 ?? whole.idf1, recentSeconds: recent?.seconds ?? 0)
+            recentIDF1: recent?.idf1 ?? whole.idf1, recentSeconds: .seconds(recent?.seconds ?? 0))
     }
 
     /// Identity F1 and HOTA over the last ``TrackingQuality/recentWindow`` seconds, and the
     /// seconds they cover; `nil` without ground truth.
     func recentIdentity() -> (idf1: Double, hota: Double, seconds: Double)? {
         guard isScored, let last = frames.last else { return nil }
-        let recent = records(from: last.seconds - TrackingQuality.recentWindow)
+        let recent = records(from: last.seconds - TrackingQuality.recentWindow.seconds)
         let metrics = MOTEvaluator().evaluate(groundTruth: recent.truths, hypotheses: recent.tracks)
         let hota = HOTAEvaluator().evaluate(groundTruth: recent.truths, hypotheses: recent.tracks)
         return (metrics.idf1, hota.hota, last.seconds - recent.since)

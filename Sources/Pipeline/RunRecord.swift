@@ -2,12 +2,13 @@ import Governor
 import LaunchTiming
 import Pressure
 import Tracking
+import Units
 
 /// What the pipeline looks like at one moment: shown live in the terminal, kept every half
 /// second for the reports.
 public struct RunSample: Hashable, Sendable, Codable {
-    /// Seconds since the run started.
-    public var time: Double
+    /// The time since the run started.
+    @SecondsCoded public var time: Duration
     /// The pressure level.
     public var level: PressureLevel
     /// What set the level: the most severe factor (`systemTemperature`, `cpuPressure`, …);
@@ -17,10 +18,10 @@ public struct RunSample: Hashable, Sendable, Codable {
     public var temperature: Double?
     /// Whether the temperature comes from the thermal model rather than a sensor.
     public var isSimulated: Bool
-    /// The governor's target frame rate, frames per second.
-    public var targetFrameRate: Double
+    /// The governor's target frame rate.
+    public var targetFrameRate: FrameRate
     /// Frames processed per second over the last sample period.
-    public var actualFrameRate: Double
+    public var actualFrameRate: FrameRate
     /// The detector's stride.
     public var stride: Int
     /// The detector's scale.
@@ -41,9 +42,9 @@ public struct RunSample: Hashable, Sendable, Codable {
     public var governorChanges: Int
     /// Detector runs so far.
     public var detectorCalls: Int
-    /// When the latest governor change happened, seconds since the run started (the time the
-    /// reports give it); `nil` before the first.
-    public var latestChangeTime: Double? = nil
+    /// When the latest governor change happened, since the run started (the time the reports
+    /// give it); `nil` before the first.
+    @OptionalSecondsCoded public var latestChangeTime: Duration? = nil
     /// Identity F1 over the last ``TrackingQuality/recentWindow`` seconds, refreshed every
     /// few seconds; `nil` without ground truth.
     public var recentIDF1: Double? = nil
@@ -57,8 +58,8 @@ public struct RunSummary: Hashable, Sendable, Codable {
     public var isGovernorEnabled: Bool
     /// The seed of the synthetic scene.
     public var seed: UInt64
-    /// Seconds the run lasted.
-    public var seconds: Double
+    /// How long the run lasted (`seconds` in the JSON).
+    @SecondsCoded public var seconds: Duration
     /// The session's hardware cost on its profile, as committed.
     public var hardwareCost: Double
     /// The profile's name.
@@ -69,8 +70,8 @@ public struct RunSummary: Hashable, Sendable, Codable {
     public var peakTemperature: Double?
     /// The most severe level reached.
     public var worstLevel: PressureLevel
-    /// Seconds spent at `serious` or worse.
-    public var secondsAtSeriousOrWorse: Double
+    /// The time spent at `serious` or worse.
+    @SecondsCoded public var secondsAtSeriousOrWorse: Duration
     /// Frames the pipeline processed.
     public var framesProcessed: Int
     /// Frames dropped: skipped by the capture session when late, or not taken by the pipeline.
@@ -93,7 +94,7 @@ public struct RunSummary: Hashable, Sendable, Codable {
     public var meanFramingError: Double
     /// The changes the governor made, in order: all of them, or the latest 1,000 of a long
     /// run's.
-    public var governorChanges: [GovernorChange]
+    public var governorChanges: [RunGovernorChange]
     /// How many changes the governor made.
     public var governorChangeCount: Int
     /// The samples, every half second; a run longer than twenty minutes keeps at most 2,400,
@@ -118,8 +119,8 @@ public struct RunSummary: Hashable, Sendable, Codable {
 /// How well a run tracked against ground truth: identity, accuracy and HOTA over the whole run,
 /// and identity over its last stretch (a tracker whose identities decay shows it there first).
 public struct TrackingQuality: Hashable, Sendable, Codable {
-    /// Seconds of run the whole-run figures cover.
-    public var seconds: Double
+    /// The stretch of run the whole-run figures cover.
+    @SecondsCoded public var seconds: Duration
     /// Identity F1 over the whole run, 0…1.
     public var idf1: Double
     /// Multiple-object tracking accuracy over the whole run, ≤ 1.
@@ -134,17 +135,17 @@ public struct TrackingQuality: Hashable, Sendable, Codable {
     public var assA: Double
     /// Identity F1 over the last ``recentSeconds`` only.
     public var recentIDF1: Double
-    /// Seconds the recent figure covers: ``TrackingQuality/recentWindow``, or the whole run
-    /// when it is shorter.
-    public var recentSeconds: Double
+    /// The stretch the recent figure covers: ``TrackingQuality/recentWindow``, or the whole
+    /// run when it is shorter.
+    @SecondsCoded public var recentSeconds: Duration
 
-    /// The stretch the recent identity figure covers, seconds.
-    public static let recentWindow = 30.0
+    /// The stretch the recent identity figure covers.
+    public static let recentWindow = Duration.seconds(30)
 
     /// Creates the figures.
     public init(
-        seconds: Double, idf1: Double, mota: Double, identitySwitches: Int, hota: Double,
-        detA: Double, assA: Double, recentIDF1: Double, recentSeconds: Double
+        seconds: Duration, idf1: Double, mota: Double, identitySwitches: Int, hota: Double,
+        detA: Double, assA: Double, recentIDF1: Double, recentSeconds: Duration
     ) {
         self.seconds = seconds
         self.idf1 = idf1
@@ -155,5 +156,31 @@ public struct TrackingQuality: Hashable, Sendable, Codable {
         self.assA = assA
         self.recentIDF1 = recentIDF1
         self.recentSeconds = recentSeconds
+    }
+}
+
+/// A governor change as a run reports it: at its time since the run started, on the run's clock.
+public struct RunGovernorChange: Hashable, Sendable, Codable {
+    /// The time since the run started.
+    @SecondsCoded public var time: Duration
+    /// The settings before.
+    public var from: PipelineSettings
+    /// The settings after.
+    public var to: PipelineSettings
+    /// The pressure level that drove it.
+    public var level: PressureLevel
+    /// The system pressure cost at the time (hardware cost over the sustainable share).
+    public var systemPressureCost: Double
+    /// Why, in words.
+    public var reason: String
+
+    /// `change` as it happened `time` after the run's start.
+    public init(_ change: GovernorChange, since start: MonotonicInstant) {
+        time = change.instant.duration(since: start)
+        from = change.from
+        to = change.to
+        level = change.level
+        systemPressureCost = change.systemPressureCost
+        reason = change.reason
     }
 }

@@ -1,4 +1,5 @@
 import Files
+import Units
 
 /// The conditions a run is played under: how long, how warm the room gets, and how strongly
 /// the pipeline's own work heats the (simulated) machine.
@@ -11,7 +12,7 @@ public struct RunScenario: Hashable, Sendable {
     /// One line saying what it shows.
     public var summary: String
     /// How long a run lasts unless `--seconds` says otherwise.
-    public var defaultSeconds: Double
+    public var defaultDuration: Duration
     /// The room temperature over the run: (seconds, °C) points, linear between them.
     public var ambient: [AmbientPoint]
     /// The model's steady-state rise above ambient at the pipeline's full-settings load, °C.
@@ -36,7 +37,8 @@ public struct RunScenario: Hashable, Sendable {
     /// A steady room: what the pipeline does on a normal day.
     public static let standard = RunScenario(
         name: "default", summary: "a steady 30 °C room; real sensors where the host has them",
-        defaultSeconds: 20, ambient: [AmbientPoint(time: 0, celsius: 30)], riseAtFullLoad: 30,
+        defaultDuration: .seconds(20), ambient: [AmbientPoint(time: 0, celsius: 30)],
+        riseAtFullLoad: 30,
         timeConstant: 15, high: 80, critical: 95, alwaysSimulates: false)
 
     /// A room that heats up during the run (a kiosk in the afternoon sun): without the governor
@@ -45,7 +47,7 @@ public struct RunScenario: Hashable, Sendable {
         name: "thermal-ramp",
         summary:
             "ambient 35 → 67 °C over the run; the machine throttles unless the pipeline adapts",
-        defaultSeconds: 75,
+        defaultDuration: .seconds(75),
         ambient: [AmbientPoint(time: 0, celsius: 35), AmbientPoint(time: 60, celsius: 67)],
         riseAtFullLoad: 30, timeConstant: 6, high: 80, critical: 95, alwaysSimulates: true)
 
@@ -66,12 +68,13 @@ public struct RunScenario: Hashable, Sendable {
         return scenario
     }
 
-    /// The ambient temperature at `time` seconds into the run, stretched so that the curve
-    /// spans `seconds` (a shorter or longer run sees the whole ramp).
-    public func ambient(at time: Double, runSeconds seconds: Double) -> Double {
+    /// The ambient temperature at `elapsed` into the run, stretched so that the curve spans
+    /// `runDuration` (a shorter or longer run sees the whole ramp).
+    public func ambient(at elapsed: Duration, runDuration: Duration) -> Double {
         guard let first = ambient.first, let last = ambient.last else { return 30 }
-        // The curve is written for `defaultSeconds`; a run of `seconds` replays it to scale.
-        let scaled = time * defaultSeconds / max(seconds, 1e-9)
+        // The curve is written for `defaultDuration`; a longer or shorter run replays it to
+        // scale.
+        let scaled = elapsed.seconds * defaultDuration.seconds / max(runDuration.seconds, 1e-9)
         if scaled <= first.time { return first.celsius }
         if scaled >= last.time { return last.celsius }
         let upper = ambient.firstIndex { $0.time > scaled } ?? ambient.count - 1

@@ -2,6 +2,7 @@ import Governor
 import LaunchTiming
 import Pressure
 import Telemetry
+import Units
 
 /// What a run's services share, behind one lock: the settings the governor chose, the frame
 /// loop's counts for the current progress period, the latest pressure reading, and what the
@@ -19,7 +20,7 @@ struct RunState {
     var lastSample: RunSample?
     var extremes = PressureExtremes()
     /// The latest governor changes, and how many there were in all.
-    var changes: [GovernorChange] = []
+    var changes: [RunGovernorChange] = []
     var changeCount = 0
     /// Capture restarts the governor could not make, with why.
     var captureFailures: [String] = []
@@ -35,10 +36,10 @@ struct RunState {
     var recentIDF1: Double?
     /// The share of the last period's frames that missed their deadline (processed late or
     /// dropped): the pipeline's own lateness, which the governor sheds load for.
-    var lateShare = 0.0
+    var lateShare = Share.zero
 
     /// Counts a governor change.
-    mutating func record(_ change: GovernorChange) {
+    mutating func record(_ change: RunGovernorChange) {
         changes.append(change)
         if changes.count > PipelineRun.keptChanges { changes.removeFirst() }
         changeCount += 1

@@ -2,6 +2,7 @@ import Capture
 import LaunchTiming
 import Locking
 import Tracking
+import Units
 
 /// The capture session's camera in `headroom run`: draws the synthetic scene as the stand's
 /// camera sees it at the moment of each frame, and keeps each frame's ground truth (the people
@@ -60,7 +61,7 @@ public final class SceneFrameSource: FrameSource {
                 $0.key.run == run - 1 || ($0.key.run == run && $0.key.number > oldest)
             }
             if let last = state.lastRender {
-                state.scene.advance(by: max(0, now.seconds(since: last)))
+                state.scene.advance(by: max(.zero, now.duration(since: last)))
             }
             state.lastRender = now
             guard state.canvas.width == frame.width, state.canvas.height == frame.height else {

@@ -7,76 +7,76 @@ extension QualityTable {
     /// `scripts/update-quality-table.sh`: what the governor consults in `headroom run`.
     public static let standard = QualityTable(rows: [
         Row(
-            framesPerSecond: 30, stride: 1, scale: 1, idf1: 0.4908, mota: 0.7423, idsw: 78,
+            frameRate: 30, stride: 1, scale: 1, idf1: 0.4908, mota: 0.7423, idsw: 78,
             framingError: 0.0879, framedFraction: 0.7961),
         Row(
-            framesPerSecond: 30, stride: 1, scale: 0.5, idf1: 0.4580, mota: 0.7534, idsw: 77,
+            frameRate: 30, stride: 1, scale: 0.5, idf1: 0.4580, mota: 0.7534, idsw: 77,
             framingError: 0.0867, framedFraction: 0.7967),
         Row(
-            framesPerSecond: 30, stride: 2, scale: 1, idf1: 0.4618, mota: 0.7698, idsw: 79,
+            frameRate: 30, stride: 2, scale: 1, idf1: 0.4618, mota: 0.7698, idsw: 79,
             framingError: 0.0870, framedFraction: 0.7800),
         Row(
-            framesPerSecond: 30, stride: 2, scale: 0.5, idf1: 0.4747, mota: 0.7709, idsw: 72,
+            frameRate: 30, stride: 2, scale: 0.5, idf1: 0.4747, mota: 0.7709, idsw: 72,
             framingError: 0.0895, framedFraction: 0.7733),
         Row(
-            framesPerSecond: 30, stride: 3, scale: 1, idf1: 0.5110, mota: 0.7612, idsw: 80,
+            frameRate: 30, stride: 3, scale: 1, idf1: 0.5110, mota: 0.7612, idsw: 80,
             framingError: 0.0904, framedFraction: 0.7850),
         Row(
-            framesPerSecond: 30, stride: 3, scale: 0.5, idf1: 0.4887, mota: 0.7421, idsw: 82,
+            frameRate: 30, stride: 3, scale: 0.5, idf1: 0.4887, mota: 0.7421, idsw: 82,
             framingError: 0.0911, framedFraction: 0.7717),
         Row(
-            framesPerSecond: 30, stride: 5, scale: 1, idf1: 0.4683, mota: 0.7492, idsw: 73,
+            frameRate: 30, stride: 5, scale: 1, idf1: 0.4683, mota: 0.7492, idsw: 73,
             framingError: 0.1115, framedFraction: 0.7283),
         Row(
-            framesPerSecond: 30, stride: 5, scale: 0.5, idf1: 0.4348, mota: 0.6908, idsw: 75,
+            frameRate: 30, stride: 5, scale: 0.5, idf1: 0.4348, mota: 0.6908, idsw: 75,
             framingError: 0.1183, framedFraction: 0.6972),
         Row(
-            framesPerSecond: 20, stride: 1, scale: 1, idf1: 0.4424, mota: 0.7331, idsw: 75,
+            frameRate: 20, stride: 1, scale: 1, idf1: 0.4424, mota: 0.7331, idsw: 75,
             framingError: 0.0872, framedFraction: 0.7892),
         Row(
-            framesPerSecond: 20, stride: 1, scale: 0.5, idf1: 0.4555, mota: 0.7340, idsw: 82,
+            frameRate: 20, stride: 1, scale: 0.5, idf1: 0.4555, mota: 0.7340, idsw: 82,
             framingError: 0.0940, framedFraction: 0.7783),
         Row(
-            framesPerSecond: 20, stride: 2, scale: 1, idf1: 0.4868, mota: 0.7348, idsw: 75,
+            frameRate: 20, stride: 2, scale: 1, idf1: 0.4868, mota: 0.7348, idsw: 75,
             framingError: 0.1007, framedFraction: 0.7558),
         Row(
-            framesPerSecond: 20, stride: 2, scale: 0.5, idf1: 0.4845, mota: 0.7304, idsw: 72,
+            frameRate: 20, stride: 2, scale: 0.5, idf1: 0.4845, mota: 0.7304, idsw: 72,
             framingError: 0.0927, framedFraction: 0.7508),
         Row(
-            framesPerSecond: 20, stride: 3, scale: 1, idf1: 0.4648, mota: 0.7270, idsw: 68,
+            frameRate: 20, stride: 3, scale: 1, idf1: 0.4648, mota: 0.7270, idsw: 68,
             framingError: 0.0925, framedFraction: 0.7683),
         Row(
-            framesPerSecond: 20, stride: 3, scale: 0.5, idf1: 0.4946, mota: 0.7336, idsw: 79,
+            frameRate: 20, stride: 3, scale: 0.5, idf1: 0.4946, mota: 0.7336, idsw: 79,
             framingError: 0.0857, framedFraction: 0.7775),
         Row(
-            framesPerSecond: 20, stride: 5, scale: 1, idf1: 0.4995, mota: 0.6188, idsw: 75,
+            frameRate: 20, stride: 5, scale: 1, idf1: 0.4995, mota: 0.6188, idsw: 75,
             framingError: 0.1086, framedFraction: 0.6917),
         Row(
-            framesPerSecond: 20, stride: 5, scale: 0.5, idf1: 0.4512, mota: 0.5753, idsw: 76,
+            frameRate: 20, stride: 5, scale: 0.5, idf1: 0.4512, mota: 0.5753, idsw: 76,
             framingError: 0.0978, framedFraction: 0.6967),
         Row(
-            framesPerSecond: 15, stride: 1, scale: 1, idf1: 0.4959, mota: 0.7426, idsw: 74,
+            frameRate: 15, stride: 1, scale: 1, idf1: 0.4959, mota: 0.7426, idsw: 74,
             framingError: 0.0852, framedFraction: 0.7933),
         Row(
-            framesPerSecond: 15, stride: 1, scale: 0.5, idf1: 0.4305, mota: 0.7355, idsw: 69,
+            frameRate: 15, stride: 1, scale: 0.5, idf1: 0.4305, mota: 0.7355, idsw: 69,
             framingError: 0.1039, framedFraction: 0.7244),
         Row(
-            framesPerSecond: 15, stride: 2, scale: 1, idf1: 0.4842, mota: 0.7506, idsw: 76,
+            frameRate: 15, stride: 2, scale: 1, idf1: 0.4842, mota: 0.7506, idsw: 76,
             framingError: 0.0950, framedFraction: 0.7433),
         Row(
-            framesPerSecond: 15, stride: 2, scale: 0.5, idf1: 0.5103, mota: 0.7368, idsw: 65,
+            frameRate: 15, stride: 2, scale: 0.5, idf1: 0.5103, mota: 0.7368, idsw: 65,
             framingError: 0.0945, framedFraction: 0.7211),
         Row(
-            framesPerSecond: 15, stride: 3, scale: 1, idf1: 0.5014, mota: 0.6962, idsw: 77,
+            frameRate: 15, stride: 3, scale: 1, idf1: 0.5014, mota: 0.6962, idsw: 77,
             framingError: 0.1008, framedFraction: 0.7422),
         Row(
-            framesPerSecond: 15, stride: 3, scale: 0.5, idf1: 0.4877, mota: 0.6650, idsw: 75,
+            frameRate: 15, stride: 3, scale: 0.5, idf1: 0.4877, mota: 0.6650, idsw: 75,
             framingError: 0.0991, framedFraction: 0.7300),
         Row(
-            framesPerSecond: 15, stride: 5, scale: 1, idf1: 0.4511, mota: 0.5179, idsw: 79,
+            frameRate: 15, stride: 5, scale: 1, idf1: 0.4511, mota: 0.5179, idsw: 79,
             framingError: 0.0997, framedFraction: 0.7722),
         Row(
-            framesPerSecond: 15, stride: 5, scale: 0.5, idf1: 0.4539, mota: 0.5043, idsw: 75,
+            frameRate: 15, stride: 5, scale: 0.5, idf1: 0.4539, mota: 0.5043, idsw: 75,
             framingError: 0.1069, framedFraction: 0.7200),
     ])
 }

@@ -2,6 +2,7 @@ import Capture
 import Dock
 import Governor
 import Tracking
+import Units
 
 /// The tracking half of the pipeline: detector (every `stride`-th frame, at `scale`) →
 /// tracker → subject → framing → pan/tilt command; graded against the footage's ground truth
@@ -26,14 +27,14 @@ struct TrackingStage {
     private(set) var seconds = 0.0
     private var trackIDs = Set<Int>()
 
-    init(inference: InferenceSetting, framesPerSecond: Double, detector: DetectorKind = .blob)
+    init(inference: InferenceSetting, frameRate: FrameRate, detector: DetectorKind = .blob)
         throws
     {
         self.inference = inference
         follower = SubjectFollower(
             detector: try PipelineDetector(detector, scale: inference.scale),
             tracker: try MultiObjectTracker(configuration: TrackerConfiguration()),
-            selector: SubjectSelector(patience: Int(framesPerSecond / 2)))
+            selector: SubjectSelector(patience: Int(frameRate.framesPerSecond / 2)))
     }
 
     /// Applies a new stride and scale from the next frame on.

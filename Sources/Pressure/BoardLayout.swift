@@ -1,4 +1,5 @@
 import Foundation
+import Units
 
 /// The board attributes discovery found, with their files open.
 struct BoardLayout {
@@ -241,7 +242,7 @@ struct BoardLayout {
         for gpu in gpus {
             var value = GPUActivity(device: gpu.device)
             do throws(SensorFault) {
-                value.load = try number(gpu.load, per: 1000).map { min(1, max(0, $0)) }
+                value.load = try number(gpu.load, per: 1000).map { Share(fraction: $0).clamped }
                 value.hertz = try number(gpu.hertz, per: 1)
                 value.maximumHertz = try number(gpu.maximumHertz, per: 1)
             } catch {

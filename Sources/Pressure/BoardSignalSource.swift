@@ -1,4 +1,5 @@
 import Locking
+import Units
 
 /// A backend that reads a board's power and GPU signals; tests use fixture trees.
 public protocol BoardSource: Sendable {
@@ -18,7 +19,7 @@ public final class BoardSignalSource: BoardSource {
     /// Where `/sys` is.
     public let roots: SystemRoots
     /// Seconds between discoveries.
-    public let rescanInterval: Double
+    public let rescanInterval: Duration
     private struct State {
         var layout = BoardLayout()
         var lastDiscovery: Double?
@@ -26,8 +27,8 @@ public final class BoardSignalSource: BoardSource {
     }
     private let state = LockedState(State())
 
-    /// A source under `roots`, rediscovering every `rescanInterval` seconds.
-    public init(roots: SystemRoots = SystemRoots(), rescanInterval: Double = 60) {
+    /// A source under `roots`, rediscovering every `rescanInterval`.
+    public init(roots: SystemRoots = SystemRoots(), rescanInterval: Duration = .seconds(60)) {
         self.roots = roots
         self.rescanInterval = rescanInterval
     }
@@ -35,7 +36,7 @@ public final class BoardSignalSource: BoardSource {
     /// Reads every signal, rediscovering when due.
     public func readBoard(at time: Double) -> BoardSignals {
         let roots = self.roots
-        let interval = rescanInterval
+        let interval = rescanInterval.seconds
         return state.withLock { state in
             let isDue = state.lastDiscovery.map { time - $0 >= interval || time < $0 } ?? true
             // Files removed and recreated under their descriptors (a driver reload) are

@@ -85,7 +85,8 @@ public struct BoardSignals: Hashable, Sendable {
                 entries.append(
                     SensorReading(
                         id: SensorID("devfreq/\(gpu.device)/load"), source: .devfreq,
-                        label: "GPU load", value: gpu.load, unit: "ratio", fault: gpu.fault))
+                        label: "GPU load", value: gpu.load?.fraction, unit: "ratio",
+                        fault: gpu.fault))
             }
             if gpu.hertz != nil || gpu.fault != nil {
                 entries.append(

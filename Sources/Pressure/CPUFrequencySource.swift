@@ -1,4 +1,5 @@
 import Locking
+import Units
 
 /// CPU frequency throttling from `devices/system/cpu/cpufreq/policy*` and
 /// `cpu*/thermal_throttle/*_throttle_count`.
@@ -8,7 +9,7 @@ public final class CPUFrequencySource: ThrottlingSource {
     /// Where `/sys` is.
     public let roots: SystemRoots
     /// Seconds between rediscoveries of policies and counters.
-    public let rescanInterval: Double
+    public let rescanInterval: Duration
     private struct PolicyFiles {
         var name: String
         var current, cap, maximum: SysfsValueFile
@@ -23,8 +24,8 @@ public final class CPUFrequencySource: ThrottlingSource {
     /// What a sample says when there is nothing to read, built once.
     private let missing: SourceUnavailable
 
-    /// A source reading under `roots`, rediscovering every `rescanInterval` seconds.
-    public init(roots: SystemRoots = SystemRoots(), rescanInterval: Double = 60) {
+    /// A source reading under `roots`, rediscovering every `rescanInterval`.
+    public init(roots: SystemRoots = SystemRoots(), rescanInterval: Duration = .seconds(60)) {
         self.roots = roots
         self.rescanInterval = rescanInterval
         self.missing = SourceUnavailable(
@@ -37,7 +38,7 @@ public final class CPUFrequencySource: ThrottlingSource {
     public func readThrottling() throws(SourceUnavailable) -> CPUThrottling {
         let now = clock.now()
         let roots = self.roots
-        let interval = rescanInterval
+        let interval = rescanInterval.seconds
         let result: CPUThrottling? = state.withLock { state in
             let isDue = state.lastDiscovery.map { now - $0 >= interval } ?? true
             if isDue {

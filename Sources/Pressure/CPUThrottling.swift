@@ -1,3 +1,5 @@
+import Units
+
 /// CPU frequency throttling in one sample: each cpufreq policy's current and capped frequency
 /// against its hardware maximum, and Intel's thermal throttle event counters.
 public struct CPUThrottling: Hashable, Sendable, Codable {
@@ -21,12 +23,12 @@ public struct CPUThrottling: Hashable, Sendable, Codable {
         }
 
         /// `current / maximum`, 0…1.
-        public var currentRatio: Double { ratio(currentKHz) }
+        public var currentRatio: Share { share(currentKHz) }
         /// `cap / maximum`, 0…1: below 1 when the kernel limits the frequency.
-        public var capRatio: Double { ratio(capKHz) }
+        public var capRatio: Share { share(capKHz) }
 
-        private func ratio(_ value: Int) -> Double {
-            maximumKHz > 0 ? min(1, max(0, Double(value) / Double(maximumKHz))) : 1
+        private func share(_ value: Int) -> Share {
+            maximumKHz > 0 ? Share(fraction: Double(value) / Double(maximumKHz)).clamped : .whole
         }
     }
 
@@ -45,14 +47,14 @@ public struct CPUThrottling: Hashable, Sendable, Codable {
     ///
     /// This, not the current frequency, is what signals throttling: an idle CPU runs slowly
     /// by choice, a capped one cannot run faster.
-    public var throttledShare: Double {
-        1 - (policies.map { $0.capRatio }.min() ?? 1)
+    public var throttledShare: Share {
+        .whole - (policies.map(\.capRatio).min() ?? .whole)
     }
 
     /// The mean `current / maximum` over policies, 0…1 (1 without policies).
-    public var currentRatio: Double {
+    public var currentRatio: Share {
         policies.isEmpty
-            ? 1 : policies.map { $0.currentRatio }.reduce(0, +) / Double(policies.count)
+            ? .whole : policies.map(\.currentRatio).reduce(.zero, +) * (1 / Double(policies.count))
     }
 
     /// The entries `sensors` and `status` list for this throttling state.
@@ -63,7 +65,7 @@ public struct CPUThrottling: Hashable, Sendable, Codable {
                 label:
                     "\(policy.name) \(policy.currentKHz / 1000) MHz of \(policy.maximumKHz / 1000) MHz"
                     + (policy.capRatio < 1 ? ", capped at \(policy.capKHz / 1000) MHz" : ""),
-                value: policy.currentRatio, unit: "ratio")
+                value: policy.currentRatio.fraction, unit: "ratio")
         }
         if let throttleEvents {
             entries.append(

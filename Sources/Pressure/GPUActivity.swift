@@ -1,4 +1,5 @@
 import Files
+import Units
 
 /// An integrated GPU's load and clock from devfreq (a Jetson's `17000000.ga10b`).
 public struct GPUActivity: Hashable, Sendable {
@@ -6,7 +7,7 @@ public struct GPUActivity: Hashable, Sendable {
     public var device: String
     /// Busy share of the last sampling window, 0…1 (the driver's `load`, per mille); `nil`
     /// where the driver has no load file.
-    public var load: Double?
+    public var load: Share?
     /// The current clock (`cur_freq`), hertz.
     public var hertz: Double?
     /// The highest clock allowed now (`max_freq`), hertz.
@@ -16,7 +17,7 @@ public struct GPUActivity: Hashable, Sendable {
 
     /// A GPU's activity; give a `fault` when it could not be read.
     public init(
-        device: String, load: Double? = nil, hertz: Double? = nil, maximumHertz: Double? = nil,
+        device: String, load: Share? = nil, hertz: Double? = nil, maximumHertz: Double? = nil,
         fault: SensorFault? = nil
     ) {
         self.device = device
@@ -37,7 +38,7 @@ extension GPUActivity: Codable {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         device = try container.decode(String.self, forKey: .device)
-        load = try container.decodeIfPresent(Double.self, forKey: .load)
+        load = try container.decodeIfPresent(Share.self, forKey: .load)
         hertz = try container.decodeIfPresent(Double.self, forKey: .hertz)
         maximumHertz = try container.decodeIfPresent(Double.self, forKey: .maximumHertz)
         fault = try container.decodeIfPresent(String.self, forKey: .fault).map(SensorFault.other)

@@ -1,4 +1,5 @@
 import Locking
+import Units
 
 /// Temperatures from lm-sensors: libsensors for discovery, labels and limits; the input files
 /// kept open and re-read with `pread` for each sample.
@@ -9,7 +10,7 @@ import Locking
 /// turn stale.
 public final class LibsensorsSource: TemperatureSource {
     /// Seconds between discoveries; 0 rediscovers on every sample.
-    public let rescanInterval: Double
+    public let rescanInterval: Duration
     private let library: Libsensors
     private struct State {
         var table = PolledSensorTable()
@@ -22,7 +23,7 @@ public final class LibsensorsSource: TemperatureSource {
 
     /// A source using `library` (the process's one owner), rediscovering every
     /// `rescanInterval` seconds.
-    public init(library: Libsensors = .shared, rescanInterval: Double = 60) {
+    public init(library: Libsensors = .shared, rescanInterval: Duration = .seconds(60)) {
         self.library = library
         self.rescanInterval = rescanInterval
     }
@@ -32,7 +33,7 @@ public final class LibsensorsSource: TemperatureSource {
     /// - Throws: ``SourceUnavailable`` when libsensors cannot be initialized.
     public func readTemperatures(at time: Double) throws(SourceUnavailable) -> [SensorReading] {
         let library = self.library
-        let interval = rescanInterval
+        let interval = rescanInterval.seconds
         let result: Result<[SensorReading], SourceUnavailable> = state.withLock { state in
             let isDue =
                 state.lastDiscovery.map { time - $0 >= interval || time < $0 } ?? true

@@ -1,4 +1,5 @@
 import Locking
+import Units
 
 #if canImport(Glibc)
     import Glibc
@@ -24,14 +25,14 @@ public final class PSISource: PressureStallSource {
     public let roots: SystemRoots
     /// The least time between two reads of the files, in seconds of sample time; 0 reads on
     /// every call.
-    public let refreshInterval: Double
+    public let refreshInterval: Duration
     private let files = LockedState<[PSIReading.Resource: SysfsValueFile]>([:])
     private let lastRead = LockedState<(time: Double, readings: [PSIReading])?>(nil)
     /// Each resource's path, built once rather than on every sample.
     private let paths: [(resource: PSIReading.Resource, path: String)]
 
-    /// A source reading under `roots`, at most every `refreshInterval` seconds.
-    public init(roots: SystemRoots = SystemRoots(), refreshInterval: Double = 0) {
+    /// A source reading under `roots`, at most every `refreshInterval`.
+    public init(roots: SystemRoots = SystemRoots(), refreshInterval: Duration = .zero) {
         self.roots = roots
         self.refreshInterval = refreshInterval
         self.paths = PSIReading.Resource.allCases.map { ($0, "\(roots.pressure)/\($0.rawValue)") }
@@ -42,14 +43,14 @@ public final class PSISource: PressureStallSource {
     ///
     /// - Throws: ``SourceUnavailable`` when no resource can be read, or a file holds garbage.
     public func readPressure(at time: Double) throws(SourceUnavailable) -> [PSIReading] {
-        if refreshInterval > 0,
+        if refreshInterval > .zero,
             let last = lastRead.withLock({ $0 }), time >= last.time,
-            time - last.time < refreshInterval
+            time - last.time < refreshInterval.seconds
         {
             return last.readings
         }
         let readings = try readFiles()
-        if refreshInterval > 0 { lastRead.withLock { $0 = (time, readings) } }
+        if refreshInterval > .zero { lastRead.withLock { $0 = (time, readings) } }
         return readings
     }
 

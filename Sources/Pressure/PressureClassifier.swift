@@ -275,7 +275,7 @@ public struct PressureClassifier: Sendable {
     private func isWithinReach(_ sample: PressureSample, headroom: HeadroomEstimate) -> Bool {
         let reach = configuration.sampling.reach
         if headroom.planning >= reach { return true }
-        if let share = sample.throttling?.throttledShare,
+        if let share = sample.throttling?.throttledShare.fraction,
             share >= reach * configuration.throttling.fair
         {
             return true
@@ -433,7 +433,7 @@ public struct PressureClassifier: Sendable {
     private mutating func throttlingFactor(
         _ throttling: CPUThrottling?, firmware: FirmwareThrottling?
     ) -> PressureFactor {
-        let share = throttling?.throttledShare ?? 0
+        let share = throttling?.throttledShare.fraction ?? 0
         var level = configuration.throttling.ladder.level(
             of: share, previously: factorLevels[.cpuThrottling] ?? .nominal)
         factorLevels[.cpuThrottling] = level

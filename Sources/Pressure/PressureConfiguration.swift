@@ -1,4 +1,5 @@
 import Files
+import Units
 
 /// The classifier's rules, readable from a JSON file; every key is optional and unknown keys
 /// are errors. Defaults are DESIGN.md's table.
@@ -122,8 +123,8 @@ public struct PressureConfiguration: Hashable, Sendable, Codable {
 
     /// When the observer may sample slowly (see ``PressureObserver``).
     public struct SamplingRules: Hashable, Sendable, Codable {
-        /// The interval far from every threshold, seconds.
-        public var slowInterval = 1.0
+        /// The interval far from every threshold (`slowInterval` in seconds in the file).
+        @SecondsCoded public var slowInterval: Duration = .seconds(1)
         /// "Within reach" of a threshold: headroom (now or forecast) at or above this, or a
         /// ratio factor at or above this share of its `fair` threshold, or a power rail at or
         /// above this share of its warning limit.

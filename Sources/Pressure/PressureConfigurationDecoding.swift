@@ -203,12 +203,14 @@ extension PressureConfiguration.SamplingRules {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init()
-        slowInterval =
-            try container.decodeIfPresent(Double.self, forKey: .slowInterval) ?? slowInterval
-        guard (0.01...10).contains(slowInterval) else {
+        let seconds =
+            try container.decodeIfPresent(Double.self, forKey: .slowInterval)
+            ?? slowInterval.seconds
+        guard (0.01...10).contains(seconds) else {
             throw decoder.invalidValue(
-                CodingKeys.slowInterval, "expected 0.01 to 10 seconds, got \(slowInterval)")
+                CodingKeys.slowInterval, "expected 0.01 to 10 seconds, got \(seconds)")
         }
+        slowInterval = .seconds(seconds)
         reach = try container.decodeIfPresent(Double.self, forKey: .reach) ?? reach
         guard (0...1).contains(reach) else {
             throw decoder.invalidValue(

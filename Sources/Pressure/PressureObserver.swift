@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import Units
 
 /// Samples pressure on an interval and publishes readings and level changes.
 ///
@@ -14,8 +15,8 @@ import Locking
 /// ``readings(bufferingPolicy:)`` and ``levelChanges()``. Cancelling the task running `run()`
 /// wakes the thread at once, ends it and finishes every stream.
 public final class PressureObserver: Sendable {
-    /// Seconds between samples.
-    public let interval: Double
+    /// The time between samples (within reach of a threshold).
+    public let interval: Duration
     private let source: any SampleSource
     private let clock: any PressureClock
     private let triggers: [PSITrigger]
@@ -31,18 +32,18 @@ public final class PressureObserver: Sendable {
     private let readingBroadcast = Broadcast<PressureReading>()
     private let changeBroadcast = Broadcast<LevelChange>()
 
-    /// An observer sampling `source` every `interval` seconds on `clock`, classified by
+    /// An observer sampling `source` every `interval` on `clock`, classified by
     /// `classifier`; with `triggers` (see ``PSITrigger/arm(for:roots:)``), it also samples at
     /// once whenever one fires.
     public init(
         source: any SampleSource, classifier: PressureClassifier = PressureClassifier(),
-        interval: Double = 1, clock: any PressureClock = MonotonicPressureClock(),
+        interval: Duration = .seconds(1), clock: any PressureClock = MonotonicPressureClock(),
         triggers: [PSITrigger] = []
     ) {
         self.source = source
         self.clock = clock
         self.triggers = triggers
-        self.interval = max(interval, 0.001)
+        self.interval = max(interval, .milliseconds(1))
         self.state = LockedState(State(classifier: classifier))
     }
 
@@ -75,7 +76,7 @@ public final class PressureObserver: Sendable {
 
     /// The time to the next sample after `reading`: ``interval`` within reach of a threshold,
     /// the configuration's slow interval (never shorter than ``interval``) otherwise.
-    public func pace(after reading: PressureReading) -> Double {
+    public func pace(after reading: PressureReading) -> Duration {
         Self.pace(
             after: reading, interval: interval,
             slowInterval: state.withLock { $0.classifier.configuration.sampling.slowInterval })
@@ -83,9 +84,9 @@ public final class PressureObserver: Sendable {
 
     /// The time to the next sample after `reading` for a sampler of `interval` whose
     /// configuration's slow interval is `slowInterval`.
-    public static func pace(after reading: PressureReading, interval: Double, slowInterval: Double)
-        -> Double
-    {
+    public static func pace(
+        after reading: PressureReading, interval: Duration, slowInterval: Duration
+    ) -> Duration {
         reading.isWithinReach ? interval : max(interval, slowInterval)
     }
 
@@ -130,7 +131,7 @@ public final class PressureObserver: Sendable {
         return published.reading
     }
 
-    /// Samples every ``interval`` seconds, and at once when a trigger fires, until cancelled
+    /// Samples every ``interval``, and at once when a trigger fires, until cancelled
     /// or the source is exhausted, then finishes every stream. Call it once.
     ///
     /// `onReading`, when given, is handed every reading on the sampling thread as it is taken
@@ -160,7 +161,7 @@ public final class PressureObserver: Sendable {
     ) {
         guard !waitSet.isStopped, let first = sampleOnce() else { return }
         onReading(first)
-        var deadline = clock.now() + pace(after: first)
+        var deadline = clock.now() + pace(after: first).seconds
         while true {
             switch clock.wait(until: deadline, on: waitSet) {
             case .stopped:
@@ -168,7 +169,7 @@ public final class PressureObserver: Sendable {
             case .deadline:
                 guard let reading = sampleOnce() else { return }
                 onReading(reading)
-                let step = pace(after: reading)
+                let step = pace(after: reading).seconds
                 deadline += step
                 let now = clock.now()
                 if deadline < now { deadline = now + step }
@@ -176,7 +177,7 @@ public final class PressureObserver: Sendable {
                 // A trigger that finds a threshold within reach brings the next sample closer.
                 guard let reading = sampleOnce() else { return }
                 onReading(reading)
-                deadline = min(deadline, clock.now() + pace(after: reading))
+                deadline = min(deadline, clock.now() + pace(after: reading).seconds)
             }
         }
     }

@@ -1,3 +1,5 @@
+import Units
+
 /// One classified reading: the level, its factors, the headroom, and every sensor behind it.
 ///
 /// This is what `headroom status --json` prints, one line of `watch --json`, and what the
@@ -12,7 +14,7 @@ public struct PressureReading: Hashable, Sendable, Codable {
     /// Thermal headroom now and forecast.
     public var headroom: HeadroomEstimate
     /// The share of the device's budget sustainable now, 0…1 (see ``SustainableBudget``).
-    public var sustainableShare: Double
+    public var sustainableShare: Share
     /// Whether any value is simulated (thermal model or replay); always shown to users.
     public var simulated: Bool
     /// What the temperature part rests on; `none` means no thermal sensors on this host.
@@ -31,7 +33,7 @@ public struct PressureReading: Hashable, Sendable, Codable {
     /// A reading with every field given.
     public init(
         time: Double, level: PressureLevel, factors: [PressureFactor], headroom: HeadroomEstimate,
-        sustainableShare: Double, simulated: Bool, thermal: ThermalCoverage,
+        sustainableShare: Share, simulated: Bool, thermal: ThermalCoverage,
         sensors: [SensorReading], notes: [String], board: BoardSignals? = nil,
         isWithinReach: Bool = true
     ) {

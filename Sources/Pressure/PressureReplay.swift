@@ -1,3 +1,5 @@
+import Units
+
 /// Something that consumes classified readings in time order: the replay's printer today, the
 /// Governor (issue 6) tomorrow; plug it into ``PressureReplay/run(_:classifier:consumer:)``.
 public protocol PressureReadingConsumer {
@@ -19,7 +21,7 @@ public enum PressureReplay {
         /// The most severe level reached.
         public var worstLevel: PressureLevel
         /// The smallest sustainable budget share seen, 0…1.
-        public var minimumSustainableShare: Double
+        public var minimumSustainableShare: Share
         /// Whether the replayed values are simulated (always true for a replay).
         public var simulated: Bool
 

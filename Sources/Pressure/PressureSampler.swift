@@ -1,3 +1,5 @@
+import Units
+
 /// Reads every configured source into one ``PressureSample``.
 ///
 /// Each source is independent: one that is unavailable is noted in the sample and the
@@ -28,8 +30,10 @@ public struct PressureSampler: SampleSource {
     /// signals under `roots`
     /// (PSI read at most twice a second: the kernel updates its averages every 2 s).
     ///
-    /// `rescanInterval` is how often (seconds) discovery runs again even when no directory changed.
-    public static func system(roots: SystemRoots = SystemRoots(), rescanInterval: Double = 60)
+    /// `rescanInterval` is how often discovery runs again even when no directory changed.
+    public static func system(
+        roots: SystemRoots = SystemRoots(), rescanInterval: Duration = .seconds(60)
+    )
         -> PressureSampler
     {
         PressureSampler(
@@ -38,7 +42,7 @@ public struct PressureSampler: SampleSource {
                 ThermalZoneSource(roots: roots, rescanInterval: rescanInterval),
             ],
             throttlingSource: CPUFrequencySource(roots: roots, rescanInterval: rescanInterval),
-            stallSource: PSISource(roots: roots, refreshInterval: 0.5),
+            stallSource: PSISource(roots: roots, refreshInterval: .milliseconds(500)),
             boardSource: BoardSignalSource(roots: roots, rescanInterval: rescanInterval))
     }
 

@@ -1,4 +1,5 @@
 import Files
+import Units
 
 /// The share of a device's budget that can be sustained at the current thermal headroom:
 /// 1.0 while cool, shrinking linearly as headroom rises past ``fullUntil``, to
@@ -28,7 +29,7 @@ public struct SustainableBudget: Hashable, Sendable, Codable {
     ///
     /// Without a headroom (no thermal sensors) the level alone decides: 1 nominal, 0.85 fair,
     /// 0.6 serious, 0.3 critical, 0 shutdown; with one, the smaller of both applies.
-    public func share(headroom: Double, level: PressureLevel) -> Double {
+    public func share(headroom: Double, level: PressureLevel) -> Share {
         let byLevel: Double =
             switch level {
             case .nominal: 1
@@ -37,10 +38,10 @@ public struct SustainableBudget: Hashable, Sendable, Codable {
             case .critical: 0.3
             case .shutdown: 0
             }
-        guard headroom.isFinite else { return byLevel }
+        guard headroom.isFinite else { return Share(fraction: byLevel) }
         let slope = (1 - atSerious) / max(1 - fullUntil, 1e-9)
         let byHeadroom = max(minimum, min(1, 1 - (headroom - fullUntil) * slope))
-        return level == .shutdown ? 0 : min(byLevel, byHeadroom)
+        return Share(fraction: level == .shutdown ? 0 : min(byLevel, byHeadroom))
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {

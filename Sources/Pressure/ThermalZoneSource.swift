@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import Units
 
 #if canImport(Glibc)
     import Glibc
@@ -17,7 +18,7 @@ public final class ThermalZoneSource: TemperatureSource {
     /// Where `/sys` is.
     public let roots: SystemRoots
     /// Seconds between rediscoveries of zones and trip points; 0 rediscovers every sample.
-    public let rescanInterval: Double
+    public let rescanInterval: Duration
     private struct State {
         var table: PolledSensorTable
         var lastDiscovery: Double?
@@ -32,13 +33,15 @@ public final class ThermalZoneSource: TemperatureSource {
     /// What a sample says when that directory does not exist.
     private let missing: SourceUnavailable
 
-    /// A source reading zones under `roots`, rediscovering every `rescanInterval` seconds.
-    public convenience init(roots: SystemRoots = SystemRoots(), rescanInterval: Double = 60) {
+    /// A source reading zones under `roots`, rediscovering every `rescanInterval`.
+    public convenience init(
+        roots: SystemRoots = SystemRoots(), rescanInterval: Duration = .seconds(60)
+    ) {
         self.init(roots: roots, rescanInterval: rescanInterval, open: PolledSensorTable.sysfs)
     }
 
     /// A source whose value files are opened by `open` (tests inject failing files).
-    init(roots: SystemRoots, rescanInterval: Double, open: @escaping PolledSensorTable.Opener) {
+    init(roots: SystemRoots, rescanInterval: Duration, open: @escaping PolledSensorTable.Opener) {
         self.roots = roots
         self.rescanInterval = rescanInterval
         self.state = LockedState(State(table: PolledSensorTable(open: open)))
@@ -53,7 +56,7 @@ public final class ThermalZoneSource: TemperatureSource {
     public func readTemperatures(at time: Double) throws(SourceUnavailable) -> [SensorReading] {
         let directory = self.directory
         let missing = self.missing
-        let interval = rescanInterval
+        let interval = rescanInterval.seconds
         let result: Result<[SensorReading], SourceUnavailable> = state.withLock { state in
             let isDue = state.lastDiscovery.map { time - $0 >= interval || time < $0 } ?? true
             // New or removed entries, and the directory itself, are looked for at most once a

@@ -3,6 +3,7 @@ import Foundation
 import LaunchTiming
 import Pipeline
 import Pressure
+import Units
 
 /// The files a run leaves behind, written atomically into one directory:
 /// `run.json` (the whole ``RunSummary``), `run.md` (a readable summary), `run.html` (one
@@ -52,7 +53,7 @@ public enum RunReport {
             text += "| time (s) | level | from | to | why |\n|---:|---|---|---|---|\n"
             for change in summary.governorChanges {
                 text +=
-                    "| \(change.time.fixed(1)) | \(change.level) | \(change.from) | \(change.to) | \(change.reason) |\n"
+                    "| \(change.time.seconds.fixed(1)) | \(change.level) | \(change.from) | \(change.to) | \(change.reason) |\n"
             }
         }
         if !summary.notes.isEmpty {
@@ -70,7 +71,7 @@ public enum RunReport {
             title:
                 "headroom run — \(summary.scenario), governor \(summary.isGovernorEnabled ? "on" : "off")",
             context: [
-                "profile \(summary.profile), seed \(summary.seed), \(summary.seconds.fixed(0)) s",
+                "profile \(summary.profile), seed \(summary.seed), \(summary.seconds.seconds.fixed(0)) s",
                 summary.isSimulated
                     ? "temperatures SIMULATED by the thermal model" : "temperatures measured",
             ] + summary.notes,
@@ -81,16 +82,17 @@ public enum RunReport {
             },
             pressure: summary.samples.map {
                 PressurePoint(
-                    timeSeconds: $0.time, level: $0.level.rawValue,
+                    timeSeconds: $0.time.seconds, level: $0.level.rawValue,
                     temperatureCelsius: $0.temperature)
             },
             governorChanges: summary.governorChanges.map {
-                GovernorChangeMark(timeSeconds: $0.time, summary: "\($0.level): \($0.to)")
+                GovernorChangeMark(timeSeconds: $0.time.seconds, summary: "\($0.level): \($0.to)")
             },
             pipeline: summary.samples.map {
                 PipelinePoint(
-                    timeSeconds: $0.time, targetFrameRate: $0.isCapturing ? $0.targetFrameRate : 0,
-                    actualFrameRate: $0.actualFrameRate, inferenceStride: $0.stride)
+                    timeSeconds: $0.time.seconds,
+                    targetFrameRate: $0.isCapturing ? $0.targetFrameRate.framesPerSecond : 0,
+                    actualFrameRate: $0.actualFrameRate.framesPerSecond, inferenceStride: $0.stride)
             },
             quality: figures(summary).map { name, value in
                 QualityFigure(
@@ -107,7 +109,7 @@ public enum RunReport {
         var figures: [(String, String)] = [
             (
                 "seconds",
-                summary.seconds.fixed(summary.wasInterrupted ? 1 : 0)
+                summary.seconds.seconds.fixed(summary.wasInterrupted ? 1 : 0)
                     + (summary.wasInterrupted ? " (interrupted)" : "")
             ),
             (
@@ -117,19 +119,19 @@ public enum RunReport {
                 } ?? "no sensors"
             ),
             ("worst level", summary.worstLevel.name),
-            ("time at serious or worse", "\(summary.secondsAtSeriousOrWorse.fixed(1)) s"),
+            ("time at serious or worse", "\(summary.secondsAtSeriousOrWorse.seconds.fixed(1)) s"),
             ("frames processed", String(summary.framesProcessed)),
             ("frames dropped", String(summary.framesDropped)),
             ("detector calls", String(summary.detectorCalls)),
             ("source", "\(summary.source), \(summary.detector.rawValue) detector"),
         ]
         if let quality = summary.quality {
-            let whole = "over \(quality.seconds.fixed(0)) s"
+            let whole = "over \(quality.seconds.seconds.fixed(0)) s"
             figures += [
                 ("IDF1", "\(quality.idf1.fixed(3)) \(whole)"),
                 (
-                    "IDF1, last \(TrackingQuality.recentWindow.fixed(0)) s",
-                    "\(quality.recentIDF1.fixed(3)) over \(quality.recentSeconds.fixed(0)) s"
+                    "IDF1, last \(TrackingQuality.recentWindow.seconds.fixed(0)) s",
+                    "\(quality.recentIDF1.fixed(3)) over \(quality.recentSeconds.seconds.fixed(0)) s"
                 ),
                 (
                     "HOTA (DetA, AssA)",

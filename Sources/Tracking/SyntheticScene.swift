@@ -1,4 +1,5 @@
 import Foundation
+import Units
 
 /// A seeded, reproducible world of people walking around a stand, meeting and occluding each
 /// other. Positions are world directions (yaw, pitch in radians) and distances (metres) from
@@ -65,8 +66,8 @@ public struct SyntheticScene: Sendable {
     public let configuration: Configuration
     /// The people, by id.
     public private(set) var people: [Person]
-    /// Seconds since the scene started.
-    public private(set) var time: Double = 0
+    /// The time since the scene started.
+    public private(set) var time: Duration = .zero
     private var generator: SeededGenerator
 
     /// Creates a scene; the same configuration always gives the same people and motion.
@@ -144,10 +145,11 @@ public struct SyntheticScene: Sendable {
         return tones.map { (palette[$0.upper], palette[$0.lower]) }
     }
 
-    /// Advances the world by `seconds` (> 0): people walk toward their destinations, pause
+    /// Advances the world by `duration` (> 0): people walk toward their destinations, pause
     /// there, and pick new ones (sometimes next to someone else: a meeting).
-    public mutating func advance(by seconds: Double) {
-        time += seconds
+    public mutating func advance(by duration: Duration) {
+        time += duration
+        let seconds = duration.seconds
         for index in people.indices {
             if people[index].pauseRemaining > 0 {
                 people[index].pauseRemaining -= seconds

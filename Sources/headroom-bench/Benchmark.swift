@@ -1,4 +1,5 @@
 import LaunchTiming
+import Units
 
 /// One benchmark: a workload timed beside a baseline measured in the same run, so the printed
 /// ratio means something on any machine. Register a benchmark by adding it to an area's list

@@ -1,4 +1,5 @@
 import Capture
+import Units
 
 /// The estimator and planner targets of the foundation issue: one estimate of a 4-camera
 /// session ≤ 1 µs; a plan over 3 cameras × 40 formats ≤ 10 ms.
@@ -33,7 +34,8 @@ let captureBenchmarks: [Benchmark] = [
             return Measurement(
                 nanoseconds: nanoseconds, baselineNanoseconds: baseline,
                 extras: [
-                    "strategy": plan.strategy.rawValue, "cost": String(plan.planned.hardwareCost),
+                    "strategy": plan.strategy.rawValue,
+                    "cost": String(plan.planned.hardwareCost.fraction),
                 ])
         }),
 ]

@@ -2,6 +2,7 @@ import CMallocStats
 import Capture
 import HeadroomC
 import LaunchTiming
+import Units
 
 /// The launch-timing targets of issue 5: a mark costs ≤ 2× a bare monotonic clock read with
 /// zero allocations; the first preview frame with deferred start arrives in ≤ 0.5× the time

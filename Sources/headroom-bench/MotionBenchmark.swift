@@ -1,6 +1,7 @@
 import Foundation
 import LaunchTiming
 import Tracking
+import Units
 
 /// `headroom-bench motion RAWFILE WIDTH HEIGHT [--detector motion|hog|blob] [--scale S ...]
 /// [--json] [--print]`: times a pipeline detector (``MotionDetector`` unless `--detector`

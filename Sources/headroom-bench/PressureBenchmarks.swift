@@ -3,6 +3,7 @@ import Foundation
 import LaunchTiming
 import Pressure
 import Synchronization
+import Units
 
 #if canImport(Glibc)
     import Glibc
@@ -21,7 +22,7 @@ let pressureBenchmarks: [Benchmark] = [
         targetNanoseconds: nil,
         measure: {
             try FakeHwmonTree.prepare()
-            let source = LibsensorsSource(rescanInterval: .infinity)
+            let source = LibsensorsSource(rescanInterval: .seconds(Int64.max))
             let first = try source.readTemperatures(at: 0)
             let fastCount = first.filter { !$0.isStale }.count
             // Discovered after the source's own discovery, which starts libsensors afresh.
@@ -51,7 +52,7 @@ let pressureBenchmarks: [Benchmark] = [
         targetNanoseconds: nil,
         measure: {
             try FakeHwmonTree.prepare()
-            let source = LibsensorsSource(rescanInterval: .infinity)
+            let source = LibsensorsSource(rescanInterval: .seconds(Int64.max))
             _ = try source.readTemperatures(at: 0)
             let fast = nanosecondsPerCall(iterations: 20_000) {
                 blackHole(try? source.readTemperatures(at: 0))
@@ -190,7 +191,7 @@ private func reaction(between low: Double, and high: Double, baseline: Double) a
     // Temperatures only: PSI on a busy build machine would mask the step.
     let sampler = PressureSampler(temperatureSources: [LibsensorsSource()])
     try FakeHwmonTree.setTemperature(chip: 0, input: 1, celsius: low)
-    let observer = PressureObserver(source: sampler, interval: 0.1)
+    let observer = PressureObserver(source: sampler, interval: .milliseconds(100))
     let clock = MonotonicPressureClock()
     var changes = observer.levelChanges().makeAsyncIterator()
     let task = Task { await observer.run() }
@@ -345,11 +346,11 @@ private func observerCPU(seconds: Double, consumer: ReadingConsumer, fixedRate: 
     -> ObserverCPU
 {
     var configuration = PressureConfiguration()
-    if fixedRate { configuration.sampling.slowInterval = 0.1 }
+    if fixedRate { configuration.sampling.slowInterval = .milliseconds(100) }
     let source = CountingSource(PressureSampler.system())
     let observer = PressureObserver(
         source: source, classifier: PressureClassifier(configuration: configuration),
-        interval: 0.1)
+        interval: .milliseconds(100))
     let readings = observer.readings(bufferingPolicy: .bufferingNewest(1))
     let task = Task { await observer.run() }
     // From the first reading on: starting the thread and discovering every sensor (libsensors

@@ -7,6 +7,7 @@ import Locking
 import Pipeline
 import Pressure
 import Telemetry
+import Units
 
 #if canImport(Glibc)
     import Glibc
@@ -66,7 +67,7 @@ private func warmParts() throws -> (status: Double, publish: Double, consume: Do
     let exported = PressureStatus(reading)
     let publish = nanosecondsPerCall(iterations: 2_000) { try? exporter.publish(exported) }
     let service = HostService(
-        configuration: HostGovernorConfiguration(leaseSeconds: 3600, processorCount: 2),
+        configuration: HostGovernorConfiguration(lease: .seconds(3600), processorCount: 2),
         clock: MonotonicPressureClock(), catalog: ProfileCatalog(calibratedDirectory: nil),
         metrics: metrics)
     for index in 0..<4 {
@@ -90,14 +91,14 @@ private func benchRegistration(_ index: Int) -> ClientRegistration {
 /// with 4 registered clients and 8 readers of `/v1/events` on real loopback connections.
 private func serveCPU(seconds: Double) async throws -> (cpu: ObserverCPU, readers: Int) {
     var configuration = PressureConfiguration()
-    configuration.sampling.slowInterval = 0.1
+    configuration.sampling.slowInterval = .milliseconds(100)
     let source = CountingSource(PressureSampler.system())
     let observer = PressureObserver(
         source: source, classifier: PressureClassifier(configuration: configuration),
-        interval: 0.1)
+        interval: .milliseconds(100))
     let metrics = try HeadroomMetrics()
     let service = HostService(
-        configuration: HostGovernorConfiguration(leaseSeconds: 3600, processorCount: 2),
+        configuration: HostGovernorConfiguration(lease: .seconds(3600), processorCount: 2),
         clock: MonotonicPressureClock(), catalog: ProfileCatalog(calibratedDirectory: nil),
         metrics: metrics)
     let exporter = MetricsExporter(

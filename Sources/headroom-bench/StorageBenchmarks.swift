@@ -4,6 +4,7 @@ import Foundation
 import LaunchTiming
 import Locking
 import Storage
+import Units
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import Dock
 import Tracking
+import Units
 
 /// The tracking issue's targets (release, one thread): a tracker update with 10 subjects at
 /// ≥ 50,000 frames/s (≤ 20 µs) and with 100 subjects at ≥ 2,000 frames/s (≤ 500 µs); plus the
@@ -24,10 +25,10 @@ let trackingBenchmarks: [Benchmark] = [
             scene.people = 6
             var run = try SceneRun(
                 scene: scene, rig: try StandMotors(), width: 320, height: 180,
-                tracker: TrackerConfiguration(), scale: 0.5, stride: 1, framesPerSecond: 30)
+                tracker: TrackerConfiguration(), scale: 0.5, stride: 1, frameRate: 30)
             let nanoseconds =
                 nanosecondsPerCall(iterations: 1, rounds: 5) {
-                    blackHole(run.run(duration: 10).frames)
+                    blackHole(run.run(duration: .seconds(10)).frames)
                 } / 300
             var renderer = FrameRenderer(width: 320, height: 180)
             var frame = GrayFrame(width: 320, height: 180)
@@ -93,7 +94,7 @@ private func detectorBenchmark(width: Int, height: Int, scale: Double) -> Benchm
             var renderer = FrameRenderer(width: width, height: height)
             var frame = GrayFrame(width: width, height: height)
             var scene = SyntheticScene()
-            scene.advance(by: 2)
+            scene.advance(by: .seconds(2))
             _ = renderer.render(scene, from: CameraPose(), into: &frame)
             var detector = BlobDetector(scale: scale)
             let found = detector.detect(in: frame).count

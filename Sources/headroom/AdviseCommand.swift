@@ -2,6 +2,7 @@ import Files
 import Foundation
 import Governor
 import Pressure
+import Units
 
 /// `headroom advise --ladder FILE`: the host governor for a shell pipeline, without a server —
 /// a line on stdout per change of advice.
@@ -39,13 +40,13 @@ enum AdviseCommand {
             let clock = MonotonicPressureClock()
             let observer = PressureObserver(
                 source: try input.observedSource(arguments),
-                classifier: input.classifier, interval: arguments.number("--interval"),
+                classifier: input.classifier, interval: arguments.seconds("--interval"),
                 clock: clock)
             let (changes, feed) = AsyncStream.makeStream(of: AdviceChange.self)
             let governor = HostGovernor(
                 configuration: HostGovernorConfiguration(
                     // The pipeline is the only client: its lease never ends.
-                    leaseSeconds: .infinity,
+                    lease: .seconds(Int64.max),
                     processorCount: ProcessInfo.processInfo.activeProcessorCount),
                 onChange: { feed.yield($0) })
             let readings = observer.readings()
@@ -88,7 +89,7 @@ enum AdviseCommand {
     private static func text(_ advice: ClientAdvice) -> String {
         let settings =
             advice.frameRate == 0
-            ? "pause" : "\(advice.frameRate.trimmed()) fps, \(advice.ladderName)"
+            ? "pause" : "\(advice.frameRate.framesPerSecond.trimmed()) fps, \(advice.ladderName)"
         return "#\(advice.seq) \(advice.actingLevel): \(settings) (\(advice.reason))"
     }
 }

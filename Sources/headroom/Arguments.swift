@@ -1,4 +1,5 @@
 import Files
+import Units
 
 /// The command line's grammar: each command declares its options once — name, value type,
 /// default, help — and from that one declaration come the parser (`Arguments`), the help text
@@ -280,6 +281,18 @@ struct Arguments: Sendable {
 
     /// The integer given for `option`, else its declared default (declaring none is a
     /// programming error).
+    /// The number of seconds given for `option`, else its declared default, as a duration.
+    func seconds(_ option: String) -> Duration { .seconds(number(option)) }
+
+    /// The seconds given for `option` as a duration; `nil` when it was not given and declares
+    /// no default.
+    func optionalSeconds(_ option: String) -> Duration? {
+        optionalNumber(option).map(Duration.seconds)
+    }
+
+    /// The frames per second given for `option`, else its declared default.
+    func frameRate(_ option: String) -> FrameRate { FrameRate(framesPerSecond: number(option)) }
+
     func integer(_ option: String) -> Int {
         guard let integer = optionalInteger(option) else {
             preconditionFailure("\(option) is read as an integer but declares none by default")

@@ -154,7 +154,7 @@ struct CalibrationText {
             fitted.rows.append([
                 measurement.point.description, measurement.deliveredFrameRate.fixed(1),
                 String(measurement.droppedFrames), measurement.utilization.fixed(3),
-                measurement.frames > 0 ? model.fixed(3) : "-",
+                measurement.frames > 0 ? model.fraction.fixed(3) : "-",
                 measurement.keptUp ? "" : "fell behind: not fitted",
             ])
         }

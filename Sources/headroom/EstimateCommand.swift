@@ -96,11 +96,12 @@ struct EstimateText {
             numericColumns: [2, 3, 5, 6, 7])
         for (camera, cost) in zip(configuration.cameras, estimate.cameras) {
             cameras.rows.append([
-                camera.id, camera.format.description, cost.factors.frameRate.trimmed(),
+                camera.id, camera.format.description,
+                cost.factors.frameRate.framesPerSecond.trimmed(),
                 cost.factors.readoutFactor.fixed(2),
                 outputList(cost.factors.outputs),
-                cost.pixelRateShare.fixed(2), cost.memoryBandwidthShare.fixed(2),
-                cost.cost.fixed(2),
+                cost.pixelRateShare.fraction.fixed(2), cost.memoryBandwidthShare.fraction.fixed(2),
+                cost.cost.fraction.fixed(2),
             ])
         }
         var budgets = TextTable(
@@ -109,13 +110,14 @@ struct EstimateText {
             budgets.rows.append([
                 use.budget.rawValue, quantity(use.demand, use.budget),
                 quantity(use.capacity, use.budget),
-                use.share.fixed(2), use.budget == estimate.limitingBudget ? "← limiting" : "",
+                use.share.fraction.fixed(2),
+                use.budget == estimate.limitingBudget ? "← limiting" : "",
             ])
         }
         let verdict =
             estimate.fits
-            ? "hardware cost \(estimate.hardwareCost.fixed(2)): fits on \(estimate.profile)"
-            : "hardware cost \(estimate.hardwareCost.fixed(2)): over budget on \(estimate.profile)"
+            ? "hardware cost \(estimate.hardwareCost.fraction.fixed(2)): fits on \(estimate.profile)"
+            : "hardware cost \(estimate.hardwareCost.fraction.fixed(2)): over budget on \(estimate.profile)"
                 + " (limited by \(estimate.limitingBudget.rawValue)); `headroom plan` finds a configuration that fits"
         return "\(cameras.text)\n\n\(budgets.text)\n\n\(verdict)"
     }

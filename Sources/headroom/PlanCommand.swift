@@ -1,5 +1,6 @@
 import Capture
 import Files
+import Units
 
 /// `headroom plan FILE`: the closest configuration that fits, and what was traded for it.
 enum PlanCommand {
@@ -26,7 +27,7 @@ enum PlanCommand {
         run: { arguments in
             let input = try SessionInput(arguments)
             let out = try arguments.destination("--out")
-            let floor = arguments.number("--min-frame-rate")
+            let floor = arguments.frameRate("--min-frame-rate")
             let planner = CapturePlanner(
                 estimator: HardwareCostEstimator(profile: input.profile), minimumFrameRate: floor)
             let plan = planner.plan(for: input.configuration)
@@ -42,8 +43,8 @@ enum PlanCommand {
         })
 
     private static func text(of plan: CapturePlan, written: String?) -> String {
-        let before = plan.original.hardwareCost.fixed(2)
-        let after = plan.planned.hardwareCost.fixed(2)
+        let before = plan.original.hardwareCost.fraction.fixed(2)
+        let after = plan.planned.hardwareCost.fraction.fixed(2)
         var lines: [String] = []
         switch plan.strategy {
         case .unchanged:

@@ -63,7 +63,7 @@ enum PressureText {
             "headroom: \(headroom(reading.headroom.current)) now, "
                 + "\(headroom(reading.headroom.forecast)) in \(reading.headroom.forecastSeconds.trimmed()) s"
                 + " (1.0 = serious threshold)",
-            "sustainable budget share: \(reading.sustainableShare.fixed(2))",
+            "sustainable budget share: \(reading.sustainableShare.fraction.fixed(2))",
             "",
         ]
         var factors = TextTable(headings: ["factor", "level", "why"])
@@ -87,7 +87,7 @@ enum PressureText {
         let why = reading.factors.first?.detail ?? "no factors"
         return "\(reading.time.fixed(1)) s  \(change)  \(why)"
             + "  headroom \(headroom(reading.headroom.current))"
-            + "  share \(reading.sustainableShare.fixed(2))"
+            + "  share \(reading.sustainableShare.fraction.fixed(2))"
             + (reading.simulated ? "  [SIMULATED]" : "")
             + (reading.thermal == .none ? "  [no thermal sensors]" : "")
     }

@@ -2,6 +2,7 @@ import Dock
 import Files
 import Foundation
 import Tracking
+import Units
 
 /// `headroom quality`: the tracking-quality table the governor relies on.
 enum QualityCommand {
@@ -49,15 +50,17 @@ enum QualityCommand {
                 .map { UInt64($0) }
             var generator = QualityTableGenerator(
                 scene: scene,
-                duration: arguments.number("--seconds"),
+                duration: arguments.seconds("--seconds"),
                 width: Int(size.width), height: Int(size.height))
             generator.seeds = seeds
             let table =
                 arguments.has("--fixed")
                 ? try generator.generate(
-                    rig: FixedRig(), framesPerSecond: rates, strides: strides, scales: scales)
+                    rig: FixedRig(), frameRates: rates.map(FrameRate.init(framesPerSecond:)),
+                    strides: strides, scales: scales)
                 : try generator.generate(
-                    rig: try StandMotors(), framesPerSecond: rates, strides: strides,
+                    rig: try StandMotors(), frameRates: rates.map(FrameRate.init(framesPerSecond:)),
+                    strides: strides,
                     scales: scales)
             if let out {
                 try AtomicFile.write(Console.jsonData(table), to: out.path)

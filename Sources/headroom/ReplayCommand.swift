@@ -3,6 +3,7 @@ import Foundation
 import Governor
 import Pipeline
 import Pressure
+import Units
 
 /// `headroom replay FILE`: runs a recorded trace through the classifier and the governor.
 enum ReplayCommand {
@@ -41,8 +42,12 @@ enum ReplayCommand {
                     qualityTable: .standard))
             let summary = PressureReplay.run(
                 TraceReplaySource(trace: trace), classifier: &classifier, consumer: &consumer)
+            // The governor's changes at their time on the trace's clock, as the trace counts it.
+            let governorChanges = consumer.changes.map {
+                RunGovernorChange($0, since: MonotonicInstant(secondsSinceOrigin: 0))
+            }
             if arguments.has("--json") {
-                Console.json(ReplayOutput(summary: summary, governorChanges: consumer.changes))
+                Console.json(ReplayOutput(summary: summary, governorChanges: governorChanges))
                 return 0
             }
             var lines = ["replaying \(path) [SIMULATED: recorded values]"]
@@ -56,11 +61,12 @@ enum ReplayCommand {
             }
             lines.append(
                 "\(summary.samples) samples; worst level \(summary.worstLevel); "
-                    + "minimum sustainable share \(summary.minimumSustainableShare.fixed(2))")
+                    + "minimum sustainable share \(summary.minimumSustainableShare.fraction.fixed(2))"
+            )
             if !levels.isEmpty { lines.append("time at level: " + levels.joined(separator: ", ")) }
-            for change in consumer.changes {
+            for change in governorChanges {
                 lines.append(
-                    "\(change.time.fixed(1)) s  governor → \(change.to)  (\(change.reason))"
+                    "\(change.time.seconds.fixed(1)) s  governor → \(change.to)  (\(change.reason))"
                 )
             }
             Console.out(lines.joined(separator: "\n"))
@@ -71,7 +77,7 @@ enum ReplayCommand {
 /// The replay summary with the governor's changes beside its own keys.
 struct ReplayOutput: Encodable {
     var summary: PressureReplay.Summary
-    var governorChanges: [GovernorChange]
+    var governorChanges: [RunGovernorChange]
 
     enum CodingKeys: String, CodingKey {
         case governorChanges

@@ -10,6 +10,7 @@ import Reports
 import Storage
 import Telemetry
 import Tracking
+import Units
 
 /// `headroom run`: the main job.
 enum RunCommand {
@@ -158,7 +159,7 @@ enum RunCommand {
                 let server = try serve(run, at: arguments.value("--serve"), quiet: json)
                 defer { server?.stop() }
                 let display = RunDisplay(
-                    isLive: !json && Console.isTerminal, isQuiet: json, seconds: options.seconds)
+                    isLive: !json && Console.isTerminal, isQuiet: json, duration: options.duration)
                 if !json { Console.out(display.header(options)) }
                 let summary: RunSummary
                 do {
@@ -262,9 +263,8 @@ enum RunCommand {
 
     private static func runOptions(_ arguments: Arguments) throws -> RunOptions {
         let scenario = try RunScenario.named(arguments.text("--scenario"))
-        let seconds = arguments.optionalNumber("--seconds")
         var options = RunOptions(
-            seconds: seconds, scenario: scenario,
+            duration: arguments.optionalSeconds("--seconds"), scenario: scenario,
             source: .scene(
                 seed: UInt64(arguments.integer("--seed")), style: SceneCommand.style(arguments)),
             governance: RunOptions.Governance(rawValue: arguments.text("--governor")) ?? .full)
@@ -323,13 +323,14 @@ enum RunCommand {
         options.source = .video(
             video, groundTruth: try arguments.value("--gt").map(MOTInput.readIdentities) ?? [])
         if arguments.value("--detector") == nil { options.detector = .hog }
-        if arguments.optionalNumber("--seconds") == nil { options.seconds = 86_400 }
+        if arguments.optionalNumber("--seconds") == nil { options.duration = .seconds(86_400) }
         guard arguments.value("--session") == nil else { return }
         // Pacing "max" asks the session for frames faster than the video's rate.
         let rate = pacing == .max ? min(240, video.frameRate * 4) : video.frameRate
         options.configuration.cameras[0].format = CameraFormat(
             width: video.header.width, height: video.header.height,
-            maxFrameRate: (rate * 1000).rounded(.up) / 1000)
+            maxFrameRate: FrameRate(
+                framesPerSecond: (rate.framesPerSecond * 1000).rounded(.up) / 1000))
     }
 
     /// Starts serving `run`'s metrics at `address`, if given.
@@ -361,7 +362,7 @@ enum RunCommand {
             "trackCount": Double(summary.trackCount),
             "framesDropped": Double(summary.framesDropped),
             "governorChanges": Double(summary.governorChangeCount),
-            "secondsAtSeriousOrWorse": summary.secondsAtSeriousOrWorse,
+            "secondsAtSeriousOrWorse": summary.secondsAtSeriousOrWorse.seconds,
             "worstLevel": Double(summary.worstLevel.rawValue),
         ]
         if let peak = summary.peakTemperature { figures["peakTemperatureCelsius"] = peak }

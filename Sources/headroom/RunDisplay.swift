@@ -2,19 +2,20 @@ import Locking
 import Pipeline
 import Pressure
 import Reports
+import Units
 
 /// How `headroom run` shows progress: a status line redrawn in place on a terminal (with the
 /// governor's changes printed above it as they happen), plain log lines every second otherwise.
 final class RunDisplay: Sendable {
     private let isLive: Bool
     private let isQuiet: Bool
-    private let seconds: Double
+    private let duration: Duration
     private let state = LockedState<(changes: Int, samples: Int)>((0, 0))
 
-    init(isLive: Bool, isQuiet: Bool, seconds: Double) {
+    init(isLive: Bool, isQuiet: Bool, duration: Duration) {
         self.isLive = isLive
         self.isQuiet = isQuiet
-        self.seconds = seconds
+        self.duration = duration
     }
 
     /// What the run is about to do.
@@ -23,7 +24,7 @@ final class RunDisplay: Sendable {
         let footage =
             options.video.map { video in
                 "\(video.input) (\(options.detector.rawValue) detector, pace \(video.pacing.rawValue))"
-            } ?? "\(Int(options.seconds)) s, seed \(options.seed ?? 0)"
+            } ?? "\(Int(options.duration.seconds)) s, seed \(options.seed ?? 0)"
         return
             "headroom run: scenario \(options.scenario.name), governor \(options.governance.rawValue),"
             + " \(footage), \(camera) on \(options.profile.name)"
@@ -44,7 +45,7 @@ final class RunDisplay: Sendable {
             if newChange {
                 text += "  " + Self.changeLine(sample) + "\n"
             }
-            text += Self.bar(sample.time / seconds) + " " + Self.line(sample)
+            text += Self.bar(sample.time / duration) + " " + Self.line(sample)
             Console.write(text)
         } else if newChange || count % 2 == 1 {
             if newChange {
@@ -74,7 +75,8 @@ final class RunDisplay: Sendable {
             sample.cause.map { "\(sample.level.name) (\(causeText($0)))" } ?? sample.level.name
         return
             "\(seconds(sample.time)) \(sample.level.painted(pad(level, 19))) \(pad(temperature, 12))"
-            + " fps \(sample.targetFrameRate.fixed(0))/\(pad(sample.actualFrameRate.fixed(0), 3))"
+            + " fps \(sample.targetFrameRate.framesPerSecond.fixed(0))/"
+            + pad(sample.actualFrameRate.framesPerSecond.fixed(0), 3)
             + " \(pad(settings(sample, withRate: false), 15)) subjects \(sample.subjects)"
             + " framing \(sample.framingError.fixed(2)) cost \(sample.systemPressureCost.fixed(2))"
             + " dropped \(sample.framesDropped)"
@@ -97,11 +99,11 @@ final class RunDisplay: Sendable {
         guard sample.isCapturing else { return "capture stopped" }
         let inference = "stride \(sample.stride) @\(sample.scale.fixed(2))"
         return withRate
-            ? "\(sample.targetFrameRate.fixed(0)) fps, \(inference)" : inference
+            ? "\(sample.targetFrameRate.framesPerSecond.fixed(0)) fps, \(inference)" : inference
     }
 
-    static func seconds(_ time: Double) -> String {
-        pad(time.fixed(1) + "s", 6, right: true)
+    static func seconds(_ time: Duration) -> String {
+        pad(time.seconds.fixed(1) + "s", 6, right: true)
     }
 
     static func bar(_ fraction: Double) -> String {

@@ -2,6 +2,7 @@ import Capture
 import Dock
 import Files
 import Tracking
+import Units
 
 /// `headroom scene DIR`: writes a synthetic sequence as MOTChallenge files.
 enum SceneCommand {
@@ -58,14 +59,14 @@ enum SceneCommand {
                 var sceneRun = try SceneRun(
                     scene: scene, rig: rig, width: Int(size.width), height: Int(size.height),
                     tracker: TrackerConfiguration(), scale: scale, stride: stride,
-                    framesPerSecond: fps)
+                    frameRate: FrameRate(framesPerSecond: fps))
                 let encoder = try arguments.value("--video").map {
                     try VideoEncoder(
                         path: $0, width: Int(size.width), height: Int(size.height),
-                        frameRate: fps, layout: .gray, field: "--video")
+                        frameRate: FrameRate(framesPerSecond: fps), layout: .gray, field: "--video")
                 }
                 var encodingError: ConfigurationError?
-                let result = sceneRun.run(duration: seconds) { frame in
+                let result = sceneRun.run(duration: .seconds(seconds)) { frame in
                     guard encodingError == nil else { return }
                     do throws(ConfigurationError) {
                         try encoder?.write(frame.pixels)

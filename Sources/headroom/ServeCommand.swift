@@ -81,7 +81,7 @@ enum ServeCommand {
         ],
         run: { arguments in
             try arguments.expectNoPositionals()
-            let interval = arguments.number("--interval")
+            let interval = arguments.seconds("--interval")
             var listen = ListenAddress.defaultLoopback
             if let text = arguments.value("--listen") {
                 do throws(HTTPServerError) {
@@ -101,7 +101,7 @@ enum ServeCommand {
                 classifier: input.classifier, interval: interval)
             let service = HostService(
                 configuration: HostGovernorConfiguration(
-                    leaseSeconds: arguments.number("--lease"),
+                    lease: arguments.seconds("--lease"),
                     processorCount: ProcessInfo.processInfo.activeProcessorCount),
                 clock: MonotonicPressureClock(), catalog: ProfileCatalog(), metrics: metrics)
             let listener = HTTPServerConfiguration(

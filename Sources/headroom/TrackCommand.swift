@@ -2,6 +2,7 @@ import Capture
 import Files
 import LaunchTiming
 import Tracking
+import Units
 
 /// `headroom track DETECTIONS.txt`: runs the multi-object tracker on MOTChallenge detections.
 enum TrackCommand {

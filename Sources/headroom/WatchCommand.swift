@@ -30,7 +30,7 @@ enum WatchCommand {
         ],
         run: { arguments in
             try arguments.expectNoPositionals()
-            let interval = arguments.number("--interval")
+            let interval = arguments.seconds("--interval")
             let limit = arguments.optionalInteger("--samples") ?? Int.max
             let input = try PressureInput(arguments)
             // PSI triggers wake the observer at once where the kernel allows them.

@@ -1,6 +1,7 @@
 import Capture
 import Foundation
 import Testing
+import Units
 
 /// The planner: fits with the least loss, in the documented order, deterministically.
 struct CapturePlannerTests {

@@ -2,6 +2,7 @@ import Capture
 import Foundation
 import LaunchTiming
 import Testing
+import Units
 
 /// A small, fast session: 64×48 at 200 fps, so tests see many frames quickly.
 func smallSession(

@@ -1,5 +1,6 @@
 import Capture
 import Testing
+import Units
 
 /// The rules `AVCaptureSession.hardwareCost` follows, checked over every format of every
 /// built-in profile's sensors.
@@ -10,14 +11,15 @@ struct CostRulesTests {
     }
 
     /// A one-camera session on `format`, with a preview and one video-data output.
-    static func session(_ format: CameraFormat, override: Double? = nil) -> SessionConfiguration {
+    static func session(_ format: CameraFormat, override: FrameRate? = nil) -> SessionConfiguration
+    {
         SessionConfiguration(
             cameras: [CameraConfiguration(id: "cam", format: format, frameRateOverride: override)],
             outputs: [CaptureOutput(kind: .preview), CaptureOutput(kind: .videoData)])
     }
 
     static func cost(_ profile: DeviceProfile, _ session: SessionConfiguration) -> Double {
-        HardwareCostEstimator(profile: profile).cost(of: session).hardwareCost
+        HardwareCostEstimator(profile: profile).cost(of: session).hardwareCost.fraction
     }
 
     @Test("the catalog has formats to check")
@@ -40,7 +42,7 @@ struct CostRulesTests {
         let atMaximum = Self.cost(profile, Self.session(format))
         #expect(
             Self.cost(profile, Self.session(format, override: format.maxFrameRate)) == atMaximum)
-        let lower = max(format.minFrameRate, format.maxFrameRate / 2)
+        let lower = max(format.minFrameRate, format.maxFrameRate / 2.0)
         #expect(Self.cost(profile, Self.session(format, override: lower)) < atMaximum)
     }
 
@@ -93,8 +95,8 @@ struct CostRulesTests {
         var session = Self.session(format)
         session.cameras.append(CameraConfiguration(id: "second", format: format))
         let estimate = HardwareCostEstimator(profile: profile).cost(of: session)
-        let sum = estimate.cameras.map(\.cost).reduce(0, +)
-        #expect(abs(sum - estimate.hardwareCost) < 1e-9)
+        let sum = estimate.cameras.map(\.cost).reduce(.zero, +)
+        #expect(abs((sum - estimate.hardwareCost).fraction) < 1e-9)
         let limiting = estimate.budgets.first { $0.budget == estimate.limitingBudget }
         #expect(limiting?.share == estimate.hardwareCost)
         #expect(estimate.fits == (estimate.hardwareCost <= 1))

@@ -3,6 +3,7 @@ import Foundation
 import LaunchTiming
 import Synchronization
 import Testing
+import Units
 
 /// A Y4M file of `count` 4×2 C420 frames whose luma values are `frame * 10 + pixel`.
 private func y4m(count: Int, colourSpace: String = "C420jpeg") -> Data {

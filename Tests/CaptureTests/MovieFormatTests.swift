@@ -3,6 +3,7 @@ import Files
 import Foundation
 import Storage
 import Testing
+import Units
 
 /// The movie output's Y4M: a header players accept and frames of one length.
 struct MovieFormatTests {
@@ -27,7 +28,7 @@ struct MovieFormatTests {
         arguments: [
             (30.0, "F30:1"), (29.97, "F30000:1001"), (59.94, "F60000:1001"), (12.5, "F12500:1000"),
         ])
-    func rates(rate: Double, field: String) {
+    func rates(rate: FrameRate, field: String) {
         let header = String(
             decoding: MovieFormat(width: 2, height: 2, frameRate: rate).header, as: UTF8.self)
         #expect(header.contains(" \(field) "))
@@ -62,13 +63,13 @@ struct StorageBudgetTests {
         profile.storageWriteRate = DataRate(bytesPerSecond: Self.rate / 0.5)
         let fits = HardwareCostEstimator(profile: profile).cost(of: Self.session)
         let use = try #require(fits.budgets.first { $0.budget == .storageWriteRate })
-        #expect(abs(use.share - 0.5) < 1e-9 && use.demand == Self.rate)
-        #expect(abs(fits.cameras[0].storageWriteShare - 0.5) < 1e-9)
+        #expect(abs(use.share.fraction - 0.5) < 1e-9 && use.demand == Self.rate)
+        #expect(abs(fits.cameras[0].storageWriteShare.fraction - 0.5) < 1e-9)
         profile.storageWriteRate = DataRate(bytesPerSecond: Self.rate / 2)
         let over = HardwareCostEstimator(profile: profile).cost(of: Self.session)
         #expect(over.limitingBudget == .storageWriteRate)
-        #expect(abs(over.hardwareCost - 2) < 1e-9 && !over.fits)
-        #expect(abs(over.cameras[0].cost - 2) < 1e-9)
+        #expect(abs(over.hardwareCost.fraction - 2) < 1e-9 && !over.fits)
+        #expect(abs(over.cameras[0].cost.fraction - 2) < 1e-9)
     }
 
     @Test("a profile's storage write rate is bounded like its other budgets")

@@ -2,6 +2,7 @@ import Capture
 import Files
 import Foundation
 import Testing
+import Units
 
 @Test(arguments: OutputKind.allCases)
 func outputInitializationGrowsWithTheFormat(kind: OutputKind) throws {

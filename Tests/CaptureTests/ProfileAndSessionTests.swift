@@ -2,6 +2,7 @@ import Capture
 import Files
 import Foundation
 import Testing
+import Units
 
 /// Device profiles, the capture session's commit, and the shipped examples.
 struct ProfileAndSessionTests {

@@ -2,6 +2,7 @@ import Capture
 import Foundation
 import LaunchTiming
 import Testing
+import Units
 
 @Test func aPhotoRequestedBeforeItsOutputIsReadyShowsTheMomentOfTheRequest() async throws {
     let session = try smallSession(

@@ -2,6 +2,7 @@ import Capture
 import Files
 import Foundation
 import Testing
+import Units
 
 /// Parsing the session JSON: what is accepted, and every rejection names the field.
 struct SessionConfigurationTests {

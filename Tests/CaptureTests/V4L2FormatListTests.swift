@@ -2,6 +2,7 @@ import Capture
 import Files
 import Foundation
 import Testing
+import Units
 
 @Suite struct V4L2FormatListTests {
     private func listing(_ name: String) throws -> String {

@@ -2,6 +2,7 @@ import Files
 import Foundation
 import LaunchTiming
 import Testing
+import Units
 
 @testable import Capture
 
@@ -24,7 +25,7 @@ import Testing
         let header = try Y4MHeader(
             line: Array("YUV4MPEG2 W960 H540 F30000:1001 Ip A1:1 Cmono".utf8))
         #expect(header.width == 960 && header.height == 540)
-        #expect(abs((header.frameRate ?? 0) - 29.97) < 0.01)
+        #expect(abs((header.frameRate?.framesPerSecond ?? 0) - 29.97) < 0.01)
         #expect(header.frameBytes == 960 * 540)
         let colour = try Y4MHeader(line: Array("YUV4MPEG2 W5 H3 C420jpeg".utf8))
         #expect(colour.frameRate == nil)

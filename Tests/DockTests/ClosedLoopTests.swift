@@ -1,6 +1,7 @@
 import Dock
 import Testing
 import Tracking
+import Units
 
 @Suite struct ClosedLoopTests {
     /// One person walking from the centre to 65° right (seed 18 of the uniform scene, beyond
@@ -14,12 +15,12 @@ import Tracking
         scene.sectorHalfWidth = 1.2
         var onStand = try SceneRun(
             scene: scene, rig: try StandMotors(), width: 320, height: 180,
-            tracker: TrackerConfiguration(), scale: 0.5, stride: 2, framesPerSecond: 30)
-        let followed = onStand.run(duration: 15)
+            tracker: TrackerConfiguration(), scale: 0.5, stride: 2, frameRate: 30)
+        let followed = onStand.run(duration: .seconds(15))
         var still = try SceneRun(
             scene: scene, rig: FixedRig(), width: 320, height: 180,
-            tracker: TrackerConfiguration(), scale: 0.5, stride: 2, framesPerSecond: 30)
-        let fixed = still.run(duration: 15)
+            tracker: TrackerConfiguration(), scale: 0.5, stride: 2, frameRate: 30)
+        let fixed = still.run(duration: .seconds(15))
         #expect(followed.framedFraction > 0.8)
         #expect(followed.meanFramingError < 0.12)
         #expect(followed.meanFramingError < fixed.meanFramingError)

@@ -2,13 +2,14 @@ import Dock
 import Foundation
 import Testing
 import Tracking
+import Units
 
 /// A small table: 3 s of two seeds at 240 × 135, stride 1 and 5.
 private func makeTable() throws -> QualityTable {
-    var generator = QualityTableGenerator(duration: 3, width: 240, height: 135)
+    var generator = QualityTableGenerator(duration: .seconds(3), width: 240, height: 135)
     generator.seeds = [1, 2]
     return try generator.generate(
-        rig: FixedRig(), framesPerSecond: [30], strides: [1, 5], scales: [0.5])
+        rig: FixedRig(), frameRates: [30], strides: [1, 5], scales: [0.5])
 }
 
 /// Measured once for the suite (debug builds are slow).
@@ -22,7 +23,7 @@ private let sharedTable = Result { try makeTable() }
         #expect(first == (try makeTable()))
         #expect(first.rows.count == 2)
         #expect(first.seeds == [1, 2])
-        let row = try #require(first.row(framesPerSecond: 30, stride: 5, scale: 0.5))
+        let row = try #require(first.row(frameRate: 30, stride: 5, scale: 0.5))
         #expect(row.inferencesPerSecond == 6)
         for row in first.rows {
             #expect((0...1).contains(row.idf1))

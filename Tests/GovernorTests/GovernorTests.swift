@@ -5,6 +5,7 @@ import Governor
 import Pressure
 import Testing
 import Tracking
+import Units
 
 /// The adaptation policy: its table, its hysteresis, shutdown and the cost-driven step-down.
 struct GovernorTests {
@@ -36,7 +37,7 @@ struct GovernorTests {
             (.critical, 15, 5, true),
             (.shutdown, 15, 5, false),
         ])
-    func policyTable(level: PressureLevel, frameRate: Double, stride: Int, capturing: Bool) {
+    func policyTable(level: PressureLevel, frameRate: FrameRate, stride: Int, capturing: Bool) {
         let target = Self.governor().target(level: level, sustainableShare: 1).settings
         #expect(target.isCapturing == capturing)
         if capturing {
@@ -48,10 +49,10 @@ struct GovernorTests {
     @Test("the quality table picks the cheapest setting within the allowed loss")
     func qualityTable() {
         let rows: [QualityTable.Row] = [
-            .init(framesPerSecond: 20, stride: 1, scale: 1, idf1: 0.5, mota: 0.90),
-            .init(framesPerSecond: 20, stride: 2, scale: 1, idf1: 0.5, mota: 0.89),
-            .init(framesPerSecond: 20, stride: 3, scale: 1, idf1: 0.5, mota: 0.86),
-            .init(framesPerSecond: 20, stride: 5, scale: 0.5, idf1: 0.5, mota: 0.70),
+            .init(frameRate: 20, stride: 1, scale: 1, idf1: 0.5, mota: 0.90),
+            .init(frameRate: 20, stride: 2, scale: 1, idf1: 0.5, mota: 0.89),
+            .init(frameRate: 20, stride: 3, scale: 1, idf1: 0.5, mota: 0.86),
+            .init(frameRate: 20, stride: 5, scale: 0.5, idf1: 0.5, mota: 0.70),
         ]
         let table = QualityTable(rows: rows)
         #expect(
@@ -69,20 +70,20 @@ struct GovernorTests {
 
     @Test("a noisy trace around a threshold gives at most one change per dwell period")
     func hysteresis() {
-        let policy = GovernorPolicy(stepDownDwellSeconds: 2, restoreDwellSeconds: 10)
+        let policy = GovernorPolicy(stepDownDwell: .seconds(2), restoreDwell: .seconds(10))
         let governor = Self.governor(policy: policy)
-        var changes: [Double] = []
+        var changes: [MonotonicInstant] = []
         // Flip between fair and serious every 0.5 s for two minutes.
         for tick in 0..<240 {
             let time = Double(tick) * 0.5
             let level: PressureLevel = tick % 2 == 0 ? .serious : .fair
-            if let change = governor.update(level: level, sustainableShare: 1, at: time) {
-                changes.append(change.time)
+            if let change = governor.update(level: level, sustainableShare: 1, at: instant(time)) {
+                changes.append(change.instant)
             }
         }
         #expect(!changes.isEmpty)
         for (earlier, later) in zip(changes, changes.dropFirst()) {
-            #expect(later - earlier >= policy.stepDownDwellSeconds)
+            #expect(later.duration(since: earlier) >= policy.stepDownDwell)
         }
         // It steps down once and never restores, because pressure never eases for 10 s.
         #expect(changes.count == 1)
@@ -91,15 +92,16 @@ struct GovernorTests {
     @Test("settings are restored only after pressure has eased for the restore dwell")
     func restores() {
         let governor = Self.governor(
-            policy: GovernorPolicy(stepDownDwellSeconds: 2, restoreDwellSeconds: 10))
-        #expect(governor.update(level: .serious, sustainableShare: 1, at: 0) != nil)
+            policy: GovernorPolicy(stepDownDwell: .seconds(2), restoreDwell: .seconds(10)))
+        #expect(governor.update(level: .serious, sustainableShare: 1, at: instant(0)) != nil)
         #expect(governor.settings.frameRate == 20)
         for time in stride(from: 1.0, through: 10.5, by: 0.5) {
             #expect(
-                governor.update(level: .nominal, sustainableShare: 1, at: time) == nil, "at \(time)"
+                governor.update(level: .nominal, sustainableShare: 1, at: instant(time)) == nil,
+                "at \(time)"
             )
         }
-        let restored = governor.update(level: .nominal, sustainableShare: 1, at: 11)
+        let restored = governor.update(level: .nominal, sustainableShare: 1, at: instant(11))
         #expect(restored?.to.frameRate == 30)
         #expect(restored?.reason.hasPrefix("eased") == true)
     }
@@ -107,36 +109,44 @@ struct GovernorTests {
     @Test("a late pipeline sheds load at nominal pressure, and more when it is later")
     func latenessShedsLoad() {
         let governor = Self.governor(
-            policy: GovernorPolicy(stepDownDwellSeconds: 2, restoreDwellSeconds: 10))
+            policy: GovernorPolicy(stepDownDwell: .seconds(2), restoreDwell: .seconds(10)))
         // Busy, not hot: nominal pressure, but a quarter of the frames missed their deadline.
-        #expect(governor.update(level: .nominal, sustainableShare: 1, lateShare: 0.1, at: 0) == nil)
-        let shed = governor.update(level: .nominal, sustainableShare: 1, lateShare: 0.25, at: 1)
+        #expect(
+            governor.update(level: .nominal, sustainableShare: 1, lateShare: 0.1, at: instant(0))
+                == nil)
+        let shed = governor.update(
+            level: .nominal, sustainableShare: 1, lateShare: 0.25, at: instant(1))
         #expect(shed?.to.frameRate == 20)
         #expect(shed?.level == .nominal)
         #expect(
             shed?.reason.hasPrefix("pipeline late: 25% of frames missed their deadline") == true)
         // Still later at 20 fps: critical's settings, after the step-down dwell.
-        #expect(governor.update(level: .nominal, sustainableShare: 1, lateShare: 0.5, at: 2) == nil)
         #expect(
-            governor.update(level: .nominal, sustainableShare: 1, lateShare: 0.5, at: 3.5)?.to
+            governor.update(level: .nominal, sustainableShare: 1, lateShare: 0.5, at: instant(2))
+                == nil)
+        #expect(
+            governor.update(level: .nominal, sustainableShare: 1, lateShare: 0.5, at: instant(3.5))?
+                .to
                 .frameRate == 15)
         // On time again: restored after the restore dwell, like eased pressure.
-        #expect(governor.update(level: .nominal, sustainableShare: 1, lateShare: 0, at: 4) == nil)
         #expect(
-            governor.update(level: .nominal, sustainableShare: 1, lateShare: 0, at: 14)?.to
+            governor.update(level: .nominal, sustainableShare: 1, lateShare: 0, at: instant(4))
+                == nil)
+        #expect(
+            governor.update(level: .nominal, sustainableShare: 1, lateShare: 0, at: instant(14))?.to
                 .frameRate == 30)
     }
 
     @Test("shutdown stops capture at once and capture resumes when pressure eases")
     func shutdownAndResume() {
         let governor = Self.governor(
-            policy: GovernorPolicy(stepDownDwellSeconds: 2, restoreDwellSeconds: 5))
-        _ = governor.update(level: .serious, sustainableShare: 1, at: 0)
-        let stop = governor.update(level: .shutdown, sustainableShare: 0, at: 0.5)
+            policy: GovernorPolicy(stepDownDwell: .seconds(2), restoreDwell: .seconds(5)))
+        _ = governor.update(level: .serious, sustainableShare: 1, at: instant(0))
+        let stop = governor.update(level: .shutdown, sustainableShare: 0, at: instant(0.5))
         #expect(stop?.to.isCapturing == false)
-        _ = governor.update(level: .critical, sustainableShare: 0.3, at: 1)
+        _ = governor.update(level: .critical, sustainableShare: 0.3, at: instant(1))
         #expect(!governor.settings.isCapturing)
-        let resumed = governor.update(level: .critical, sustainableShare: 0.3, at: 6)
+        let resumed = governor.update(level: .critical, sustainableShare: 0.3, at: instant(6))
         #expect(resumed?.to.isCapturing == true)
         #expect(resumed?.to.frameRate == 15)
     }
@@ -158,14 +168,14 @@ struct GovernorTests {
         #expect(
             governor.costModel.cost(atFrameRate: settings.frameRate, sustainableShare: share) <= 1)
         #expect(reason.contains("system pressure cost"))
-        #expect(reason.contains("> 1: \(Int(settings.frameRate)) fps"), "\(reason)")
+        #expect(reason.contains("> 1: \(Int(settings.frameRate.framesPerSecond)) fps"), "\(reason)")
     }
 
     @Test("changes are published with their reasons")
     func publishes() async {
         let governor = Self.governor()
         let stream = governor.changes()
-        _ = governor.update(level: .critical, sustainableShare: 0.3, at: 0)
+        _ = governor.update(level: .critical, sustainableShare: 0.3, at: instant(0))
         var iterator = stream.makeAsyncIterator()
         let change = await iterator.next()
         #expect(change?.to.frameRate == 15)
@@ -217,4 +227,9 @@ struct GovernorTests {
         }
         #expect(GovernorPolicy.inferenceLadder(for: .hog).allSatisfy { $0.scale >= 0.8 })
     }
+}
+
+/// The instant `seconds` after the clock's origin: the governor's tests count time in seconds.
+private func instant(_ seconds: Double) -> MonotonicInstant {
+    MonotonicInstant(secondsSinceOrigin: seconds)
 }

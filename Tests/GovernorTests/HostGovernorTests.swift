@@ -5,6 +5,7 @@ import Locking
 import Pressure
 import Testing
 import Tracking
+import Units
 
 /// The host governor sharing one budget between pipelines, stated as properties over many
 /// seeded random ladders and readings, and its leases, lateness and validation by example.
@@ -25,8 +26,9 @@ struct HostGovernorTests {
         let minimum = nominal * Double.random(in: 0.2...1, using: &random)
         return ClientRegistration(
             name: "client\(index)", priority: Int.random(in: 0...3, using: &random),
-            nominalFrameRate: nominal, minFrameRate: minimum, ladder: ladder,
-            share: Double.random(in: 0.05...0.6, using: &random),
+            nominalFrameRate: FrameRate(framesPerSecond: nominal),
+            minFrameRate: FrameRate(framesPerSecond: minimum), ladder: ladder,
+            share: Share(fraction: Double.random(in: 0.05...0.6, using: &random)),
             shedFirst: SheddingOrder.allCases.randomElement(using: &random)!)
     }
 
@@ -36,8 +38,8 @@ struct HostGovernorTests {
         var minimum = 0.0
         for client in governor.clients {
             let chain = SheddingChain(client.registration)
-            now += client.demand
-            minimum += client.share * chain.positions[chain.last].relativeDemand
+            now += client.demand.fraction
+            minimum += client.share.fraction * chain.positions[chain.last].relativeDemand
         }
         return (now, minimum)
     }
@@ -69,7 +71,8 @@ struct HostGovernorTests {
                 .randomElement(using: &random)!
             let budget = Double.random(in: 0.05...1, using: &random)
             for second in 0...30 {
-                governor.update(level: level, sustainableShare: budget, at: Double(second))
+                governor.update(
+                    level: level, sustainableShare: Share(fraction: budget), at: Double(second))
                 let clients = governor.clients
                 // A higher priority never sheds while a lower one still can.
                 for high in clients where Self.hasShed(high) {
@@ -102,18 +105,18 @@ struct HostGovernorTests {
                 .randomElement(using: &random)!
             let budget = Double.random(in: 0.05...1, using: &random)
             for second in stride(from: 0.0, through: 20, by: 0.5) {
-                governor.update(level: level, sustainableShare: budget, at: second)
+                governor.update(level: level, sustainableShare: Share(fraction: budget), at: second)
             }
             let settled = changes.withLock { $0 }
             for second in stride(from: 20.5, through: 300, by: 0.5) {
-                governor.update(level: level, sustainableShare: budget, at: second)
+                governor.update(level: level, sustainableShare: Share(fraction: budget), at: second)
             }
             #expect(changes.withLock { $0 } == settled, "seed \(seed): changes after settling")
         }
     }
 
     static func registration(
-        _ name: String, priority: Int, share: Double, steps: Int = 3
+        _ name: String, priority: Int, share: Share, steps: Int = 3
     ) -> ClientRegistration {
         ClientRegistration(
             name: name, priority: priority, nominalFrameRate: 30, minFrameRate: 10,
@@ -175,7 +178,7 @@ struct HostGovernorTests {
         let calm = try governor.register(Self.registration("calm", priority: 1, share: 0.1), at: 0)
         let report = WorkReport(
             frames: 30, late: 12, workSeconds: .percentiles(p50: 0.03, p95: 0.05),
-            targetSeconds: 0.033)
+            target: .seconds(0.033))
         let advice = try #require(governor.report(report, for: late.id, at: 1))
         #expect(advice.actingLevel == .critical)
         #expect(advice.level == .nominal)
@@ -183,7 +186,7 @@ struct HostGovernorTests {
         #expect(advice.reason.contains("late"))
         #expect(governor.advice(for: calm.id, at: 1)!.frameRate == 30)
         let onTime = WorkReport(
-            frames: 30, workSeconds: .each([0.01, 0.012, 0.011]), targetSeconds: 0.033)
+            frames: 30, workSeconds: .each([0.01, 0.012, 0.011]), target: .seconds(0.033))
         var second = 2.0
         while second < 40 {
             _ = governor.report(onTime, for: late.id, at: second)
@@ -210,12 +213,12 @@ struct HostGovernorTests {
         // 150 ms a frame at 10 fps: late; the ladder goes first.
         let late = WorkReport(
             frames: 5, late: 5, workSeconds: .percentiles(p50: 0.15, p95: 0.16),
-            targetSeconds: 0.1)
+            target: .seconds(0.1))
         let shed = try #require(governor.report(late, for: client.id, at: 1))
         #expect(shed.ladderName == "coarse" && shed.frameRate == 10)
         // 44 ms at coarse: on time, but full would take 150 ms again.
         let onTime = WorkReport(
-            frames: 10, workSeconds: .percentiles(p50: 0.044, p95: 0.05), targetSeconds: 0.1)
+            frames: 10, workSeconds: .percentiles(p50: 0.044, p95: 0.05), target: .seconds(0.1))
         let settled = changes.withLock { $0 }
         for second in stride(from: 2.0, through: 120, by: 1) {
             _ = governor.report(onTime, for: client.id, at: second)
@@ -224,7 +227,7 @@ struct HostGovernorTests {
         #expect(changes.withLock { $0 } - settled <= 1, "only the acting level easing")
         // Work that got cheaper (15 ms at coarse: full would take 51 ms) restores it.
         let fast = WorkReport(
-            frames: 10, workSeconds: .percentiles(p50: 0.015, p95: 0.02), targetSeconds: 0.1)
+            frames: 10, workSeconds: .percentiles(p50: 0.015, p95: 0.02), target: .seconds(0.1))
         for second in stride(from: 121.0, through: 140, by: 1) {
             _ = governor.report(fast, for: client.id, at: second)
         }
@@ -270,9 +273,9 @@ struct HostGovernorTests {
         // 10 ms a frame at 30 fps on 2 processors: 15 % of the host.
         let report = WorkReport(
             frames: 30, workSeconds: .each(Array(repeating: 0.01, count: 30)),
-            targetSeconds: 1.0 / 30)
+            target: .seconds(1.0) / 30)
         _ = governor.report(report, for: client.id, at: 1)
-        #expect(abs(governor.clients[0].share - 0.15) < 1e-9)
+        #expect(abs(governor.clients[0].share.fraction - 0.15) < 1e-9)
     }
 
     @Test("the shedding chain gives up the least first and ends at the minimum")

@@ -5,6 +5,7 @@ import HostService
 import Pressure
 import Telemetry
 import TestSupport
+import Units
 
 /// A service on a manual clock with the built-in profiles, and readings to feed it.
 struct ServiceFixture {
@@ -24,7 +25,7 @@ struct ServiceFixture {
     }
 
     /// A reading at `level` with `share` of the budget sustainable, at the clock's time.
-    func reading(_ level: PressureLevel, share: Double = 1) -> PressureReading {
+    func reading(_ level: PressureLevel, share: Share = .whole) -> PressureReading {
         PressureReading(
             time: clock.now(), level: level, factors: [],
             headroom: HeadroomEstimate(current: .nan, forecast: .nan, forecastSeconds: 10),

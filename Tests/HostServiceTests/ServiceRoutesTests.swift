@@ -4,6 +4,7 @@ import HostService
 import Pressure
 import Telemetry
 import Testing
+import Units
 
 /// Every route of API v1 and its errors, as a pure function of the request.
 struct ServiceRoutesTests {

@@ -4,6 +4,7 @@ import HostService
 import Telemetry
 import TestSupport
 import Testing
+import Units
 
 /// The service behind a real libmicrohttpd server: bodies, the event stream over a socket,
 /// the Unix socket, and systemd's notify socket.

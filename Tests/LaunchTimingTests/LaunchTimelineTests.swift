@@ -1,5 +1,6 @@
 import LaunchTiming
 import Testing
+import Units
 
 @Test func phasesAreReportedInOrderWithTheirNesting() throws {
     let timeline = LaunchTimeline()

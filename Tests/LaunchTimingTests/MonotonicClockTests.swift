@@ -1,5 +1,6 @@
 import LaunchTiming
 import Testing
+import Units
 
 struct MonotonicClockTests {
     @Test("the monotonic clock never goes backwards")

@@ -1,5 +1,6 @@
 import LaunchTiming
 import Testing
+import Units
 
 @Test func theProcessStartedBeforeNowAndAfterTheMachineBooted() throws {
     let start = try ProcessStartTime.read()

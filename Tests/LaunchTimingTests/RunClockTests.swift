@@ -1,6 +1,7 @@
 import LaunchTiming
 import Locking
 import Testing
+import Units
 
 /// The virtual clock: time moves only while every participant waits, one participant runs at a
 /// time, and the order depends only on the deadlines.

@@ -1,5 +1,6 @@
 import Capture
 import Testing
+import Units
 
 @testable import Pipeline
 

@@ -3,6 +3,7 @@ import Files
 import Foundation
 import Pipeline
 import Testing
+import Units
 
 /// Calibration's arithmetic and the profile it writes, on synthetic measurements: nothing here
 /// is timed.

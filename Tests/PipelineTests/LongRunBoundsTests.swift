@@ -2,6 +2,7 @@ import Capture
 import LaunchTiming
 import Testing
 import Tracking
+import Units
 
 @testable import Pipeline
 
@@ -62,12 +63,12 @@ import Tracking
             truths += step.truths
             tracks += step.tracks
             // The last 30 s of frames, and at most as many again before the next compaction.
-            #expect(quality.keptFrames <= 2 * Int(TrackingQuality.recentWindow * rate) + 2)
+            #expect(quality.keptFrames <= 2 * Int(TrackingQuality.recentWindow.seconds * rate) + 2)
         }
         let graded = try #require(quality.quality())
         let mot = MOTEvaluator().evaluate(groundTruth: truths, hypotheses: tracks)
         #expect(graded.idf1 == mot.idf1 && graded.identitySwitches == mot.idsw)
-        #expect(abs(graded.recentSeconds - TrackingQuality.recentWindow) <= 1 / rate)
+        #expect(abs((graded.recentSeconds - TrackingQuality.recentWindow).seconds) <= 1 / rate)
     }
 
     @Test("HOTA counts add up as TrackEval combines sequences")

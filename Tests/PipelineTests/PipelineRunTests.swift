@@ -9,6 +9,7 @@ import Storage
 import Telemetry
 import Testing
 import Tracking
+import Units
 
 @testable import Pipeline
 
@@ -62,9 +63,10 @@ struct PipelineRunTests {
         -> RunSummary
     {
         var options = RunOptions(
-            seconds: 600, governance: governed ? .pressureOnly : .off, configuration: Self.session,
-            policy: GovernorPolicy(stepDownDwellSeconds: 0.5, restoreDwellSeconds: 1),
-            pressureInterval: 0.1)
+            duration: .seconds(600), governance: governed ? .pressureOnly : .off,
+            configuration: Self.session,
+            policy: GovernorPolicy(stepDownDwell: .seconds(0.5), restoreDwell: .seconds(1)),
+            pressureInterval: .seconds(0.1))
         options.pressureSource = ScheduledTemperature(schedule, length: samples)
         options.timing = .virtual
         return try await PipelineRun(options: options).run()
@@ -88,13 +90,13 @@ struct PipelineRunTests {
         // Frames the camera delivered (processed or dropped) and detector runs, per second and
         // per frame, over a window before and after the change.
         let before = try #require(summary.samples.last { $0.time < change.time })
-        let start = try #require(summary.samples.first { $0.time > 0.4 })
-        let settled = try #require(summary.samples.first { $0.time > change.time + 0.5 })
+        let start = try #require(summary.samples.first { $0.time > .seconds(0.4) })
+        let settled = try #require(summary.samples.first { $0.time > change.time + .seconds(0.5) })
         let end = try #require(summary.samples.last)
         func captureRate(_ from: RunSample, _ to: RunSample) -> Double {
             Double(
                 to.framesProcessed + to.framesDropped - from.framesProcessed - from.framesDropped)
-                / (to.time - from.time)
+                / (to.time - from.time).seconds
         }
         func detectorShare(_ from: RunSample, _ to: RunSample) -> Double {
             Double(to.detectorCalls - from.detectorCalls)
@@ -175,10 +177,10 @@ struct PipelineRunTests {
         }
         try encoder.finish()
         var options = RunOptions(
-            seconds: 600,
+            duration: .seconds(600),
             source: .video(
                 try VideoFrameSource(input: .file(clip), pacing: .max), groundTruth: truth),
-            governance: .off, pressureInterval: 0.1)
+            governance: .off, pressureInterval: .seconds(0.1))
         options.configuration.cameras[0].format = CameraFormat(
             width: width, height: height, maxFrameRate: 120)
         options.detector = .blob
@@ -206,7 +208,7 @@ struct PipelineRunTests {
     /// Runs `session` plus a movie output through the reserve at `storage` for 2 seconds.
     func record(into storage: String, destination: String) async throws -> RunSummary {
         var options = RunOptions(
-            seconds: 2, configuration: Self.session, pressureInterval: 0.1)
+            duration: .seconds(2), configuration: Self.session, pressureInterval: .seconds(0.1))
         options.configuration.outputs.append(CaptureOutput(kind: .movie, usesProVideoStorage: true))
         options.pressureSource = ScheduledTemperature([(0, 50)], length: 1000)
         options.timing = .virtual
@@ -277,7 +279,8 @@ struct PipelineRunTests {
     func virtualRunsAreIdentical() async throws {
         func replay() async throws -> RunSummary {
             var options = RunOptions(
-                seconds: 8, scenario: .thermalRamp, source: .scene(seed: 7, style: .twoTone),
+                duration: .seconds(8), scenario: .thermalRamp,
+                source: .scene(seed: 7, style: .twoTone),
                 configuration: Self.session)
             options.timing = .virtual
             return try await PipelineRun(options: options).run()
@@ -300,7 +303,7 @@ struct PipelineRunTests {
     func governorCoolsTheModel() async throws {
         func run(governed: Bool) async throws -> RunSummary {
             var options = RunOptions(
-                seconds: 20, scenario: .thermalRamp, governance: governed ? .full : .off,
+                duration: .seconds(20), scenario: .thermalRamp, governance: governed ? .full : .off,
                 configuration: Self.session)
             options.timing = .virtual
             return try await PipelineRun(options: options).run()

@@ -1,4 +1,5 @@
 import Testing
+import Units
 
 @testable import Pressure
 
@@ -38,13 +39,13 @@ import Testing
         let budget = SustainableBudget()
         #expect(budget.share(headroom: 0.2, level: .nominal) == 1)
         #expect(budget.share(headroom: 1.0, level: .serious) == 0.5)
-        #expect(budget.share(headroom: 5, level: .serious) == budget.minimum)
+        #expect(budget.share(headroom: 5, level: .serious).fraction == budget.minimum)
         #expect(budget.share(headroom: .nan, level: .nominal) == 1)
         #expect(
             budget.share(headroom: .nan, level: .critical)
                 < budget.share(headroom: .nan, level: .fair))
         #expect(budget.share(headroom: 0.1, level: .shutdown) == 0)
-        var previous = 1.0
+        var previous = Share.whole
         for step in 0...200 {
             let share = budget.share(headroom: Double(step) / 100, level: .nominal)
             #expect(share <= previous)

@@ -95,7 +95,7 @@ struct LibsensorsFixtureTests {
     @Test func preadSamplingAgreesWithSensorsGetValue() throws {
         let hwmon = try standardTree()
         try hwmon.setTemperature(0, 1, 61.25)
-        let source = LibsensorsSource(rescanInterval: 1000)
+        let source = LibsensorsSource(rescanInterval: .seconds(1000))
         let fast = try source.readTemperatures(at: 0).map(\.celsius)
         let slow = try Libsensors.shared.readValues(Libsensors.shared.discover()).map {
             try $0.get()
@@ -106,7 +106,7 @@ struct LibsensorsFixtureTests {
 
     @Test func everyLevelBoundaryAndHysteresisOnTheWayDown() throws {
         let hwmon = try standardTree()
-        let source = LibsensorsSource(rescanInterval: 1000)
+        let source = LibsensorsSource(rescanInterval: .seconds(1000))
         var classifier = PressureClassifier()
         // H = 80, C = 100: fair 70, serious 80, critical 95, shutdown 100; hysteresis 3.
         let path: [(Double, PressureLevel)] = [
@@ -138,7 +138,7 @@ struct LibsensorsFixtureTests {
 
     @Test func aSensorThatFailsMidRunIsStaleAndTheOthersKeepWorking() throws {
         let hwmon = try standardTree()
-        let source = LibsensorsSource(rescanInterval: 1000)
+        let source = LibsensorsSource(rescanInterval: .seconds(1000))
         #expect(try source.readTemperatures(at: 0).allSatisfy { !$0.isStale })
         for (text, reason) in [
             ("garbage", "not a number"), ("501000", "out of range"), ("-101000", "not available"),
@@ -154,7 +154,7 @@ struct LibsensorsFixtureTests {
 
     @Test func aSensorThatVanishesTurnsStaleAndAChipThatAppearsIsPickedUp() throws {
         let hwmon = try standardTree()
-        let source = LibsensorsSource(rescanInterval: 1)
+        let source = LibsensorsSource(rescanInterval: .seconds(1))
         #expect(try source.readTemperatures(at: 0).count == 3)
 
         try hwmon.remove("hwmon1")

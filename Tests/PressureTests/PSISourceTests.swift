@@ -71,7 +71,8 @@ import Testing
 
     @Test func withARefreshIntervalTheFilesAreReadAtMostThatOften() throws {
         let tree = try FixtureTree()
-        let source = PSISource(roots: SystemRoots(procfs: tree.root), refreshInterval: 0.5)
+        let source = PSISource(
+            roots: SystemRoots(procfs: tree.root), refreshInterval: .seconds(0.5))
         // A failed read is not remembered: the file is looked for again at once.
         #expect(throws: SourceUnavailable.self) { try source.readPressure(at: 100) }
         try tree.write("pressure/cpu", "some avg10=30.00 avg60=1.00 avg300=0.50 total=100")

@@ -21,7 +21,7 @@ final class ScriptedAttribute: SensorAttribute {
         let scripted = ScriptedAttribute()
         let scriptedPath = tree.root + "/class/thermal/thermal_zone0/temp"
         let source = ThermalZoneSource(
-            roots: SystemRoots(sysfs: tree.root), rescanInterval: 1000,
+            roots: SystemRoots(sysfs: tree.root), rescanInterval: .seconds(1000),
             open: { path throws(SensorFault) in
                 if path == scriptedPath { return scripted }
                 return try SysfsValueFile(path: path)
@@ -69,7 +69,7 @@ final class ScriptedAttribute: SensorAttribute {
         offline.next.withLock { $0 = .failure(SensorFault(errno: EAGAIN)) }
         let offlinePath = tree.root + "/class/thermal/thermal_zone2/temp"
         let source = ThermalZoneSource(
-            roots: SystemRoots(sysfs: tree.root), rescanInterval: 1000,
+            roots: SystemRoots(sysfs: tree.root), rescanInterval: .seconds(1000),
             open: { path throws(SensorFault) in
                 if path == offlinePath { return offline }
                 return try SysfsValueFile(path: path)

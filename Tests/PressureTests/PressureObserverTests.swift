@@ -22,7 +22,7 @@ final class SteppedSource: SampleSource {
         let source = SteppedSource()
         // 72 °C is fair (H = 80): within reach, so the observer samples at its own interval.
         source.celsius.withLock { $0 = 72 }
-        let observer = PressureObserver(source: source, interval: 0.5, clock: clock)
+        let observer = PressureObserver(source: source, interval: .seconds(0.5), clock: clock)
         let changes = observer.levelChanges()
         let readings = observer.readings()
         let task = Task { await observer.run() }
@@ -39,7 +39,7 @@ final class SteppedSource: SampleSource {
         let change = try #require(await iterator.next())
         #expect(change.from == .fair)
         #expect(change.to == .serious)
-        #expect(change.time - stepTime <= observer.interval)
+        #expect(change.time - stepTime <= observer.interval.seconds)
         #expect(change.reading.factors.first?.sensor == "cpu")
 
         task.cancel()
@@ -56,7 +56,8 @@ final class SteppedSource: SampleSource {
             samples: (0..<5).map {
                 PressureSample(time: Double($0), sensors: [sensor("cpu", 70 + Double($0) * 5)])
             })
-        return PressureObserver(source: TraceReplaySource(trace: trace), interval: 1, clock: clock)
+        return PressureObserver(
+            source: TraceReplaySource(trace: trace), interval: .seconds(1), clock: clock)
     }
 
     @Test func runEndsWhenAReplayIsExhaustedAndLateSubscribersFinishAtOnce() async throws {
@@ -106,12 +107,12 @@ final class SteppedSource: SampleSource {
     @Test func farFromEveryThresholdItSamplesOncePerSlowIntervalAndReturnsAtOnce() async throws {
         let clock = ManualPressureClock()
         let source = SteppedSource()  // 50 °C: headroom 0, far from everything
-        let observer = PressureObserver(source: source, interval: 0.1, clock: clock)
+        let observer = PressureObserver(source: source, interval: .seconds(0.1), clock: clock)
         let task = Task { await observer.run() }
         await waitForWaiter(clock)
         let first = try #require(observer.latest)
         #expect(!first.isWithinReach)
-        #expect(observer.pace(after: first) == 1)
+        #expect(observer.pace(after: first) == .seconds(1))
 
         // Half a slow interval: no sample.
         clock.advance(by: 0.5)
@@ -136,7 +137,7 @@ final class SteppedSource: SampleSource {
         let clock = ManualPressureClock()
         let source = SteppedSource()
         source.celsius.withLock { $0 = 65 }
-        let observer = PressureObserver(source: source, interval: 1, clock: clock)
+        let observer = PressureObserver(source: source, interval: .seconds(1), clock: clock)
         let task = Task { await observer.run() }
         await waitForWaiter(clock)
         // Now: (65 − (80 − 30)) / 30 = 0.5. The forecast needs 3 points 1 s apart.

@@ -39,7 +39,8 @@ import Testing
         try tree.addCoolingDevice(0, type: "Fan", state: 0, maximum: 4)
         try tree.addCoolingDevice(1, type: "Broken", state: 1, maximum: nil)
         try tree.addCoolingDevice(2, type: "Idle", state: 0, maximum: 0)
-        let source = ThermalZoneSource(roots: SystemRoots(sysfs: tree.root), rescanInterval: 1000)
+        let source = ThermalZoneSource(
+            roots: SystemRoots(sysfs: tree.root), rescanInterval: .seconds(1000))
 
         var readings = try source.readTemperatures(at: 0)
         #expect(readings.first { $0.id == "cooling_device0" }?.value == 0)
@@ -61,7 +62,8 @@ import Testing
         let tree = try FixtureTree()
         try tree.addZone(0, type: "cpu", celsius: 50, trips: [])
         try tree.addCoolingDevice(0, type: "Fan", state: 2, maximum: 4)
-        let source = ThermalZoneSource(roots: SystemRoots(sysfs: tree.root), rescanInterval: 1000)
+        let source = ThermalZoneSource(
+            roots: SystemRoots(sysfs: tree.root), rescanInterval: .seconds(1000))
         #expect(
             try source.readTemperatures(at: 0).first { $0.id == "cooling_device0" }?.value == 0.5)
 
@@ -103,7 +105,8 @@ import Testing
     @Test func aValueFileReplacedUnderItsOpenDescriptorIsReopenedWithinASecond() throws {
         let tree = try FixtureTree()
         try tree.addZone(0, type: "cpu", celsius: 45, trips: [("critical", 105, 0)])
-        let source = ThermalZoneSource(roots: SystemRoots(sysfs: tree.root), rescanInterval: 1000)
+        let source = ThermalZoneSource(
+            roots: SystemRoots(sysfs: tree.root), rescanInterval: .seconds(1000))
         #expect(try source.readTemperatures(at: 0)[0].celsius == Celsius(45))
         try tree.remove("class/thermal/thermal_zone0/temp")
         try tree.write("class/thermal/thermal_zone0/temp", "98000")
@@ -127,7 +130,8 @@ import Testing
         let tree = try FixtureTree()
         try tree.addZone(0, type: "cpu", celsius: 50, trips: [])
         try tree.addZone(1, type: "gpu", celsius: 60, trips: [])
-        let source = ThermalZoneSource(roots: SystemRoots(sysfs: tree.root), rescanInterval: 1)
+        let source = ThermalZoneSource(
+            roots: SystemRoots(sysfs: tree.root), rescanInterval: .seconds(1))
         #expect(try source.readTemperatures(at: 0).allSatisfy { !$0.isStale })
 
         try tree.remove("class/thermal/thermal_zone1")
@@ -148,7 +152,7 @@ import Testing
         try tree.addZone(1, type: "gpu", celsius: 60, trips: [])
         let failing = tree.root + "/class/thermal/thermal_zone0/temp"
         let source = ThermalZoneSource(
-            roots: SystemRoots(sysfs: tree.root), rescanInterval: 5,
+            roots: SystemRoots(sysfs: tree.root), rescanInterval: .seconds(5),
             open: { path throws(SensorFault) in
                 if path == failing { return FailingAttribute(fault: fault) }
                 return try SysfsValueFile(path: path)
@@ -184,7 +188,7 @@ final class FailingAttribute: SensorAttribute {
         try tree.addZone(1, type: "gpu", celsius: 60, trips: [])
         let opens = Mutex(0)
         let source = ThermalZoneSource(
-            roots: SystemRoots(sysfs: tree.root), rescanInterval: 1000,
+            roots: SystemRoots(sysfs: tree.root), rescanInterval: .seconds(1000),
             open: { path throws(SensorFault) in
                 opens.withLock { $0 += 1 }
                 return try SysfsValueFile(path: path)

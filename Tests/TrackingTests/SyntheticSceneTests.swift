@@ -6,7 +6,7 @@ import Tracking
         var configuration = SyntheticScene.Configuration()
         configuration.seed = seed
         var scene = SyntheticScene(configuration: configuration)
-        scene.advance(by: seconds)
+        scene.advance(by: .seconds(seconds))
         var renderer = FrameRenderer(width: 320, height: 180)
         var frame = GrayFrame(width: 320, height: 180)
         let visible = renderer.render(scene, from: CameraPose(), into: &frame)
@@ -25,7 +25,7 @@ import Tracking
     @Test func peopleWalk() {
         var scene = SyntheticScene()
         let before = scene.people
-        scene.advance(by: 2)
+        scene.advance(by: .seconds(2))
         #expect(zip(before, scene.people).contains { $0.yaw != $1.yaw })
     }
 

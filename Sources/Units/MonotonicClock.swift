@@ -51,14 +51,13 @@ public enum MonotonicClock {
     }
 }
 
-extension Duration {
-    /// The duration in whole nanoseconds, rounded toward zero.
-    public var wholeNanoseconds: Int64 {
-        components.seconds &* 1_000_000_000 &+ components.attoseconds / 1_000_000_000
+extension MonotonicInstant {
+    /// The instant `seconds` after the clock's origin (not before it: negative is the origin),
+    /// for clocks that count seconds as a number, such as a replayed trace's.
+    public init(secondsSinceOrigin seconds: Double) {
+        self.init(nanoseconds: UInt64(max(0, (seconds * 1e9).rounded())))
     }
 
-    /// The duration in seconds.
-    public var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
+    /// The seconds since the clock's origin, as a number.
+    public var secondsSinceOrigin: Double { Double(nanoseconds) / 1e9 }
 }

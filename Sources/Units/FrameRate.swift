@@ -1,0 +1,75 @@
+/// A rate of frames, in frames per second: a camera's, a pipeline's, a governor's cap.
+///
+/// Written as a number where a literal reads best (`let cap: FrameRate = 15`) and coded as a
+/// plain number of frames per second in JSON, so documents keep their shape.
+public struct FrameRate: Hashable, Comparable, Sendable, Codable, ExpressibleByFloatLiteral,
+    ExpressibleByIntegerLiteral
+{
+    /// Frames per second; finite and not negative where a frame rate was validated.
+    public var framesPerSecond: Double
+
+    /// A rate of `framesPerSecond`.
+    public init(framesPerSecond: Double) {
+        self.framesPerSecond = framesPerSecond
+    }
+
+    /// The rate at which one frame comes every `interval`.
+    public init(oneFrameEvery interval: Duration) {
+        framesPerSecond = 1 / interval.seconds
+    }
+
+    /// A rate written as a decimal literal: frames per second.
+    public init(floatLiteral value: Double) {
+        framesPerSecond = value
+    }
+
+    /// A rate written as an integer literal: frames per second.
+    public init(integerLiteral value: Int) {
+        framesPerSecond = Double(value)
+    }
+
+    /// Decodes a number of frames per second.
+    public init(from decoder: any Decoder) throws {
+        framesPerSecond = try decoder.singleValueContainer().decode(Double.self)
+    }
+
+    /// Encodes the number of frames per second.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(framesPerSecond)
+    }
+
+    /// No frames at all.
+    public static let zero = FrameRate(framesPerSecond: 0)
+
+    /// The time between two frames, in whole nanoseconds (rounded), so that frames on a
+    /// virtual clock land on the same instants in every run; the rate must be above zero.
+    public var frameInterval: Duration {
+        .nanoseconds(Int64((1e9 / framesPerSecond).rounded()))
+    }
+
+    /// How many frames come in `duration` at this rate (not rounded).
+    public func frames(in duration: Duration) -> Double {
+        framesPerSecond * duration.seconds
+    }
+
+    /// Orders rates from slow to fast.
+    public static func < (lhs: FrameRate, rhs: FrameRate) -> Bool {
+        lhs.framesPerSecond < rhs.framesPerSecond
+    }
+
+    /// The rate scaled by `factor` (a share of frames kept, a speed-up).
+    public static func * (rate: FrameRate, factor: Double) -> FrameRate {
+        FrameRate(framesPerSecond: rate.framesPerSecond * factor)
+    }
+
+    /// The rate divided by `divisor` (every `divisor`-th frame).
+    public static func / (rate: FrameRate, divisor: Double) -> FrameRate {
+        FrameRate(framesPerSecond: rate.framesPerSecond / divisor)
+    }
+
+    /// How many times faster `lhs` is than `rhs` (a plain ratio; infinite when `rhs` is zero).
+    public static func / (lhs: FrameRate, rhs: FrameRate) -> Double {
+        lhs.framesPerSecond / rhs.framesPerSecond
+    }
+}
