@@ -236,6 +236,20 @@ assert estimate["fits"] is False and estimate["hardwareCost"] > 1
 assert all({"id", "cost"} <= set(c) for c in estimate["cameras"])
 PY
 
+# The usage lines docs/cli.md lists are the ones each command's --help writes from its
+# declarations (regenerate the block with this loop when a command changes).
+usage_lines() {
+  "$headroom" --help | awk '/^commands:/ { listed = 1; next } listed && /^  [a-z]/ { print $1 } listed && /^$/ { exit }' \
+    | while read -r command; do "$headroom" "$command" --help | awk '/^usage:/ { on = 1 } on && /^$/ { exit } on'; done
+}
+usage_lines >"$work/usage-generated"
+awk '/^## Usage lines/ { section = 1 } section && /^```$/ { fences++; if (fences == 2) exit; next } section && fences == 1' \
+  docs/cli.md >"$work/usage-documented"
+if ! diff -u "$work/usage-documented" "$work/usage-generated"; then
+  echo "FAIL docs/cli.md's usage lines differ from --help (above: - documented, + generated)"
+  failures=$((failures + 1))
+fi
+
 if ((failures > 0)); then
   echo "cli-checks: $failures failure(s)"
   exit 1

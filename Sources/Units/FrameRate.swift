@@ -2,11 +2,17 @@
 ///
 /// Written as a number where a literal reads best (`let cap: FrameRate = 15`) and coded as a
 /// plain number of frames per second in JSON, so documents keep their shape.
-public struct FrameRate: Hashable, Comparable, Sendable, Codable, ExpressibleByFloatLiteral,
-    ExpressibleByIntegerLiteral
-{
+public struct FrameRate: ScalarQuantity {
     /// Frames per second; finite and not negative where a frame rate was validated.
     public var framesPerSecond: Double
+
+    /// The number of frames per second (``ScalarQuantity``'s number).
+    public var number: Double { framesPerSecond }
+
+    /// A rate of `number` frames per second.
+    public init(number: Double) {
+        framesPerSecond = number
+    }
 
     /// A rate of `framesPerSecond`.
     public init(framesPerSecond: Double) {
@@ -16,27 +22,6 @@ public struct FrameRate: Hashable, Comparable, Sendable, Codable, ExpressibleByF
     /// The rate at which one frame comes every `interval`.
     public init(oneFrameEvery interval: Duration) {
         framesPerSecond = 1 / interval.seconds
-    }
-
-    /// A rate written as a decimal literal: frames per second.
-    public init(floatLiteral value: Double) {
-        framesPerSecond = value
-    }
-
-    /// A rate written as an integer literal: frames per second.
-    public init(integerLiteral value: Int) {
-        framesPerSecond = Double(value)
-    }
-
-    /// Decodes a number of frames per second.
-    public init(from decoder: any Decoder) throws {
-        framesPerSecond = try decoder.singleValueContainer().decode(Double.self)
-    }
-
-    /// Encodes the number of frames per second.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(framesPerSecond)
     }
 
     /// No frames at all.
@@ -51,11 +36,6 @@ public struct FrameRate: Hashable, Comparable, Sendable, Codable, ExpressibleByF
     /// How many frames come in `duration` at this rate (not rounded).
     public func frames(in duration: Duration) -> Double {
         framesPerSecond * duration.seconds
-    }
-
-    /// Orders rates from slow to fast.
-    public static func < (lhs: FrameRate, rhs: FrameRate) -> Bool {
-        lhs.framesPerSecond < rhs.framesPerSecond
     }
 
     /// The rate scaled by `factor` (a share of frames kept, a speed-up).

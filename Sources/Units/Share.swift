@@ -4,36 +4,21 @@
 /// Demand may ask for more than the whole, so a share is not clamped: 1.4 is 140 % of the
 /// budget. Written as a number where a literal reads best (`let share: Share = 0.5`) and coded
 /// as a plain fraction in JSON, so documents keep their shape.
-public struct Share: Hashable, Comparable, Sendable, Codable, AdditiveArithmetic,
-    ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral
-{
+public struct Share: ScalarQuantity, AdditiveArithmetic {
     /// The fraction of the whole: 0 is none, 1 is all.
     public var fraction: Double
+
+    /// The fraction (``ScalarQuantity``'s number).
+    public var number: Double { fraction }
+
+    /// A share of `number` of the whole.
+    public init(number: Double) {
+        fraction = number
+    }
 
     /// A share of `fraction` of the whole.
     public init(fraction: Double) {
         self.fraction = fraction
-    }
-
-    /// A share written as a decimal literal: the fraction.
-    public init(floatLiteral value: Double) {
-        fraction = value
-    }
-
-    /// A share written as an integer literal: 0 or 1 (or a multiple of the whole).
-    public init(integerLiteral value: Int) {
-        fraction = Double(value)
-    }
-
-    /// Decodes a fraction.
-    public init(from decoder: any Decoder) throws {
-        fraction = try decoder.singleValueContainer().decode(Double.self)
-    }
-
-    /// Encodes the fraction.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(fraction)
     }
 
     /// None of the whole.
@@ -47,11 +32,6 @@ public struct Share: Hashable, Comparable, Sendable, Codable, AdditiveArithmetic
 
     /// The share within 0…1: demand over the whole counts as all of it.
     public var clamped: Share { Share(fraction: min(max(fraction, 0), 1)) }
-
-    /// Orders shares from small to large.
-    public static func < (lhs: Share, rhs: Share) -> Bool {
-        lhs.fraction < rhs.fraction
-    }
 
     /// The two shares together.
     public static func + (lhs: Share, rhs: Share) -> Share {

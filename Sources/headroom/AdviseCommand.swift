@@ -9,7 +9,6 @@ import Units
 enum AdviseCommand {
     static let command = Command(
         name: "advise",
-        usage: "--ladder FILE [--json] [--interval S] [--trace FILE] [--config FILE] [--model]",
         summary: "Advise a shell pipeline: a line per change of frame rate and ladder step.",
         details: """
             --ladder FILE is the pipeline's registration, as POST /v1/clients takes it:
@@ -22,7 +21,7 @@ enum AdviseCommand {
             Ends on SIGINT or SIGTERM (exit 130, 143) or when stdout's reader goes away (0).
             """,
         options: PressureInput.options + [
-            .path("--ladder", "FILE", "the pipeline's registration (JSON)"),
+            .path("--ladder", "FILE", "the pipeline's registration (JSON)").required(),
             .flag("--json", "print JSON lines"),
             .number(
                 "--interval", "S", "seconds between samples within reach of a threshold",

@@ -44,6 +44,25 @@ struct OptionSpec: Sendable {
     var kind: Kind
     /// The value when the option is not given, as typed on the command line; shown in the help.
     var defaultValue: String?
+    /// The option this one refines, inside whose brackets the usage shows it (`--pace` within
+    /// `--source`); `nil` for one that stands alone.
+    var parent: String? = nil
+    /// Whether the command needs it: the usage shows it without brackets.
+    var isRequired = false
+
+    /// This option, shown inside `parent`'s brackets in the usage.
+    func within(_ parent: String) -> OptionSpec {
+        var refined = self
+        refined.parent = parent
+        return refined
+    }
+
+    /// This option, shown as one the command needs.
+    func required() -> OptionSpec {
+        var required = self
+        required.isRequired = true
+        return required
+    }
 
     /// A boolean flag.
     static func flag(_ name: String, _ help: String) -> OptionSpec {

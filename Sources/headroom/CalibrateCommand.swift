@@ -14,7 +14,6 @@ import Storage
 enum CalibrateCommand {
     static let command = Command(
         name: "calibrate",
-        usage: "[--seconds S] [--storage DIR] [--out FILE] [--json]",
         summary: "Measure this host's sustainable pixel rate and write it as the \"host\" profile.",
         details: """
             Runs the synthetic camera, the detector and the tracker at several resolutions and

@@ -2,8 +2,9 @@
 struct Command: Sendable {
     /// The word after `headroom`.
     var name: String
-    /// Usage line after `headroom NAME`, e.g. `FILE [--profile NAME|FILE] [--json]`.
-    var usage: String
+    /// The ways to call it, from which ``usage`` is written (one form of every option by
+    /// default).
+    var forms: [UsageForm] = [UsageForm()]
     /// One line for the command list.
     var summary: String
     /// Paragraphs printed by `--help` after the usage.
@@ -16,7 +17,7 @@ struct Command: Sendable {
 
     /// The `--help` text.
     var help: String {
-        var text = "usage: headroom \(name) \(usage)\n\n\(summary)\n"
+        var text = "\(usage)\n\n\(summary)\n"
         if !details.isEmpty { text += "\n\(details)\n" }
         let all = options + [.flag("--help", "show this help")]
         let width = all.map { optionLabel($0).count }.max() ?? 0

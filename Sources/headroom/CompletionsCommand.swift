@@ -3,7 +3,7 @@
 enum CompletionsCommand {
     static let command = Command(
         name: "completions",
-        usage: "bash|zsh|fish",
+        forms: [UsageForm("bash|zsh|fish")],
         summary: "Print shell completions for bash, zsh or fish.",
         details: """
             bash: `source <(headroom completions bash)` (or save it in

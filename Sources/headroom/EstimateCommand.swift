@@ -6,7 +6,7 @@ import Storage
 enum EstimateCommand {
     static let command = Command(
         name: "estimate",
-        usage: "FILE [--profile NAME|FILE] [--duration SECONDS [--storage DIR]] [--json]",
+        forms: [UsageForm("FILE")],
         summary: "Price a capture session: hardware cost with its breakdown (exit 1 when over 1).",
         details: """
             The cost is the share of the most used budget (pixel rate, memory bandwidth, camera
@@ -25,7 +25,7 @@ enum EstimateCommand {
             .number(
                 "--duration", "SECONDS", "check a recording this long fits the reserve",
                 in: 0.001...31_536_000),
-            StorageCommand.storageOption,
+            StorageCommand.storageOption.within("--duration"),
             .flag("--json", "print the estimate as JSON"),
         ],
         run: { arguments in

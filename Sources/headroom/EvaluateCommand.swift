@@ -4,7 +4,7 @@ import Tracking
 enum EvaluateCommand {
     static let command = Command(
         name: "evaluate",
-        usage: "GT.txt TRACKS.txt [--iou T] [--json]",
+        forms: [UsageForm("GT.txt TRACKS.txt")],
         summary:
             "Score MOTChallenge tracks against ground truth: HOTA, DetA, AssA, MOTA, IDF1, ...",
         details: """

@@ -56,17 +56,25 @@ enum LaunchCommand {
 
     static let command = Command(
         name: "launch",
-        usage: """
-            report [RUN] [--format json|csv|trace|md|html] [--out PATH | --out-dir DIR]
-                                  [--from FILE] [--db PATH]
-                   headroom launch history [--runs N] [--label LABEL] [--json] [--check] [--db PATH]
-                   headroom launch compare A B [--alpha P] [--min-change R] [--json] [--db PATH]
-                   headroom launch measure [--session FILE] [--runs N] [--no-deferred] [--frames FILE]
-                                           [--label LABEL] [--out-dir DIR] [--json] [--db PATH]
-                   headroom launch measure [--runs N] [--label LABEL] [--ready NAME] [--timeout S]
-                                           [--output FILE] [--out-dir DIR] [--json] [--db PATH] -- CMD ARGS...
-                   headroom launch import FILE... [--label LABEL] [--pid PID] [--db PATH]
-            """,
+        forms: [
+            UsageForm(
+                "report [RUN]", ["--format", .oneOf(["--out", "--out-dir"]), "--from", "--db"]),
+            UsageForm("history", ["--runs", "--label", "--json", "--check", "--db"]),
+            UsageForm("compare A B", ["--alpha", "--min-change", "--json", "--db"]),
+            UsageForm(
+                "measure",
+                [
+                    "--session", "--runs", "--no-deferred", "--frames", "--label", "--out-dir",
+                    "--json", "--db",
+                ]),
+            UsageForm(
+                "measure",
+                [
+                    "--runs", "--label", "--ready", "--timeout", "--output", "--out-dir", "--json",
+                    "--db",
+                ], then: "-- CMD ARGS..."),
+            UsageForm("import FILE...", ["--label", "--pid", "--db"]),
+        ],
         summary: "Launch timelines: report, history (p50/p95 per phase), compare, measure, import.",
         details: """
             report: one run's timeline (RUN: a run id, LABEL or LABEL~N for its newest run,

@@ -6,7 +6,7 @@ import Units
 enum PlanCommand {
     static let command = Command(
         name: "plan",
-        usage: "FILE [--profile NAME|FILE] [--min-frame-rate FPS] [--out FILE] [--json]",
+        forms: [UsageForm("FILE")],
         summary:
             "Find the configuration that fits the budget with the least loss (exit 1 if none).",
         details: """

@@ -5,7 +5,9 @@ import Files
 enum ProfilesCommand {
     static let command = Command(
         name: "profiles",
-        usage: "[--json] | --v4l2 FILE|- [--name NAME] [--profile NAME|FILE]",
+        forms: [
+            UsageForm("", ["--json"]), UsageForm("", ["--v4l2", "--name", "--profile"]),
+        ],
         summary: "List the device profiles: budgets, camera ports, sensors and their formats.",
         details: "Lists the built-in profiles, then the calibrated ones (NAME.json files in"
             + " $XDG_CONFIG_HOME/headroom/profiles; `headroom calibrate` writes \"host\")."
@@ -17,7 +19,8 @@ enum ProfilesCommand {
             + " directory.",
         options: [
             .flag("--json", "print the profiles as JSON, with every number's source"),
-            .path("--v4l2", "FILE|-", "a camera's `v4l2-ctl --list-formats-ext` output"),
+            .path("--v4l2", "FILE|-", "a camera's `v4l2-ctl --list-formats-ext` output")
+                .required(),
             .option("--name", "NAME", "the new profile's name (default v4l2-camera)"),
             SessionInput.profileOption,
         ],

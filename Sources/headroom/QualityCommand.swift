@@ -8,8 +8,6 @@ import Units
 enum QualityCommand {
     static let command = Command(
         name: "quality",
-        usage:
-            "[--fps LIST] [--strides LIST] [--scales LIST] [--seconds S] [--seeds LIST] [--people N] [--size WxH] [--fixed] [--out FILE] [--json]",
         summary: "Measure tracking quality (IDF1, MOTA, framing error) against stride and scale.",
         details: """
             Runs the seeded synthetic scene in closed loop (frames rendered from the simulated

@@ -6,7 +6,6 @@ import Pressure
 enum RecordCommand {
     static let command = Command(
         name: "record",
-        usage: "--seconds N --out FILE [--interval S] [--model]",
         summary: "Record a pressure trace (JSON lines, one raw sample per line) for `replay`.",
         details: """
             Samples every --interval seconds (default 1) for --seconds seconds, then writes the
@@ -14,8 +13,8 @@ enum RecordCommand {
             SIGTERM), it writes the samples taken so far and exits 130 or 143.
             """,
         options: PressureInput.options.filter { $0.name == "--model" } + [
-            .number("--seconds", "N", "how long to record", in: 0.01...86400),
-            .output("--out", "FILE", "where to write the trace"),
+            .number("--seconds", "N", "how long to record", in: 0.01...86400).required(),
+            .output("--out", "FILE", "where to write the trace").required(),
             .number("--interval", "S", "seconds between samples", in: 0.01...3600, default: 1),
         ],
         run: { arguments in

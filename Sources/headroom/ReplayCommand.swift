@@ -9,7 +9,7 @@ import Units
 enum ReplayCommand {
     static let command = Command(
         name: "replay",
-        usage: "FILE [--config FILE] [--policy FILE] [--json]",
+        forms: [UsageForm("FILE")],
         summary:
             "Replay a recorded pressure trace through the classifier and the governor (simulated).",
         details: """

@@ -16,11 +16,6 @@ import Units
 enum RunCommand {
     static let command = Command(
         name: "run",
-        usage:
-            "[--seconds S] [--scenario NAME] [--governor on|off|pressure-only] [--compare] [--clock real|virtual] [--seed N] [--session FILE]"
-            + " [--profile NAME|FILE] [--policy FILE] [--record PATH] [--storage DIR]"
-            + " [--trace FILE] [--record-pressure FILE] [--source FILE|-|v4l2:DEVICE [--pace file|max] [--gt FILE]]"
-            + " [--detector blob|motion|hog] [--scene STYLE] [--annotate FILE.mp4] [--out DIR] [--db PATH] [--serve ADDR] [--json]",
         summary:
             "Run the tracking pipeline under pressure, with the governor adapting it (the main job).",
         details: """
@@ -89,8 +84,10 @@ enum RunCommand {
             .choice(
                 "--pace", VideoPacing.allCases.map(\.rawValue),
                 "take video frames at the video's rate (file) or as fast as they go (max)",
-                default: VideoPacing.file.rawValue),
-            .path("--gt", "FILE", "MOTChallenge ground truth for --source, by video frame"),
+                default: VideoPacing.file.rawValue
+            ).within("--source"),
+            .path("--gt", "FILE", "MOTChallenge ground truth for --source, by video frame")
+                .within("--source"),
             .choice(
                 "--detector", DetectorKind.allCases.map(\.rawValue),
                 "the detector (default: hog with --source, blob for the scene)"),

@@ -8,8 +8,7 @@ import Units
 enum SceneCommand {
     static let command = Command(
         name: "scene",
-        usage:
-            "DIR [--seconds S] [--seed N] [--people N] [--scene STYLE] [--fps F] [--stride N] [--scale S] [--size WxH] [--fixed] [--video FILE] [--json]",
+        forms: [UsageForm("DIR")],
         summary:
             "Write a seeded synthetic sequence: gt.txt, det.txt and the closed-loop tracks.txt.",
         details: """

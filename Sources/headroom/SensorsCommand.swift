@@ -4,7 +4,6 @@ import Pressure
 enum SensorsCommand {
     static let command = Command(
         name: "sensors",
-        usage: "[--model] [--json]",
         summary:
             "List every sensor (libsensors, thermal zones, cpufreq, PSI, board signals) with value and limits.",
         details: """

@@ -20,10 +20,6 @@ enum ServeCommand {
 
     static let command = Command(
         name: "serve",
-        usage:
-            "[--listen ADDR] [--socket PATH] [--token-file FILE] [--interval S] [--trace FILE]"
-            + " [--lease S] [--textfile DIR] [--config FILE] [--model] [--max-connections N]"
-            + " [--max-connections-per-client N] [--idle-timeout S]",
         summary:
             "The host service: pressure metrics for Prometheus and API v1 that governs any"
             + " pipeline.",

@@ -4,7 +4,6 @@ import Pressure
 enum StatusCommand {
     static let command = Command(
         name: "status",
-        usage: "[--config FILE] [--model] [--forecast SECONDS] [--json]",
         summary: "One pressure reading: level, factors, headroom, budget share and sensors.",
         details: """
             The level is the most severe factor's: system and camera temperature, power supply

@@ -16,11 +16,11 @@ enum StorageCommand {
 
     static let command = Command(
         name: "storage",
-        usage: """
-            status [--destination PATH] [--storage DIR] [--json]
-                   headroom storage allocate SIZE [--storage DIR] [--json]
-                   headroom storage release|replenish [--storage DIR] [--json]
-            """,
+        forms: [
+            UsageForm("status", ["--destination", "--storage", "--json"]),
+            UsageForm("allocate SIZE", ["--storage", "--json"]),
+            UsageForm("release|replenish", ["--storage", "--json"]),
+        ],
         summary: "The pro video storage reserve: status, allocate SIZE, release, replenish.",
         details: """
             The reserve is disk space set aside with fallocate before recording, so a movie

@@ -8,8 +8,7 @@ import Units
 enum TrackCommand {
     static let command = Command(
         name: "track",
-        usage:
-            "DETECTIONS.txt [--out TRACKS.txt] [--gt GT.txt] [--stride N] [--image-size WxH] [--json]",
+        forms: [UsageForm("DETECTIONS.txt")],
         summary: "Track MOTChallenge detections; with --gt, score the tracks (HOTA, MOTA, ...).",
         details: """
             DETECTIONS.txt has one box per line: frame,id,left,top,width,height,conf,... in

@@ -6,7 +6,6 @@ import Pressure
 enum WatchCommand {
     static let command = Command(
         name: "watch",
-        usage: "[--interval S] [--samples N] [--changes] [--config FILE] [--model] [--json]",
         summary: "Watch pressure live: every reading on a terminal, level changes in a pipe.",
         details: """
             Samples every --interval seconds (default 1) until interrupted, or for --samples

@@ -81,7 +81,7 @@ struct ArgumentsTests {
     @Test("help shows each option's range and default from its declaration")
     func help() {
         let command = Command(
-            name: "test", usage: "[options]", summary: "A test.", options: Self.options,
+            name: "test", summary: "A test.", options: Self.options,
             run: { _ in 0 })
         #expect(command.help.contains("--seconds S        how long (1 to 600, default 20)"))
         #expect(command.help.contains("--governor on|off  the governor (default on)"))
@@ -106,7 +106,7 @@ struct ArgumentsTests {
         #expect(Completions(commands: commands).script(for: "tcsh") == nil)
     }
 
-    @Test("every declared option appears in its command's usage line")
+    @Test("usage is written from the declarations: every option in it, none it does not take")
     func usageListsEveryOption() {
         for command in commands {
             let words = Set(
@@ -114,7 +114,41 @@ struct ArgumentsTests {
             for option in command.options where !words.contains(option.name) {
                 Issue.record("headroom \(command.name): usage lacks \(option.name)")
             }
+            let declared = Set(command.options.map(\.name))
+            for form in command.forms {
+                for name in form.names(options: command.options) where !declared.contains(name) {
+                    Issue.record("headroom \(command.name): a usage form names \(name)")
+                }
+            }
+            for option in command.options {
+                if let parent = option.parent, !declared.contains(parent) {
+                    Issue.record("headroom \(command.name): \(option.name) refines \(parent)")
+                }
+            }
         }
+    }
+
+    @Test("a usage form nests refinements, leaves required options bare and wraps at 100 columns")
+    func usageForm() {
+        let command = Command(
+            name: "demo",
+            forms: [
+                UsageForm("FILE"), UsageForm("other", [.oneOf(["--a", "--b"])], then: "-- CMD"),
+            ],
+            summary: "",
+            options: [
+                .flag("--a", "a"), .option("--b", "B", "b"),
+                .path("--source", "FILE", "source").required(),
+                .option("--pace", "MODE", "pace").within("--source"),
+                .option("--long", String(repeating: "X", count: 60), "long"),
+            ],
+            run: { _ in 0 })
+        #expect(
+            command.usage == """
+                usage: headroom demo FILE --source FILE [--pace MODE] [--a] [--b B]
+                                     [--long \(String(repeating: "X", count: 60))]
+                       headroom demo other [--a | --b B] -- CMD
+                """)
     }
 
     @Test("every option a command writes to is declared as a destination, checked before work")

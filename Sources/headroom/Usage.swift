@@ -1,0 +1,103 @@
+/// One way to call a command, from which its usage line is written: the words before the
+/// options (a subcommand, operands), the options in the order shown, and what follows them.
+/// The options are the command's own declarations, so the usage cannot name an option the
+/// command does not take or leave out one it does (a test walks every command).
+struct UsageForm: Sendable {
+    /// One place in the line: an option, or options of which one may be given.
+    enum Item: Sendable, ExpressibleByStringLiteral {
+        /// The option of this name.
+        case option(String)
+        /// At most one of these options: `[--out PATH | --out-dir DIR]`.
+        case oneOf([String])
+
+        /// The option named `value`.
+        init(stringLiteral value: String) {
+            self = .option(value)
+        }
+
+        /// The option names this item shows.
+        var names: [String] {
+            switch self {
+            case .option(let name): [name]
+            case .oneOf(let names): names
+            }
+        }
+    }
+
+    /// Words before the options: `report [RUN]`, `FILE`, `DIR`; empty for none.
+    var words: String
+    /// The options shown, in order; `nil` shows every option of the command in the order it
+    /// declares them (an option declared ``OptionSpec/within(_:)`` another is shown inside it).
+    var items: [Item]?
+    /// Words after the options: `-- CMD ARGS...`.
+    var trailing: String
+
+    /// A form of `words`, then `items` (every option when `nil`), then `trailing`.
+    init(_ words: String = "", _ items: [Item]? = nil, then trailing: String = "") {
+        self.words = words
+        self.items = items
+        self.trailing = trailing
+    }
+
+    /// The form's parts after `headroom NAME`, each option with its value and its refinements
+    /// in brackets unless it is required: `FILE`, `[--profile NAME|FILE]`,
+    /// `[--duration SECONDS [--storage DIR]]`.
+    func parts(options: [OptionSpec]) -> [String] {
+        let byName = Dictionary(
+            options.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let standalone = options.filter { $0.parent == nil }
+        let shown =
+            items
+            ?? (standalone.filter(\.isRequired) + standalone.filter { !$0.isRequired })
+            .map { .option($0.name) }
+        func text(_ option: OptionSpec) -> String {
+            let children = options.filter { $0.parent == option.name }.map(text)
+            let label = ([option.value.map { "\(option.name) \($0)" } ?? option.name] + children)
+                .joined(separator: " ")
+            return option.isRequired ? label : "[\(label)]"
+        }
+        var parts = words.isEmpty ? [] : [words]
+        for item in shown {
+            let found = item.names.compactMap { byName[$0] }
+            switch item {
+            case .option: parts += found.map(text)
+            case .oneOf:
+                parts.append(
+                    "["
+                        + found.map { String(text($0).dropFirst().dropLast()) }
+                        .joined(separator: " | ") + "]")
+            }
+        }
+        if !trailing.isEmpty { parts.append(trailing) }
+        return parts
+    }
+
+    /// The option names the form shows, refinements included.
+    func names(options: [OptionSpec]) -> [String] {
+        let shown = items.map { $0.flatMap(\.names) } ?? options.map(\.name)
+        return shown + options.filter { $0.parent.map(shown.contains) ?? false }.map(\.name)
+    }
+}
+
+extension Command {
+    /// The usage lines, one per form, wrapped at 100 columns with the continuation under the
+    /// form's first option: `usage: headroom estimate FILE [--profile NAME|FILE] …`.
+    var usage: String {
+        var lines: [String] = []
+        for (index, form) in forms.enumerated() {
+            let lead = (index == 0 ? "usage: " : "       ") + "headroom \(name)"
+            var line = lead
+            let indent = String(repeating: " ", count: lead.count + 1)
+            for part in form.parts(options: options) {
+                if line.count + 1 + part.count > 100 && line != lead && line != indent {
+                    lines.append(line)
+                    line = indent + part
+                } else {
+                    line += (line == indent ? "" : " ") + part
+                }
+            }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+}
