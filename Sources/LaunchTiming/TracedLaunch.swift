@@ -25,9 +25,9 @@ public struct TracedLaunchRequest: Sendable {
     public var label: String
     /// The event that ends the launch (the program's "I am ready").
     public var readyName: String
-    /// How long the program has to say ready, in seconds, before it is stopped and the run
-    /// stored as failed.
-    public var timeout: Double
+    /// How long the program has to say ready before it is stopped and the run stored as
+    /// failed.
+    public var timeout: Duration
     /// Where its output goes.
     public var output: ChildOutput
     /// Its environment, to which ``TracedLaunch/descriptorVariable`` is added.
@@ -35,7 +35,8 @@ public struct TracedLaunchRequest: Sendable {
 
     /// A request; `environment` is normally the measuring process's own.
     public init(
-        command: [String], label: String, readyName: String = "ready", timeout: Double = 60,
+        command: [String], label: String, readyName: String = "ready",
+        timeout: Duration = .seconds(60),
         output: ChildOutput = .passThrough, environment: [String: String]
     ) {
         self.command = command
@@ -153,7 +154,7 @@ public enum TracedLaunch {
             assembler: TraceAssembler(
                 originMicroseconds: Double(origin.nanoseconds) / 1000,
                 readyName: request.readyName))
-        let deadline = spawnedAt.nanoseconds + UInt64(request.timeout * 1e9)
+        let deadline = spawnedAt.advanced(by: request.timeout).nanoseconds
         var traceDescriptor: Int32? = trace[0]
         defer { if let traceDescriptor { close(traceDescriptor) } }
         var failure: LaunchFailure?
@@ -161,7 +162,7 @@ public enum TracedLaunch {
         loop: while true {
             let now = MonotonicClock.now()
             guard now.nanoseconds < deadline else {
-                failure = .timedOut(seconds: request.timeout)
+                failure = .timedOut(seconds: request.timeout.seconds)
                 end = now
                 break
             }

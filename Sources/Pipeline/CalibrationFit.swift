@@ -114,8 +114,7 @@ public struct CalibrationFit: Hashable, Codable, Sendable {
             var format = point.format
             format.maxFrameRate =
                 points.filter { $0.width == point.width && $0.height == point.height }
-                .map { FrameRate(framesPerSecond: $0.frameRate) }.max()
-                ?? FrameRate(framesPerSecond: point.frameRate)
+                .map(\.frameRate).max() ?? point.frameRate
             if !formats.contains(format) { formats.append(format) }
         }
         return DeviceProfile(

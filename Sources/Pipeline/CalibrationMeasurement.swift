@@ -1,3 +1,5 @@
+import Units
+
 /// What running one ``CalibrationPoint`` through the frame pipeline cost, over a measuring
 /// window that starts after a warm-up.
 public struct CalibrationMeasurement: Hashable, Codable, Sendable {
@@ -39,9 +41,10 @@ public struct CalibrationMeasurement: Hashable, Codable, Sendable {
         seconds > 0 ? processCPUSeconds / seconds / Double(max(cores, 1)) : 0
     }
 
-    /// Frames per second of each camera processed in the window.
-    public var deliveredFrameRate: Double {
-        seconds > 0 ? Double(frames) / seconds / Double(point.cameras) : 0
+    /// The frame rate of each camera processed in the window.
+    public var deliveredFrameRate: FrameRate {
+        FrameRate(
+            framesPerSecond: seconds > 0 ? Double(frames) / seconds / Double(point.cameras) : 0)
     }
 
     /// Pixels processed per second of the window.
@@ -56,7 +59,8 @@ public struct CalibrationMeasurement: Hashable, Codable, Sendable {
     /// loop uses one core at most).
     public var keptUp: Bool {
         frames > 0
-            && Double(frames) >= 0.85 * point.frameRate * Double(point.cameras) * seconds - 1
+            && Double(frames)
+                >= 0.85 * point.frameRate.framesPerSecond * Double(point.cameras) * seconds - 1
             && Double(droppedFrames) <= max(1, 0.05 * Double(frames + droppedFrames))
     }
 }

@@ -1,4 +1,5 @@
 import Capture
+import Units
 
 /// How well the hardware-cost estimator, on a calibrated profile, predicts the utilization
 /// measured at configurations the fit did not see.
@@ -7,8 +8,8 @@ public struct CalibrationValidation: Hashable, Codable, Sendable {
     public struct Row: Hashable, Codable, Sendable {
         /// The configuration.
         public var point: CalibrationPoint
-        /// Frames per second the pipeline processed (the rate priced), ≤ the point's.
-        public var deliveredFrameRate: Double
+        /// The frame rate the pipeline processed (the rate priced), ≤ the point's.
+        public var deliveredFrameRate: FrameRate
         /// Frames dropped in the measuring window.
         public var droppedFrames: Int
         /// Measured share of the CPU budget: CPU seconds per second over cores.
@@ -21,7 +22,7 @@ public struct CalibrationValidation: Hashable, Codable, Sendable {
 
         /// Creates a row; see each property for units.
         public init(
-            point: CalibrationPoint, deliveredFrameRate: Double, droppedFrames: Int,
+            point: CalibrationPoint, deliveredFrameRate: FrameRate, droppedFrames: Int,
             measuredUtilization: Double, predictedCost: Double, keptUp: Bool = true
         ) {
             self.point = point

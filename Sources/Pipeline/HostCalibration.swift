@@ -86,7 +86,7 @@ public struct HostCalibration: Sendable {
     /// falling behind at every configuration.
     public func scaled(toSecondsPerPixel secondsPerPixel: Double) -> HostCalibration {
         let points = fitPoints + heldOutPoints
-        let heaviest = points.map { Double($0.pixelsPerFrame) * $0.frameRate }.max() ?? 0
+        let heaviest = points.map { $0.format.pixelsPerSecond(at: $0.frameRate) }.max() ?? 0
         let load = heaviest * secondsPerPixel
         guard load > Self.coreShareLimit, load.isFinite else { return self }
         let scale = (Self.coreShareLimit / load).squareRoot()
@@ -117,7 +117,7 @@ public struct HostCalibration: Sendable {
             scene: scene, width: point.width, height: point.height, pose: CameraPose())
         var stage = try TrackingStage(
             inference: InferenceSetting(stride: 1, scale: 1),
-            frameRate: FrameRate(framesPerSecond: point.frameRate))
+            frameRate: point.frameRate)
         var frame = Frame(camera: "probe", width: point.width, height: point.height)
         let start = CPUTime.thread()
         var frames = 0
@@ -125,7 +125,7 @@ public struct HostCalibration: Sendable {
             frame.number = frames
             // The scene moves by the frames' timestamps, at the point's frame rate.
             frame.timestamp = MonotonicInstant(nanoseconds: 0).advanced(
-                by: .seconds(Double(frames) / point.frameRate))
+                by: .seconds(Double(frames) / point.frameRate.framesPerSecond))
             source.render(&frame)
             _ = stage.process(
                 frame, pose: CameraPose(), interval: 1 / 30, people: nil as [MOTRecord]?)
@@ -198,7 +198,7 @@ public struct HostCalibration: Sendable {
         let consumer = ConsumerMeter()
         let stage = try TrackingStage(
             inference: InferenceSetting(stride: 1, scale: 1),
-            frameRate: FrameRate(framesPerSecond: point.frameRate))
+            frameRate: point.frameRate)
         try session.startRunning()
         let frames = session.videoFrames(bufferLimit: 2 * point.cameras)
         let consuming = Task { [stage] in
@@ -208,7 +208,8 @@ public struct HostCalibration: Sendable {
             for await frame in frames {
                 let start = CPUTime.thread()
                 _ = stages[frame.camera, default: stage].process(
-                    frame, pose: pose, interval: 1 / point.frameRate, people: nil as [MOTRecord]?)
+                    frame, pose: pose, interval: 1 / point.frameRate.framesPerSecond,
+                    people: nil as [MOTRecord]?)
                 consumer.add(
                     frame: frame.number, camera: frame.camera,
                     cpuSeconds: CPUTime.thread() - start)

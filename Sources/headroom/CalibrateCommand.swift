@@ -100,7 +100,7 @@ final class CalibrationDisplay: Sendable {
         } else if let measurement = progress.measurement {
             Console.error(
                 "calibrate: \(position): utilization \(measurement.utilization.fixed(3)),"
-                    + " \(measurement.deliveredFrameRate.fixed(1)) fps,"
+                    + " \(measurement.deliveredFrameRate.framesPerSecond.fixed(1)) fps,"
                     + " \(measurement.droppedFrames) dropped")
         }
     }
@@ -151,7 +151,8 @@ struct CalibrationText {
                     profile: report.profile.name,
                     frameRate: measurement.deliveredFrameRate))
             fitted.rows.append([
-                measurement.point.description, measurement.deliveredFrameRate.fixed(1),
+                measurement.point.description,
+                measurement.deliveredFrameRate.framesPerSecond.fixed(1),
                 String(measurement.droppedFrames), measurement.utilization.fixed(3),
                 measurement.frames > 0 ? model.fraction.fixed(3) : "-",
                 measurement.keptUp ? "" : "fell behind: not fitted",
@@ -166,7 +167,7 @@ struct CalibrationText {
             numericColumns: [1, 2, 3, 4, 5])
         for row in report.validation.rows {
             heldOut.rows.append([
-                row.point.description, row.deliveredFrameRate.fixed(1),
+                row.point.description, row.deliveredFrameRate.framesPerSecond.fixed(1),
                 String(row.droppedFrames), row.measuredUtilization.fixed(3),
                 row.predictedCost.fixed(3),
                 signed(row.error) + (row.keptUp ? "" : " (fell behind: not scored)"),

@@ -44,7 +44,7 @@ enum ProgramLaunchMeasure {
         defer { if case .descriptor(let descriptor) = output { close(descriptor) } }
         let request = TracedLaunchRequest(
             command: command, label: label, readyName: arguments.value("--ready") ?? "ready",
-            timeout: arguments.optionalNumber("--timeout") ?? 60, output: output,
+            timeout: arguments.optionalSeconds("--timeout") ?? .seconds(60), output: output,
             environment: ProcessInfo.processInfo.environment)
         let stop = StopSignal()
         let stored = try await withSignalCancellation(stop) {

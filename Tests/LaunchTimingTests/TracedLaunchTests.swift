@@ -9,7 +9,7 @@ import Testing
 /// Real child processes measured through the trace descriptor.
 struct TracedLaunchTests {
     private func launch(
-        _ script: String, ready: String = "ready", timeout: Double = 20,
+        _ script: String, ready: String = "ready", timeout: Duration = .seconds(20),
         output: ChildOutput = .passThrough
     ) async -> LaunchReport {
         await TracedLaunch.run(
@@ -61,7 +61,7 @@ struct TracedLaunchTests {
         #expect(exited.phase(named: "appInit")?.isComplete == false)
         let crashed = await launch("kill -SEGV $$")
         #expect(crashed.failure == .signalled(SIGSEGV))
-        let hung = await launch("exec sleep 30", timeout: 0.3)
+        let hung = await launch("exec sleep 30", timeout: .milliseconds(300))
         #expect(hung.failure == .timedOut(seconds: 0.3))
         #expect(hung.totalDuration < 5)
         let missing = await TracedLaunch.run(

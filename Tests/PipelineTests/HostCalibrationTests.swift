@@ -22,7 +22,8 @@ struct HostCalibrationTests {
             -> CalibrationMeasurement
         {
             let frames = Int(
-                (point.frameRate * Double(point.cameras) * seconds * deliveredShare).rounded())
+                (point.frameRate.framesPerSecond * Double(point.cameras) * seconds * deliveredShare)
+                    .rounded())
             let pixels = Double(frames * point.pixelsPerFrame)
             let demand = pixels / seconds * (1 + videoDataWeight)
             let utilization = demand / pixelRate + overhead * Double(point.cameras)
@@ -169,7 +170,7 @@ struct HostCalibrationTests {
             #expect(points.map(\.cameras) == original.map(\.cameras))
             for point in points {
                 // Rounding to multiples of 8 may add a little over the limit, never much.
-                let load = Double(point.pixelsPerFrame) * point.frameRate * secondsPerPixel
+                let load = point.format.pixelsPerSecond(at: point.frameRate) * secondsPerPixel
                 #expect(load <= HostCalibration.coreShareLimit * 1.2, "\(point)")
                 #expect(point.width % 8 == 0 && point.height % 8 == 0 && point.width >= 8)
             }
