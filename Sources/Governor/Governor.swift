@@ -23,9 +23,11 @@ public struct GovernorChange: Hashable, Sendable {
 
 /// Adapts frame rate and inference load to system pressure, with hysteresis: it steps down at
 /// most once per ``GovernorPolicy/stepDownDwell`` (at once for `critical` and `shutdown`), and
-/// restores only after pressure has eased for ``GovernorPolicy/restoreDwell``. Every change is published on ``changes()``.
+/// restores only after pressure has eased for ``GovernorPolicy/restoreDwell``. Every change is
+/// published on ``changes()``.
 ///
-/// Thread-safe; ``update(with:)`` is normally called from one pressure loop.
+/// Thread-safe; ``update(with:lateShare:at:)`` is normally called from one pressure loop, with
+/// the instant of its clock the reading was taken at.
 public final class Governor: Sendable {
     /// The policy in force.
     public let policy: GovernorPolicy
