@@ -116,7 +116,8 @@ let package = Package(
         // Test doubles several test targets share (the manual pressure clock, a raw HTTP
         // client); not part of any product.
         .target(
-            name: "TestSupport", dependencies: ["Locking", "Pressure"], path: "Tests/TestSupport",
+            name: "TestSupport", dependencies: ["Locking", "Pressure", "Units"],
+            path: "Tests/TestSupport",
             swiftSettings: strictSettings),
         tests("FilesTests", ["Files"]),
         tests("LockingTests", ["Locking"]),

@@ -183,13 +183,13 @@ public final class Governor: Sendable {
                 state.easedSince = nil
                 // Only real pressure is urgent; lateness waits out the dwell like any step.
                 let urgent = pressure >= .critical
-                guard urgent || isPast(policy.stepDownDwell, since: state.lastChange, at: instant)
+                guard urgent || instant.isAtLeast(policy.stepDownDwell, after: state.lastChange)
                 else { return nil }
             } else {
                 let since = state.easedSince ?? instant
                 state.easedSince = since
                 guard instant.duration(since: since) >= policy.restoreDwell,
-                    isPast(policy.restoreDwell, since: state.lastChange, at: instant)
+                    instant.isAtLeast(policy.restoreDwell, after: state.lastChange)
                 else { return nil }
                 state.easedSince = nil
             }
@@ -203,14 +203,5 @@ public final class Governor: Sendable {
             return change
         }
         return change
-    }
-
-    /// Whether `dwell` has passed since `last` at `instant` (always, before any change).
-    private func isPast(
-        _ dwell: Duration, since last: MonotonicInstant?, at instant: MonotonicInstant
-    )
-        -> Bool
-    {
-        last.map { instant.duration(since: $0) >= dwell } ?? true
     }
 }

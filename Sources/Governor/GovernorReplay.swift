@@ -1,5 +1,4 @@
 import Pressure
-import Units
 
 /// Feeds replayed readings to a governor and keeps the changes it makes: how `headroom replay`
 /// shows what the governor would have done with a recorded trace.
@@ -16,7 +15,6 @@ public struct GovernorReplay: PressureReadingConsumer {
 
     /// Passes the reading to the governor at the reading's time, keeping any change.
     public mutating func consume(_ reading: PressureReading) {
-        let instant = MonotonicInstant(secondsSinceOrigin: reading.time)
-        if let change = governor.update(with: reading, at: instant) { changes.append(change) }
+        if let change = governor.update(with: reading, at: reading.time) { changes.append(change) }
     }
 }

@@ -67,7 +67,7 @@ public final class HostGovernor: Sendable {
     ///
     /// - Throws: ``HostGovernorError/clientLimitReached(_:)`` when the host has as many
     ///   clients as it takes.
-    public func register(_ registration: ClientRegistration, at time: Double)
+    public func register(_ registration: ClientRegistration, at time: MonotonicInstant)
         throws(HostGovernorError) -> (id: ClientID, advice: ClientAdvice)
     {
         let configuration = configuration
@@ -83,7 +83,7 @@ public final class HostGovernor: Sendable {
             let chain = SheddingChain(registration)
             state.clients[id] = Client(
                 id: id, registration: registration, order: state.nextOrder, chain: chain,
-                leaseEnds: time + configuration.lease.seconds,
+                leaseEnds: time.advanced(by: configuration.lease),
                 advice: ClientAdvice(
                     seq: 0, level: state.level, actingLevel: state.level,
                     frameRate: registration.nominalFrameRate, ladderStep: 0,
@@ -96,11 +96,11 @@ public final class HostGovernor: Sendable {
 
     /// The client's advice, renewing its lease; nil when no such client is registered (never
     /// was, removed, or its lease ended).
-    public func advice(for id: ClientID, at time: Double) -> ClientAdvice? {
+    public func advice(for id: ClientID, at time: MonotonicInstant) -> ClientAdvice? {
         state.withLock { state in
             expire(&state, at: time)
             guard state.clients[id] != nil else { return nil }
-            state.clients[id]!.leaseEnds = time + configuration.lease.seconds
+            state.clients[id]!.leaseEnds = time.advanced(by: configuration.lease)
             return state.clients[id]!.advice
         }
     }
@@ -108,12 +108,14 @@ public final class HostGovernor: Sendable {
     /// Takes a client's work report at `time`: its lateness (a late client sheds further by
     /// itself) and, unless it declared a share, the share its work shows; renews its lease and
     /// returns its advice afterwards, or nil when no such client is registered.
-    public func report(_ report: WorkReport, for id: ClientID, at time: Double) -> ClientAdvice? {
+    public func report(_ report: WorkReport, for id: ClientID, at time: MonotonicInstant)
+        -> ClientAdvice?
+    {
         let configuration = configuration
         return state.withLock { state in
             expire(&state, at: time)
             guard var client = state.clients[id] else { return nil }
-            client.leaseEnds = time + configuration.lease.seconds
+            client.leaseEnds = time.advanced(by: configuration.lease)
             client.take(report, at: time, hostLevel: state.level, configuration: configuration)
             state.clients[id] = client
             arbitrate(&state, at: time)
@@ -123,7 +125,7 @@ public final class HostGovernor: Sendable {
 
     /// Forgets a client at once; whether it was registered.
     @discardableResult
-    public func remove(_ id: ClientID, at time: Double) -> Bool {
+    public func remove(_ id: ClientID, at time: MonotonicInstant) -> Bool {
         state.withLock { state in
             guard state.clients.removeValue(forKey: id) != nil else { return false }
             state.revision += 1
@@ -139,7 +141,7 @@ public final class HostGovernor: Sendable {
 
     /// Feeds the host's level and sustainable share (0…1; unknown counts as 1) at `time`;
     /// clients whose lease ended are forgotten first.
-    public func update(level: PressureLevel, sustainableShare: Share, at time: Double) {
+    public func update(level: PressureLevel, sustainableShare: Share, at time: MonotonicInstant) {
         state.withLock { state in
             state.level = level
             state.budget =
@@ -151,7 +153,7 @@ public final class HostGovernor: Sendable {
 
     /// The clients whose lease has ended by `time`, forgotten now (the others rebalance).
     @discardableResult
-    public func expireLeases(at time: Double) -> [ClientID] {
+    public func expireLeases(at time: MonotonicInstant) -> [ClientID] {
         state.withLock { state in
             let expired = expire(&state, at: time)
             if !expired.isEmpty { arbitrate(&state, at: time) }
@@ -162,7 +164,7 @@ public final class HostGovernor: Sendable {
     // MARK: - Arbitration
 
     @discardableResult
-    private func expire(_ state: inout State, at time: Double) -> [ClientID] {
+    private func expire(_ state: inout State, at time: MonotonicInstant) -> [ClientID] {
         let expired = state.clients.values.filter { $0.leaseEnds < time }.map(\.id)
         for id in expired { state.clients[id] = nil }
         if !expired.isEmpty { state.revision += 1 }
@@ -206,7 +208,7 @@ public final class HostGovernor: Sendable {
     /// advice that changed. Shedding goes lowest priority first and restoring highest first;
     /// a client waiting out its dwell holds back the ones after it, so at no moment does a
     /// higher priority give up more than a lower one that still could.
-    private func arbitrate(_ state: inout State, at time: Double) {
+    private func arbitrate(_ state: inout State, at time: MonotonicInstant) {
         let policy = configuration.policy
         let targets = targets(state)
         let pausing = state.level >= .shutdown
@@ -219,7 +221,9 @@ public final class HostGovernor: Sendable {
                 !client.isPaused && (pausing || targets[id]! > client.position)
             guard lighter else { continue }
             client.easedSince = nil
-            if urgent || (!shedWaits && time - client.lastChange >= policy.stepDownDwell.seconds) {
+            if urgent
+                || (!shedWaits && time.isAtLeast(policy.stepDownDwell, after: client.lastChange))
+            {
                 client.move(to: targets[id]!, paused: pausing, at: time)
             } else {
                 shedWaits = true
@@ -233,8 +237,8 @@ public final class HostGovernor: Sendable {
             if heavier {
                 let since = client.easedSince ?? time
                 client.easedSince = since
-                if !restoreWaits, time - since >= policy.restoreDwell.seconds,
-                    time - client.lastChange >= policy.restoreDwell.seconds
+                if !restoreWaits, time.isAtLeast(policy.restoreDwell, after: since),
+                    time.isAtLeast(policy.restoreDwell, after: client.lastChange)
                 {
                     client.move(to: targets[id]!, paused: false, at: time)
                 } else {
@@ -322,21 +326,21 @@ public final class HostGovernor: Sendable {
         let chain: SheddingChain
         var position = 0
         var isPaused = false
-        var lastChange = -Double.infinity
-        var easedSince: Double?
-        var leaseEnds: Double
+        var lastChange: MonotonicInstant?
+        var easedSince: MonotonicInstant?
+        var leaseEnds: MonotonicInstant
         var learnedShare: Share?
         var lateShare = Share.zero
         var lateSheds = 0
-        var lastLateChange = -Double.infinity
-        var onTimeSince: Double?
+        var lastLateChange: MonotonicInstant?
+        var onTimeSince: MonotonicInstant?
         var advice: ClientAdvice
         /// Registered, and not yet given its first advice.
         var isNew = true
 
         init(
             id: ClientID, registration: ClientRegistration, order: Int, chain: SheddingChain,
-            leaseEnds: Double, advice: ClientAdvice
+            leaseEnds: MonotonicInstant, advice: ClientAdvice
         ) {
             self.id = id
             self.registration = registration
@@ -367,7 +371,7 @@ public final class HostGovernor: Sendable {
             isPaused ? .zero : share(unknown: unknown) * chain.positions[position].relativeDemand
         }
 
-        mutating func move(to position: Int, paused: Bool, at time: Double) {
+        mutating func move(to position: Int, paused: Bool, at time: MonotonicInstant) {
             self.position = position
             isPaused = paused
             lastChange = time
@@ -377,7 +381,7 @@ public final class HostGovernor: Sendable {
         /// Lateness sheds one more position per step-down dwell while the client is late, and
         /// gives one back per restore dwell on time; the work learns the share.
         mutating func take(
-            _ report: WorkReport, at time: Double, hostLevel: PressureLevel,
+            _ report: WorkReport, at time: MonotonicInstant, hostLevel: PressureLevel,
             configuration: HostGovernorConfiguration
         ) {
             let policy = configuration.policy
@@ -385,15 +389,17 @@ public final class HostGovernor: Sendable {
             let (acting, _) = policy.actingLevel(pressure: hostLevel, lateShare: lateShare)
             if acting > hostLevel {
                 onTimeSince = nil
-                if lateSheds < chain.last, time - lastLateChange >= policy.stepDownDwell.seconds {
+                if lateSheds < chain.last,
+                    time.isAtLeast(policy.stepDownDwell, after: lastLateChange)
+                {
                     lateSheds += 1
                     lastLateChange = time
                 }
             } else if lateShare < policy.lateShareToShed {
                 let since = onTimeSince ?? time
                 onTimeSince = since
-                if lateSheds > 0, time - since >= policy.restoreDwell.seconds,
-                    time - lastLateChange >= policy.restoreDwell.seconds,
+                if lateSheds > 0, time.isAtLeast(policy.restoreDwell, after: since),
+                    time.isAtLeast(policy.restoreDwell, after: lastLateChange),
                     wouldKeepUp(at: lateSheds - 1, after: report)
                 {
                     lateSheds -= 1

@@ -28,16 +28,16 @@ public final class HostService: Sendable {
 
     private struct Latest {
         var reading: PressureReading?
-        var lastHeartbeat: Double?
+        var lastHeartbeat: MonotonicInstant?
         /// The label sets of `headroom_advice_frame_rate_hertz` published last.
         var publishedAdvice: Set<[String: String]> = []
         /// The governor's revision they were published at.
         var publishedRevision = -1
     }
 
-    /// Seconds between keep-alive comments on the event streams (at most; at the first
+    /// The time between keep-alive comments on the event streams (at most; at the first
     /// reading after).
-    public static let heartbeatSeconds = 15.0
+    public static let heartbeatInterval = Duration.seconds(15)
 
     /// A service with no clients and no reading yet.
     ///
@@ -72,7 +72,7 @@ public final class HostService: Sendable {
         let (previous, heartbeatDue) = latest.withLock { latest in
             let previous = latest.reading
             latest.reading = reading
-            let due = now - (latest.lastHeartbeat ?? -.infinity) >= Self.heartbeatSeconds
+            let due = now.isAtLeast(Self.heartbeatInterval, after: latest.lastHeartbeat)
             if due { latest.lastHeartbeat = now }
             return (previous, due)
         }

@@ -34,7 +34,7 @@ struct GovernorLoop: Sendable {
         while true {
             try Task.checkCancellation()
             let now = clock.now
-            guard let sample = source.sample(at: Double(now.nanoseconds) / 1e9) else { return }
+            guard let sample = source.sample(at: now) else { return }
             let reading = classifier.classify(sample)
             let status = PressureStatus(reading)
             metrics.publish(status)

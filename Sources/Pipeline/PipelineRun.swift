@@ -319,7 +319,7 @@ public final class PipelineRun: Sendable {
             why = "the run is on virtual time"
         } else {
             let hasSensors =
-                system.sample(at: 0)?.sensors.contains {
+                system.sample(at: start)?.sensors.contains {
                     $0.isTemperature && $0.celsius != nil && !$0.isStale
                 } ?? false
             if hasSensors && !scenario.alwaysSimulates { return (system, false, []) }

@@ -36,7 +36,7 @@ public final class CPUFrequencySource: ThrottlingSource {
     ///
     /// - Throws: ``SourceUnavailable`` when no policy can be read and no throttle counter exists.
     public func readThrottling() throws(SourceUnavailable) -> CPUThrottling {
-        let now = clock.now()
+        let now = clock.now().secondsSinceOrigin
         let roots = self.roots
         let interval = rescanInterval.seconds
         let result: CPUThrottling? = state.withLock { state in

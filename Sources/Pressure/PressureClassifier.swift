@@ -1,3 +1,5 @@
+import Units
+
 /// Turns samples into readings: DESIGN.md's level rules per sensor and factor, hysteresis on
 /// the way down, the overall level as the most severe factor, the headroom forecast and the
 /// sustainable budget share.
@@ -154,7 +156,7 @@ public struct PressureClassifier: Sendable {
     /// cache their values) classifies about once a second. `nil` when anything differs.
     private mutating func repeats(_ sample: PressureSample) -> PressureReading? {
         guard reusesUnchangedReadings, let previous, sample.time >= previous.reading.time,
-            sample.time < nextTrendPoint, !lastSampleCountedEvents,
+            sample.time.secondsSinceOrigin < nextTrendPoint, !lastSampleCountedEvents,
             sample.isSimulated == previous.sample.isSimulated,
             sample.throttling == previous.sample.throttling,
             sample.pressure == previous.sample.pressure, sample.board == previous.sample.board,
@@ -176,7 +178,7 @@ public struct PressureClassifier: Sendable {
         let configuration = self.configuration
         // Read in place: a sensor is never copied to be classified.
         let temperatures = sample.sensors.withUnsafeBufferPointer {
-            summarizeTemperatures($0, time: sample.time)
+            summarizeTemperatures($0, time: sample.time.secondsSinceOrigin)
         }
         var notes = unavailableNotes.notes + temperatures.staleNotes
         var factors: [PressureFactor] = []

@@ -1,4 +1,5 @@
 import Locking
+import Units
 
 #if canImport(Glibc)
     import Glibc
@@ -7,33 +8,30 @@ import Locking
 /// The time source of an observer: real in production, manual in tests so that no test
 /// depends on timing.
 public protocol PressureClock: Sendable {
-    /// Seconds since an arbitrary origin; never goes backwards.
-    func now() -> Double
+    /// The current instant; never goes backwards.
+    func now() -> MonotonicInstant
     /// Blocks the calling thread until `now() ≥ deadline` (`.deadline`) or until `waitSet`
     /// is stopped or a trigger in it fires, whichever comes first.
     ///
     /// Blocks a thread: call it from a dedicated thread, never from a task of the cooperative
     /// pool.
-    func wait(until deadline: Double, on waitSet: WaitSet) -> WaitSet.Event
+    func wait(until deadline: MonotonicInstant, on waitSet: WaitSet) -> WaitSet.Event
 }
 
-/// `CLOCK_MONOTONIC` in seconds, waiting in the kernel (`ppoll`).
+/// `CLOCK_MONOTONIC`, waiting in the kernel (`ppoll`).
 public struct MonotonicPressureClock: PressureClock {
     /// The system's monotonic clock.
     public init() {}
 
-    /// Seconds since boot on `CLOCK_MONOTONIC`.
-    public func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    /// The instant on `CLOCK_MONOTONIC` (since boot).
+    public func now() -> MonotonicInstant {
+        MonotonicClock.now()
     }
 
     /// Waits until `deadline` in one wait with an absolute deadline (again only after a
     /// nudge).
-    public func wait(until deadline: Double, on waitSet: WaitSet) -> WaitSet.Event {
-        // Rounded up, so the wait never ends a fraction of a nanosecond early.
-        let nanoseconds = Int64((deadline * 1e9).rounded(.up))
+    public func wait(until deadline: MonotonicInstant, on waitSet: WaitSet) -> WaitSet.Event {
+        let nanoseconds = Int64(clamping: deadline.nanoseconds)
         while true {
             if let event = waitSet.wait(until: nanoseconds) { return event }
             if WaitSet.monotonicNanoseconds() >= nanoseconds { return .deadline }
@@ -43,9 +41,9 @@ public struct MonotonicPressureClock: PressureClock {
     /// Suspends the calling task until `deadline`, for loops that run as tasks.
     ///
     /// - Throws: `CancellationError` when cancelled.
-    public func sleep(until deadline: Double) async throws {
-        let remaining = deadline - now()
-        if remaining > 0 { try await Task.sleep(nanoseconds: UInt64(remaining * 1e9)) }
+    public func sleep(until deadline: MonotonicInstant) async throws {
+        let remaining = deadline.duration(since: now())
+        if remaining > .zero { try await Task.sleep(for: remaining) }
         try Task.checkCancellation()
     }
 }

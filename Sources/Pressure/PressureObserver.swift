@@ -24,10 +24,10 @@ public final class PressureObserver: Sendable {
         var classifier: PressureClassifier
         var latest: PressureReading?
         /// When ``thermalHeadroom(forecastSeconds:)`` last answered, on the observer's clock.
-        var lastHeadroomAnswer: Double?
+        var lastHeadroomAnswer: MonotonicInstant?
     }
     /// The least time between two answers of ``thermalHeadroom(forecastSeconds:)``.
-    public static let headroomRequestSpacing = 0.5
+    public static let headroomRequestSpacing = Duration.milliseconds(500)
     private let state: LockedState<State>
     private let readingBroadcast = Broadcast<PressureReading>()
     private let changeBroadcast = Broadcast<LevelChange>()
@@ -66,11 +66,14 @@ public final class PressureObserver: Sendable {
         let now = clock.now()
         return state.withLock { state in
             guard (0...60).contains(forecastSeconds) else { return .nan }
-            if let last = state.lastHeadroomAnswer, now - last < Self.headroomRequestSpacing {
+            if let last = state.lastHeadroomAnswer,
+                now.duration(since: last) < Self.headroomRequestSpacing
+            {
                 return .nan
             }
             state.lastHeadroomAnswer = now
-            return state.classifier.headroom(forecastSeconds: forecastSeconds, at: now)
+            return state.classifier.headroom(
+                forecastSeconds: forecastSeconds, at: now.secondsSinceOrigin)
         }
     }
 
@@ -161,7 +164,7 @@ public final class PressureObserver: Sendable {
     ) {
         guard !waitSet.isStopped, let first = sampleOnce() else { return }
         onReading(first)
-        var deadline = clock.now() + pace(after: first).seconds
+        var deadline = clock.now().advanced(by: pace(after: first))
         while true {
             switch clock.wait(until: deadline, on: waitSet) {
             case .stopped:
@@ -169,15 +172,15 @@ public final class PressureObserver: Sendable {
             case .deadline:
                 guard let reading = sampleOnce() else { return }
                 onReading(reading)
-                let step = pace(after: reading).seconds
-                deadline += step
+                let step = pace(after: reading)
+                deadline = deadline.advanced(by: step)
                 let now = clock.now()
-                if deadline < now { deadline = now + step }
+                if deadline < now { deadline = now.advanced(by: step) }
             case .triggered:
                 // A trigger that finds a threshold within reach brings the next sample closer.
                 guard let reading = sampleOnce() else { return }
                 onReading(reading)
-                deadline = min(deadline, clock.now() + pace(after: reading).seconds)
+                deadline = min(deadline, clock.now().advanced(by: pace(after: reading)))
             }
         }
     }

@@ -5,8 +5,8 @@ import Units
 /// This is what `headroom status --json` prints, one line of `watch --json`, and what the
 /// Governor consumes.
 public struct PressureReading: Hashable, Sendable, Codable {
-    /// Seconds on the sampler's clock.
-    public var time: Double
+    /// When its sample was taken, on the sampler's clock.
+    public var time: MonotonicInstant
     /// The overall level: the most severe factor's (nominal when there are no factors).
     public var level: PressureLevel
     /// Every factor that could be evaluated, most severe first.
@@ -32,7 +32,8 @@ public struct PressureReading: Hashable, Sendable, Codable {
 
     /// A reading with every field given.
     public init(
-        time: Double, level: PressureLevel, factors: [PressureFactor], headroom: HeadroomEstimate,
+        time: MonotonicInstant, level: PressureLevel, factors: [PressureFactor],
+        headroom: HeadroomEstimate,
         sustainableShare: Share, simulated: Bool, thermal: ThermalCoverage,
         sensors: [SensorReading], notes: [String], board: BoardSignals? = nil,
         isWithinReach: Bool = true
@@ -53,8 +54,8 @@ public struct PressureReading: Hashable, Sendable, Codable {
 
 /// The overall level moving from one value to another, with the factors at that moment.
 public struct LevelChange: Hashable, Sendable, Codable {
-    /// Seconds on the sampler's clock.
-    public var time: Double
+    /// When, on the sampler's clock.
+    public var time: MonotonicInstant
     /// The level before.
     public var from: PressureLevel
     /// The level now.

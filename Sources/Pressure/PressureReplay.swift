@@ -27,8 +27,8 @@ public enum PressureReplay {
 
         /// One level change.
         public struct Change: Hashable, Sendable, Codable {
-            /// Seconds into the trace.
-            public var time: Double
+            /// When, on the trace's clock (seconds since its origin in JSON).
+            public var time: MonotonicInstant
             /// The level before.
             public var from: PressureLevel
             /// The level after.
@@ -47,7 +47,7 @@ public enum PressureReplay {
             samples: 0, changes: [], secondsAtLevel: [:], worstLevel: .nominal,
             minimumSustainableShare: 1, simulated: true)
         var previous: PressureReading?
-        while let sample = source.sample(at: previous?.time ?? 0) {
+        while let sample = source.sample(at: previous?.time ?? .origin) {
             let reading = classifier.classify(sample)
             consumer.consume(reading)
             summary.samples += 1
@@ -57,7 +57,7 @@ public enum PressureReplay {
             summary.simulated = summary.simulated && reading.simulated
             if let previous {
                 summary.secondsAtLevel[previous.level.name, default: 0] +=
-                    reading.time - previous.time
+                    reading.time.duration(since: previous.time).seconds
             }
             if reading.level != (previous?.level ?? .nominal) {
                 summary.changes.append(

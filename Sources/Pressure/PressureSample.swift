@@ -1,9 +1,11 @@
 import Files
+import Units
 
 /// Everything the sources read at one moment, before classification; one line of a trace.
 public struct PressureSample: Hashable, Sendable, Codable {
-    /// Seconds on the sampler's clock (monotonic; traces start near 0).
-    public var time: Double
+    /// When it was taken, on the sampler's clock (in a trace, seconds since its origin: traces
+    /// start near 0).
+    public var time: MonotonicInstant
     /// Temperature sensors and cooling devices, stale ones included.
     public var sensors: [SensorReading]
     /// CPU frequency throttling, when cpufreq is available.
@@ -19,7 +21,7 @@ public struct PressureSample: Hashable, Sendable, Codable {
 
     /// A sample taken at `time`.
     public init(
-        time: Double, sensors: [SensorReading] = [], throttling: CPUThrottling? = nil,
+        time: MonotonicInstant, sensors: [SensorReading] = [], throttling: CPUThrottling? = nil,
         pressure: [PSIReading] = [], board: BoardSignals? = nil,
         unavailable: [SourceUnavailable] = [], isSimulated: Bool = false
     ) {
@@ -43,10 +45,12 @@ public struct PressureSample: Hashable, Sendable, Codable {
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        time = try container.decode(Double.self, forKey: .time)
-        guard time.isFinite else {
-            throw decoder.invalidValue(CodingKeys.time, "expected a finite number of seconds")
+        let seconds = try container.decode(Double.self, forKey: .time)
+        guard seconds.isFinite, seconds >= 0 else {
+            throw decoder.invalidValue(
+                CodingKeys.time, "expected a finite number of seconds, at least 0, got \(seconds)")
         }
+        time = MonotonicInstant(secondsSinceOrigin: seconds)
         sensors = try container.decodeIfPresent([SensorReading].self, forKey: .sensors) ?? []
         throttling = try container.decodeIfPresent(CPUThrottling.self, forKey: .throttling)
         pressure = try container.decodeIfPresent([PSIReading].self, forKey: .pressure) ?? []

@@ -47,8 +47,10 @@ public struct PressureSampler: SampleSource {
     }
 
     /// Reads every source at `time`; never `nil`.
-    public func sample(at time: Double) -> PressureSample? {
-        var sample = PressureSample(time: time)
+    public func sample(at instant: MonotonicInstant) -> PressureSample? {
+        var sample = PressureSample(time: instant)
+        // The sources count their rescans in seconds on the same clock.
+        let time = instant.secondsSinceOrigin
         for source in temperatureSources {
             do throws(SourceUnavailable) {
                 let sensors = try source.readTemperatures(at: time)

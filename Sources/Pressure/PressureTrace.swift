@@ -1,5 +1,6 @@
 import Files
 import Foundation
+import Units
 
 /// A recorded pressure trace: JSON lines, one ``PressureSample`` per line, time in seconds
 /// from the start of the recording.
@@ -59,7 +60,7 @@ public struct PressureTrace: Hashable, Sendable {
                 throw ConfigurationError(
                     file: path, path: "\(location): time",
                     problem:
-                        "expected a time ≥ \(last.time) (times must not go backwards), got \(sample.time)"
+                        "expected a time ≥ \(last.time.secondsSinceOrigin) (times must not go backwards), got \(sample.time.secondsSinceOrigin)"
                 )
             }
             samples.append(sample)

@@ -1,4 +1,5 @@
 import Locking
+import Units
 
 /// Passes another source's samples through and keeps them, so what a run saw can be written
 /// as a ``PressureTrace`` and replayed later (`headroom run --record-pressure`, then
@@ -13,7 +14,7 @@ public final class RecordingSampleSource: SampleSource {
     }
 
     /// The wrapped source's sample, kept.
-    public func sample(at time: Double) -> PressureSample? {
+    public func sample(at time: MonotonicInstant) -> PressureSample? {
         guard let sample = source.sample(at: time) else { return nil }
         samples.withLock { $0.append(sample) }
         return sample
@@ -22,11 +23,12 @@ public final class RecordingSampleSource: SampleSource {
     /// Everything sampled so far, with times from the first sample (0) in microseconds.
     public var trace: PressureTrace {
         let kept = samples.withLock { $0 }
-        let start = kept.first?.time ?? 0
+        let start = kept.first?.time ?? .origin
         return PressureTrace(
             samples: kept.map { sample in
                 var copy = sample
-                copy.time = ((sample.time - start) * 1e6).rounded() / 1e6
+                let seconds = sample.time.duration(since: start).seconds
+                copy.time = MonotonicInstant(secondsSinceOrigin: (seconds * 1e6).rounded() / 1e6)
                 return copy
             })
     }

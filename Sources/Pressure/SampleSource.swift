@@ -1,6 +1,8 @@
+import Units
+
 /// Something that produces whole samples: the live ``PressureSampler`` or a
 /// ``TraceReplaySource``.
 public protocol SampleSource: Sendable {
-    /// The sample at `time` seconds, or `nil` when the source is exhausted (end of a trace).
-    func sample(at time: Double) -> PressureSample?
+    /// The sample at `time`, or `nil` when the source is exhausted (end of a trace).
+    func sample(at time: MonotonicInstant) -> PressureSample?
 }

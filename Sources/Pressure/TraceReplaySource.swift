@@ -1,4 +1,5 @@
 import Locking
+import Units
 
 /// Replays a recorded trace, marked simulated with its temperature sensors' source set to
 /// `replay`: sample after sample (``Pacing/perCall``), or as it was recorded in time
@@ -19,11 +20,11 @@ public final class TraceReplaySource: SampleSource {
     /// nominal grid (every 0.5 s) and each sample lands a little after its instant, as does
     /// each replaying call. Counting samples up to 50 ms late as due makes a replay pick the
     /// same sample at the same grid instant on an idle and on a busy machine.
-    public static let dueTolerance = 0.05
+    public static let dueTolerance = Duration.milliseconds(50)
 
     private let samples: [PressureSample]
     private let pacing: Pacing
-    private let position = LockedState<(next: Int, start: Double?)>((0, nil))
+    private let position = LockedState<(next: Int, start: MonotonicInstant?)>((0, nil))
 
     /// A source replaying `trace` from its first sample.
     public init(trace: PressureTrace, pacing: Pacing = .perCall) {
@@ -32,7 +33,7 @@ public final class TraceReplaySource: SampleSource {
     }
 
     /// The next sample, or the one recorded at the elapsed time; `nil` at the end.
-    public func sample(at time: Double) -> PressureSample? {
+    public func sample(at time: MonotonicInstant) -> PressureSample? {
         position.withLock { position in
             switch pacing {
             case .perCall:
@@ -42,11 +43,13 @@ public final class TraceReplaySource: SampleSource {
             case .recordedTimes:
                 let start = position.start ?? time
                 position.start = start
-                let elapsed = time - start + (samples.first?.time ?? 0)
+                // The trace's own instant as far into it as the caller is into the replay.
+                let elapsed = (samples.first?.time ?? .origin).advanced(
+                    by: time.duration(since: start))
                 guard let last = samples.last, elapsed <= last.time else { return nil }
                 var index = position.next
                 while index + 1 < samples.count
-                    && samples[index + 1].time <= elapsed + Self.dueTolerance
+                    && samples[index + 1].time <= elapsed.advanced(by: Self.dueTolerance)
                 {
                     index += 1
                 }

@@ -61,3 +61,36 @@ extension MonotonicInstant {
     /// The seconds since the clock's origin, as a number.
     public var secondsSinceOrigin: Double { Double(nanoseconds) / 1e9 }
 }
+
+extension MonotonicInstant {
+    /// The clock's origin: nanosecond zero (a replayed trace's start, a manual clock's start).
+    public static let origin = MonotonicInstant(nanoseconds: 0)
+}
+
+extension MonotonicInstant: Codable {
+    /// Decodes seconds since the clock's origin (a trace's `time`): finite and not negative.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let seconds = try container.decode(Double.self)
+        guard seconds.isFinite, seconds >= 0 else {
+            throw DecodingError.dataCorruptedError(
+                in: container,
+                debugDescription: "expected seconds since the clock's origin, at least 0")
+        }
+        self.init(secondsSinceOrigin: seconds)
+    }
+
+    /// Encodes the seconds since the clock's origin.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(secondsSinceOrigin)
+    }
+}
+
+extension MonotonicInstant {
+    /// Whether at least `duration` has passed at this instant since `earlier`; always when
+    /// there is no earlier instant (nothing happened yet): a dwell or a lease, for example.
+    public func isAtLeast(_ duration: Duration, after earlier: MonotonicInstant?) -> Bool {
+        earlier.map { self.duration(since: $0) >= duration } ?? true
+    }
+}

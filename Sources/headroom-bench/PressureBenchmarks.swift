@@ -93,13 +93,13 @@ let pressureBenchmarks: [Benchmark] = [
             let sampler = PressureSampler.system()
             var time = MonotonicPressureClock().now()
             let sampleCost = nanosecondsPerCall(iterations: 200) {
-                time += 0.1
+                time = time.advanced(by: .milliseconds(100))
                 blackHole(sampler.sample(at: time))
             }
             var classifier = PressureClassifier()
-            var sample = sampler.sample(at: 0) ?? PressureSample(time: 0)
+            var sample = sampler.sample(at: .origin) ?? PressureSample(time: .origin)
             let classifyCost = nanosecondsPerCall(iterations: 2_000) {
-                sample.time += 0.1
+                sample.time = sample.time.advanced(by: .milliseconds(100))
                 blackHole(classifier.classify(sample))
             }
             return Measurement(
@@ -214,8 +214,8 @@ private func reaction(between low: Double, and high: Double, baseline: Double) a
         let start = clock.now()
         try FakeHwmonTree.setTemperature(chip: 0, input: 1, celsius: step % 2 == 0 ? high : low)
         guard let change = await changes.next() else { break }
-        delivered.append(clock.now() - start)
-        sampled.append(change.reading.time - start)
+        delivered.append(clock.now().duration(since: start).seconds)
+        sampled.append(change.reading.time.duration(since: start).seconds)
     }
     task.cancel()
     await task.value
@@ -334,7 +334,7 @@ final class CountingSource: SampleSource {
 
     init(_ inner: any SampleSource) { self.inner = inner }
 
-    func sample(at time: Double) -> PressureSample? {
+    func sample(at time: MonotonicInstant) -> PressureSample? {
         count.add(1, ordering: .relaxed)
         return inner.sample(at: time)
     }
@@ -532,13 +532,13 @@ private let coldSample = Benchmark(
         let sensors = try SensorTree.prepare()
         let sampler = PressureSampler.system()
         var classifier = PressureClassifier()
-        var time = 0.0
+        var time = MonotonicInstant.origin
         let sample = coldMedian {
-            time += 0.1
+            time = time.advanced(by: .milliseconds(100))
             blackHole(sampler.sample(at: time))
         }
         let classified = coldMedian {
-            time += 0.1
+            time = time.advanced(by: .milliseconds(100))
             if let sample = sampler.sample(at: time) { blackHole(classifier.classify(sample)) }
         }
         let descriptors = ValueFileFloor().paths.map { open($0, O_RDONLY | O_CLOEXEC) }

@@ -60,7 +60,8 @@ let serviceBenchmarks: [Benchmark] = [
 private func warmParts() throws -> (status: Double, publish: Double, consume: Double) {
     let sampler = PressureSampler.system()
     var classifier = PressureClassifier()
-    let reading = classifier.classify(sampler.sample(at: 0) ?? PressureSample(time: 0))
+    let reading = classifier.classify(
+        sampler.sample(at: .origin) ?? PressureSample(time: .origin))
     let status = nanosecondsPerCall(iterations: 2_000) { blackHole(PressureStatus(reading)) }
     let metrics = try HeadroomMetrics()
     let exporter = MetricsExporter(metrics: metrics, servers: [], textfile: nil)

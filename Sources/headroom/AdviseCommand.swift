@@ -44,8 +44,8 @@ enum AdviseCommand {
             let (changes, feed) = AsyncStream.makeStream(of: AdviceChange.self)
             let governor = HostGovernor(
                 configuration: HostGovernorConfiguration(
-                    // The pipeline is the only client: its lease never ends.
-                    lease: .seconds(Int64.max),
+                    // The pipeline is the only client: its lease never ends (a century).
+                    lease: .seconds(100 * 365 * 86_400),  // a century: for ever, in range
                     processorCount: ProcessInfo.processInfo.activeProcessorCount),
                 onChange: { feed.yield($0) })
             let readings = observer.readings()

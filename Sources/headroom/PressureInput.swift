@@ -48,7 +48,7 @@ struct PressureInput {
     /// One sample now on the monotonic clock.
     func sampleNow() -> PressureSample {
         // The live sampler always produces a sample.
-        sampler.sample(at: MonotonicPressureClock().now()) ?? PressureSample(time: 0)
+        sampler.sample(at: MonotonicPressureClock().now()) ?? PressureSample(time: .origin)
     }
 
     /// Tells stderr, once, which sources are unavailable and why.

@@ -85,7 +85,7 @@ enum PressureText {
         let level = reading.level.painted(reading.level.name)
         let change = previous.map { "\($0) → \(level)" } ?? level
         let why = reading.factors.first?.detail ?? "no factors"
-        return "\(reading.time.fixed(1)) s  \(change)  \(why)"
+        return "\(reading.time.secondsSinceOrigin.fixed(1)) s  \(change)  \(why)"
             + "  headroom \(headroom(reading.headroom.current))"
             + "  share \(reading.sustainableShare.fraction.fixed(2))"
             + (reading.simulated ? "  [SIMULATED]" : "")

@@ -1,6 +1,7 @@
 import Foundation
 import Locking
 import Pressure
+import Units
 
 /// `headroom record`: samples pressure for a while and writes a trace for `replay`.
 enum RecordCommand {
@@ -23,10 +24,11 @@ enum RecordCommand {
                 throw UsageError(description: "--seconds: expected how long to record")
             }
             let seconds = arguments.number("--seconds")
+            let duration = Duration.seconds(seconds)
             guard let out = try arguments.destination("--out")?.path else {
                 throw UsageError(description: "--out: expected the trace file to write")
             }
-            let interval = arguments.number("--interval")
+            let interval = arguments.seconds("--interval")
             let input = try PressureInput(arguments)
             let clock = MonotonicPressureClock()
             let start = clock.now()
@@ -40,10 +42,13 @@ enum RecordCommand {
                         let now = clock.now()
                         guard var sample = input.sampler.sample(at: now) else { break }
                         if taken.withLock(\.isEmpty) { PressureInput.reportUnavailable(sample) }
-                        sample.time = ((now - start) * 1e6).rounded() / 1e6
+                        // Trace times count from the first sample, in whole microseconds.
+                        let elapsed = now.duration(since: start).seconds
+                        sample.time = MonotonicInstant(
+                            secondsSinceOrigin: (elapsed * 1e6).rounded() / 1e6)
                         taken.withLock { $0.append(sample) }
-                        deadline += interval
-                        if deadline - start > seconds { break }
+                        deadline = deadline.advanced(by: interval)
+                        if deadline.duration(since: start) > duration { break }
                         try await clock.sleep(until: deadline)
                     }
                 }
@@ -52,7 +57,7 @@ enum RecordCommand {
             try PressureTrace(samples: samples).write(to: out)
             let span =
                 stop.received == nil
-                ? seconds.trimmed() : (clock.now() - start).fixed(1)
+                ? seconds.trimmed() : clock.now().duration(since: start).seconds.fixed(1)
             Console.out("recorded \(samples.count) samples over \(span) s to \(out)")
             if let signal = stop.received {
                 Console.error(

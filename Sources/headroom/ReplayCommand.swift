@@ -44,7 +44,7 @@ enum ReplayCommand {
                 TraceReplaySource(trace: trace), classifier: &classifier, consumer: &consumer)
             // The governor's changes at their time on the trace's clock, as the trace counts it.
             let governorChanges = consumer.changes.map {
-                RunGovernorChange($0, since: MonotonicInstant(secondsSinceOrigin: 0))
+                RunGovernorChange($0, since: .origin)
             }
             if arguments.has("--json") {
                 Console.json(ReplayOutput(summary: summary, governorChanges: governorChanges))
@@ -53,7 +53,7 @@ enum ReplayCommand {
             var lines = ["replaying \(path) [SIMULATED: recorded values]"]
             for change in summary.changes {
                 lines.append(
-                    "\(change.time.fixed(1)) s  \(change.from) → \(change.to)  \(change.reason)"
+                    "\(change.time.secondsSinceOrigin.fixed(1)) s  \(change.from) → \(change.to)  \(change.reason)"
                 )
             }
             let levels = PressureLevel.allCases.compactMap { level in

@@ -63,7 +63,7 @@ enum StatusCommand {
         let waitSet = WaitSet()
         var reading = classifier.classify(input.sampleNow())
         for _ in 1..<count {
-            _ = clock.wait(until: reading.time + rules.spacing, on: waitSet)
+            _ = clock.wait(until: reading.time.advanced(by: .seconds(rules.spacing)), on: waitSet)
             reading = classifier.classify(input.sampleNow())
         }
         return reading

@@ -1,5 +1,6 @@
 import Foundation
 import Pressure
+import Units
 
 /// `headroom watch`: live pressure readings — every reading on a terminal, a line per level
 /// change in a pipe or with `--changes`.
@@ -70,13 +71,14 @@ enum WatchCommand {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var previous: PressureLevel?
         var count = 0
-        var start: Double?
+        var start: MonotonicInstant?
         for await sampled in readings {
             if Console.isOutputClosed { return }
             // Times are shown from the first sample, not from boot.
             var reading = sampled
-            reading.time -= start ?? reading.time
-            start = start ?? sampled.time
+            let first = start ?? sampled.time
+            reading.time = MonotonicInstant.origin.advanced(by: sampled.time.duration(since: first))
+            start = first
             count += 1
             if previous == nil {
                 for note in reading.notes { Console.error("headroom: note: \(note)") }

@@ -230,6 +230,6 @@ struct GovernorTests {
 }
 
 /// The instant `seconds` after the clock's origin: the governor's tests count time in seconds.
-private func instant(_ seconds: Double) -> MonotonicInstant {
+func instant(_ seconds: Double) -> MonotonicInstant {
     MonotonicInstant(secondsSinceOrigin: seconds)
 }

@@ -65,14 +65,16 @@ struct HostGovernorTests {
         for _ in 0..<50 {
             let governor = HostGovernor(configuration: Self.configuration)
             for index in 0..<Int.random(in: 1...6, using: &random) {
-                _ = try governor.register(Self.randomRegistration(&random, index: index), at: 0)
+                _ = try governor.register(
+                    Self.randomRegistration(&random, index: index), at: instant(0))
             }
             let level = [PressureLevel.nominal, .fair, .serious, .critical]
                 .randomElement(using: &random)!
             let budget = Double.random(in: 0.05...1, using: &random)
             for second in 0...30 {
                 governor.update(
-                    level: level, sustainableShare: Share(fraction: budget), at: Double(second))
+                    level: level, sustainableShare: Share(fraction: budget),
+                    at: instant(Double(second)))
                 let clients = governor.clients
                 // A higher priority never sheds while a lower one still can.
                 for high in clients where Self.hasShed(high) {
@@ -99,17 +101,20 @@ struct HostGovernorTests {
             let governor = HostGovernor(
                 configuration: Self.configuration, onChange: { _ in changes.withLock { $0 += 1 } })
             for index in 0..<Int.random(in: 1...6, using: &random) {
-                _ = try governor.register(Self.randomRegistration(&random, index: index), at: 0)
+                _ = try governor.register(
+                    Self.randomRegistration(&random, index: index), at: instant(0))
             }
             let level = [PressureLevel.nominal, .fair, .serious]
                 .randomElement(using: &random)!
             let budget = Double.random(in: 0.05...1, using: &random)
             for second in stride(from: 0.0, through: 20, by: 0.5) {
-                governor.update(level: level, sustainableShare: Share(fraction: budget), at: second)
+                governor.update(
+                    level: level, sustainableShare: Share(fraction: budget), at: instant(second))
             }
             let settled = changes.withLock { $0 }
             for second in stride(from: 20.5, through: 300, by: 0.5) {
-                governor.update(level: level, sustainableShare: Share(fraction: budget), at: second)
+                governor.update(
+                    level: level, sustainableShare: Share(fraction: budget), at: instant(second))
             }
             #expect(changes.withLock { $0 } == settled, "seed \(seed): changes after settling")
         }
@@ -127,29 +132,30 @@ struct HostGovernorTests {
     @Test("restoring goes in reverse: the higher priority first, after the restore dwell")
     func restoresInReverse() throws {
         let governor = HostGovernor(configuration: Self.configuration)
-        let low = try governor.register(Self.registration("low", priority: 1, share: 0.5), at: 0)
+        let low = try governor.register(
+            Self.registration("low", priority: 1, share: 0.5), at: instant(0))
         let high = try governor.register(
-            Self.registration("high", priority: 5, share: 0.5), at: 0)
-        governor.update(level: .serious, sustainableShare: 0.3, at: 1)
-        governor.update(level: .serious, sustainableShare: 0.3, at: 4)
+            Self.registration("high", priority: 5, share: 0.5), at: instant(0))
+        governor.update(level: .serious, sustainableShare: 0.3, at: instant(1))
+        governor.update(level: .serious, sustainableShare: 0.3, at: instant(4))
         let shed = governor.clients
         #expect(shed.allSatisfy(Self.hasShed))
         // Enough for the high priority at nominal and the low one shed.
         var restored: [String: Double] = [:]
         for second in stride(from: 5.0, through: 40, by: 1) {
-            governor.update(level: .fair, sustainableShare: 0.8, at: second)
-            _ = governor.advice(for: low.id, at: second)
-            _ = governor.advice(for: high.id, at: second)
+            governor.update(level: .fair, sustainableShare: 0.8, at: instant(second))
+            _ = governor.advice(for: low.id, at: instant(second))
+            _ = governor.advice(for: high.id, at: instant(second))
             for client in governor.clients where !Self.hasShed(client) {
                 restored[client.registration.name] = restored[client.registration.name] ?? second
             }
         }
         #expect(restored["high"] == 15)
         #expect(restored["low"] == nil)
-        #expect(governor.advice(for: low.id, at: 40)!.frameRate < 30)
-        #expect(governor.advice(for: high.id, at: 40)!.frameRate == 30)
+        #expect(governor.advice(for: low.id, at: instant(40))!.frameRate < 30)
+        #expect(governor.advice(for: high.id, at: instant(40))!.frameRate == 30)
         for second in stride(from: 41.0, through: 60, by: 1) {
-            governor.update(level: .nominal, sustainableShare: 1, at: second)
+            governor.update(level: .nominal, sustainableShare: 1, at: instant(second))
         }
         #expect(governor.clients.count == 2)
         #expect(governor.clients.allSatisfy { !Self.hasShed($0) })
@@ -158,15 +164,16 @@ struct HostGovernorTests {
     @Test("shutdown pauses every client at once; leaving it waits the restore dwell")
     func shutdownPauses() throws {
         let governor = HostGovernor(configuration: Self.configuration)
-        let client = try governor.register(Self.registration("a", priority: 1, share: 0.2), at: 0)
-        governor.update(level: .shutdown, sustainableShare: 0, at: 1)
-        let paused = try #require(governor.advice(for: client.id, at: 1))
+        let client = try governor.register(
+            Self.registration("a", priority: 1, share: 0.2), at: instant(0))
+        governor.update(level: .shutdown, sustainableShare: 0, at: instant(1))
+        let paused = try #require(governor.advice(for: client.id, at: instant(1)))
         #expect(paused.frameRate == 0)
         #expect(paused.reason.contains("pause"))
-        governor.update(level: .nominal, sustainableShare: 1, at: 2)
-        #expect(governor.advice(for: client.id, at: 2)!.frameRate == 0)
-        governor.update(level: .nominal, sustainableShare: 1, at: 12)
-        let resumed = try #require(governor.advice(for: client.id, at: 12))
+        governor.update(level: .nominal, sustainableShare: 1, at: instant(2))
+        #expect(governor.advice(for: client.id, at: instant(2))!.frameRate == 0)
+        governor.update(level: .nominal, sustainableShare: 1, at: instant(12))
+        let resumed = try #require(governor.advice(for: client.id, at: instant(12)))
         #expect(resumed.frameRate == 30)
         #expect(resumed.seq > paused.seq)
     }
@@ -174,25 +181,27 @@ struct HostGovernorTests {
     @Test("a client whose frames are late sheds by itself, and restores once on time")
     func latenessShedsPerClient() throws {
         let governor = HostGovernor(configuration: Self.configuration)
-        let late = try governor.register(Self.registration("late", priority: 5, share: 0.1), at: 0)
-        let calm = try governor.register(Self.registration("calm", priority: 1, share: 0.1), at: 0)
+        let late = try governor.register(
+            Self.registration("late", priority: 5, share: 0.1), at: instant(0))
+        let calm = try governor.register(
+            Self.registration("calm", priority: 1, share: 0.1), at: instant(0))
         let report = WorkReport(
             frames: 30, late: 12, workSeconds: .percentiles(p50: 0.03, p95: 0.05),
             target: .seconds(0.033))
-        let advice = try #require(governor.report(report, for: late.id, at: 1))
+        let advice = try #require(governor.report(report, for: late.id, at: instant(1)))
         #expect(advice.actingLevel == .critical)
         #expect(advice.level == .nominal)
         #expect(advice.ladderStep == 1 || advice.frameRate < 30)
         #expect(advice.reason.contains("late"))
-        #expect(governor.advice(for: calm.id, at: 1)!.frameRate == 30)
+        #expect(governor.advice(for: calm.id, at: instant(1))!.frameRate == 30)
         let onTime = WorkReport(
             frames: 30, workSeconds: .each([0.01, 0.012, 0.011]), target: .seconds(0.033))
         var second = 2.0
         while second < 40 {
-            _ = governor.report(onTime, for: late.id, at: second)
+            _ = governor.report(onTime, for: late.id, at: instant(second))
             second += 1
         }
-        let restored = try #require(governor.advice(for: late.id, at: 40))
+        let restored = try #require(governor.advice(for: late.id, at: instant(40)))
         #expect(restored.actingLevel == .nominal)
         #expect(restored.frameRate == 30 && restored.ladderStep == 0)
     }
@@ -209,46 +218,47 @@ struct HostGovernorTests {
             ClientRegistration(
                 name: "hog", priority: 5, nominalFrameRate: 10, minFrameRate: 2, ladder: ladder,
                 share: 0.3, shedFirst: .ladder),
-            at: 0)
+            at: instant(0))
         // 150 ms a frame at 10 fps: late; the ladder goes first.
         let late = WorkReport(
             frames: 5, late: 5, workSeconds: .percentiles(p50: 0.15, p95: 0.16),
             target: .seconds(0.1))
-        let shed = try #require(governor.report(late, for: client.id, at: 1))
+        let shed = try #require(governor.report(late, for: client.id, at: instant(1)))
         #expect(shed.ladderName == "coarse" && shed.frameRate == 10)
         // 44 ms at coarse: on time, but full would take 150 ms again.
         let onTime = WorkReport(
             frames: 10, workSeconds: .percentiles(p50: 0.044, p95: 0.05), target: .seconds(0.1))
         let settled = changes.withLock { $0 }
         for second in stride(from: 2.0, through: 120, by: 1) {
-            _ = governor.report(onTime, for: client.id, at: second)
+            _ = governor.report(onTime, for: client.id, at: instant(second))
         }
-        #expect(governor.advice(for: client.id, at: 120)?.ladderName == "coarse")
+        #expect(governor.advice(for: client.id, at: instant(120))?.ladderName == "coarse")
         #expect(changes.withLock { $0 } - settled <= 1, "only the acting level easing")
         // Work that got cheaper (15 ms at coarse: full would take 51 ms) restores it.
         let fast = WorkReport(
             frames: 10, workSeconds: .percentiles(p50: 0.015, p95: 0.02), target: .seconds(0.1))
         for second in stride(from: 121.0, through: 140, by: 1) {
-            _ = governor.report(fast, for: client.id, at: second)
+            _ = governor.report(fast, for: client.id, at: instant(second))
         }
-        #expect(governor.advice(for: client.id, at: 140)?.ladderName == "full")
+        #expect(governor.advice(for: client.id, at: instant(140))?.ladderName == "full")
     }
 
     @Test("an expired lease forgets the client, and the others take its budget back")
     func leasesExpire() throws {
         let governor = HostGovernor(configuration: Self.configuration)
-        let gone = try governor.register(Self.registration("gone", priority: 9, share: 0.6), at: 0)
+        let gone = try governor.register(
+            Self.registration("gone", priority: 9, share: 0.6), at: instant(0))
         let stays = try governor.register(
-            Self.registration("stays", priority: 1, share: 0.6), at: 0)
-        governor.update(level: .fair, sustainableShare: 0.7, at: 1)
-        #expect(governor.advice(for: stays.id, at: 1)!.frameRate < 30)
+            Self.registration("stays", priority: 1, share: 0.6), at: instant(0))
+        governor.update(level: .fair, sustainableShare: 0.7, at: instant(1))
+        #expect(governor.advice(for: stays.id, at: instant(1))!.frameRate < 30)
         for second in stride(from: 2.0, through: 60, by: 1) {
-            governor.update(level: .fair, sustainableShare: 0.7, at: second)
-            _ = governor.advice(for: stays.id, at: second)
+            governor.update(level: .fair, sustainableShare: 0.7, at: instant(second))
+            _ = governor.advice(for: stays.id, at: instant(second))
         }
-        #expect(governor.advice(for: gone.id, at: 60) == nil)
-        #expect(governor.remove(gone.id, at: 60) == false)
-        let alone = try #require(governor.advice(for: stays.id, at: 60))
+        #expect(governor.advice(for: gone.id, at: instant(60)) == nil)
+        #expect(governor.remove(gone.id, at: instant(60)) == false)
+        let alone = try #require(governor.advice(for: stays.id, at: instant(60)))
         #expect(alone.frameRate == 30 && alone.ladderStep == 0)
     }
 
@@ -256,10 +266,10 @@ struct HostGovernorTests {
     func clientLimit() throws {
         let governor = HostGovernor(
             configuration: HostGovernorConfiguration(clientLimit: 2, processorCount: 2))
-        _ = try governor.register(Self.registration("a", priority: 1, share: 0.1), at: 0)
-        _ = try governor.register(Self.registration("b", priority: 1, share: 0.1), at: 0)
+        _ = try governor.register(Self.registration("a", priority: 1, share: 0.1), at: instant(0))
+        _ = try governor.register(Self.registration("b", priority: 1, share: 0.1), at: instant(0))
         #expect(throws: HostGovernorError.clientLimitReached(2)) {
-            try governor.register(Self.registration("c", priority: 1, share: 0.1), at: 0)
+            try governor.register(Self.registration("c", priority: 1, share: 0.1), at: instant(0))
         }
     }
 
@@ -268,13 +278,13 @@ struct HostGovernorTests {
         let governor = HostGovernor(configuration: Self.configuration)
         var registration = Self.registration("learn", priority: 1, share: 0.1)
         registration.share = nil
-        let client = try governor.register(registration, at: 0)
+        let client = try governor.register(registration, at: instant(0))
         #expect(governor.clients[0].share == 0.5)
         // 10 ms a frame at 30 fps on 2 processors: 15 % of the host.
         let report = WorkReport(
             frames: 30, workSeconds: .each(Array(repeating: 0.01, count: 30)),
             target: .seconds(1.0) / 30)
-        _ = governor.report(report, for: client.id, at: 1)
+        _ = governor.report(report, for: client.id, at: instant(1))
         #expect(abs(governor.clients[0].share.fraction - 0.15) < 1e-9)
     }
 

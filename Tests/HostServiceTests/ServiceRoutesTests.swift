@@ -59,11 +59,11 @@ struct ServiceRoutesTests {
         let id = try #require(
             fixture.call("POST", "/v1/clients", body: ServiceFixture.registration).json?["id"]
                 as? String)
-        fixture.clock.advance(by: 29)
+        fixture.clock.advance(by: .seconds(29))
         #expect(fixture.call("GET", "/v1/clients/\(id)/advice").status == 200)
-        fixture.clock.advance(by: 29)
+        fixture.clock.advance(by: .seconds(29))
         #expect(fixture.call("GET", "/v1/clients/\(id)/advice").status == 200)
-        fixture.clock.advance(by: 31)
+        fixture.clock.advance(by: .seconds(31))
         fixture.service.expireLeases()
         let gone = fixture.call("GET", "/v1/clients/\(id)/advice")
         #expect(gone.status == 404)

@@ -31,7 +31,7 @@ struct PipelineRunTests {
             self.length = length
         }
 
-        func sample(at time: Double) -> PressureSample? {
+        func sample(at time: MonotonicInstant) -> PressureSample? {
             let index = count.withLock { count in
                 defer { count += 1 }
                 return count

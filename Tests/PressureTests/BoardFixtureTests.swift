@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Pressure
@@ -25,7 +26,7 @@ import Testing
     @Test func aRaspberryPi4AtRestIsNominalWithItsSupplySignals() throws {
         let pi = try FixtureTree(board: "raspberry-pi-4")
         var classifier = PressureClassifier()
-        let reading = classifier.classify(try #require(sampler(pi).sample(at: 0)))
+        let reading = classifier.classify(try #require(sampler(pi).sample(at: instant(0))))
         #expect(reading.level == .nominal)
         #expect(reading.board?.firmware == FirmwareThrottling(word: 0))
         #expect(reading.board?.voltages.map(\.id) == ["rpi_volt/in0"])
@@ -41,7 +42,7 @@ import Testing
         // The supply sags: the firmware says under-voltage and throttled, now and since boot.
         try pi.write("devices/platform/soc/soc:firmware/get_throttled", "50005")
         try pi.write("class/hwmon/hwmon1/in0_lcrit_alarm", "1")
-        let during = classifier.classify(try #require(source.sample(at: 0)))
+        let during = classifier.classify(try #require(source.sample(at: instant(0))))
         #expect(during.level == .serious)
         let supply = try #require(factor(.powerSupply, in: during))
         #expect(supply.level == .serious)
@@ -54,7 +55,7 @@ import Testing
         // Supply restored: only the "has occurred" bits stay; reported, not escalated.
         try pi.write("devices/platform/soc/soc:firmware/get_throttled", "50000")
         try pi.write("class/hwmon/hwmon1/in0_lcrit_alarm", "0")
-        let after = classifier.classify(try #require(source.sample(at: 1)))
+        let after = classifier.classify(try #require(source.sample(at: instant(1))))
         #expect(after.level == .nominal)
         #expect(factor(.powerSupply, in: after)?.level == .nominal)
         #expect(factor(.powerSupply, in: after)?.detail.contains("has occurred since boot") == true)
@@ -67,7 +68,7 @@ import Testing
         try pi.write("class/hwmon/hwmon1/in0_lcrit_alarm", "1")
         try pi.write("devices/platform/soc/soc:firmware/get_throttled", "not hex")
         var classifier = PressureClassifier()
-        let reading = classifier.classify(try #require(sampler(pi).sample(at: 0)))
+        let reading = classifier.classify(try #require(sampler(pi).sample(at: instant(0))))
         #expect(factor(.powerSupply, in: reading)?.level == .serious)
         let word = try #require(reading.sensors.first { $0.id == "firmware/get_throttled" })
         #expect(word.isStale && word.value == nil)
@@ -76,7 +77,7 @@ import Testing
     @Test func aPi5ListsItsRP1VoltagesAndFan() throws {
         let pi = try FixtureTree(board: "raspberry-pi-5")
         var classifier = PressureClassifier()
-        let reading = classifier.classify(try #require(sampler(pi).sample(at: 0)))
+        let reading = classifier.classify(try #require(sampler(pi).sample(at: instant(0))))
         let rp1 = reading.board?.voltages.filter { $0.id.rawValue.hasPrefix("rp1_adc/") } ?? []
         #expect(rp1.count == 4)
         #expect(rp1.allSatisfy { ($0.volts ?? 0) > 0 && ($0.volts ?? 0) < 4 })
@@ -87,7 +88,7 @@ import Testing
     @Test func anIdleJetsonGPUAtMinus256IsNotAvailableNotAReading() throws {
         let orin = try FixtureTree(board: "jetson-orin-nano")
         var classifier = PressureClassifier()
-        let reading = classifier.classify(try #require(sampler(orin).sample(at: 0)))
+        let reading = classifier.classify(try #require(sampler(orin).sample(at: instant(0))))
         let gpu = try #require(reading.sensors.first { $0.label == "gpu-thermal" })
         #expect(gpu.celsius == nil)
         #expect(gpu.fault == .notAvailable(-256))
@@ -97,14 +98,14 @@ import Testing
         #expect(!reading.headroom.current.isNaN)
         // When the GPU wakes, its zone is a reading like any other.
         try orin.write("class/thermal/thermal_zone1/temp", "52500")
-        let awake = classifier.classify(try #require(sampler(orin).sample(at: 1)))
+        let awake = classifier.classify(try #require(sampler(orin).sample(at: instant(1))))
         #expect(awake.sensors.first { $0.label == "gpu-thermal" }?.celsius?.value == 52.5)
     }
 
     @Test func jetsonRailsAndGPUAreRead() throws {
         let orin = try FixtureTree(board: "jetson-orin-nano")
         var classifier = PressureClassifier()
-        let reading = classifier.classify(try #require(sampler(orin).sample(at: 0)))
+        let reading = classifier.classify(try #require(sampler(orin).sample(at: instant(0))))
         let board = try #require(reading.board)
         #expect(board.rails.map(\.label) == ["VDD_IN", "VDD_CPU_GPU_CV", "VDD_SOC"])
         let input = board.rails[0]
@@ -122,11 +123,11 @@ import Testing
         let source = sampler(orin)
         var classifier = PressureClassifier()
         try orin.write("class/hwmon/hwmon1/curr1_max_alarm", "1")
-        let warning = classifier.classify(try #require(source.sample(at: 0)))
+        let warning = classifier.classify(try #require(source.sample(at: instant(0))))
         #expect(factor(.peakPower, in: warning)?.level == .serious)
         #expect(warning.level == .serious)
         try orin.write("class/hwmon/hwmon1/curr1_crit_alarm", "1")
-        let critical = classifier.classify(try #require(source.sample(at: 1)))
+        let critical = classifier.classify(try #require(source.sample(at: instant(1))))
         let peak = try #require(factor(.peakPower, in: critical))
         #expect(peak.level == .critical)
         #expect(peak.detail.contains("VDD_IN") && peak.detail.contains("critical current alarm"))
@@ -137,9 +138,9 @@ import Testing
     @Test func aRailWhoseFileVanishesIsStaleNeverZeroWatts() throws {
         let orin = try FixtureTree(board: "jetson-orin-nano")
         let source = sampler(orin)
-        _ = source.sample(at: 0)
+        _ = source.sample(at: instant(0))
         try orin.remove("class/hwmon/hwmon1/curr2_input")
-        let sample = try #require(source.sample(at: 1))
+        let sample = try #require(source.sample(at: instant(1)))
         let rail = try #require(sample.board?.rails.first { $0.label == "VDD_CPU_GPU_CV" })
         #expect(rail.fault != nil)
         #expect(rail.watts == nil && rail.amperes == nil)
@@ -148,7 +149,7 @@ import Testing
     @Test func aXavierHasTwoMonitorsAndItsFixedPMICZoneIsIgnored() throws {
         let xavier = try FixtureTree(board: "jetson-agx-xavier")
         var classifier = PressureClassifier()
-        let reading = classifier.classify(try #require(sampler(xavier).sample(at: 0)))
+        let reading = classifier.classify(try #require(sampler(xavier).sample(at: instant(0))))
         #expect(reading.board?.rails.count == 6)
         #expect(reading.board?.gpus.first?.device == "17000000.gv11b")
         #expect(reading.board?.gpus.first?.load != nil)
@@ -174,7 +175,7 @@ import Testing
         )
         var classifier = PressureClassifier()
         let reading = classifier.classify(
-            try #require(sampler(pi, pressure: proc).sample(at: 0)))
+            try #require(sampler(pi, pressure: proc).sample(at: instant(0))))
         let cpu = try #require(factor(.cpuPressure, in: reading))
         #expect(cpu.level == .fair)
         #expect(cpu.value == 98)
@@ -189,7 +190,7 @@ import Testing
             "some avg10=60.00 avg60=0.00 avg300=0.00 total=1\nfull avg10=35.00 avg60=0.00 avg300=0.00 total=1"
         )
         let stalled = classifier.classify(
-            try #require(sampler(pi, pressure: proc).sample(at: 1)))
+            try #require(sampler(pi, pressure: proc).sample(at: instant(1))))
         #expect(stalled.level == .critical)
         #expect(stalled.factors.first?.kind == .memoryPressure)
     }
@@ -197,7 +198,7 @@ import Testing
     @Test func boardSignalsSurviveATraceRoundTrip() throws {
         let orin = try FixtureTree(board: "jetson-orin-nano")
         try orin.write("class/hwmon/hwmon1/curr1_crit_alarm", "1")
-        let sample = try #require(sampler(orin).sample(at: 3))
+        let sample = try #require(sampler(orin).sample(at: instant(3)))
         let file = try FixtureTree()
         try PressureTrace(samples: [sample]).write(to: file.root + "/trace.jsonl")
         let decoded = try PressureTrace.read(from: file.root + "/trace.jsonl")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Pressure
@@ -117,7 +118,7 @@ struct LibsensorsFixtureTests {
         for (step, (celsius, expected)) in path.enumerated() {
             try hwmon.setTemperature(0, 1, celsius)
             let sample = PressureSample(
-                time: Double(step), sensors: try source.readTemperatures(at: Double(step)))
+                time: instant(Double(step)), sensors: try source.readTemperatures(at: Double(step)))
             let reading = classifier.classify(sample)
             #expect(reading.level == expected, "at \(celsius) °C")
             #expect(reading.thermal == .measured)
@@ -130,7 +131,7 @@ struct LibsensorsFixtureTests {
         try hwmon.setTemperature(1, 1, 71)
         var classifier = PressureClassifier()
         let reading = classifier.classify(
-            PressureSample(time: 0, sensors: try LibsensorsSource().readTemperatures(at: 0)))
+            PressureSample(time: .origin, sensors: try LibsensorsSource().readTemperatures(at: 0)))
         #expect(reading.level == .serious)
         #expect(reading.factors.first?.kind == .cameraTemperature)
         #expect(reading.factors.first?.sensor == "imx415-virtual-0/temp1")
@@ -186,7 +187,7 @@ struct LibsensorsFixtureTests {
         _ = try FakeHwmon()
         var classifier = PressureClassifier()
         let reading = classifier.classify(
-            PressureSample(time: 0, sensors: try LibsensorsSource().readTemperatures(at: 0)))
+            PressureSample(time: .origin, sensors: try LibsensorsSource().readTemperatures(at: 0)))
         #expect(reading.thermal == .none)
         #expect(reading.level == .nominal)
         #expect(reading.factors.isEmpty)

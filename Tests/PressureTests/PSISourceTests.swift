@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Pressure
@@ -65,7 +66,7 @@ import Testing
         let readings = try PSISource(roots: SystemRoots(procfs: tree.root)).readPressure(at: 0)
         #expect(readings.map(\.resource) == [.cpu, .io])
         var classifier = PressureClassifier()
-        let reading = classifier.classify(PressureSample(time: 0, pressure: readings))
+        let reading = classifier.classify(PressureSample(time: .origin, pressure: readings))
         #expect(reading.level == .fair)
     }
 
@@ -106,7 +107,7 @@ import Testing
             temperatureSources: [ThermalZoneSource(roots: roots)],
             throttlingSource: CPUFrequencySource(roots: roots), stallSource: PSISource(roots: roots)
         )
-        let sample = try #require(sampler.sample(at: 0))
+        let sample = try #require(sampler.sample(at: instant(0)))
         #expect(sample.unavailable.map(\.source) == [.thermalZone, .cpufreq])
         #expect(sample.pressure.count == 1)
         var classifier = PressureClassifier()

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Pressure
@@ -79,7 +80,7 @@ final class ScriptedAttribute: SensorAttribute {
         #expect(readings[2].fault == .offline)
         #expect(readings.allSatisfy { $0.fault?.isNotAvailable ?? true })
         var classifier = PressureClassifier()
-        let reading = classifier.classify(PressureSample(time: 0, sensors: readings))
+        let reading = classifier.classify(PressureSample(time: .origin, sensors: readings))
         #expect(reading.thermal == .measured)
         #expect(reading.notes.count == 2)
         #expect(reading.notes.allSatisfy { !$0.contains("stale") })

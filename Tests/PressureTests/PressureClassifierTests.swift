@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Pressure
@@ -20,7 +21,7 @@ func classify(
 )
     -> PressureReading
 {
-    classifier.classify(PressureSample(time: time, sensors: sensors))
+    classifier.classify(PressureSample(time: instant(time), sensors: sensors))
 }
 
 @Suite struct PressureClassifierTests {
@@ -85,7 +86,8 @@ func classify(
         ]
         let reading = classifier.classify(
             PressureSample(
-                time: 0, sensors: [sensor("cpu", 72), sensor("cam", 60, label: "Camera module")],
+                time: .origin,
+                sensors: [sensor("cpu", 72), sensor("cam", 60, label: "Camera module")],
                 pressure: psi))
         #expect(reading.level == .serious)
         #expect(reading.factors.first?.kind == .ioPressure)
@@ -109,7 +111,7 @@ func classify(
         let psi = PSIReading(
             resource: .memory, some: .init(avg10: 1, avg60: 1, avg300: 1, totalMicroseconds: 5),
             full: .init(avg10: 0, avg60: 0, avg300: 0, totalMicroseconds: 1))
-        let reading = classifier.classify(PressureSample(time: 0, pressure: [psi]))
+        let reading = classifier.classify(PressureSample(time: .origin, pressure: [psi]))
         #expect(reading.thermal == .none)
         #expect(reading.notes.contains { $0.contains("no thermal sensors") })
         #expect(reading.factors.map(\.kind) == [.memoryPressure])
@@ -120,7 +122,7 @@ func classify(
         var classifier = PressureClassifier()
         func sample(cap: Int, events: Int) -> PressureSample {
             PressureSample(
-                time: 0,
+                time: .origin,
                 throttling: CPUThrottling(
                     policies: [
                         .init(
@@ -177,7 +179,7 @@ func classify(
             if Int.random(in: 0..<100, using: &generator) == 0 { alarm.toggle() }
             if Int.random(in: 0..<50, using: &generator) == 0 { events += 1 }
             let sample = PressureSample(
-                time: Double(step) / 10,
+                time: instant(Double(step) / 10),
                 sensors: [sensor("cpu", celsius), sensor("cam", celsius - 5, label: "Camera")],
                 throttling: CPUThrottling(
                     policies: [

@@ -1,13 +1,14 @@
 import Synchronization
 import TestSupport
 import Testing
+import Units
 
 @testable import Pressure
 
 /// A sample source whose one temperature the test sets.
 final class SteppedSource: SampleSource {
     let celsius = Mutex(50.0)
-    func sample(at time: Double) -> PressureSample? {
+    func sample(at time: MonotonicInstant) -> PressureSample? {
         PressureSample(time: time, sensors: [sensor("cpu", celsius.withLock { $0 })])
     }
 }
@@ -31,15 +32,15 @@ final class SteppedSource: SampleSource {
         #expect(observer.latest?.level == .fair)
         var iterator = changes.makeAsyncIterator()
         #expect(try #require(await iterator.next()).to == .fair)
-        clock.advance(by: 0.2)
+        clock.advance(by: .seconds(0.2))
         source.celsius.withLock { $0 = 85 }
         let stepTime = clock.now()
-        clock.advance(by: 0.3)
+        clock.advance(by: .seconds(0.3))
 
         let change = try #require(await iterator.next())
         #expect(change.from == .fair)
         #expect(change.to == .serious)
-        #expect(change.time - stepTime <= observer.interval.seconds)
+        #expect(change.time.duration(since: stepTime) <= observer.interval)
         #expect(change.reading.factors.first?.sensor == "cpu")
 
         task.cancel()
@@ -54,7 +55,8 @@ final class SteppedSource: SampleSource {
     private static func replayingFiveSamples(on clock: ManualPressureClock) -> PressureObserver {
         let trace = PressureTrace(
             samples: (0..<5).map {
-                PressureSample(time: Double($0), sensors: [sensor("cpu", 70 + Double($0) * 5)])
+                PressureSample(
+                    time: instant(Double($0)), sensors: [sensor("cpu", 70 + Double($0) * 5)])
             })
         return PressureObserver(
             source: TraceReplaySource(trace: trace), interval: .seconds(1), clock: clock)
@@ -71,7 +73,7 @@ final class SteppedSource: SampleSource {
             #expect(reading.simulated)
             seen.append(reading.level)
             await waitForWaiter(clock)
-            clock.advance(by: 1)
+            clock.advance(by: .seconds(1))
         }
         await task.value
 
@@ -83,7 +85,7 @@ final class SteppedSource: SampleSource {
     @Test func onReadingIsHandedEveryReadingOnTheSamplingThreadInOrder() async throws {
         let clock = ManualPressureClock()
         let observer = Self.replayingFiveSamples(on: clock)
-        let handed = Mutex<[Double]>([])
+        let handed = Mutex<[MonotonicInstant]>([])
         let task = Task {
             await observer.run(onReading: { reading in
                 handed.withLock { $0.append(reading.time) }
@@ -92,16 +94,16 @@ final class SteppedSource: SampleSource {
         while !task.isCancelled {
             await waitForWaiter(clock)
             if handed.withLock({ $0.count }) == 5 { break }
-            clock.advance(by: 1)
+            clock.advance(by: .seconds(1))
         }
-        clock.advance(by: 1)
+        clock.advance(by: .seconds(1))
         await task.value
-        #expect(handed.withLock { $0 } == [0, 1, 2, 3, 4])
+        #expect(handed.withLock { $0 } == [0, 1, 2, 3, 4].map(instant))
     }
 
     /// Waits until the observer has published a reading taken at `time` or later.
     private func waitForReadings(_ observer: PressureObserver, time: Double) async {
-        while observer.latest.map({ $0.time < time }) ?? true { await Task.yield() }
+        while observer.latest.map({ $0.time < instant(time) }) ?? true { await Task.yield() }
     }
 
     @Test func farFromEveryThresholdItSamplesOncePerSlowIntervalAndReturnsAtOnce() async throws {
@@ -115,20 +117,20 @@ final class SteppedSource: SampleSource {
         #expect(observer.pace(after: first) == .seconds(1))
 
         // Half a slow interval: no sample.
-        clock.advance(by: 0.5)
+        clock.advance(by: .seconds(0.5))
         await Task.yield()
-        #expect(observer.latest?.time == 0)
+        #expect(observer.latest?.time == .origin)
         // A jump from far away (to critical) is seen within one slow interval.
         source.celsius.withLock { $0 = 96 }
-        clock.advance(by: 0.5)
+        clock.advance(by: .seconds(0.5))
         await waitForReadings(observer, time: 1)
         #expect(observer.latest?.level == .critical)
         #expect(observer.latest?.isWithinReach == true)
         // Within reach again: the configured interval.
         await waitForWaiter(clock)
-        clock.advance(by: 0.1)
+        clock.advance(by: .seconds(0.1))
         await waitForReadings(observer, time: 1.1)
-        #expect(abs((observer.latest?.time ?? 0) - 1.1) < 1e-9)
+        #expect(abs((observer.latest?.time.secondsSinceOrigin ?? 0) - 1.1) < 1e-9)
         task.cancel()
         await task.value
     }
@@ -142,21 +144,21 @@ final class SteppedSource: SampleSource {
         await waitForWaiter(clock)
         // Now: (65 − (80 − 30)) / 30 = 0.5. The forecast needs 3 points 1 s apart.
         #expect(observer.thermalHeadroom(forecastSeconds: 0) == 0.5)
-        clock.advance(by: 0.4)
+        clock.advance(by: .seconds(0.4))
         #expect(observer.thermalHeadroom(forecastSeconds: 0).isNaN, "asked again within 0.5 s")
-        clock.advance(by: 0.2)
+        clock.advance(by: .seconds(0.2))
         #expect(observer.thermalHeadroom(forecastSeconds: 10).isNaN, "one trend point")
         for second in 1...2 {
             await waitForWaiter(clock)
             source.celsius.withLock { $0 = 65 + 3 * Double(second) }
-            clock.advance(by: Double(second) - clock.now())
+            clock.advance(by: instant(Double(second)).duration(since: clock.now()))
             await waitForReadings(observer, time: Double(second))
         }
-        clock.advance(by: 0.5)
+        clock.advance(by: .seconds(0.5))
         // +3 °C/s: from 71 °C at 2 s, 10 s past 2.5 s is 71 + 3 × 10.5 = 102.5 °C.
         let forecast = observer.thermalHeadroom(forecastSeconds: 10)
         #expect(abs(forecast - (102.5 - 50) / 30) < 1e-9)
-        clock.advance(by: 0.5)
+        clock.advance(by: .seconds(0.5))
         #expect(observer.thermalHeadroom(forecastSeconds: 61).isNaN, "beyond Android's 60 s")
         task.cancel()
         await task.value

@@ -1,6 +1,8 @@
 import Files
 import Foundation
+import TestSupport
 import Testing
+import Units
 
 @testable import Pressure
 
@@ -9,7 +11,7 @@ import Testing
         PressureTrace(
             samples: (0...20).map { second in
                 PressureSample(
-                    time: Double(second),
+                    time: instant(Double(second)),
                     sensors: [
                         sensor("cpu", 60 + 2 * Double(second)),
                         sensor("gone", second > 10 ? nil : 40),
@@ -24,19 +26,19 @@ import Testing
         let source = TraceReplaySource(trace: heatingTrace(), pacing: .recordedTimes)
         // Called at 100.0, 100.4, 103.7, 103.8, 120.0 and 120.5 s of some clock.
         let temperatures = [100.0, 100.4, 103.7, 103.8, 120.0].map {
-            source.sample(at: $0)?.sensors[0].celsius?.value
+            source.sample(at: instant($0))?.sensors[0].celsius?.value
         }
         #expect(temperatures == [60, 60, 66, 66, 100])
-        #expect(source.sample(at: 103.9)?.time == 103.9)
-        #expect(source.sample(at: 120.5) == nil)
+        #expect(source.sample(at: instant(103.9))?.time == instant(103.9))
+        #expect(source.sample(at: instant(120.5)) == nil)
     }
 
     @Test("a recording source keeps what it passes on, with times from 0")
     func recordingSource() {
         let recorder = RecordingSampleSource(TraceReplaySource(trace: heatingTrace()))
-        for time in [5.0, 6.0, 7.0] { _ = recorder.sample(at: time) }
+        for time in [5.0, 6.0, 7.0] { _ = recorder.sample(at: instant(time)) }
         let trace = recorder.trace
-        #expect(trace.samples.map(\.time) == [0, 1, 2])
+        #expect(trace.samples.map(\.time) == [0, 1, 2].map(instant))
         #expect(trace.samples.map { $0.sensors[0].celsius?.value } == [60, 62, 64])
     }
 
@@ -85,7 +87,7 @@ import Testing
         #expect(collector.readings.allSatisfy { $0.simulated && $0.thermal == .simulated })
         #expect(collector.readings[0].sensors[0].source == .replay)
         #expect(summary.changes.map(\.to) == [.fair, .serious, .critical, .shutdown])
-        #expect(summary.changes.map(\.time) == [5, 10, 18, 20])
+        #expect(summary.changes.map(\.time) == [5, 10, 18, 20].map(instant))
         #expect(summary.worstLevel == .shutdown)
         #expect(summary.secondsAtLevel["nominal"] == 5)
     }

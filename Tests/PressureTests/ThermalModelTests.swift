@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Pressure
@@ -29,7 +30,7 @@ import Testing
         var levels: [PressureLevel] = []
         for second in stride(from: 0.0, through: 200, by: 1) {
             let reading = classifier.classify(
-                PressureSample(time: second, sensors: source.readTemperatures(at: second)))
+                PressureSample(time: instant(second), sensors: source.readTemperatures(at: second)))
             #expect(reading.simulated)
             #expect(reading.sensors[0].source == .model)
             #expect(reading.sensors[0].label.contains("simulated"))

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Pressure
@@ -123,7 +124,9 @@ import Testing
         #expect(readings[0].celsius == Celsius(200))
         #expect(!readings[0].isStale)
         var classifier = PressureClassifier()
-        #expect(classifier.classify(PressureSample(time: 0, sensors: readings)).level == .shutdown)
+        #expect(
+            classifier.classify(PressureSample(time: .origin, sensors: readings)).level == .shutdown
+        )
     }
 
     @Test func aZoneThatVanishesTurnsStaleAndOneThatAppearsIsPickedUp() throws {
@@ -160,7 +163,7 @@ import Testing
 
         let readings = try source.readTemperatures(at: 0)
         var classifier = PressureClassifier()
-        let reading = classifier.classify(PressureSample(time: 0, sensors: readings))
+        let reading = classifier.classify(PressureSample(time: .origin, sensors: readings))
 
         #expect(readings[0].fault == fault)
         #expect(readings[0].high == Celsius(80))

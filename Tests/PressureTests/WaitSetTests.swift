@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import Units
 
 @testable import Pressure
 
@@ -39,9 +40,12 @@ import Testing
     @Test func aMonotonicWaitEndsAtItsDeadlineOrWhenStopped() async {
         let clock = MonotonicPressureClock()
         let waitSet = WaitSet()
-        #expect(clock.wait(until: clock.now() + 0.002, on: waitSet) == .deadline)
+        #expect(
+            clock.wait(until: clock.now().advanced(by: .milliseconds(2)), on: waitSet) == .deadline)
         // An hour away: only the stop can end this wait.
-        async let event = onThread { clock.wait(until: clock.now() + 3600, on: waitSet) }
+        async let event = onThread {
+            clock.wait(until: clock.now().advanced(by: .seconds(3600)), on: waitSet)
+        }
         waitSet.stop()
         #expect(await event == .stopped)
     }
@@ -49,11 +53,11 @@ import Testing
     @Test func aManualWaitEndsOnlyWhenTheClockReachesItsDeadline() async {
         let clock = ManualPressureClock()
         let waitSet = WaitSet()
-        async let event = onThread { clock.wait(until: 1, on: waitSet) }
+        async let event = onThread { clock.wait(until: instant(1), on: waitSet) }
         while clock.waiterCount == 0 { await Task.yield() }
-        clock.advance(by: 0.5)
+        clock.advance(by: .seconds(0.5))
         #expect(clock.waiterCount == 1)
-        clock.advance(by: 0.5)
+        clock.advance(by: .seconds(0.5))
         #expect(await event == .deadline)
         #expect(clock.waiterCount == 0)
     }

@@ -1,35 +1,36 @@
 import Locking
 import Pressure
+import Units
 
 /// A clock that moves only when told to: ``advance(by:)`` wakes every waiter whose deadline
 /// has passed. For tests and for replaying traces at full speed.
 public final class ManualPressureClock: PressureClock {
     private struct Waiter {
-        var deadline: Double
+        var deadline: MonotonicInstant
         var waitSet: WaitSet
     }
     private struct State {
-        var now: Double
+        var now: MonotonicInstant
         var waiters: [Int: Waiter] = [:]
         var nextID = 0
     }
     private let state: LockedState<State>
 
-    /// A clock reading `start` seconds.
+    /// A clock reading `start` seconds after its origin.
     public init(start: Double = 0) {
-        state = LockedState(State(now: start))
+        state = LockedState(State(now: MonotonicInstant(secondsSinceOrigin: start)))
     }
 
     /// The current manual time.
-    public func now() -> Double { state.withLock { $0.now } }
+    public func now() -> MonotonicInstant { state.withLock { $0.now } }
 
     /// How many threads are waiting on the clock; lets a test wait until a waiter arrived.
     public var waiterCount: Int { state.withLock { $0.waiters.count } }
 
-    /// Moves time forward by `seconds` and wakes the waiters now due.
-    public func advance(by seconds: Double) {
+    /// Moves time forward by `duration` and wakes the waiters now due.
+    public func advance(by duration: Duration) {
         let due: [WaitSet] = state.withLock { state in
-            state.now += max(0, seconds)
+            state.now = state.now.advanced(by: max(.zero, duration))
             let now = state.now
             return state.waiters.values.filter { $0.deadline <= now }.map(\.waitSet)
         }
@@ -37,7 +38,7 @@ public final class ManualPressureClock: PressureClock {
     }
 
     /// Blocks until the clock is advanced to `deadline`, or `waitSet` has an event.
-    public func wait(until deadline: Double, on waitSet: WaitSet) -> WaitSet.Event {
+    public func wait(until deadline: MonotonicInstant, on waitSet: WaitSet) -> WaitSet.Event {
         let id: Int = state.withLock { state in
             state.nextID += 1
             state.waiters[state.nextID] = Waiter(deadline: deadline, waitSet: waitSet)
