@@ -224,8 +224,8 @@ public final class HistoryStore: Sendable {
             """, operation: operation
         ).run([
             .text(report.label), .real(report.startedAt), .text(report.origin.rawValue),
-            .real(report.totalDuration),
-            report.timeToFirstPreviewFrame.map(SQLiteValue.real) ?? .null,
+            .real(report.totalDuration.seconds),
+            report.timeToFirstPreviewFrame.map { .real($0.seconds) } ?? .null,
             .integer(Int64(report.droppedEvents)), .text(json(report.metadata)),
             contentHash.map(SQLiteValue.text) ?? .null,
             report.failure.map { .text(json($0)) } ?? .null,
@@ -237,7 +237,7 @@ public final class HistoryStore: Sendable {
         for (position, interval) in report.phases.enumerated() {
             try phase.run([
                 .integer(id), .integer(Int64(position)), .text(interval.name),
-                .real(interval.start), .real(interval.duration),
+                .real(interval.start.seconds), .real(interval.duration.seconds),
                 .integer(Int64(interval.depth)),
                 interval.parent.map(SQLiteValue.text) ?? .null,
                 .integer(interval.isComplete ? 1 : 0),
@@ -248,7 +248,7 @@ public final class HistoryStore: Sendable {
         for (position, instant) in report.marks.enumerated() {
             try mark.run([
                 .integer(id), .integer(Int64(position)), .text(instant.name),
-                .real(instant.time),
+                .real(instant.time.seconds),
             ])
         }
         let figure = try connection.prepare(
@@ -337,7 +337,8 @@ public final class HistoryStore: Sendable {
             while try phases.step() {
                 report.phases.append(
                     PhaseInterval(
-                        name: phases.text(0), start: phases.real(1), duration: phases.real(2),
+                        name: phases.text(0), start: .seconds(phases.real(1)),
+                        duration: .seconds(phases.real(2)),
                         depth: Int(phases.integer(3)),
                         parent: phases.isNull(4) ? nil : phases.text(4),
                         isComplete: phases.integer(5) != 0))
@@ -347,7 +348,7 @@ public final class HistoryStore: Sendable {
                 operation: operation)
             try marks.bind([.integer(id.rawValue)])
             while try marks.step() {
-                report.marks.append(PhaseMark(name: marks.text(0), time: marks.real(1)))
+                report.marks.append(PhaseMark(name: marks.text(0), time: .seconds(marks.real(1))))
             }
             return report
         }
@@ -384,15 +385,15 @@ public final class HistoryStore: Sendable {
             for phase in report.phases where phase.isComplete {
                 let metric = LaunchMetric(name: phase.name, kind: .phaseDuration)
                 if seen.insert(metric).inserted {
-                    samples[metric, default: []].append(phase.duration)
-                    times[metric, default: []].append(phase.start)
+                    samples[metric, default: []].append(phase.duration.seconds)
+                    times[metric, default: []].append(phase.start.seconds)
                 }
             }
             for mark in report.marks {
                 let metric = LaunchMetric(name: mark.name, kind: .markTime)
                 if seen.insert(metric).inserted {
-                    samples[metric, default: []].append(mark.time)
-                    times[metric, default: []].append(mark.time)
+                    samples[metric, default: []].append(mark.time.seconds)
+                    times[metric, default: []].append(mark.time.seconds)
                 }
             }
         }

@@ -12,13 +12,15 @@ public enum CSVReportExporter {
         for phase in report.phases {
             lines.append(
                 [
-                    "phase", field(phase.name), number(phase.start), number(phase.duration),
+                    "phase", field(phase.name), number(phase.start.seconds),
+                    number(phase.duration.seconds),
                     String(phase.depth), field(phase.parent ?? ""), String(phase.isComplete),
                 ].joined(separator: ","))
         }
         for mark in report.marks {
             lines.append(
-                ["mark", field(mark.name), number(mark.time), "", "", "", ""].joined(separator: ",")
+                ["mark", field(mark.name), number(mark.time.seconds), "", "", "", ""].joined(
+                    separator: ",")
             )
         }
         return lines.joined(separator: "\r\n") + "\r\n"

@@ -6,10 +6,10 @@ import Units
 public struct PhaseInterval: Hashable, Codable, Sendable {
     /// The phase's name (`sessionStart`, `outputInitialization.photo`, a custom name).
     public var name: String
-    /// When it began, in seconds since the report's origin.
-    public var start: Double
-    /// How long it lasted, in seconds.
-    public var duration: Double
+    /// When it began, since the report's origin (`start` in seconds in the document).
+    @SecondsCoded public var start: Duration
+    /// How long it lasted (`duration` in seconds in the document).
+    @SecondsCoded public var duration: Duration
     /// How many other phases contain it (0 for top-level phases).
     public var depth: Int
     /// The name of the innermost phase containing it, if any.
@@ -17,9 +17,9 @@ public struct PhaseInterval: Hashable, Codable, Sendable {
     /// Whether it ended; an unfinished phase lasts until the report was made.
     public var isComplete: Bool
 
-    /// Creates an interval; times are in seconds.
+    /// Creates an interval from `start` since the report's origin, lasting `duration`.
     public init(
-        name: String, start: Double, duration: Double, depth: Int = 0, parent: String? = nil,
+        name: String, start: Duration, duration: Duration, depth: Int = 0, parent: String? = nil,
         isComplete: Bool = true
     ) {
         self.name = name
@@ -30,8 +30,8 @@ public struct PhaseInterval: Hashable, Codable, Sendable {
         self.isComplete = isComplete
     }
 
-    /// When it ended, in seconds since the report's origin.
-    public var end: Double { start + duration }
+    /// When it ended, since the report's origin.
+    public var end: Duration { start + duration }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, start, duration, depth, parent
@@ -43,15 +43,17 @@ public struct PhaseInterval: Hashable, Codable, Sendable {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
-        start = try container.decode(Double.self, forKey: .start)
-        duration = try container.decode(Double.self, forKey: .duration)
+        let startSeconds = try container.decode(Double.self, forKey: .start)
+        let durationSeconds = try container.decode(Double.self, forKey: .duration)
         depth = try container.decodeIfPresent(Int.self, forKey: .depth) ?? 0
         parent = try container.decodeIfPresent(String.self, forKey: .parent)
         isComplete = try container.decodeIfPresent(Bool.self, forKey: .isComplete) ?? true
-        for (key, value) in [(CodingKeys.start, start), (.duration, duration)]
+        for (key, value) in [(CodingKeys.start, startSeconds), (.duration, durationSeconds)]
         where !LaunchReport.secondsRange.contains(value) {
             throw decoder.invalidValue(key, LaunchReport.secondsProblem(value))
         }
+        start = .seconds(startSeconds)
+        duration = .seconds(durationSeconds)
         guard (0...Self.maximumDepth).contains(depth) else {
             throw decoder.invalidValue(
                 CodingKeys.depth, "expected a depth from 0 to \(Self.maximumDepth), got \(depth)")
@@ -66,11 +68,11 @@ public struct PhaseInterval: Hashable, Codable, Sendable {
 public struct PhaseMark: Hashable, Codable, Sendable {
     /// The phase's name.
     public var name: String
-    /// When it happened, in seconds since the report's origin.
-    public var time: Double
+    /// When it happened, since the report's origin (`time` in seconds in the document).
+    @SecondsCoded public var time: Duration
 
-    /// Creates a mark at `time` seconds.
-    public init(name: String, time: Double) {
+    /// Creates a mark at `time` since the report's origin.
+    public init(name: String, time: Duration) {
         self.name = name
         self.time = time
     }
@@ -84,10 +86,11 @@ public struct PhaseMark: Hashable, Codable, Sendable {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
-        time = try container.decode(Double.self, forKey: .time)
-        guard LaunchReport.secondsRange.contains(time) else {
-            throw decoder.invalidValue(CodingKeys.time, LaunchReport.secondsProblem(time))
+        let seconds = try container.decode(Double.self, forKey: .time)
+        guard LaunchReport.secondsRange.contains(seconds) else {
+            throw decoder.invalidValue(CodingKeys.time, LaunchReport.secondsProblem(seconds))
         }
+        time = .seconds(seconds)
     }
 }
 
@@ -163,17 +166,17 @@ public struct LaunchReport: Hashable, Codable, Sendable {
         phases.first { $0.name == name }
     }
 
-    /// The time of the first mark named `name`, in seconds since the origin.
-    public func time(of name: String) -> Double? {
+    /// The time of the first mark named `name`, since the origin.
+    public func time(of name: String) -> Duration? {
         marks.first { $0.name == name }?.time
     }
 
-    /// The time to the first preview frame in seconds since the origin, when it was marked.
-    public var timeToFirstPreviewFrame: Double? { time(of: LaunchPhase.firstPreviewFrame.name) }
+    /// The time to the first preview frame since the origin, when it was marked.
+    public var timeToFirstPreviewFrame: Duration? { time(of: LaunchPhase.firstPreviewFrame.name) }
 
-    /// When the last recorded phase or mark ended, in seconds since the origin.
-    public var totalDuration: Double {
-        max(phases.map(\.end).max() ?? 0, marks.map(\.time).max() ?? 0)
+    /// When the last recorded phase or mark ended, since the origin.
+    public var totalDuration: Duration {
+        max(phases.map(\.end).max() ?? .zero, marks.map(\.time).max() ?? .zero)
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -243,28 +246,33 @@ extension LaunchTimeline {
     /// phase spans from it to the timeline's creation.
     public func report(label: String = "", metadata: [String: String] = [:]) -> LaunchReport {
         let now = MonotonicClock.now()
-        let seconds = { (instant: MonotonicInstant) in max(instant.seconds(since: self.origin), 0) }
+        let elapsed = { (instant: MonotonicInstant) in
+            max(instant.duration(since: self.origin), .zero)
+        }
         var intervals: [PhaseInterval] = []
         if processStart != nil {
             intervals.append(
                 PhaseInterval(
-                    name: LaunchPhase.processStart.name, start: 0, duration: seconds(createdAt)))
+                    name: LaunchPhase.processStart.name, start: .zero, duration: elapsed(createdAt))
+            )
         }
         var marks: [PhaseMark] = []
         var open: [UInt16: [(index: Int, begin: MonotonicInstant)]] = [:]
         for event in events() {
             switch event.kind {
             case .mark:
-                marks.append(PhaseMark(name: event.phase.name, time: seconds(event.instant)))
+                marks.append(PhaseMark(name: event.phase.name, time: elapsed(event.instant)))
             case .begin:
                 open[event.phase.id, default: []].append((intervals.count, event.instant))
                 intervals.append(
                     PhaseInterval(
-                        name: event.phase.name, start: seconds(event.instant),
-                        duration: max(now.seconds(since: event.instant), 0), isComplete: false))
+                        name: event.phase.name, start: elapsed(event.instant),
+                        duration: max(now.duration(since: event.instant), .zero), isComplete: false)
+                )
             case .end:
                 guard let begun = open[event.phase.id]?.popLast() else { continue }
-                intervals[begun.index].duration = max(event.instant.seconds(since: begun.begin), 0)
+                intervals[begun.index].duration = max(
+                    event.instant.duration(since: begun.begin), .zero)
                 intervals[begun.index].isComplete = true
             }
         }

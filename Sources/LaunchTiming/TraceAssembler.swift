@@ -77,18 +77,19 @@ public struct TraceAssembler: Sendable {
             return false
         }
         let name = Self.standardNames[event.name]?.name ?? event.name
-        let seconds = (time - originMicroseconds) / 1e6
+        let elapsed = Duration.seconds((time - originMicroseconds) / 1e6)
         let thread = event.threadID ?? 0
         switch event.phase {
         case .instant:
-            marks.append(PhaseMark(name: name, time: seconds))
+            marks.append(PhaseMark(name: name, time: elapsed))
         case .complete:
             intervals.append(
-                PhaseInterval(name: name, start: seconds, duration: (event.duration ?? 0) / 1e6))
+                PhaseInterval(
+                    name: name, start: elapsed, duration: .seconds((event.duration ?? 0) / 1e6)))
         case .begin:
             open[thread, default: []].append(intervals.count)
             intervals.append(
-                PhaseInterval(name: name, start: seconds, duration: 0, isComplete: false))
+                PhaseInterval(name: name, start: elapsed, duration: .zero, isComplete: false))
         case .end:
             let stack = open[thread] ?? []
             guard
@@ -100,7 +101,7 @@ public struct TraceAssembler: Sendable {
                 return false
             }
             let index = stack[position]
-            intervals[index].duration = max(seconds - intervals[index].start, 0)
+            intervals[index].duration = max(elapsed - intervals[index].start, .zero)
             intervals[index].isComplete = true
             open[thread]?.remove(at: position)
         }
@@ -126,18 +127,19 @@ public struct TraceAssembler: Sendable {
         addsProcessStart: Bool = false, failure: LaunchFailure? = nil,
         metadata: [String: String] = [:]
     ) -> LaunchReport {
-        let end = max((readyMicroseconds ?? endMicroseconds) - originMicroseconds, 0) / 1e6
+        let end = Duration.seconds(
+            max((readyMicroseconds ?? endMicroseconds) - originMicroseconds, 0) / 1e6)
         var phases = intervals
         for stack in open.values {
             for index in stack {
-                phases[index].duration = max(end - phases[index].start, 0)
+                phases[index].duration = max(end - phases[index].start, .zero)
             }
         }
         if addsProcessStart, let first = firstEventMicroseconds {
             phases.append(
                 PhaseInterval(
-                    name: LaunchPhase.processStart.name, start: 0,
-                    duration: (first - originMicroseconds) / 1e6))
+                    name: LaunchPhase.processStart.name, start: .zero,
+                    duration: .seconds((first - originMicroseconds) / 1e6)))
         }
         return LaunchReport(
             label: label, startedAt: startedAt, origin: origin,

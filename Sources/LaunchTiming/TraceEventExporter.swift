@@ -48,14 +48,15 @@ public enum TraceEventExporter {
             if !phase.isComplete { args["complete"] = "false" }
             events.append(
                 Event(
-                    name: phase.name, cat: "launch", ph: "X", ts: microseconds(phase.start),
-                    dur: microseconds(phase.duration), pid: pid, tid: lane,
+                    name: phase.name, cat: "launch", ph: "X", ts: microseconds(phase.start.seconds),
+                    dur: microseconds(phase.duration.seconds), pid: pid, tid: lane,
                     args: args.isEmpty ? nil : args))
         }
         for mark in report.marks {
             events.append(
                 Event(
-                    name: mark.name, cat: "launch", ph: "i", ts: microseconds(mark.time), pid: pid,
+                    name: mark.name, cat: "launch", ph: "i", ts: microseconds(mark.time.seconds),
+                    pid: pid,
                     tid: 0, s: "p"))
         }
         var otherData = report.metadata
@@ -72,7 +73,7 @@ public enum TraceEventExporter {
     /// A lane per phase such that the phases of one lane nest: each phase takes the first lane
     /// whose open phases all contain it or have ended.
     static func lanes(for phases: [PhaseInterval]) -> [Int] {
-        var open: [[Double]] = []  // per lane, the ends of its open phases, innermost last
+        var open: [[Duration]] = []  // per lane, the ends of its open phases, innermost last
         var result = [Int](repeating: 0, count: phases.count)
         for index in phases.indices.sorted(by: { phases[$0].start < phases[$1].start }) {
             let phase = phases[index]

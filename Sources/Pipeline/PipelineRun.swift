@@ -169,7 +169,7 @@ public final class PipelineRun: Sendable {
             )
         }
         for phase in result.launch.phases where phase.isComplete {
-            metrics.recordLaunchPhase(phase.name, seconds: phase.duration)
+            metrics.recordLaunchPhase(phase.name, seconds: phase.duration.seconds)
         }
         return result
     }

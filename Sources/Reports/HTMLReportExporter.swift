@@ -13,12 +13,15 @@ public enum HTMLReportExporter {
             phases: report.phases.map {
                 LaunchPhaseSpan(
                     name: $0.name + ($0.isComplete ? "" : " (unfinished)"),
-                    startSeconds: $0.start, durationSeconds: $0.duration, depth: $0.depth)
+                    startSeconds: $0.start.seconds, durationSeconds: $0.duration.seconds,
+                    depth: $0.depth)
             },
-            marks: report.marks.map { LaunchWaterfall.Mark(name: $0.name, seconds: $0.time) })
+            marks: report.marks.map {
+                LaunchWaterfall.Mark(name: $0.name, seconds: $0.time.seconds)
+            })
         let firstFrame =
             report.timeToFirstPreviewFrame.map {
-                " First preview frame at <b>\(HTMLText.duration($0))</b>."
+                " First preview frame at <b>\(HTMLText.duration($0.seconds))</b>."
             } ?? ""
         let failure =
             report.failure.map { " <b>Failed: \(HTMLText.escaped($0.description)).</b>" } ?? ""
@@ -38,7 +41,7 @@ public enum HTMLReportExporter {
             <style>\(HTMLRunReport.style)</style></head><body>
             <h1>\(HTMLText.escaped(title))</h1>
             \(metadata.joined(separator: "\n"))
-            <section><p class="lead">Times since the \(origin); total \(HTMLText.duration(report.totalDuration)).\(firstFrame)\(failure)</p>
+            <section><p class="lead">Times since the \(origin); total \(HTMLText.duration(report.totalDuration.seconds)).\(firstFrame)\(failure)</p>
             \(waterfall.render())
             \(notes)
             </section>

@@ -10,7 +10,7 @@ public enum MarkdownReportExporter {
         let origin = report.origin == .processStart ? "process start" : "timeline start"
         var summary = "Times in milliseconds since the \(origin)."
         if let first = report.timeToFirstPreviewFrame {
-            summary += " First preview frame at **\(milliseconds(first)) ms**."
+            summary += " First preview frame at **\(milliseconds(first.seconds)) ms**."
         }
         if report.droppedEvents > 0 {
             summary += " \(report.droppedEvents) events were dropped (timeline full)."
@@ -25,13 +25,13 @@ public enum MarkdownReportExporter {
                 phase.depth == 0 ? "" : String(repeating: "· ", count: phase.depth - 1) + "↳ "
             let unfinished = phase.isComplete ? "" : " (unfinished)"
             lines.append(
-                "| \(indent)\(escaped(phase.name))\(unfinished) | \(milliseconds(phase.start)) |"
-                    + " \(milliseconds(phase.duration)) |")
+                "| \(indent)\(escaped(phase.name))\(unfinished) | \(milliseconds(phase.start.seconds)) |"
+                    + " \(milliseconds(phase.duration.seconds)) |")
         }
         if !report.marks.isEmpty {
             lines += ["", "| mark | time |", "|---|---:|"]
             for mark in report.marks {
-                lines.append("| \(escaped(mark.name)) | \(milliseconds(mark.time)) |")
+                lines.append("| \(escaped(mark.name)) | \(milliseconds(mark.time.seconds)) |")
             }
         }
         if !report.notes.isEmpty {

@@ -66,7 +66,8 @@ public enum RunReport {
 
     /// What the HTML report draws, from the summary.
     public static func htmlData(_ summary: RunSummary) -> RunReportData {
-        let processStart = summary.launch.phase(named: LaunchPhase.processStart.name)?.start ?? 0
+        let processStart =
+            summary.launch.phase(named: LaunchPhase.processStart.name)?.start ?? .zero
         return RunReportData(
             title:
                 "headroom run — \(summary.scenario), governor \(summary.isGovernorEnabled ? "on" : "off")",
@@ -77,8 +78,8 @@ public enum RunReport {
             ] + summary.notes,
             launchPhases: summary.launch.phases.filter(\.isComplete).map {
                 LaunchPhaseSpan(
-                    name: $0.name, startSeconds: max(0, $0.start - processStart),
-                    durationSeconds: $0.duration, depth: $0.depth)
+                    name: $0.name, startSeconds: max(.zero, $0.start - processStart).seconds,
+                    durationSeconds: $0.duration.seconds, depth: $0.depth)
             },
             pressure: summary.samples.map {
                 PressurePoint(

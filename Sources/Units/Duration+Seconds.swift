@@ -6,8 +6,14 @@ extension Duration {
         components.seconds &* 1_000_000_000 &+ components.attoseconds / 1_000_000_000
     }
 
-    /// The duration in seconds.
+    /// The duration in seconds. A duration of whole nanoseconds (every clock reading's) gives
+    /// exactly `Double(nanoseconds) / 1e9`, as `MonotonicInstant.seconds(since:)` does, so a
+    /// time kept as a `Duration` writes the same number it did as seconds.
     public var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
+        let (whole, attoseconds) = components
+        if attoseconds % 1_000_000_000 == 0, abs(whole) < 9_000_000_000 {
+            return Double(whole * 1_000_000_000 + attoseconds / 1_000_000_000) / 1e9
+        }
+        return Double(whole) + Double(attoseconds) / 1e18
     }
 }

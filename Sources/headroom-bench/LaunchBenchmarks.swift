@@ -74,7 +74,7 @@ private func firstPreviewFrameNanoseconds(deferred: Bool) async throws -> Double
     for await event in events {
         if case .firstPreviewFrame = event { break }
     }
-    let first = timeline.report().timeToFirstPreviewFrame ?? 0
+    let first = timeline.report().timeToFirstPreviewFrame?.seconds ?? 0
     await session.stopRunning()
     return first * 1e9
 }

@@ -60,12 +60,14 @@ enum LaunchMeasure {
             stored.append((id, report))
             if !arguments.has("--json") {
                 let first =
-                    report.timeToFirstPreviewFrame.map(LaunchHistoryText.milliseconds) ?? "-"
+                    report.timeToFirstPreviewFrame.map {
+                        LaunchHistoryText.milliseconds($0.seconds)
+                    } ?? "-"
                 Console.out(
                     "run \(id) (\(index + 1)/\(count), \(label)): first preview frame \(first) ms")
             }
         }
-        let firstFrames = stored.compactMap { $0.1.timeToFirstPreviewFrame }.sorted()
+        let firstFrames = stored.compactMap { $0.1.timeToFirstPreviewFrame?.seconds }.sorted()
         let median = MetricStatistics.percentile(firstFrames, 0.5)
         if arguments.has("--json") {
             Console.json(

@@ -90,8 +90,8 @@ enum ProgramLaunchMeasure {
 
     /// The launch's length: its ready mark, else its clean exit, else its last event.
     static func launchSeconds(_ report: LaunchReport, _ readyName: String) -> Double {
-        report.time(of: readyName) ?? report.time(of: TracedLaunch.exitMarkName)
-            ?? report.totalDuration
+        (report.time(of: readyName) ?? report.time(of: TracedLaunch.exitMarkName)
+            ?? report.totalDuration).seconds
     }
 
     /// `run 12 (1/10, launch.sh): ready at 123.456 ms`, its notes indented below.
@@ -103,11 +103,11 @@ enum ProgramLaunchMeasure {
         if let failure = report.failure {
             // When it ended, if it did (a program stopped at the timeout did not).
             let ended = report.time(of: TracedLaunch.exitMarkName).map {
-                " (after \(LaunchHistoryText.milliseconds($0)) ms)"
+                " (after \(LaunchHistoryText.milliseconds($0.seconds)) ms)"
             }
             body = "FAILED: \(failure)\(ended ?? "")"
         } else if let ready = report.time(of: readyName) {
-            body = "\(readyName) at \(LaunchHistoryText.milliseconds(ready)) ms"
+            body = "\(readyName) at \(LaunchHistoryText.milliseconds(ready.seconds)) ms"
         } else {
             body =
                 "exited cleanly at \(LaunchHistoryText.milliseconds(launchSeconds(report, readyName))) ms, without \"\(readyName)\""

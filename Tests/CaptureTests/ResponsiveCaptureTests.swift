@@ -26,7 +26,7 @@ import Units
     #expect(photo.processedLuma.count == 64 * 48)
     let report = session.timeline.report()
     let ready = try #require(report.time(of: "firstCaptureReady"))
-    #expect(photo.frame.timestamp.seconds(since: session.timeline.origin) < ready)
+    #expect(photo.frame.timestamp.duration(since: session.timeline.origin) < ready)
     await session.stopRunning()
 }
 

@@ -11,13 +11,16 @@ func report(label: String, firstFrame: Double, start: Double = 0.01) -> LaunchRe
     LaunchReport(
         label: label, startedAt: 1_700_000_000.5, origin: .processStart,
         phases: [
-            PhaseInterval(name: "processStart", start: 0, duration: start),
-            PhaseInterval(name: "sessionStart", start: start, duration: firstFrame - start - 0.001),
+            PhaseInterval(name: "processStart", start: .seconds(0), duration: .seconds(start)),
             PhaseInterval(
-                name: "outputInitialization.preview", start: start, duration: 0.002, depth: 1,
+                name: "sessionStart", start: .seconds(start),
+                duration: .seconds(firstFrame - start - 0.001)),
+            PhaseInterval(
+                name: "outputInitialization.preview", start: .seconds(start),
+                duration: .seconds(0.002), depth: 1,
                 parent: "sessionStart"),
         ],
-        marks: [PhaseMark(name: "firstPreviewFrame", time: firstFrame)],
+        marks: [PhaseMark(name: "firstPreviewFrame", time: .seconds(firstFrame))],
         metadata: ["session": "s.json", "deferredStart": "true"])
 }
 

@@ -23,9 +23,9 @@ struct ChromeTraceTests {
         #expect(report.label == "gst-launch")
         #expect(report.origin == .timelineStart)
         #expect(report.phases.map(\.name) == ["pipeline.build", "plugin.load"])
-        #expect(report.phases[0].duration == 0.04)
+        #expect(report.phases[0].duration.seconds == 0.04)
         #expect(report.phases[1].parent == "pipeline.build")
-        #expect(report.timeToFirstPreviewFrame == 0.089)
+        #expect(report.timeToFirstPreviewFrame?.seconds == 0.089)
         #expect(report.notes == ["1 event(s) of other kinds (metadata, counters) skipped"])
     }
 
@@ -62,12 +62,13 @@ struct ChromeTraceTests {
         let original = LaunchReport(
             label: "app", startedAt: 1_700_000_000, origin: .processStart,
             phases: [
-                PhaseInterval(name: "processStart", start: 0, duration: 0.002),
-                PhaseInterval(name: "appInit", start: 0.002, duration: 0.05),
+                PhaseInterval(name: "processStart", start: .seconds(0), duration: .seconds(0.002)),
+                PhaseInterval(name: "appInit", start: .seconds(0.002), duration: .seconds(0.05)),
                 PhaseInterval(
-                    name: "model.load", start: 0.01, duration: 0.02, depth: 1, parent: "appInit"),
+                    name: "model.load", start: .seconds(0.01), duration: .seconds(0.02), depth: 1,
+                    parent: "appInit"),
             ],
-            marks: [PhaseMark(name: "firstPreviewFrame", time: 0.06)],
+            marks: [PhaseMark(name: "firstPreviewFrame", time: .seconds(0.06))],
             metadata: ["host": "pi"])
         let trace = TraceEventExporter.render(original)
         let read = try ChromeTrace.report(trace, file: "t.json", label: "app")
@@ -75,7 +76,9 @@ struct ChromeTraceTests {
         #expect(read.startedAt == original.startedAt)
         #expect(read.phases.map(\.name) == original.phases.map(\.name))
         #expect(
-            zip(read.phases, original.phases).allSatisfy { abs($0.duration - $1.duration) < 1e-9 })
+            zip(read.phases, original.phases).allSatisfy {
+                abs(($0.duration - $1.duration).seconds) < 1e-9
+            })
         #expect(read.phases[2].parent == "appInit")
         #expect(read.marks == original.marks)
         #expect(read.metadata["host"] == "pi")

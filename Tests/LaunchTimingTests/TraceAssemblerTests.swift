@@ -31,18 +31,18 @@ struct TraceAssemblerTests {
             addsProcessStart: true)
         let byName = Dictionary(
             report.phases.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-        #expect(byName["appInit"]?.duration == 0.007)
+        #expect(byName["appInit"]?.duration.seconds == 0.007)
         #expect(byName["appInit"]?.isComplete == true)
-        #expect(abs(byName["model.load"]!.duration - 0.0045) < 1e-12)
+        #expect(abs(byName["model.load"]!.duration.seconds - 0.0045) < 1e-12)
         // Nesting is by containment in time, across threads.
         #expect(byName["model.load"]?.parent == "appInit")
         // Still open at ready: reported up to the ready event, unfinished.
         #expect(byName["inner"]?.isComplete == false)
-        #expect(byName["inner"]?.duration == 0.008)
-        #expect(byName["sessionStart"]?.duration == 0.0005)
-        #expect(byName["processStart"]?.duration == 0.001)
-        #expect(report.timeToFirstPreviewFrame == 0.0086)
-        #expect(report.time(of: "ready") == 0.01)
+        #expect(byName["inner"]?.duration.seconds == 0.008)
+        #expect(byName["sessionStart"]?.duration.seconds == 0.0005)
+        #expect(byName["processStart"]?.duration.seconds == 0.001)
+        #expect(report.timeToFirstPreviewFrame?.seconds == 0.0086)
+        #expect(report.time(of: "ready")?.seconds == 0.01)
         #expect(report.time(of: "late") == nil)
         #expect(report.notes.isEmpty)
     }
@@ -59,7 +59,7 @@ struct TraceAssemblerTests {
             receivedAt: 1_600_000)
         let report = assembler.report(
             label: "", startedAt: 0, origin: .processStart, endMicroseconds: 2_000_000)
-        #expect(report.time(of: "wall") == 0.6)
+        #expect(report.time(of: "wall")?.seconds == 0.6)
         #expect(report.marks.count == 1)
         #expect(report.notes.count == 3)
         #expect(report.notes.contains { $0.hasPrefix("1 end event(s) without a begin") })

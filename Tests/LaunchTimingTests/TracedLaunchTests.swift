@@ -36,10 +36,10 @@ struct TracedLaunchTests {
         #expect(appInit.isComplete)
         // Lines without `ts` are stamped when read, so a begin read late shortens its phase
         // by that lag (the 50 ms sleep is not a lower bound here; a `ts` would be exact).
-        #expect(appInit.duration > 0)
+        #expect(appInit.duration > .zero)
         #expect(report.phase(named: "processStart") != nil)
         let ready = try #require(report.time(of: "ready"))
-        #expect(ready + 1e-9 >= appInit.end)
+        #expect(ready + .nanoseconds(1) >= appInit.end)
         #expect(report.timeToFirstPreviewFrame! <= ready)
         #expect(report.metadata["readyEvent"] == "ready")
         // `exec sleep 30` was ended at ready: the launch returns only once the child is reaped,
@@ -63,7 +63,7 @@ struct TracedLaunchTests {
         #expect(crashed.failure == .signalled(SIGSEGV))
         let hung = await launch("exec sleep 30", timeout: .milliseconds(300))
         #expect(hung.failure == .timedOut(seconds: 0.3))
-        #expect(hung.totalDuration < 5)
+        #expect(hung.totalDuration < .seconds(5))
         let missing = await TracedLaunch.run(
             TracedLaunchRequest(command: ["/nonexistent/program"], label: "x", environment: [:]))
         #expect(missing.failure == .notStarted("No such file or directory"))
@@ -140,6 +140,6 @@ struct TracedLaunchTests {
         task.cancel()
         let report = await task.value
         #expect(report.failure == .interrupted)
-        #expect(report.totalDuration < 10)
+        #expect(report.totalDuration < .seconds(10))
     }
 }

@@ -8,14 +8,15 @@ private func sampleReport() -> LaunchReport {
     LaunchReport(
         label: "deferred, \"quoted\"", startedAt: 1_700_000_000.25, origin: .processStart,
         phases: [
-            PhaseInterval(name: "processStart", start: 0, duration: 0.012),
-            PhaseInterval(name: "sessionStart", start: 0.02, duration: 0.05),
+            PhaseInterval(name: "processStart", start: .seconds(0), duration: .seconds(0.012)),
+            PhaseInterval(name: "sessionStart", start: .seconds(0.02), duration: .seconds(0.05)),
             PhaseInterval(
-                name: "outputInitialization.preview", start: 0.021, duration: 0.01, depth: 1,
+                name: "outputInitialization.preview", start: .seconds(0.021),
+                duration: .seconds(0.01), depth: 1,
                 parent: "sessionStart"),
-            PhaseInterval(name: "deferredStart", start: 0.06, duration: 0.08),
+            PhaseInterval(name: "deferredStart", start: .seconds(0.06), duration: .seconds(0.08)),
         ],
-        marks: [PhaseMark(name: "firstPreviewFrame", time: 0.071)],
+        marks: [PhaseMark(name: "firstPreviewFrame", time: .seconds(0.071))],
         metadata: ["session": "examples/sessions/photo-movie.json"])
 }
 
