@@ -71,7 +71,7 @@ let package = Package(
         module("Tracking", ["Units", "COpenCV"]),
         module("Dock", ["Units", "LaunchTiming", "Locking", "Tracking"]),
         module("Governor", ["Units", "Pressure", "Capture", "Tracking", "Files", "Locking"]),
-        module("History", ["CSQLite", "Files", "LaunchTiming", "Locking"]),
+        module("History", ["Units", "CSQLite", "Files", "LaunchTiming", "Locking"]),
         module("Telemetry", ["CMicroHTTPD", "Files", "Locking"]),
         module(
             "Pipeline",

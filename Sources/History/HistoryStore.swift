@@ -273,8 +273,8 @@ public final class HistoryStore: Sendable {
                 runs.append(
                     StoredRun(
                         id: RunID(statement.integer(0)), label: statement.text(1),
-                        startedAt: statement.real(2), totalSeconds: statement.real(3),
-                        firstPreviewSeconds: statement.isNull(4) ? nil : statement.real(4),
+                        startedAt: statement.real(2), total: .seconds(statement.real(3)),
+                        firstPreview: statement.isNull(4) ? nil : .seconds(statement.real(4)),
                         failure: statement.isNull(5) ? nil : Self.decodeFailure(statement.text(5))))
             }
             return runs

@@ -1,4 +1,5 @@
 import LaunchTiming
+import Units
 
 /// One run in the history, without its phases.
 public struct StoredRun: Hashable, Codable, Sendable {
@@ -8,24 +9,31 @@ public struct StoredRun: Hashable, Codable, Sendable {
     public var label: String
     /// Wall-clock start, in seconds since 1970 (UTC).
     public var startedAt: Double
-    /// When its last phase or mark ended, in seconds since its origin.
-    public var totalSeconds: Double
-    /// When its first preview frame arrived, in seconds since its origin, if it had one.
-    public var firstPreviewSeconds: Double?
+    /// When its last phase or mark ended, since its origin (`totalSeconds` in JSON).
+    @SecondsCoded public var total: Duration
+    /// When its first preview frame arrived, since its origin, if it had one
+    /// (`firstPreviewSeconds` in JSON).
+    @OptionalSecondsCoded public var firstPreview: Duration?
     /// Why the launch failed, when it did; its figures are left out of statistics.
     public var failure: LaunchFailure?
 
     /// Creates a stored run's summary.
     public init(
-        id: RunID, label: String, startedAt: Double, totalSeconds: Double,
-        firstPreviewSeconds: Double?, failure: LaunchFailure? = nil
+        id: RunID, label: String, startedAt: Double, total: Duration, firstPreview: Duration?,
+        failure: LaunchFailure? = nil
     ) {
         self.id = id
         self.label = label
         self.startedAt = startedAt
-        self.totalSeconds = totalSeconds
-        self.firstPreviewSeconds = firstPreviewSeconds
+        self.total = total
+        self.firstPreview = firstPreview
         self.failure = failure
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, label, startedAt, failure
+        case total = "totalSeconds"
+        case firstPreview = "firstPreviewSeconds"
     }
 
     /// Whether the launch ended well.

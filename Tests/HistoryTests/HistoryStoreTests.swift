@@ -43,8 +43,8 @@ func report(label: String, firstFrame: Double, start: Double = 0.01) -> LaunchRe
     #expect(try reopened.report(ids[1]) == second)
     #expect(try reopened.summary(of: ids[0]) == ["frames": 30, "dropped": 1])
     let runs = try reopened.runs(label: "deferred")
-    #expect(runs.map(\.firstPreviewSeconds) == [0.05])
-    #expect(runs.first?.totalSeconds == 0.05)
+    #expect(runs.map(\.firstPreview?.seconds) == [0.05])
+    #expect(runs.first?.total.seconds == 0.05)
 }
 
 @Test func missingRunsAndUnopenableFilesAreErrorsNamingThem() throws {
