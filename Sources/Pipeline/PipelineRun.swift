@@ -161,11 +161,11 @@ public final class PipelineRun: Sendable {
                     + " \(options.video?.framesRead ?? 0) frames read from the video")
         }
         // A run that ended early (stopped, or its pressure source ran out) reports what ran.
-        result.seconds = min(elapsed, options.duration)
+        result.duration = min(elapsed, options.duration)
         if end == .cancelled {
             result.wasInterrupted = true
             result.notes.append(
-                "interrupted after \(result.seconds.seconds.fixed(1)) s of \(options.duration.seconds.trimmed()) s; the figures cover what ran"
+                "interrupted after \(result.duration.seconds.fixed(1)) s of \(options.duration.seconds.trimmed()) s; the figures cover what ran"
             )
         }
         for phase in result.launch.phases where phase.isComplete {
@@ -370,11 +370,11 @@ public final class PipelineRun: Sendable {
         return RunSummary(
             scenario: options.scenario.name, isGovernorEnabled: options.governance != .off,
             seed: options.seed ?? 0,
-            seconds: options.duration, hardwareCost: estimate.hardwareCost.fraction,
+            duration: options.duration, hardwareCost: estimate.hardwareCost.fraction,
             profile: options.profile.name,
             isSimulated: isSimulated, peakTemperature: state.extremes.peakTemperature,
             worstLevel: state.extremes.worstLevel,
-            secondsAtSeriousOrWorse: Self.samplePeriod * state.extremes.samplesAtSeriousOrWorse,
+            timeAtSeriousOrWorse: Self.samplePeriod * state.extremes.samplesAtSeriousOrWorse,
             framesProcessed: stage.framesProcessed,
             framesDropped: state.framesDropped,
             detectorCalls: stage.detectorCalls, source: sourceDescription,

@@ -63,9 +63,9 @@ struct RunQuality {
         let hota = (closedWindows + hotaCounts(from: windowStart)).metrics
         let recent = recentIdentity()
         return TrackingQuality(
-            seconds: .seconds(last.seconds), idf1: whole.idf1, mota: whole.mota,
+            duration: .seconds(last.seconds), idf1: whole.idf1, mota: whole.mota,
             identitySwitches: whole.idsw, hota: hota.hota, detA: hota.detA, assA: hota.assA,
-            recentIDF1: recent?.idf1 ?? whole.idf1, recentSeconds: .seconds(recent?.seconds ?? 0))
+            recentIDF1: recent?.idf1 ?? whole.idf1, recentDuration: .seconds(recent?.seconds ?? 0))
     }
 
     /// Identity F1 and HOTA over the last ``TrackingQuality/recentWindow`` seconds, and the

@@ -59,7 +59,7 @@ public struct RunSummary: Hashable, Sendable, Codable {
     /// The seed of the synthetic scene.
     public var seed: UInt64
     /// How long the run lasted (`seconds` in the JSON).
-    @SecondsCoded public var seconds: Duration
+    @SecondsCoded public var duration: Duration
     /// The session's hardware cost on its profile, as committed.
     public var hardwareCost: Double
     /// The profile's name.
@@ -70,8 +70,8 @@ public struct RunSummary: Hashable, Sendable, Codable {
     public var peakTemperature: Double?
     /// The most severe level reached.
     public var worstLevel: PressureLevel
-    /// The time spent at `serious` or worse.
-    @SecondsCoded public var secondsAtSeriousOrWorse: Duration
+    /// The time spent at `serious` or worse (`secondsAtSeriousOrWorse` in the JSON).
+    @SecondsCoded public var timeAtSeriousOrWorse: Duration
     /// Frames the pipeline processed.
     public var framesProcessed: Int
     /// Frames dropped: skipped by the capture session when late, or not taken by the pipeline.
@@ -107,20 +107,30 @@ public struct RunSummary: Hashable, Sendable, Codable {
     public var launch: LaunchReport
     /// Things the user should know (no thermal sensors, simulated temperatures, …).
     public var notes: [String]
-    /// Whether the run was stopped before its time (SIGINT or SIGTERM); ``seconds`` is then
+    /// Whether the run was stopped before its time (SIGINT or SIGTERM); ``duration`` is then
     /// how long it ran.
     public var wasInterrupted = false
     /// What the movie output recorded, when the session had one with a destination.
     public var recording: RecordingReport?
     /// The annotated video (`--annotate`), when one was asked for.
     public var annotation: AnnotationReport?
+
+    private enum CodingKeys: String, CodingKey {
+        case scenario, isGovernorEnabled, seed, hardwareCost, profile, isSimulated
+        case peakTemperature, worstLevel, framesProcessed, framesDropped, detectorCalls, source
+        case detector, quality, trackCount, tracksStartedPerMinute, meanFramingError
+        case governorChanges, governorChangeCount, samples, timing, launch, notes
+        case wasInterrupted, recording, annotation
+        case duration = "seconds"
+        case timeAtSeriousOrWorse = "secondsAtSeriousOrWorse"
+    }
 }
 
 /// How well a run tracked against ground truth: identity, accuracy and HOTA over the whole run,
 /// and identity over its last stretch (a tracker whose identities decay shows it there first).
 public struct TrackingQuality: Hashable, Sendable, Codable {
-    /// The stretch of run the whole-run figures cover.
-    @SecondsCoded public var seconds: Duration
+    /// The stretch of run the whole-run figures cover (`seconds` in the JSON).
+    @SecondsCoded public var duration: Duration
     /// Identity F1 over the whole run, 0…1.
     public var idf1: Double
     /// Multiple-object tracking accuracy over the whole run, ≤ 1.
@@ -136,18 +146,18 @@ public struct TrackingQuality: Hashable, Sendable, Codable {
     /// Identity F1 over the last ``recentSeconds`` only.
     public var recentIDF1: Double
     /// The stretch the recent figure covers: ``TrackingQuality/recentWindow``, or the whole
-    /// run when it is shorter.
-    @SecondsCoded public var recentSeconds: Duration
+    /// run when it is shorter (`recentSeconds` in the JSON).
+    @SecondsCoded public var recentDuration: Duration
 
     /// The stretch the recent identity figure covers.
     public static let recentWindow = Duration.seconds(30)
 
     /// Creates the figures.
     public init(
-        seconds: Duration, idf1: Double, mota: Double, identitySwitches: Int, hota: Double,
-        detA: Double, assA: Double, recentIDF1: Double, recentSeconds: Duration
+        duration: Duration, idf1: Double, mota: Double, identitySwitches: Int, hota: Double,
+        detA: Double, assA: Double, recentIDF1: Double, recentDuration: Duration
     ) {
-        self.seconds = seconds
+        self.duration = duration
         self.idf1 = idf1
         self.mota = mota
         self.identitySwitches = identitySwitches
@@ -155,7 +165,13 @@ public struct TrackingQuality: Hashable, Sendable, Codable {
         self.detA = detA
         self.assA = assA
         self.recentIDF1 = recentIDF1
-        self.recentSeconds = recentSeconds
+        self.recentDuration = recentDuration
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case idf1, mota, identitySwitches, hota, detA, assA, recentIDF1
+        case duration = "seconds"
+        case recentDuration = "recentSeconds"
     }
 }
 

@@ -72,7 +72,7 @@ public enum RunReport {
             title:
                 "headroom run — \(summary.scenario), governor \(summary.isGovernorEnabled ? "on" : "off")",
             context: [
-                "profile \(summary.profile), seed \(summary.seed), \(summary.seconds.seconds.fixed(0)) s",
+                "profile \(summary.profile), seed \(summary.seed), \(summary.duration.seconds.fixed(0)) s",
                 summary.isSimulated
                     ? "temperatures SIMULATED by the thermal model" : "temperatures measured",
             ] + summary.notes,
@@ -110,7 +110,7 @@ public enum RunReport {
         var figures: [(String, String)] = [
             (
                 "seconds",
-                summary.seconds.seconds.fixed(summary.wasInterrupted ? 1 : 0)
+                summary.duration.seconds.fixed(summary.wasInterrupted ? 1 : 0)
                     + (summary.wasInterrupted ? " (interrupted)" : "")
             ),
             (
@@ -120,19 +120,19 @@ public enum RunReport {
                 } ?? "no sensors"
             ),
             ("worst level", summary.worstLevel.name),
-            ("time at serious or worse", "\(summary.secondsAtSeriousOrWorse.seconds.fixed(1)) s"),
+            ("time at serious or worse", "\(summary.timeAtSeriousOrWorse.seconds.fixed(1)) s"),
             ("frames processed", String(summary.framesProcessed)),
             ("frames dropped", String(summary.framesDropped)),
             ("detector calls", String(summary.detectorCalls)),
             ("source", "\(summary.source), \(summary.detector.rawValue) detector"),
         ]
         if let quality = summary.quality {
-            let whole = "over \(quality.seconds.seconds.fixed(0)) s"
+            let whole = "over \(quality.duration.seconds.fixed(0)) s"
             figures += [
                 ("IDF1", "\(quality.idf1.fixed(3)) \(whole)"),
                 (
                     "IDF1, last \(TrackingQuality.recentWindow.seconds.fixed(0)) s",
-                    "\(quality.recentIDF1.fixed(3)) over \(quality.recentSeconds.seconds.fixed(0)) s"
+                    "\(quality.recentIDF1.fixed(3)) over \(quality.recentDuration.seconds.fixed(0)) s"
                 ),
                 (
                     "HOTA (DetA, AssA)",

@@ -359,7 +359,7 @@ enum RunCommand {
             "trackCount": Double(summary.trackCount),
             "framesDropped": Double(summary.framesDropped),
             "governorChanges": Double(summary.governorChangeCount),
-            "secondsAtSeriousOrWorse": summary.secondsAtSeriousOrWorse.seconds,
+            "secondsAtSeriousOrWorse": summary.timeAtSeriousOrWorse.seconds,
             "worstLevel": Double(summary.worstLevel.rawValue),
         ]
         if let peak = summary.peakTemperature { figures["peakTemperatureCelsius"] = peak }

@@ -68,7 +68,7 @@ import Units
         let graded = try #require(quality.quality())
         let mot = MOTEvaluator().evaluate(groundTruth: truths, hypotheses: tracks)
         #expect(graded.idf1 == mot.idf1 && graded.identitySwitches == mot.idsw)
-        #expect(abs((graded.recentSeconds - TrackingQuality.recentWindow).seconds) <= 1 / rate)
+        #expect(abs((graded.recentDuration - TrackingQuality.recentWindow).seconds) <= 1 / rate)
     }
 
     @Test("HOTA counts add up as TrackEval combines sequences")
