@@ -119,6 +119,7 @@ let package = Package(
             name: "TestSupport", dependencies: ["Locking", "Pressure", "Units"],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings),
+        tests("UnitsTests", ["Units"]),
         tests("FilesTests", ["Files"]),
         tests("LockingTests", ["Locking"]),
         tests("StorageTests", ["Storage", "CStorage"]),

@@ -273,8 +273,10 @@ public final class HistoryStore: Sendable {
                 runs.append(
                     StoredRun(
                         id: RunID(statement.integer(0)), label: statement.text(1),
-                        startedAt: statement.real(2), total: .seconds(statement.real(3)),
-                        firstPreview: statement.isNull(4) ? nil : .seconds(statement.real(4)),
+                        startedAt: statement.real(2),
+                        total: .seconds(roundedToNanoseconds: statement.real(3)),
+                        firstPreview: statement.isNull(4)
+                            ? nil : .seconds(roundedToNanoseconds: statement.real(4)),
                         failure: statement.isNull(5) ? nil : Self.decodeFailure(statement.text(5))))
             }
             return runs
@@ -337,8 +339,8 @@ public final class HistoryStore: Sendable {
             while try phases.step() {
                 report.phases.append(
                     PhaseInterval(
-                        name: phases.text(0), start: .seconds(phases.real(1)),
-                        duration: .seconds(phases.real(2)),
+                        name: phases.text(0), start: .seconds(roundedToNanoseconds: phases.real(1)),
+                        duration: .seconds(roundedToNanoseconds: phases.real(2)),
                         depth: Int(phases.integer(3)),
                         parent: phases.isNull(4) ? nil : phases.text(4),
                         isComplete: phases.integer(5) != 0))
@@ -348,7 +350,9 @@ public final class HistoryStore: Sendable {
                 operation: operation)
             try marks.bind([.integer(id.rawValue)])
             while try marks.step() {
-                report.marks.append(PhaseMark(name: marks.text(0), time: .seconds(marks.real(1))))
+                report.marks.append(
+                    PhaseMark(
+                        name: marks.text(0), time: .seconds(roundedToNanoseconds: marks.real(1))))
             }
             return report
         }

@@ -52,8 +52,8 @@ public struct PhaseInterval: Hashable, Codable, Sendable {
         where !LaunchReport.secondsRange.contains(value) {
             throw decoder.invalidValue(key, LaunchReport.secondsProblem(value))
         }
-        start = .seconds(startSeconds)
-        duration = .seconds(durationSeconds)
+        start = .seconds(roundedToNanoseconds: startSeconds)
+        duration = .seconds(roundedToNanoseconds: durationSeconds)
         guard (0...Self.maximumDepth).contains(depth) else {
             throw decoder.invalidValue(
                 CodingKeys.depth, "expected a depth from 0 to \(Self.maximumDepth), got \(depth)")
@@ -90,7 +90,7 @@ public struct PhaseMark: Hashable, Codable, Sendable {
         guard LaunchReport.secondsRange.contains(seconds) else {
             throw decoder.invalidValue(CodingKeys.time, LaunchReport.secondsProblem(seconds))
         }
-        time = .seconds(seconds)
+        time = .seconds(roundedToNanoseconds: seconds)
     }
 }
 

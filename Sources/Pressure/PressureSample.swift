@@ -46,9 +46,9 @@ public struct PressureSample: Hashable, Sendable, Codable {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let seconds = try container.decode(Double.self, forKey: .time)
-        guard seconds.isFinite, seconds >= 0 else {
+        guard MonotonicInstant.representableSeconds.contains(seconds) else {
             throw decoder.invalidValue(
-                CodingKeys.time, "expected a finite number of seconds, at least 0, got \(seconds)")
+                CodingKeys.time, "expected seconds from 0 to 1.8e10, got \(seconds)")
         }
         time = MonotonicInstant(secondsSinceOrigin: seconds)
         sensors = try container.decodeIfPresent([SensorReading].self, forKey: .sensors) ?? []

@@ -17,3 +17,18 @@ extension Duration {
         return Double(whole) + Double(attoseconds) / 1e18
     }
 }
+
+extension Duration {
+    /// `seconds` to the nanosecond: the inverse of ``seconds`` for a duration of whole
+    /// nanoseconds (every clock reading's), so a time a document wrote reads back equal. Beyond
+    /// ``representableSeconds`` it saturates (a NaN is zero); documents refuse such times first.
+    public static func seconds(roundedToNanoseconds seconds: Double) -> Duration {
+        guard !seconds.isNaN else { return .zero }
+        let bound = representableSeconds.upperBound
+        return .nanoseconds(Int64((min(max(seconds, -bound), bound) * 1e9).rounded()))
+    }
+
+    /// The seconds a duration of whole nanoseconds holds: about ±292 years (kept a little
+    /// inside `Int64`'s nanoseconds).
+    public static let representableSeconds: ClosedRange<Double> = -9.2e9...9.2e9
+}

@@ -55,8 +55,13 @@ extension MonotonicInstant {
     /// The instant `seconds` after the clock's origin (not before it: negative is the origin),
     /// for clocks that count seconds as a number, such as a replayed trace's.
     public init(secondsSinceOrigin seconds: Double) {
-        self.init(nanoseconds: UInt64(max(0, (seconds * 1e9).rounded())))
+        let bounded = seconds.isNaN ? 0 : min(max(seconds, 0), Self.representableSeconds.upperBound)
+        self.init(nanoseconds: UInt64((bounded * 1e9).rounded()))
     }
+
+    /// The seconds since its origin an instant can be: about 570 years (kept a little inside
+    /// `UInt64`'s nanoseconds); beyond, ``init(secondsSinceOrigin:)`` saturates.
+    public static let representableSeconds: ClosedRange<Double> = 0...1.8e10
 
     /// The seconds since the clock's origin, as a number.
     public var secondsSinceOrigin: Double { Double(nanoseconds) / 1e9 }
@@ -72,10 +77,11 @@ extension MonotonicInstant: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let seconds = try container.decode(Double.self)
-        guard seconds.isFinite, seconds >= 0 else {
+        guard Self.representableSeconds.contains(seconds) else {
             throw DecodingError.dataCorruptedError(
                 in: container,
-                debugDescription: "expected seconds since the clock's origin, at least 0")
+                debugDescription:
+                    "expected seconds since the clock's origin, from 0 to 1.8e10, got \(seconds)")
         }
         self.init(secondsSinceOrigin: seconds)
     }

@@ -11,15 +11,16 @@ public struct SecondsCoded: Hashable, Sendable, Codable {
         self.wrappedValue = wrappedValue
     }
 
-    /// Decodes a number of seconds; it must be finite.
+    /// Decodes a number of seconds, within ``Duration/representableSeconds``.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let seconds = try container.decode(Double.self)
-        guard seconds.isFinite else {
+        guard Duration.representableSeconds.contains(seconds) else {
             throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "expected a finite number of seconds")
+                in: container,
+                debugDescription: "expected a number of seconds within ±9.2e9, got \(seconds)")
         }
-        wrappedValue = .seconds(seconds)
+        wrappedValue = .seconds(roundedToNanoseconds: seconds)
     }
 
     /// Encodes the number of seconds.

@@ -306,7 +306,7 @@ struct Arguments: Sendable {
     /// The seconds given for `option` as a duration; `nil` when it was not given and declares
     /// no default.
     func optionalSeconds(_ option: String) -> Duration? {
-        optionalNumber(option).map(Duration.seconds)
+        optionalNumber(option).map { Duration.seconds($0) }
     }
 
     /// The frames per second given for `option`, else its declared default.

@@ -8,15 +8,18 @@ private func sampleReport() -> LaunchReport {
     LaunchReport(
         label: "deferred, \"quoted\"", startedAt: 1_700_000_000.25, origin: .processStart,
         phases: [
-            PhaseInterval(name: "processStart", start: .seconds(0), duration: .seconds(0.012)),
-            PhaseInterval(name: "sessionStart", start: .seconds(0.02), duration: .seconds(0.05)),
             PhaseInterval(
-                name: "outputInitialization.preview", start: .seconds(0.021),
-                duration: .seconds(0.01), depth: 1,
+                name: "processStart", start: .milliseconds(0), duration: .milliseconds(12)),
+            PhaseInterval(
+                name: "sessionStart", start: .milliseconds(20), duration: .milliseconds(50)),
+            PhaseInterval(
+                name: "outputInitialization.preview", start: .milliseconds(21),
+                duration: .milliseconds(10), depth: 1,
                 parent: "sessionStart"),
-            PhaseInterval(name: "deferredStart", start: .seconds(0.06), duration: .seconds(0.08)),
+            PhaseInterval(
+                name: "deferredStart", start: .milliseconds(60), duration: .milliseconds(80)),
         ],
-        marks: [PhaseMark(name: "firstPreviewFrame", time: .seconds(0.071))],
+        marks: [PhaseMark(name: "firstPreviewFrame", time: .milliseconds(71))],
         metadata: ["session": "examples/sessions/photo-movie.json"])
 }
 
