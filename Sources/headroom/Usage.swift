@@ -50,11 +50,15 @@ struct UsageForm: Sendable {
             items
             ?? (standalone.filter(\.isRequired) + standalone.filter { !$0.isRequired })
             .map { .option($0.name) }
-        func text(_ option: OptionSpec) -> String {
-            let children = options.filter { $0.parent == option.name }.map(text)
-            let label = ([option.value.map { "\(option.name) \($0)" } ?? option.name] + children)
+        // An option with its value and its refinements, and the same in brackets unless the
+        // command needs it.
+        func label(_ option: OptionSpec) -> String {
+            ([option.value.map { "\(option.name) \($0)" } ?? option.name]
+                + options.filter { $0.parent == option.name }.map(text))
                 .joined(separator: " ")
-            return option.isRequired ? label : "[\(label)]"
+        }
+        func text(_ option: OptionSpec) -> String {
+            option.isRequired ? label(option) : "[\(label(option))]"
         }
         var parts = words.isEmpty ? [] : [words]
         for item in shown {
@@ -62,10 +66,7 @@ struct UsageForm: Sendable {
             switch item {
             case .option: parts += found.map(text)
             case .oneOf:
-                parts.append(
-                    "["
-                        + found.map { String(text($0).dropFirst().dropLast()) }
-                        .joined(separator: " | ") + "]")
+                parts.append("[" + found.map(label).joined(separator: " | ") + "]")
             }
         }
         if !trailing.isEmpty { parts.append(trailing) }
@@ -74,14 +75,15 @@ struct UsageForm: Sendable {
 
     /// The option names the form shows, refinements included.
     func names(options: [OptionSpec]) -> [String] {
-        let shown = items.map { $0.flatMap(\.names) } ?? options.map(\.name)
+        guard let items else { return options.map(\.name) }
+        let shown = items.flatMap(\.names)
         return shown + options.filter { $0.parent.map(shown.contains) ?? false }.map(\.name)
     }
 }
 
 extension Command {
     /// The usage lines, one per form, wrapped at 100 columns with the continuation under the
-    /// form's first option: `usage: headroom estimate FILE [--profile NAME|FILE] …`.
+    /// first word after the command's name: `usage: headroom estimate FILE [--profile NAME|FILE] …`.
     var usage: String {
         var lines: [String] = []
         for (index, form) in forms.enumerated() {
