@@ -147,7 +147,7 @@ let package = Package(
                 "TestSupport", "Units",
             ]),
         tests("ReportsTests", ["Units", "Reports", "Files", "LaunchTiming"]),
-        tests("CommandLineTests", ["Units", "Files", "headroom"]),
+        tests("CommandLineTests", ["Files", "headroom"]),
         tests("HeadroomTests", ["Headroom"]),
         tests(
             "FuzzTests",
