@@ -75,14 +75,9 @@ extension MonotonicInstant {
 extension MonotonicInstant: Codable {
     /// Decodes seconds since the clock's origin (a trace's `time`): finite and not negative.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let seconds = try container.decode(Double.self)
-        guard Self.representableSeconds.contains(seconds) else {
-            throw DecodingError.dataCorruptedError(
-                in: container,
-                debugDescription:
-                    "expected seconds since the clock's origin, from 0 to 1.8e10, got \(seconds)")
-        }
+        let seconds = try decoder.decodeSeconds(
+            within: Self.representableSeconds,
+            expected: "seconds since the clock's origin, from 0 to 1.8e10")
         self.init(secondsSinceOrigin: seconds)
     }
 

@@ -13,13 +13,8 @@ public struct SecondsCoded: Hashable, Sendable, Codable {
 
     /// Decodes a number of seconds, within ``Duration/representableSeconds``.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let seconds = try container.decode(Double.self)
-        guard Duration.representableSeconds.contains(seconds) else {
-            throw DecodingError.dataCorruptedError(
-                in: container,
-                debugDescription: "expected a number of seconds within ±9.2e9, got \(seconds)")
-        }
+        let seconds = try decoder.decodeSeconds(
+            within: Duration.representableSeconds, expected: "a number of seconds within ±9.2e9")
         wrappedValue = .seconds(roundedToNanoseconds: seconds)
     }
 
