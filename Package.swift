@@ -74,16 +74,15 @@ let package = Package(
         module("History", ["Units", "CSQLite", "Files", "LaunchTiming", "Locking"]),
         module("Telemetry", ["CMicroHTTPD", "Files", "Locking"]),
         module(
+            "HostService",
+            ["Units", "Capture", "Files", "Governor", "Locking", "Pressure", "Telemetry"]),
+        module(
             "Pipeline",
             [
                 "Units",
-                "Capture", "Tracking", "Dock", "Governor", "Pressure", "LaunchTiming", "Telemetry",
-                "Files", "Locking", "Storage",
+                "Capture", "Tracking", "Dock", "Governor", "HostService", "Pressure",
+                "LaunchTiming", "Telemetry", "Files", "Locking", "Storage",
             ]),
-
-        module(
-            "HostService",
-            ["Units", "Capture", "Files", "Governor", "Locking", "Pressure", "Telemetry"]),
         module("Reports", ["Units", "Files", "LaunchTiming", "Pipeline", "Pressure"]),
 
         // The C API (include/headroom.h).

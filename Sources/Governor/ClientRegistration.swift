@@ -9,24 +9,36 @@ public struct LadderStep: Hashable, Sendable, Codable {
     public var name: String
     /// The step's relative cost, > 0; steps are listed heaviest first.
     public var cost: Double
+    /// What the step's results are worth, 0–1 (a tracking score such as MOTA, or a detector's
+    /// recall), if the client measured it: a client that follows the levels
+    /// (``ClientRegistration/followsLevels``) then gets the cheapest step within the quality the
+    /// policy lets it lose at a level (``GovernorPolicy/allowedQualityLoss``).
+    public var quality: Double?
 
-    /// A step named `name` costing `cost`.
-    public init(name: String, cost: Double) {
+    /// A step named `name` costing `cost`, worth `quality` when measured.
+    public init(name: String, cost: Double, quality: Double? = nil) {
         self.name = name
         self.cost = cost
+        self.quality = quality
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case name, cost }
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, cost, quality }
 
-    /// Decodes a step strictly: a name of 1–64 printable characters and a finite cost above 0.
+    /// Decodes a step strictly: a name of 1–64 printable characters, a finite cost above 0 and
+    /// a quality, when given, from 0 to 1.
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
         cost = try container.decode(Double.self, forKey: .cost)
+        quality = try container.decodeIfPresent(Double.self, forKey: .quality)
         try ClientRegistration.checkName(name, key: CodingKeys.name, decoder)
         guard cost.isFinite, cost > 0, cost <= 1e6 else {
             throw decoder.invalidValue(CodingKeys.cost, "expected 0 < cost ≤ 1e6, got \(cost)")
+        }
+        if let quality, !(0...1).contains(quality) {
+            throw decoder.invalidValue(
+                CodingKeys.quality, "expected a quality from 0 to 1, got \(quality)")
         }
     }
 }
@@ -64,11 +76,19 @@ public struct ClientRegistration: Hashable, Sendable, Codable {
     public var share: Share?
     /// Which knob to turn first when shedding (`cheapest` by default).
     public var shedFirst: SheddingOrder
+    /// Whether the pipeline also keeps to the policy's settings at each pressure level, however
+    /// much budget is left: its frame-rate cap (``GovernorPolicy/frameRateCap``, 20 fps at
+    /// `serious` by default) and its inference step (the cheapest within the level's allowed
+    /// quality loss when the ladder has qualities; otherwise the heaviest up to `fair`, the
+    /// middle at `serious`, the lightest at `critical`). `headroom run`'s own pipeline does;
+    /// `false` by default, when only the host's budget makes a client shed.
+    public var followsLevels: Bool
 
     /// A registration with every field given.
     public init(
         name: String, priority: Int, nominalFrameRate: FrameRate, minFrameRate: FrameRate,
-        ladder: [LadderStep], share: Share? = nil, shedFirst: SheddingOrder = .cheapest
+        ladder: [LadderStep], share: Share? = nil, shedFirst: SheddingOrder = .cheapest,
+        followsLevels: Bool = false
     ) {
         self.name = name
         self.priority = priority
@@ -77,6 +97,7 @@ public struct ClientRegistration: Hashable, Sendable, Codable {
         self.ladder = ladder
         self.share = share
         self.shedFirst = shedFirst
+        self.followsLevels = followsLevels
     }
 
     /// The largest ladder a client may register.
@@ -84,6 +105,7 @@ public struct ClientRegistration: Hashable, Sendable, Codable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, priority, nominalFrameRate, minFrameRate, ladder, share, shedFirst
+        case followsLevels
     }
 
     /// Decodes a registration strictly; every range error names its field.
@@ -96,6 +118,7 @@ public struct ClientRegistration: Hashable, Sendable, Codable {
         minFrameRate = try container.decode(FrameRate.self, forKey: .minFrameRate)
         ladder = try container.decode([LadderStep].self, forKey: .ladder)
         share = try container.decodeIfPresent(Share.self, forKey: .share)
+        followsLevels = try container.decodeIfPresent(Bool.self, forKey: .followsLevels) ?? false
         let order = try container.decodeIfPresent(String.self, forKey: .shedFirst) ?? "cheapest"
         guard let shedFirst = SheddingOrder(rawValue: order) else {
             throw decoder.invalidValue(

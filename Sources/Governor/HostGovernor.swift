@@ -12,9 +12,11 @@ import Units
 /// dwell times of ``GovernorPolicy`` (a step-down at most once per dwell unless the host is
 /// `critical`; restoring after pressure has eased for the restore dwell). A client whose own
 /// frames are late (its work reports) sheds further by itself, as Headroom's own pipeline does.
-/// At `shutdown` every client is told to pause.
+/// At `shutdown` every client is told to pause. A client that follows the levels
+/// (``ClientRegistration/followsLevels``, as `headroom run`'s own pipeline does) also keeps to
+/// the policy's settings at its acting level (``LevelFloor``), whatever the budget.
 ///
-/// Times are seconds on the pressure readings' clock. Thread-safe; every change of a client's
+/// Times are instants of the pressure readings' clock. Thread-safe; every change of a client's
 /// advice is handed to the `onChange` given at creation, in order, under the governor's lock
 /// (so it must be quick and must not call back into the governor).
 public final class HostGovernor: Sendable {
@@ -63,13 +65,15 @@ public final class HostGovernor: Sendable {
         }
     }
 
-    /// Registers a client at `time` and returns its id and first advice.
+    /// Registers a client at `time` and returns its id and first advice. A `leased` client is
+    /// forgotten when it sends nothing for ``HostGovernorConfiguration/lease``; one that is not
+    /// (a pipeline in the governor's own process) stays until removed.
     ///
     /// - Throws: ``HostGovernorError/clientLimitReached(_:)`` when the host has as many
     ///   clients as it takes.
-    public func register(_ registration: ClientRegistration, at time: MonotonicInstant)
-        throws(HostGovernorError) -> (id: ClientID, advice: ClientAdvice)
-    {
+    public func register(
+        _ registration: ClientRegistration, at time: MonotonicInstant, leased: Bool = true
+    ) throws(HostGovernorError) -> (id: ClientID, advice: ClientAdvice) {
         let configuration = configuration
         let result: Result<(ClientID, ClientAdvice), HostGovernorError> = state.withLock {
             state in
@@ -80,10 +84,10 @@ public final class HostGovernor: Sendable {
             var id = ClientID.random()
             while state.clients[id] != nil { id = ClientID.random() }
             state.nextOrder += 1
-            let chain = SheddingChain(registration)
+            let chain = SheddingChain(registration, policy: configuration.policy)
             state.clients[id] = Client(
                 id: id, registration: registration, order: state.nextOrder, chain: chain,
-                leaseEnds: time.advanced(by: configuration.lease),
+                leaseEnds: leased ? time.advanced(by: configuration.lease) : nil,
                 advice: ClientAdvice(
                     seq: 0, level: state.level, actingLevel: state.level,
                     frameRate: registration.nominalFrameRate, ladderStep: 0,
@@ -99,9 +103,10 @@ public final class HostGovernor: Sendable {
     public func advice(for id: ClientID, at time: MonotonicInstant) -> ClientAdvice? {
         state.withLock { state in
             expire(&state, at: time)
-            guard state.clients[id] != nil else { return nil }
-            state.clients[id]!.leaseEnds = time.advanced(by: configuration.lease)
-            return state.clients[id]!.advice
+            guard var client = state.clients[id] else { return nil }
+            client.renewLease(at: time, lease: configuration.lease)
+            state.clients[id] = client
+            return client.advice
         }
     }
 
@@ -115,12 +120,26 @@ public final class HostGovernor: Sendable {
         return state.withLock { state in
             expire(&state, at: time)
             guard var client = state.clients[id] else { return nil }
-            client.leaseEnds = time.advanced(by: configuration.lease)
+            client.renewLease(at: time, lease: configuration.lease)
             client.take(report, at: time, hostLevel: state.level, configuration: configuration)
             state.clients[id] = client
             arbitrate(&state, at: time)
             return state.clients[id]?.advice
         }
+    }
+
+    /// Takes a client's lateness at `time` — the share of its frames that missed their
+    /// deadline since it last said — as a work report without durations would carry it; for a
+    /// pipeline that counts late frames but does not time its work (`headroom run`'s own).
+    @discardableResult
+    public func reportLateness(_ lateShare: Share, for id: ClientID, at time: MonotonicInstant)
+        -> ClientAdvice?
+    {
+        let scale = 1_000_000
+        let late = Int((lateShare.clamped.fraction * Double(scale)).rounded())
+        return report(
+            WorkReport(frames: scale, late: late, workSeconds: .each([]), target: .seconds(1)),
+            for: id, at: time)
     }
 
     /// Forgets a client at once; whether it was registered.
@@ -165,18 +184,22 @@ public final class HostGovernor: Sendable {
 
     @discardableResult
     private func expire(_ state: inout State, at time: MonotonicInstant) -> [ClientID] {
-        let expired = state.clients.values.filter { $0.leaseEnds < time }.map(\.id)
+        let expired = state.clients.values.filter { $0.leaseEnds.map { $0 < time } ?? false }
+            .map(\.id)
         for id in expired { state.clients[id] = nil }
         if !expired.isEmpty { state.revision += 1 }
         return expired.sorted()
     }
 
-    /// Where each client should be for the host to fit: every client starts at its own
-    /// lateness floor, and while the demand exceeds the budget the lowest priority sheds, the
-    /// one that has shed least among equals.
+    /// Where each client should be for the host to fit: every client starts at its own floor
+    /// (its lateness, and the policy's settings at its acting level when it follows the
+    /// levels), and while the demand exceeds the budget the lowest priority sheds, the one
+    /// that has shed least among equals.
     private func targets(_ state: State) -> [ClientID: Int] {
         let unknown = configuration.unknownShare
-        var positions = state.clients.mapValues { $0.lateSheds }
+        var positions = state.clients.mapValues { client in
+            max(client.lateSheds, floorPosition(of: client, hostLevel: state.level))
+        }
         var demand = state.clients.values.reduce(0) { sum, client in
             sum + client.share(unknown: unknown).fraction
                 * client.chain.positions[positions[client.id]!].relativeDemand
@@ -202,6 +225,15 @@ public final class HostGovernor: Sendable {
             demand -= share * (before - after)
         }
         return positions
+    }
+
+    /// The chain position the policy's settings at `client`'s acting level ask for (0 for a
+    /// client that does not follow the levels).
+    private func floorPosition(of client: Client, hostLevel: PressureLevel) -> Int {
+        let policy = configuration.policy
+        let (acting, _) = policy.actingLevel(pressure: hostLevel, lateShare: client.lateShare)
+        return client.chain.firstPosition(
+            within: LevelFloor(client.registration, at: acting, policy: policy))
     }
 
     /// Moves every client towards its target within its dwell times, then publishes the
@@ -275,7 +307,9 @@ public final class HostGovernor: Sendable {
             advice.seq = state.seq
             advice.reason = reason(
                 for: client, advice: advice, lateness: lateness, budget: state.budget,
-                demand: demand)
+                demand: demand,
+                isPolicyFloor: client.position > 0
+                    && client.position <= floorPosition(of: client, hostLevel: state.level))
             client.advice = advice
             state.clients[id] = client
             onChange(AdviceChange(client: id, name: client.registration.name, advice: advice))
@@ -284,13 +318,18 @@ public final class HostGovernor: Sendable {
 
     private func reason(
         for client: Client, advice: ClientAdvice, lateness: String?, budget: Double,
-        demand: Share
+        demand: Share, isPolicyFloor: Bool
     ) -> String {
         if client.isPaused { return "shutdown: pause until pressure eases" }
         var parts: [String] = []
         if let lateness { parts.append(lateness) }
         let settings = "\(advice.frameRate.framesPerSecond.trimmed()) fps, \(advice.ladderName)"
-        if client.position == 0 {
+        if isPolicyFloor {
+            let cap =
+                advice.frameRate < client.registration.nominalFrameRate
+                ? "cap \(advice.frameRate.framesPerSecond.trimmed()) fps, " : ""
+            parts.append("\(advice.actingLevel): \(cap)\(advice.ladderName) by the policy")
+        } else if client.position == 0 {
             parts.append("\(advice.level): nominal settings (\(settings))")
         } else {
             parts.append(
@@ -328,7 +367,8 @@ public final class HostGovernor: Sendable {
         var isPaused = false
         var lastChange: MonotonicInstant?
         var easedSince: MonotonicInstant?
-        var leaseEnds: MonotonicInstant
+        /// When the lease ends; nil for a client that is not leased.
+        var leaseEnds: MonotonicInstant?
         var learnedShare: Share?
         var lateShare = Share.zero
         var lateSheds = 0
@@ -340,7 +380,7 @@ public final class HostGovernor: Sendable {
 
         init(
             id: ClientID, registration: ClientRegistration, order: Int, chain: SheddingChain,
-            leaseEnds: MonotonicInstant, advice: ClientAdvice
+            leaseEnds: MonotonicInstant?, advice: ClientAdvice
         ) {
             self.id = id
             self.registration = registration
@@ -361,6 +401,11 @@ public final class HostGovernor: Sendable {
             let then = chain.positions[position]
             let predicted = median * costs[then.ladderStep] / costs[now.ladderStep]
             return predicted <= 0.85 / then.frameRate.framesPerSecond
+        }
+
+        /// Extends a leased client's lease to `lease` from `time`.
+        mutating func renewLease(at time: MonotonicInstant, lease: Duration) {
+            if leaseEnds != nil { leaseEnds = time.advanced(by: lease) }
         }
 
         func share(unknown: Share) -> Share {

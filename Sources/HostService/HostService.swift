@@ -13,14 +13,14 @@ import Units
 /// change clients' advice, each change an `advice` event), and a change of level is a
 /// `pressure` event; readers get a keep-alive comment at the first reading 15 s after the last
 /// one, and expired leases are let go. Every time is the injected clock's, so a test (or a
-/// replayed trace) drives the whole service. ``close()`` ends every event stream.
+/// replayed trace, or a run on virtual time) drives the whole service. ``close()`` ends every event stream.
 public final class HostService: Sendable {
     /// The governor of every registered pipeline.
     public let governor: HostGovernor
     /// The events readers of `GET /v1/events` follow.
     public let events: EventLog
-    /// The clock of leases, dwell times and keep-alives.
-    public let clock: any PressureClock
+    /// The current instant on the clock of leases, dwell times and keep-alives.
+    public let now: @Sendable () -> MonotonicInstant
     /// The profiles `POST /v1/estimate` prices sessions on (by name only).
     public let catalog: ProfileCatalog
     private let metrics: HeadroomMetrics?
@@ -45,11 +45,11 @@ public final class HostService: Sendable {
     ///   - metrics: where to publish `headroom_service_clients` and
     ///     `headroom_advice_frame_rate_hertz`; nil not to.
     public init(
-        configuration: HostGovernorConfiguration, clock: any PressureClock,
+        configuration: HostGovernorConfiguration, now: @escaping @Sendable () -> MonotonicInstant,
         catalog: ProfileCatalog, metrics: HeadroomMetrics? = nil, events: EventLog = EventLog()
     ) {
         self.events = events
-        self.clock = clock
+        self.now = now
         self.catalog = catalog
         self.metrics = metrics
         governor = HostGovernor(
@@ -68,7 +68,7 @@ public final class HostService: Sendable {
     /// Takes one reading: kept, given to the governor, a `pressure` event when the level
     /// changed (and for the first reading), a keep-alive when one is due.
     public func consume(_ reading: PressureReading) {
-        let now = clock.now()
+        let now = now()
         let (previous, heartbeatDue) = latest.withLock { latest in
             let previous = latest.reading
             latest.reading = reading
@@ -88,7 +88,7 @@ public final class HostService: Sendable {
 
     /// Lets go of the clients whose lease has ended.
     public func expireLeases() {
-        if !governor.expireLeases(at: clock.now()).isEmpty { publishMetrics() }
+        if !governor.expireLeases(at: now()).isEmpty { publishMetrics() }
     }
 
     /// Publishes the registered clients and their advised frame rates, when they changed.

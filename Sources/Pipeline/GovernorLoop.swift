@@ -1,5 +1,6 @@
 import Capture
 import Governor
+import HostService
 import LaunchTiming
 import Locking
 import Pressure
@@ -7,14 +8,18 @@ import Telemetry
 import Units
 
 /// The pressure sampler and the governor, as one service on the run's clock: a reading every
-/// interval (sooner within reach of a threshold), classified, published, and given to the
-/// governor, whose changes go to the capture session (frame rate, stop and restart) and to the
-/// frame loop (stride and scale) through the run's state. It ends when its pressure source runs
-/// out (a replayed trace), which ends the run.
+/// interval (sooner within reach of a threshold), classified, published, and given to the host
+/// service, whose governor decides for every client — the run's pipeline among them, after it
+/// told its lateness. The pipeline's changes go to the capture session (frame rate, stop and
+/// restart) and to the frame loop (stride and scale) through the run's state. It ends when its
+/// pressure source runs out (a replayed trace), which ends the run.
 struct GovernorLoop: Sendable {
     var source: any SampleSource
     var classifier: PressureClassifier
-    var governor: Governor
+    /// The host service the readings go to (its governor, events and metrics).
+    var service: HostService
+    /// The run's pipeline as a client of the service's governor; nil when not governed.
+    var pipeline: GovernedPipeline?
     var session: CaptureSession
     var state: LockedState<RunState>
     var metrics: HeadroomMetrics
@@ -23,7 +28,6 @@ struct GovernorLoop: Sendable {
     var interval: Duration
     /// When the run started.
     var start: MonotonicInstant
-    var isGoverning: Bool
     var shedsForLateness: Bool
 
     /// Samples, classifies and governs until cancelled or the source runs out.
@@ -43,9 +47,9 @@ struct GovernorLoop: Sendable {
                 state.statusDocument = status.document
                 return shedsForLateness ? state.lateShare : .zero
             }
-            if isGoverning,
-                let change = governor.update(with: reading, lateShare: lateShare, at: now)
-            {
+            pipeline?.reportLateness(lateShare, at: now)
+            service.consume(reading)
+            if let change = pipeline?.follow(sustainableShare: reading.sustainableShare, at: now) {
                 await apply(change, at: now)
             }
             let pause = PressureObserver.pace(

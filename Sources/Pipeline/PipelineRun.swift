@@ -3,6 +3,7 @@ import Dock
 import Files
 import Foundation
 import Governor
+import HostService
 import LaunchTiming
 import Locking
 import Pressure
@@ -32,6 +33,13 @@ public final class PipelineRun: Sendable {
     public let timeline: LaunchTimeline
     /// The metrics the run publishes as it goes (serve them with an `HTTPServer`).
     public let metrics: HeadroomMetrics
+    /// The host service of the run: its governor decides for the run's pipeline, one client
+    /// of it like any other (``GovernedPipeline``), and serving it (`ServiceRoutes`, as
+    /// `run --serve` does) lets other pipelines on the host share the budget with the run. Its
+    /// time is the run's clock.
+    public let service: HostService
+    /// The run's clock, made for it.
+    private let clock: any RunClock
 
     /// The time between progress samples (and the unit of time-at-level figures).
     static let samplePeriod = Duration.milliseconds(500)
@@ -53,6 +61,13 @@ public final class PipelineRun: Sendable {
         self.options = options
         self.timeline = timeline
         metrics = try HeadroomMetrics()
+        let clock = options.timing.makeClock()
+        self.clock = clock
+        service = HostService(
+            configuration: HostGovernorConfiguration(
+                policy: options.policy, lease: options.lease,
+                processorCount: ProcessInfo.processInfo.activeProcessorCount),
+            now: { clock.now }, catalog: ProfileCatalog(), metrics: metrics)
         state = LockedState(
             RunState(
                 settings: PipelineSettings(
@@ -86,7 +101,7 @@ public final class PipelineRun: Sendable {
         let configuration = options.configuration
         try configuration.validate()
         let camera = configuration.cameras[0]
-        let clock = options.timing.makeClock()
+        let clock = self.clock
         // Holds a virtual clock still while the run is set up.
         let setup = clock.enroll()
         var hasLeftSetup = false
@@ -107,10 +122,20 @@ public final class PipelineRun: Sendable {
 
         let start = clock.now
         let pressure = pressureSource(start: start)
-        let governor = Governor(
-            policy: options.policy,
-            costModel: SystemPressureCost(estimator: estimator, configuration: configuration),
-            qualityTable: options.qualityTable, requestedFrameRate: options.trackedFrameRate)
+        let costModel = SystemPressureCost(estimator: estimator, configuration: configuration)
+        // Governed, the run's pipeline is one client of the host governor; ungoverned, it
+        // takes no part (and the host's other clients share what is left without it).
+        let pipeline =
+            options.governance == .off
+            ? nil
+            : try GovernedPipeline(
+                host: service.governor, costModel: costModel,
+                qualityTable: options.qualityTable, requestedFrameRate: options.trackedFrameRate,
+                priority: options.priority, at: start)
+        defer {
+            pipeline?.leave(at: clock.now)
+            service.close()
+        }
         let recorder = try startRecording(camera: camera)
         let annotator = try options.outputs.annotation.map {
             try AnnotationWriter(
@@ -127,7 +152,7 @@ public final class PipelineRun: Sendable {
         session.consumeVideoFrames(with: frames.consume)
         let services = services(
             clock: clock, start: start, session: session, stand: stand, pressure: pressure.source,
-            governor: governor, recorder: recorder, progress: progress)
+            pipeline: pipeline, costModel: costModel, recorder: recorder, progress: progress)
 
         var end = RunEnd.cancelled
         var failure: (any Error)?
@@ -188,18 +213,18 @@ public final class PipelineRun: Sendable {
     /// The run's services, in the order a virtual clock runs those due at the same instant.
     private func services(
         clock: any RunClock, start: MonotonicInstant, session: CaptureSession,
-        stand: SimulatedStand, pressure: any SampleSource, governor: Governor,
-        recorder: MovieRecorder?, progress: @escaping @Sendable (RunSample) -> Void
+        stand: SimulatedStand, pressure: any SampleSource, pipeline: GovernedPipeline?,
+        costModel: SystemPressureCost, recorder: MovieRecorder?,
+        progress: @escaping @Sendable (RunSample) -> Void
     ) -> [RunService] {
         let governing = GovernorLoop(
-            source: pressure, classifier: PressureClassifier(), governor: governor,
-            session: session, state: state, metrics: metrics, clock: clock,
+            source: pressure, classifier: PressureClassifier(), service: service,
+            pipeline: pipeline, session: session, state: state, metrics: metrics, clock: clock,
             interval: options.pressureInterval, start: start,
-            isGoverning: options.governance != .off,
             shedsForLateness: options.governance == .full)
         let sampler = ProgressSampler(
-            state: state, governor: governor, recorder: recorder, metrics: metrics, clock: clock,
-            start: start, progress: progress)
+            state: state, costModel: costModel, recorder: recorder, metrics: metrics,
+            clock: clock, start: start, progress: progress)
         let end = start.advanced(by: options.duration)
         var services = [
             RunService(ending: .endsRun) { try await governing.run() },

@@ -13,7 +13,7 @@ import Units
 /// lateness the governor reads), published as metrics and handed to `progress`.
 struct ProgressSampler: Sendable {
     var state: LockedState<RunState>
-    var governor: Governor
+    var costModel: SystemPressureCost
     var recorder: MovieRecorder?
     var metrics: HeadroomMetrics
     var clock: any RunClock
@@ -31,7 +31,7 @@ struct ProgressSampler: Sendable {
             try await clock.sleep(until: next)
             let time = clock.now.duration(since: start)
             let sample = state.withLock { state in
-                let sample = Self.sample(of: state, at: time, governor: governor)
+                let sample = Self.sample(of: state, at: time, costModel: costModel)
                 let dropped = sample.framesDropped - (state.lastSample?.framesDropped ?? 0)
                 if let previous = state.lastSample {
                     metrics.countFrames(
@@ -60,7 +60,9 @@ struct ProgressSampler: Sendable {
     }
 
     /// The sample of the period that ends at `time` since the start.
-    private static func sample(of state: RunState, at time: Duration, governor: Governor)
+    private static func sample(
+        of state: RunState, at time: Duration, costModel: SystemPressureCost
+    )
         -> RunSample
     {
         let period = PipelineRun.samplePeriod
@@ -83,7 +85,7 @@ struct ProgressSampler: Sendable {
             framingError: state.periodFrames > 0
                 ? state.periodFramingError / Double(state.periodFrames)
                 : FramingError.missed,
-            systemPressureCost: governor.costModel.cost(
+            systemPressureCost: costModel.cost(
                 atFrameRate: state.settings.frameRate, sustainableShare: share),
             framesProcessed: state.framesProcessed,
             framesDropped: state.framesDropped, governorChanges: state.changeCount,

@@ -77,6 +77,12 @@ public struct RunOptions: Sendable {
     public var detector: DetectorKind = .blob
     /// Where the run writes.
     public var outputs = Outputs()
+    /// The run's pipeline's priority among the host governor's clients, 0–100 (a lower
+    /// priority sheds first; other pipelines share the budget through `run --serve`).
+    public var priority = 50
+    /// How long a pipeline registered through the run's service stays registered without a
+    /// request.
+    public var lease = Duration.seconds(30)
 
     /// Options with the defaults of `headroom run`: the scene of seed 1, the governor on.
     public init(

@@ -69,10 +69,10 @@ private func warmParts() throws -> (status: Double, publish: Double, consume: Do
     let publish = nanosecondsPerCall(iterations: 2_000) { try? exporter.publish(exported) }
     let service = HostService(
         configuration: HostGovernorConfiguration(lease: .seconds(3600), processorCount: 2),
-        clock: MonotonicPressureClock(), catalog: ProfileCatalog(calibratedDirectory: nil),
+        now: MonotonicClock.now, catalog: ProfileCatalog(calibratedDirectory: nil),
         metrics: metrics)
     for index in 0..<4 {
-        _ = try service.governor.register(benchRegistration(index), at: service.clock.now())
+        _ = try service.governor.register(benchRegistration(index), at: service.now())
     }
     let consume = nanosecondsPerCall(iterations: 2_000) { service.consume(reading) }
     return (status, publish, consume)
@@ -100,7 +100,7 @@ private func serveCPU(seconds: Double) async throws -> (cpu: ObserverCPU, reader
     let metrics = try HeadroomMetrics()
     let service = HostService(
         configuration: HostGovernorConfiguration(lease: .seconds(3600), processorCount: 2),
-        clock: MonotonicPressureClock(), catalog: ProfileCatalog(calibratedDirectory: nil),
+        now: MonotonicClock.now, catalog: ProfileCatalog(calibratedDirectory: nil),
         metrics: metrics)
     let exporter = MetricsExporter(
         metrics: metrics,
@@ -109,7 +109,7 @@ private func serveCPU(seconds: Double) async throws -> (cpu: ObserverCPU, reader
     try exporter.start()
     defer { exporter.stop() }
     for index in 0..<4 {
-        _ = try service.governor.register(benchRegistration(index), at: service.clock.now())
+        _ = try service.governor.register(benchRegistration(index), at: service.now())
     }
     let port = exporter.server?.port ?? 0
     let readers = (0..<8).compactMap { _ in EventStreamReader(port: port) }

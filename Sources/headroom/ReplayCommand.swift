@@ -33,13 +33,17 @@ enum ReplayCommand {
             let policy =
                 try arguments.value("--policy").map(GovernorPolicy.load) ?? GovernorPolicy()
             let session = PipelineRun.defaultSession
+            // The default run's pipeline, alone on a host governor, as `headroom run` governs it.
             var consumer = GovernorReplay(
-                governor: Governor(
-                    policy: policy,
+                pipeline: try GovernedPipeline(
+                    host: HostGovernor(
+                        configuration: HostGovernorConfiguration(
+                            policy: policy,
+                            processorCount: ProcessInfo.processInfo.activeProcessorCount)),
                     costModel: SystemPressureCost(
                         estimator: HardwareCostEstimator(profile: .genericDesktop),
                         configuration: session),
-                    qualityTable: .standard))
+                    qualityTable: .standard, at: .origin))
             let summary = PressureReplay.run(
                 TraceReplaySource(trace: trace), classifier: &classifier, consumer: &consumer)
             // The governor's changes at their time on the trace's clock, as the trace counts it.

@@ -3,6 +3,7 @@ import Files
 import Foundation
 import Governor
 import History
+import HostService
 import LaunchTiming
 import Pipeline
 import Pressure
@@ -96,8 +97,13 @@ enum RunCommand {
             .output("--out", "DIR", "where to write the reports (default runs/<time>)", .directory),
             .path("--db", "PATH", "the history database"),
             .option(
-                "--serve", "ADDR", "serve /metrics, /healthz and /status on HOST:PORT while running"
-            ),
+                "--serve", "ADDR",
+                "serve /metrics, /healthz, /status and API v1 on HOST:PORT while running: other"
+                    + " pipelines register and share the host's budget with the run"),
+            .integer(
+                "--priority", "N", "the run's priority among the host's pipelines (0-100)",
+                in: 0...100, default: 50
+            ).within("--serve"),
             .flag("--json", "print the summary as JSON (no live display)"),
         ],
         run: { arguments in
@@ -266,6 +272,13 @@ enum RunCommand {
                 seed: UInt64(arguments.integer("--seed")), style: SceneCommand.style(arguments)),
             governance: RunOptions.Governance(rawValue: arguments.text("--governor")) ?? .full)
         options.timing = RunTiming(rawValue: arguments.text("--clock")) ?? .real
+        if arguments.isGiven("--priority"), arguments.value("--serve") == nil {
+            throw UsageError(
+                description:
+                    "--priority: ranks the run among the pipelines that share the host through"
+                    + " --serve; give --serve too")
+        }
+        options.priority = arguments.integer("--priority")
         if options.timing == .virtual, arguments.value("--source") != nil {
             throw UsageError(
                 description:
@@ -330,7 +343,7 @@ enum RunCommand {
                 framesPerSecond: (rate.framesPerSecond * 1000).rounded(.up) / 1000))
     }
 
-    /// Starts serving `run`'s metrics at `address`, if given.
+    /// Starts serving `run`'s metrics and its host service (API v1) at `address`, if given.
     private static func serve(_ run: PipelineRun, at address: String?, quiet: Bool) throws
         -> HTTPServer?
     {
@@ -343,11 +356,15 @@ enum RunCommand {
         }
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(listen: listen),
-            endpoint: MetricsEndpoint(registry: run.metrics.registry, status: { run.statusJSON }))
+            handler: ServiceRoutes(
+                service: run.service,
+                metrics: MetricsEndpoint(
+                    registry: run.metrics.registry, status: { run.statusJSON }),
+                token: nil))
         try server.start()
         if !quiet {
             Console.out(
-                "serving metrics on \(listen.host):\(server.port) (/metrics /healthz /status)")
+                "serving on \(listen.host):\(server.port) (/metrics /healthz /status /v1)")
         }
         return server
     }

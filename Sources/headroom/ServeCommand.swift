@@ -7,6 +7,7 @@ import Locking
 import Pipeline
 import Pressure
 import Telemetry
+import Units
 
 #if canImport(Glibc)
     import Glibc
@@ -99,7 +100,7 @@ enum ServeCommand {
                 configuration: HostGovernorConfiguration(
                     lease: arguments.seconds("--lease"),
                     processorCount: ProcessInfo.processInfo.activeProcessorCount),
-                clock: MonotonicPressureClock(), catalog: ProfileCatalog(), metrics: metrics)
+                now: MonotonicClock.now, catalog: ProfileCatalog(), metrics: metrics)
             let listener = HTTPServerConfiguration(
                 listen: listen, connectionLimit: connectionLimit,
                 perClientConnectionLimit: perClientConnectionLimit,

@@ -185,7 +185,8 @@ import Tracking
         let metrics = try HeadroomMetrics()
         let service = HostService(
             configuration: HostGovernorConfiguration(processorCount: 2),
-            clock: ManualPressureClock(start: 0), catalog: ProfileCatalog(calibratedDirectory: nil),
+            now: ManualPressureClock(start: 0).now,
+            catalog: ProfileCatalog(calibratedDirectory: nil),
             metrics: metrics, events: EventLog())
         let routes = ServiceRoutes(
             service: service,

@@ -7,7 +7,8 @@ import Testing
 import Tracking
 import Units
 
-/// The adaptation policy: its table, its hysteresis, shutdown and the cost-driven step-down.
+/// Headroom's own pipeline governed as a client of the host governor: the policy's table, its
+/// hysteresis, lateness, shutdown and the budget-driven step-down.
 struct GovernorTests {
     /// A light 1080p30 session on the desktop profile: its hardware cost is far below 1.
     static let session = SessionConfiguration(
@@ -17,15 +18,17 @@ struct GovernorTests {
         ],
         outputs: [CaptureOutput(kind: .videoData)])
 
+    /// The session's pipeline, registered at time 0 with a host governor of its own.
     static func governor(
         policy: GovernorPolicy = GovernorPolicy(), table: QualityTable = QualityTable(rows: []),
         session: SessionConfiguration = session
-    ) -> Governor {
-        Governor(
-            policy: policy,
+    ) throws -> GovernedPipeline {
+        try GovernedPipeline(
+            host: HostGovernor(
+                configuration: HostGovernorConfiguration(policy: policy, processorCount: 2)),
             costModel: SystemPressureCost(
                 estimator: HardwareCostEstimator(profile: .genericDesktop), configuration: session),
-            qualityTable: table)
+            qualityTable: table, at: instant(0))
     }
 
     @Test(
@@ -37,8 +40,12 @@ struct GovernorTests {
             (.critical, 15, 5, true),
             (.shutdown, 15, 5, false),
         ])
-    func policyTable(level: PressureLevel, frameRate: FrameRate, stride: Int, capturing: Bool) {
-        let target = Self.governor().target(level: level, sustainableShare: 1).settings
+    func policyTable(level: PressureLevel, frameRate: FrameRate, stride: Int, capturing: Bool)
+        throws
+    {
+        let governor = try Self.governor()
+        governor.update(level: level, sustainableShare: 1, at: instant(0))
+        let target = governor.settings
         #expect(target.isCapturing == capturing)
         if capturing {
             #expect(target.frameRate == frameRate)
@@ -47,7 +54,7 @@ struct GovernorTests {
     }
 
     @Test("the quality table picks the cheapest setting within the allowed loss")
-    func qualityTable() {
+    func qualityTable() throws {
         let rows: [QualityTable.Row] = [
             .init(frameRate: 20, stride: 1, scale: 1, idf1: 0.5, mota: 0.90),
             .init(frameRate: 20, stride: 2, scale: 1, idf1: 0.5, mota: 0.89),
@@ -63,15 +70,16 @@ struct GovernorTests {
                 == InferenceSetting(stride: 3, scale: 1))
         #expect(
             table.cheapestSetting(at: 20, allowedLoss: 0) == InferenceSetting(stride: 1, scale: 1))
-        let target = Self.governor(table: table).target(level: .serious, sustainableShare: 1)
-            .settings
-        #expect(target.inference == InferenceSetting(stride: 3, scale: 1))
+        let governor = try Self.governor(table: table)
+        #expect(governor.ladder.count == 4)
+        let change = governor.update(level: .serious, sustainableShare: 1, at: instant(0))
+        #expect(change?.to.inference == InferenceSetting(stride: 3, scale: 1))
     }
 
     @Test("a noisy trace around a threshold gives at most one change per dwell period")
-    func hysteresis() {
+    func hysteresis() throws {
         let policy = GovernorPolicy(stepDownDwell: .seconds(2), restoreDwell: .seconds(10))
-        let governor = Self.governor(policy: policy)
+        let governor = try Self.governor(policy: policy)
         var changes: [MonotonicInstant] = []
         // Flip between fair and serious every 0.5 s for two minutes.
         for tick in 0..<240 {
@@ -90,8 +98,8 @@ struct GovernorTests {
     }
 
     @Test("settings are restored only after pressure has eased for the restore dwell")
-    func restores() {
-        let governor = Self.governor(
+    func restores() throws {
+        let governor = try Self.governor(
             policy: GovernorPolicy(stepDownDwell: .seconds(2), restoreDwell: .seconds(10)))
         #expect(governor.update(level: .serious, sustainableShare: 1, at: instant(0)) != nil)
         #expect(governor.settings.frameRate == 20)
@@ -103,12 +111,12 @@ struct GovernorTests {
         }
         let restored = governor.update(level: .nominal, sustainableShare: 1, at: instant(11))
         #expect(restored?.to.frameRate == 30)
-        #expect(restored?.reason.hasPrefix("eased") == true)
+        #expect(restored?.reason.contains("nominal settings") == true)
     }
 
     @Test("a late pipeline sheds load at nominal pressure, and more when it is later")
-    func latenessShedsLoad() {
-        let governor = Self.governor(
+    func latenessShedsLoad() throws {
+        let governor = try Self.governor(
             policy: GovernorPolicy(stepDownDwell: .seconds(2), restoreDwell: .seconds(10)))
         // Busy, not hot: nominal pressure, but a quarter of the frames missed their deadline.
         #expect(
@@ -128,18 +136,24 @@ struct GovernorTests {
             governor.update(level: .nominal, sustainableShare: 1, lateShare: 0.5, at: instant(3.5))?
                 .to
                 .frameRate == 15)
-        // On time again: restored after the restore dwell, like eased pressure.
+        // On time again: restored after the restore dwell, like eased pressure, one shedding
+        // step per dwell (the steps lateness took are given back one at a time).
         #expect(
             governor.update(level: .nominal, sustainableShare: 1, lateShare: 0, at: instant(4))
                 == nil)
-        #expect(
-            governor.update(level: .nominal, sustainableShare: 1, lateShare: 0, at: instant(14))?.to
-                .frameRate == 30)
+        let eased = governor.update(
+            level: .nominal, sustainableShare: 1, lateShare: 0, at: instant(14))
+        #expect(eased.map { $0.to.frameRate > 15 } == true)
+        for time in stride(from: 15.0, through: 60, by: 1) {
+            governor.update(level: .nominal, sustainableShare: 1, lateShare: 0, at: instant(time))
+        }
+        #expect(governor.settings.frameRate == 30)
+        #expect(governor.settings.inference == InferenceSetting(stride: 1, scale: 1))
     }
 
     @Test("shutdown stops capture at once and capture resumes when pressure eases")
-    func shutdownAndResume() {
-        let governor = Self.governor(
+    func shutdownAndResume() throws {
+        let governor = try Self.governor(
             policy: GovernorPolicy(stepDownDwell: .seconds(2), restoreDwell: .seconds(5)))
         _ = governor.update(level: .serious, sustainableShare: 1, at: instant(0))
         let stop = governor.update(level: .shutdown, sustainableShare: 0, at: instant(0.5))
@@ -152,36 +166,59 @@ struct GovernorTests {
     }
 
     @Test("a system pressure cost over 1 steps down before the level forces it")
-    func costDrivenStepDown() {
+    func costDrivenStepDown() throws {
         let heavy = SessionConfiguration(
             cameras: [
                 CameraConfiguration(
                     id: "cam", format: CameraFormat(width: 3840, height: 2160, maxFrameRate: 30))
             ],
             outputs: [CaptureOutput(kind: .videoData), CaptureOutput(kind: .preview)])
-        let governor = Self.governor(session: heavy)
+        let governor = try Self.governor(session: heavy)
         let full = governor.costModel.hardwareCost(atFrameRate: 30)
         #expect(full < 1)
+        #expect(governor.registration.share == full)
         let share = full * 0.8  // the configuration is 25 % over what is sustainable now
-        let (settings, reason) = governor.target(level: .nominal, sustainableShare: share)
-        #expect(settings.frameRate < 30)
+        let change = try #require(
+            governor.update(level: .nominal, sustainableShare: share, at: instant(0)))
+        #expect(change.to.load(relativeTo: 30) < change.from.load(relativeTo: 30))
+        let demand = try #require(governor.host.clients.first).demand
+        #expect(demand <= share)
         #expect(
-            governor.costModel.cost(atFrameRate: settings.frameRate, sustainableShare: share) <= 1)
-        #expect(reason.contains("system pressure cost"))
-        #expect(reason.contains("> 1: \(Int(settings.frameRate.framesPerSecond)) fps"), "\(reason)")
+            change.reason.contains("the host sustains \(share.fraction.trimmed(2)) of its budget"),
+            "\(change.reason)")
     }
 
-    @Test("changes are published with their reasons")
-    func publishes() async {
-        let governor = Self.governor()
-        let stream = governor.changes()
-        _ = governor.update(level: .critical, sustainableShare: 0.3, at: instant(0))
-        var iterator = stream.makeAsyncIterator()
-        let change = await iterator.next()
+    @Test("changes come with their reasons")
+    func reasons() throws {
+        let governor = try Self.governor()
+        let change = governor.update(level: .critical, sustainableShare: 0.3, at: instant(0))
         #expect(change?.to.frameRate == 15)
         // Numbers read as numbers: "critical: cap 15 fps, …".
         #expect(change?.reason.hasPrefix("critical: cap 15 fps") == true, "\(change?.reason ?? "")")
         #expect(change?.to.description.hasPrefix("15 fps, stride") == true)
+    }
+
+    @Test("another pipeline on the host shares the budget: the lower priority sheds first")
+    func sharesTheHost() throws {
+        let governor = try Self.governor()
+        let share = try #require(governor.registration.share)
+        let other = try governor.host.register(
+            ClientRegistration(
+                name: "people-detector", priority: 10, nominalFrameRate: 15, minFrameRate: 2,
+                ladder: [LadderStep(name: "full", cost: 1), LadderStep(name: "half", cost: 0.3)],
+                share: 0.5),
+            at: instant(0))
+        // Both fit at nominal; with less budget than both need, the detector gives up first,
+        // and the run keeps its settings while the detector can still shed.
+        let budget = Share(fraction: share.fraction + 0.2)
+        #expect(governor.update(level: .fair, sustainableShare: budget, at: instant(1)) == nil)
+        #expect(governor.settings.frameRate == 30)
+        let advice = try #require(governor.host.advice(for: other.id, at: instant(1)))
+        #expect(advice.frameRate < 15 || advice.ladderStep > 0)
+        #expect(governor.host.clients.reduce(Share.zero) { $0 + $1.demand } <= budget)
+        // Once the detector leaves, nothing changes for the run: it was never short.
+        governor.host.remove(other.id, at: instant(2))
+        #expect(governor.update(level: .fair, sustainableShare: budget, at: instant(3)) == nil)
     }
 
     @Test("a policy file with a bad value names the field")

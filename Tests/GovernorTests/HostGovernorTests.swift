@@ -14,9 +14,9 @@ struct HostGovernorTests {
 
     /// A random registration: 1–5 ladder steps heaviest first, priorities from a small range
     /// so that ties happen, a declared share.
-    static func randomRegistration(_ random: inout SeededGenerator, index: Int)
-        -> ClientRegistration
-    {
+    static func randomRegistration(
+        _ random: inout SeededGenerator, index: Int, followsLevels: Bool = false
+    ) -> ClientRegistration {
         var cost = 1.0
         let ladder = (0..<Int.random(in: 1...5, using: &random)).map { step in
             defer { cost *= Double.random(in: 0.3...1, using: &random) }
@@ -29,7 +29,45 @@ struct HostGovernorTests {
             nominalFrameRate: FrameRate(framesPerSecond: nominal),
             minFrameRate: FrameRate(framesPerSecond: minimum), ladder: ladder,
             share: Share(fraction: Double.random(in: 0.05...0.6, using: &random)),
-            shedFirst: SheddingOrder.allCases.randomElement(using: &random)!)
+            shedFirst: SheddingOrder.allCases.randomElement(using: &random)!,
+            followsLevels: followsLevels)
+    }
+
+    /// A governor with 1–6 random clients (some following the levels, `withFollowers`), and a
+    /// random level and budget to feed it.
+    static func randomHost(_ random: inout SeededGenerator, withFollowers: Bool) throws -> (
+        governor: HostGovernor, level: PressureLevel, budget: Double
+    ) {
+        let governor = HostGovernor(configuration: configuration)
+        for index in 0..<Int.random(in: 1...6, using: &random) {
+            let follows = withFollowers && Bool.random(using: &random)
+            _ = try governor.register(
+                randomRegistration(&random, index: index, followsLevels: follows), at: instant(0))
+        }
+        let level = [PressureLevel.nominal, .fair, .serious, .critical]
+            .randomElement(using: &random)!
+        return (governor, level, Double.random(in: 0.05...1, using: &random))
+    }
+
+    /// Feeds `governor` a constant reading once a second for 30 s, calling `afterEach` with
+    /// each second.
+    static func feed(
+        _ governor: HostGovernor, level: PressureLevel, budget: Double,
+        afterEach: (Int) -> Void = { _ in }
+    ) {
+        for second in 0...30 {
+            governor.update(
+                level: level, sustainableShare: Share(fraction: budget),
+                at: instant(Double(second)))
+            afterEach(second)
+        }
+    }
+
+    /// The chain position of a client's advice.
+    static func position(_ client: HostGovernor.ClientSummary) -> Int? {
+        SheddingChain(client.registration).positions.firstIndex {
+            $0.frameRate == client.advice.frameRate && $0.ladderStep == client.advice.ladderStep
+        }
     }
 
     /// The demand of every client at its advised settings, and at its minimum.
@@ -63,18 +101,8 @@ struct HostGovernorTests {
     func demandFitsAndPrioritiesHold(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         for _ in 0..<50 {
-            let governor = HostGovernor(configuration: Self.configuration)
-            for index in 0..<Int.random(in: 1...6, using: &random) {
-                _ = try governor.register(
-                    Self.randomRegistration(&random, index: index), at: instant(0))
-            }
-            let level = [PressureLevel.nominal, .fair, .serious, .critical]
-                .randomElement(using: &random)!
-            let budget = Double.random(in: 0.05...1, using: &random)
-            for second in 0...30 {
-                governor.update(
-                    level: level, sustainableShare: Share(fraction: budget),
-                    at: instant(Double(second)))
+            let (governor, level, budget) = try Self.randomHost(&random, withFollowers: false)
+            Self.feed(governor, level: level, budget: budget) { second in
                 let clients = governor.clients
                 // A higher priority never sheds while a lower one still can.
                 for high in clients where Self.hasShed(high) {
@@ -93,6 +121,36 @@ struct HostGovernorTests {
         }
     }
 
+    @Test(
+        "level followers keep their level's settings; past them the demand fits, in order",
+        arguments: 1...4)
+    func levelFollowersKeepTheirFloor(seed: UInt64) throws {
+        var random = SeededGenerator(seed: 200 + seed)
+        for _ in 0..<40 {
+            let (governor, level, budget) = try Self.randomHost(&random, withFollowers: true)
+            Self.feed(governor, level: level, budget: budget)
+            let clients = governor.clients
+            for client in clients {
+                let levelFloor = LevelFloor(
+                    client.registration, at: level, policy: GovernorPolicy())
+                let floor = SheddingChain(client.registration).firstPosition(within: levelFloor)
+                let position = try #require(Self.position(client), "seed \(seed)")
+                #expect(position >= floor, "seed \(seed): \(client.registration.name)")
+                #expect(client.advice.ladderStep >= levelFloor.ladderStep)
+                if let cap = levelFloor.frameRateCap { #expect(client.advice.frameRate <= cap) }
+                // Past its floor, a higher priority sheds only when no lower one can.
+                guard position > floor else { continue }
+                for low in clients where low.registration.priority < client.registration.priority {
+                    #expect(Self.isAtMinimum(low), "seed \(seed)")
+                }
+            }
+            let demand = Self.demand(governor)
+            if demand.minimum <= budget {
+                #expect(demand.now <= budget + 1e-9, "seed \(seed): \(demand) over \(budget)")
+            }
+        }
+    }
+
     @Test("a constant reading never flaps", arguments: 1...4)
     func constantReadingNeverFlaps(seed: UInt64) throws {
         var random = SeededGenerator(seed: 100 + seed)
@@ -107,6 +165,12 @@ struct HostGovernorTests {
             let level = [PressureLevel.nominal, .fair, .serious]
                 .randomElement(using: &random)!
             let budget = Double.random(in: 0.05...1, using: &random)
+            // Some clients follow the levels: their floors must not make anything flap either.
+            for index in 0..<Int.random(in: 0...2, using: &random) {
+                _ = try governor.register(
+                    Self.randomRegistration(&random, index: 10 + index, followsLevels: true),
+                    at: instant(0))
+            }
             for second in stride(from: 0.0, through: 20, by: 0.5) {
                 governor.update(
                     level: level, sustainableShare: Share(fraction: budget), at: instant(second))
@@ -372,6 +436,14 @@ struct HostGovernorTests {
             (
                 #"{"name":"a","priority":1,"nominalFrameRate":30,"minFrameRate":10,"ladder":[{"name":"x","cost":1}],"shedFirst":"quality"}"#,
                 "shedFirst"
+            ),
+            (
+                #"{"name":"a","priority":1,"nominalFrameRate":30,"minFrameRate":10,"ladder":[{"name":"x","cost":1,"quality":1.5}]}"#,
+                "ladder[0].quality"
+            ),
+            (
+                #"{"name":"a","priority":1,"nominalFrameRate":30,"minFrameRate":10,"ladder":[{"name":"x","cost":1}],"followsLevels":"yes"}"#,
+                "followsLevels"
             ),
         ])
     func registrationValidation(json: String, path: String) {

@@ -17,7 +17,7 @@ struct ServiceFixture {
     init(token: BearerToken? = nil, events: EventLog = EventLog()) throws {
         metrics = try HeadroomMetrics()
         service = HostService(
-            configuration: HostGovernorConfiguration(processorCount: 2), clock: clock,
+            configuration: HostGovernorConfiguration(processorCount: 2), now: clock.now,
             catalog: ProfileCatalog(calibratedDirectory: nil), metrics: metrics, events: events)
         routes = ServiceRoutes(
             service: service,

@@ -44,10 +44,13 @@ class RequestError(HeadroomError):
 
 @dataclass(frozen=True)
 class LadderStep:
-    """One inference setting of your pipeline, with its cost relative to the others."""
+    """One inference setting of your pipeline, with its cost relative to the others and, if
+    you measured it, its quality from 0 to 1 (with ``follows_levels``, the governor picks the
+    cheapest step within the quality the policy lets a pressure level lose)."""
 
     name: str
     cost: float
+    quality: Optional[float] = None
 
 
 @dataclass(frozen=True)
@@ -101,6 +104,7 @@ class _Registration:
     ladder: List[LadderStep]
     share: Optional[float]
     shed_first: Optional[str]
+    follows_levels: bool
 
     def body(self) -> Dict[str, Any]:
         body: Dict[str, Any] = {
@@ -108,12 +112,14 @@ class _Registration:
             "priority": self.priority,
             "nominalFrameRate": self.nominal_frame_rate,
             "minFrameRate": self.min_frame_rate,
-            "ladder": [{"name": step.name, "cost": step.cost} for step in self.ladder],
+            "ladder": [_step_body(step) for step in self.ladder],
         }
         if self.share is not None:
             body["share"] = self.share
         if self.shed_first is not None:
             body["shedFirst"] = self.shed_first
+        if self.follows_levels:
+            body["followsLevels"] = True
         return body
 
     def nominal(self, reason: str) -> Advice:
@@ -127,6 +133,13 @@ class _Registration:
             reason=reason,
             is_fallback=True,
         )
+
+
+def _step_body(step: LadderStep) -> Dict[str, Any]:
+    body: Dict[str, Any] = {"name": step.name, "cost": step.cost}
+    if step.quality is not None:
+        body["quality"] = step.quality
+    return body
 
 
 class _UnixConnection(http.client.HTTPConnection):
@@ -252,17 +265,21 @@ class Client:
         ladder: Sequence[Union[LadderStep, Dict[str, Any]]],
         share: Optional[float] = None,
         shed_first: Optional[str] = None,
+        follows_levels: bool = False,
     ) -> Advice:
         """Registers your pipeline (its inference ladder heaviest first) and returns its first
         advice; nominal advice if the service cannot be reached (registration is retried by
         later calls). ``shed_first`` is ``"ladder"``, ``"frameRate"`` or ``"cheapest"`` (the
-        default): which knob the governor turns first. Raises RequestError for a registration
-        the service refuses."""
+        default): which knob the governor turns first. ``follows_levels`` also keeps your
+        pipeline to the policy's settings at each pressure level (20 fps at ``serious`` by
+        default), as ``headroom run`` does, however much budget is left. Raises RequestError
+        for a registration the service refuses."""
         steps = [step if isinstance(step, LadderStep) else LadderStep(**step) for step in ladder]
         if not steps:
             raise ValueError("ladder: expected at least one step")
         self._registration = _Registration(
-            name, priority, nominal_frame_rate, min_frame_rate, steps, share, shed_first
+            name, priority, nominal_frame_rate, min_frame_rate, steps, share, shed_first,
+            follows_levels,
         )
         self._id = None
         try:

@@ -1,6 +1,8 @@
 """The Python client against a real `headroom serve`."""
 
+import subprocess
 import threading
+import time
 
 import pytest
 
@@ -121,3 +123,39 @@ def test_events_carry_each_new_clients_advice(service):
     assert event.data["name"] == "second"
     assert event.data["advice"]["ladderName"] == "hog-1.0"
     assert event.id is not None and event.id >= 1
+
+
+def test_a_pipeline_shares_the_host_with_headroom_run(headroom_binary, tmp_path):
+    # `headroom run --serve` serves the same API: its own pipeline is one client of the
+    # governor, and a pipeline that registers shares the host's budget with it.
+    run = subprocess.Popen(
+        [headroom_binary, "run", "--serve", "127.0.0.1:0", "--seconds", "60",
+         "--out", str(tmp_path / "run"), "--db", str(tmp_path / "history.db")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = run.stdout.readline()
+        assert line.startswith("serving on 127.0.0.1:"), (line, run.stderr.read())
+        url = "http://127.0.0.1:" + line.split()[2].split(":")[1]
+        client = Client(url)
+        advice = register(client, name="people", priority=5)
+        assert not advice.is_fallback
+        # The run registers its pipeline once it has committed its session.
+        deadline = time.monotonic() + 20
+        while True:
+            listed = client._request("GET", "/v1/clients")["clients"]
+            clients = {entry["name"]: entry for entry in listed}
+            if len(clients) == 2 or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        assert set(clients) == {"headroom run", "people"}
+        assert clients["headroom run"]["priority"] == 50
+        assert clients["headroom run"]["advice"]["ladderName"].startswith("stride 1 @")
+        # Higher priority first.
+        assert list(clients) == ["headroom run", "people"]
+        client.close()
+    finally:
+        run.terminate()
+        run.wait(timeout=30)
+    # Stopped by SIGTERM, the run still wrote its report.
+    assert run.returncode == 143
+    assert (tmp_path / "run" / "run.json").exists()

@@ -1,0 +1,173 @@
+import Capture
+import Locking
+import Pressure
+import Tracking
+import Units
+
+/// Headroom's own pipeline as one client of a ``HostGovernor``: the governor that shares the
+/// host between every pipeline on it decides for this one too, in the same way — there is no
+/// second governor. `headroom run` registers its pipeline (with `run --serve`, on the same
+/// host governor the v1 API serves) and `headroom replay` replays a trace through one.
+///
+/// The pipeline registers its inference settings as its ladder (a quality table's best
+/// settings with their measured quality, or else the policy's ladder; each step costing its
+/// share of the pipeline's work, `(1 + scale² / stride) / 2`), its requested frame rate down to
+/// the policy's minimum, the session's hardware cost as its share of the host, and that it
+/// follows the levels (``ClientRegistration/followsLevels``). Its advice comes back as
+/// ``PipelineSettings``; each change of them as a ``GovernorChange``.
+///
+/// Thread-safe; normally fed from one pressure loop.
+public final class GovernedPipeline: Sendable {
+    /// The governor deciding for the host.
+    public let host: HostGovernor
+    /// The pipeline's id with it.
+    public let id: ClientID
+    /// What the pipeline registered.
+    public let registration: ClientRegistration
+    /// Prices the session at a frame rate against the sustainable share.
+    public let costModel: SystemPressureCost
+    /// The frame rate the pipeline asks for.
+    public var requestedFrameRate: FrameRate { registration.nominalFrameRate }
+    /// The inference setting of each ladder step.
+    public let ladder: [InferenceSetting]
+    private let state: LockedState<State>
+
+    private struct State {
+        var settings: PipelineSettings
+        var sustainableShare = Share.whole
+    }
+
+    /// The name the pipeline registers under.
+    public static let defaultName = "headroom run"
+
+    /// Registers the pipeline with `host` at `instant`, at full settings: `requestedFrameRate`
+    /// (the session's fastest camera's by default) and the heaviest inference. It is not
+    /// leased: it stays registered until ``leave(at:)``.
+    ///
+    /// - Throws: ``HostGovernorError/clientLimitReached(_:)`` when the host is full.
+    public init(
+        host: HostGovernor, costModel: SystemPressureCost,
+        qualityTable: QualityTable = QualityTable(rows: []), requestedFrameRate: FrameRate? = nil,
+        name: String = defaultName, priority: Int = 50, at instant: MonotonicInstant
+    ) throws(HostGovernorError) {
+        let policy = host.configuration.policy
+        let requested =
+            requestedFrameRate ?? costModel.configuration.cameras.map(\.frameRate).max() ?? 30
+        let steps = Self.ladder(policy: policy, qualityTable: qualityTable, at: requested)
+        let share = costModel.hardwareCost(atFrameRate: requested).fraction
+        let registration = ClientRegistration(
+            name: name, priority: priority, nominalFrameRate: requested,
+            minFrameRate: min(policy.minimumFrameRate, requested),
+            ladder: steps.map { step in
+                LadderStep(
+                    name: step.setting.description, cost: (1 + step.setting.relativeCost) / 2,
+                    quality: step.quality)
+            },
+            share: Share(fraction: min(1, max(0.001, share))), followsLevels: true)
+        self.host = host
+        self.costModel = costModel
+        self.registration = registration
+        ladder = steps.map(\.setting)
+        let (id, advice) = try host.register(registration, at: instant, leased: false)
+        self.id = id
+        state = LockedState(
+            State(
+                settings: PipelineSettings(
+                    frameRate: advice.frameRate, inference: ladder[advice.ladderStep])))
+    }
+
+    /// The settings in force.
+    public var settings: PipelineSettings { state.withLock { $0.settings } }
+
+    /// The settings a pipeline may step through, heaviest first, with their measured quality:
+    /// the policy ladder's heaviest (where every run starts), then the quality table's cheaper
+    /// settings at its frame rate nearest `frameRate` that no cheaper one matches in quality
+    /// (MOTA); without a table, the policy's ladder.
+    static func ladder(policy: GovernorPolicy, qualityTable: QualityTable, at frameRate: FrameRate)
+        -> [(setting: InferenceSetting, quality: Double?)]
+    {
+        let heaviest = policy.inferenceLadder.first ?? InferenceSetting(stride: 1, scale: 1)
+        let fps = frameRate.framesPerSecond
+        guard
+            let nearest = qualityTable.rows.min(by: {
+                abs($0.frameRate.framesPerSecond - fps) < abs($1.frameRate.framesPerSecond - fps)
+            })
+        else {
+            return ([heaviest] + policy.inferenceLadder.dropFirst()).map { ($0, nil) }
+        }
+        let rows = qualityTable.rows.filter { $0.frameRate == nearest.frameRate }
+        let cheapestFirst = rows.filter { $0.setting.relativeCost < heaviest.relativeCost }
+            .sorted { ($0.setting.relativeCost, -$0.mota) < ($1.setting.relativeCost, -$1.mota) }
+        var front: [(setting: InferenceSetting, quality: Double?)] = []
+        var best = -Double.infinity
+        for row in cheapestFirst where row.mota > best {
+            best = row.mota
+            front.append((row.setting, row.mota))
+        }
+        // The heaviest's quality as measured; unmeasured, as good as the best cheaper one.
+        let top = rows.first { $0.setting == heaviest }?.mota ?? best
+        return [(heaviest, top.isFinite ? top : nil)] + front.reversed()
+    }
+
+    /// Feeds one pressure reading taken at `instant` and the share of frames that missed their
+    /// deadline since the last one; returns the change of settings they caused, if any.
+    @discardableResult
+    public func update(
+        with reading: PressureReading, lateShare: Share = .zero, at instant: MonotonicInstant
+    ) -> GovernorChange? {
+        update(
+            level: reading.level, sustainableShare: reading.sustainableShare, lateShare: lateShare,
+            at: instant)
+    }
+
+    /// Feeds a level, sustainable share and late share observed at `instant`.
+    @discardableResult
+    public func update(
+        level: PressureLevel, sustainableShare: Share, lateShare: Share = .zero,
+        at instant: MonotonicInstant
+    ) -> GovernorChange? {
+        reportLateness(lateShare, at: instant)
+        host.update(level: level, sustainableShare: sustainableShare, at: instant)
+        return follow(sustainableShare: sustainableShare, at: instant)
+    }
+
+    /// Tells the host governor the pipeline's lateness at `instant` (before the reading that
+    /// goes with it is fed to the host).
+    public func reportLateness(_ lateShare: Share, at instant: MonotonicInstant) {
+        host.reportLateness(lateShare, for: id, at: instant)
+    }
+
+    /// Takes the pipeline's advice after the host governor was fed a reading with
+    /// `sustainableShare` at `instant`; returns the change of settings, if the advice asks for
+    /// new ones.
+    public func follow(sustainableShare: Share, at instant: MonotonicInstant) -> GovernorChange? {
+        guard let advice = host.advice(for: id, at: instant) else { return nil }
+        let isCapturing = advice.frameRate > 0
+        let target = PipelineSettings(
+            frameRate: isCapturing ? advice.frameRate : registration.minFrameRate,
+            inference: ladder[advice.ladderStep], isCapturing: isCapturing)
+        return state.withLock { state in
+            state.sustainableShare = sustainableShare
+            let current = state.settings
+            guard target != current else { return nil }
+            state.settings = target
+            return GovernorChange(
+                instant: instant, from: current, to: target, level: advice.level,
+                systemPressureCost: costModel.cost(
+                    atFrameRate: target.frameRate, sustainableShare: sustainableShare),
+                reason: advice.reason)
+        }
+    }
+
+    /// The system pressure cost of the settings in force at the last reading's sustainable
+    /// share.
+    public var systemPressureCost: Double {
+        let (settings, share) = state.withLock { ($0.settings, $0.sustainableShare) }
+        return costModel.cost(atFrameRate: settings.frameRate, sustainableShare: share)
+    }
+
+    /// Leaves the host governor (the others take the budget back).
+    public func leave(at instant: MonotonicInstant) {
+        host.remove(id, at: instant)
+    }
+}

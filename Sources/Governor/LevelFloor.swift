@@ -1,0 +1,56 @@
+import Pressure
+import Units
+
+/// The lightest a client that follows the levels (``ClientRegistration/followsLevels``) must
+/// run at a pressure level, however much budget is left: the policy's frame-rate cap and the
+/// level's inference step.
+public struct LevelFloor: Hashable, Sendable {
+    /// The highest frame rate allowed (never below the client's minimum); nil: as registered.
+    public var frameRateCap: FrameRate?
+    /// The lightest ladder step the level asks for (0 = the heaviest).
+    public var ladderStep: Int
+
+    /// The floor of `registration` at `level` under `policy`: no floor for a client that does
+    /// not follow the levels; otherwise the level's cap, and the cheapest step whose quality is
+    /// within the level's allowed loss of the best (when every step has a quality), or else
+    /// the heaviest step up to `fair`, the middle one at `serious`, the lightest at `critical`.
+    public init(_ registration: ClientRegistration, at level: PressureLevel, policy: GovernorPolicy)
+    {
+        let ladder = registration.ladder
+        guard registration.followsLevels, level > .nominal else {
+            self.init(frameRateCap: nil, ladderStep: 0)
+            return
+        }
+        let cap = policy.frameRateCap[level].map { max($0, registration.minFrameRate) }
+        let qualities = ladder.compactMap(\.quality)
+        if qualities.count == ladder.count, let best = qualities.max() {
+            let allowed = best - policy.allowedQualityLoss[level]
+            let step = qualities.lastIndex { $0 >= allowed } ?? 0
+            self.init(frameRateCap: cap, ladderStep: step)
+            return
+        }
+        let step =
+            switch level {
+            case .nominal, .fair: 0
+            case .serious: ladder.count / 2
+            case .critical, .shutdown: ladder.count - 1
+            }
+        self.init(frameRateCap: cap, ladderStep: step)
+    }
+
+    /// A floor with both parts given.
+    public init(frameRateCap: FrameRate?, ladderStep: Int) {
+        self.frameRateCap = frameRateCap
+        self.ladderStep = ladderStep
+    }
+}
+
+extension SheddingChain {
+    /// The heaviest position within `floor`: at most its frame rate, at least its step.
+    public func firstPosition(within floor: LevelFloor) -> Int {
+        positions.firstIndex { position in
+            position.ladderStep >= floor.ladderStep
+                && floor.frameRateCap.map { position.frameRate <= $0 } ?? true
+        } ?? last
+    }
+}
