@@ -152,10 +152,12 @@ public final class GovernedPipeline: Sendable {
             guard target != current else { return nil }
             state.settings = target
             return GovernorChange(
-                instant: instant, from: current, to: target, level: advice.level,
-                systemPressureCost: costModel.cost(
-                    atFrameRate: target.frameRate, sustainableShare: sustainableShare),
-                reason: advice.reason)
+                instant: instant,
+                decision: GovernorDecision(
+                    from: current, to: target, level: advice.level,
+                    systemPressureCost: costModel.cost(
+                        atFrameRate: target.frameRate, sustainableShare: sustainableShare),
+                    reason: advice.reason))
         }
     }
 

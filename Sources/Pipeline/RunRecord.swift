@@ -175,28 +175,39 @@ public struct TrackingQuality: Hashable, Sendable, Codable {
     }
 }
 
-/// A governor change as a run reports it: at its time since the run started, on the run's clock.
+/// A governor change as a run reports it: at its time since the run started, on the run's
+/// clock; its decision's fields read as its own and are written beside `time`.
+@dynamicMemberLookup
 public struct RunGovernorChange: Hashable, Sendable, Codable {
     /// The time since the run started.
-    @SecondsCoded public var time: Duration
-    /// The settings before.
-    public var from: PipelineSettings
-    /// The settings after.
-    public var to: PipelineSettings
-    /// The pressure level that drove it.
-    public var level: PressureLevel
-    /// The system pressure cost at the time (hardware cost over the sustainable share).
-    public var systemPressureCost: Double
-    /// Why, in words.
-    public var reason: String
+    public var time: Duration
+    /// What was decided.
+    public var decision: GovernorDecision
 
     /// `change` as it happened `time` after the run's start.
     public init(_ change: GovernorChange, since start: MonotonicInstant) {
         time = change.instant.duration(since: start)
-        from = change.from
-        to = change.to
-        level = change.level
-        systemPressureCost = change.systemPressureCost
-        reason = change.reason
+        decision = change.decision
+    }
+
+    /// The decision's fields.
+    public subscript<Value>(dynamicMember field: KeyPath<GovernorDecision, Value>) -> Value {
+        decision[keyPath: field]
+    }
+
+    private enum CodingKeys: String, CodingKey { case time }
+
+    /// Reads `{"time", "from", "to", "level", "systemPressureCost", "reason"}`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        time = try container.decode(SecondsCoded.self, forKey: .time).wrappedValue
+        decision = try GovernorDecision(from: decoder)
+    }
+
+    /// Writes the time and the decision's fields in one object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(SecondsCoded(wrappedValue: time), forKey: .time)
+        try decision.encode(to: encoder)
     }
 }
