@@ -2,36 +2,47 @@
 /// at every box: what keeps the tracker's association near linear in the number of people
 /// (a pair of boxes that do not overlap across x has no IoU to weigh).
 struct HorizontalIndex {
-    /// The boxes' positions in the caller's list, by left edge.
-    private let order: [Int]
-    private let left: [Double]
-    private let right: [Double]
+    /// One box: its position in the caller's list and its x extent.
+    private struct Entry {
+        var position: Int
+        var left: Double
+        var right: Double
+    }
+
+    /// The boxes, by left edge.
+    private let entries: [Entry]
     /// The widest box's width: a box reaching into a range starts at most this far before it.
     private let widest: Double
 
-    /// Indexes `boxes`.
-    init(_ boxes: [BoundingBox]) {
-        order = boxes.indices.sorted { boxes[$0].minX < boxes[$1].minX }
-        left = order.map { boxes[$0].minX }
-        right = order.map { boxes[$0].maxX }
-        widest = boxes.map(\.width).max() ?? 0
+    /// Indexes the `count` boxes `box(0)`, `box(1)`, … (no list of them is made).
+    init(count: Int, box: (Int) -> BoundingBox) {
+        var entries: [Entry] = []
+        entries.reserveCapacity(count)
+        var widest = 0.0
+        for position in 0..<count {
+            let box = box(position)
+            entries.append(Entry(position: position, left: box.minX, right: box.maxX))
+            widest = max(widest, box.width)
+        }
+        entries.sort { $0.left < $1.left }
+        self.entries = entries
+        self.widest = widest
     }
 
-    /// The positions of the boxes whose x extent meets `low...high`, in left-edge order.
-    func overlapping(_ low: Double, _ high: Double) -> [Int] {
+    /// Calls `body` with the position of each box whose x extent meets `low...high`, in
+    /// left-edge order (no list is made: the tracker asks once per track and stage).
+    func forEachOverlapping(_ low: Double, _ high: Double, _ body: (Int) -> Void) {
         // The first box that could reach `low`: left edge at least `low − widest`.
         var start = 0
-        var end = left.count
+        var end = entries.count
         while start < end {
             let middle = (start + end) / 2
-            if left[middle] < low - widest { start = middle + 1 } else { end = middle }
+            if entries[middle].left < low - widest { start = middle + 1 } else { end = middle }
         }
-        var found: [Int] = []
-        var position = start
-        while position < left.count && left[position] <= high {
-            if right[position] >= low { found.append(order[position]) }
-            position += 1
+        var index = start
+        while index < entries.count && entries[index].left <= high {
+            if entries[index].right >= low { body(entries[index].position) }
+            index += 1
         }
-        return found
     }
 }

@@ -41,32 +41,56 @@ public enum LinearAssignment {
             }
         }
         guard hasEdge else { return [] }
-        var components: [Int: (rows: [Int], columns: [Int])] = [:]
-        for row in 0..<rows { components[sets.root(row), default: ([], [])].rows.append(row) }
+        // Each component's size and first row and column, by its root: most components of a
+        // sparse scene are one track and one detection, paired without a list of their own.
+        var members = [Component](repeating: Component(), count: rows + columns)
+        for row in 0..<rows {
+            let root = sets.root(row)
+            if members[root].rows == 0 { members[root].firstRow = row }
+            members[root].rows += 1
+        }
         for column in 0..<columns {
-            components[sets.root(rows + column), default: ([], [])].columns.append(column)
+            let root = sets.root(rows + column)
+            if members[root].columns == 0 { members[root].firstColumn = column }
+            members[root].columns += 1
         }
         var pairs: [Pair] = []
-        for component in components.values {
-            guard !component.rows.isEmpty, !component.columns.isEmpty else { continue }
-            if component.rows.count == 1 && component.columns.count == 1 {
-                pairs.append(Pair(row: component.rows[0], column: component.columns[0]))
+        for row in 0..<rows {
+            let root = sets.root(row)
+            let component = members[root]
+            guard component.firstRow == row, component.columns > 0 else { continue }
+            if component.rows == 1 && component.columns == 1 {
+                pairs.append(Pair(row: row, column: component.firstColumn))
                 continue
+            }
+            let componentRows = (row..<rows).filter { sets.root($0) == root }
+            let componentColumns = (component.firstColumn..<columns).filter {
+                sets.root(rows + $0) == root
             }
             // Maximize the total saving (limit − cost) over pairs: a minimum-cost assignment
             // where an unmade pair costs 0 and a made one costs −(limit − cost).
-            var sub = CostMatrix(rows: component.rows.count, columns: component.columns.count)
-            for (i, row) in component.rows.enumerated() {
-                for (j, column) in component.columns.enumerated() {
+            var sub = CostMatrix(rows: componentRows.count, columns: componentColumns.count)
+            for (i, row) in componentRows.enumerated() {
+                for (j, column) in componentColumns.enumerated() {
                     let cost = costs[row, column]
                     sub[i, j] = cost < limit ? cost - limit : 0
                 }
             }
-            for (i, j) in minimumCostAssignment(sub) where sub[i, j] < 0 {
-                pairs.append(Pair(row: component.rows[i], column: component.columns[j]))
+            for pair in assignment(sub) where sub[pair.row, pair.column] < 0 {
+                pairs.append(
+                    Pair(row: componentRows[pair.row], column: componentColumns[pair.column]))
             }
         }
         return pairs.sorted { $0.row < $1.row }
+    }
+
+    /// One connected component of the cheaper-than-limit graph: how many rows and columns it
+    /// has, and its first of each.
+    private struct Component {
+        var rows = 0
+        var columns = 0
+        var firstRow = 0
+        var firstColumn = 0
     }
 
     /// The assignment of every row (when rows ≤ columns) or every column (otherwise) that
@@ -75,6 +99,11 @@ public enum LinearAssignment {
     /// - Parameter costs: the costs; must be finite.
     /// - Returns: `(row, column)` pairs, `min(rows, columns)` of them.
     public static func minimumCostAssignment(_ costs: CostMatrix) -> [(Int, Int)] {
+        assignment(costs).map { ($0.row, $0.column) }
+    }
+
+    /// ``minimumCostAssignment(_:)`` as pairs.
+    private static func assignment(_ costs: CostMatrix) -> [Pair] {
         if costs.rows <= costs.columns {
             return hungarian(costs)
         }
@@ -82,11 +111,11 @@ public enum LinearAssignment {
         for row in 0..<costs.rows {
             for column in 0..<costs.columns { transposed[column, row] = costs[row, column] }
         }
-        return hungarian(transposed).map { ($0.1, $0.0) }
+        return hungarian(transposed).map { Pair(row: $0.column, column: $0.row) }
     }
 
     /// The shortest-augmenting-path Hungarian method with potentials, for rows ≤ columns.
-    private static func hungarian(_ costs: CostMatrix) -> [(Int, Int)] {
+    private static func hungarian(_ costs: CostMatrix) -> [Pair] {
         let n = costs.rows
         let m = costs.columns
         // 1-based arrays as in the classic formulation; index 0 is the virtual start.
@@ -137,10 +166,10 @@ public enum LinearAssignment {
                 column0 = column1
             } while column0 != 0
         }
-        var pairs: [(Int, Int)] = []
+        var pairs: [Pair] = []
         for j in 1...m where rowOfColumn[j] != 0 {
-            pairs.append((rowOfColumn[j] - 1, j - 1))
+            pairs.append(Pair(row: rowOfColumn[j] - 1, column: j - 1))
         }
-        return pairs.sorted { $0.0 < $1.0 }
+        return pairs.sorted { $0.row < $1.row }
     }
 }

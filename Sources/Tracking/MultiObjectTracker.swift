@@ -89,11 +89,11 @@ public struct MultiObjectTracker: Sendable {
         // make safe stay off.
         if !detectorGivesLooks { detectorGivesLooks = detections.contains { $0.appearance != nil } }
         let looks = detectorGivesLooks
-        func apply(_ matches: [(track: Int, detection: Int)]) {
-            for (track, detection) in matches {
+        func apply(_ matches: [Association.Match]) {
+            for match in matches {
                 update(
-                    track, with: detections[detection], among: surroundings[detection],
-                    looks: looks)
+                    match.track, with: detections[match.detection],
+                    among: surroundings[match.detection], looks: looks)
             }
         }
         // Stage 1: confirmed and recently lost tracks against high-confidence detections.
@@ -141,7 +141,7 @@ public struct MultiObjectTracker: Sendable {
             if isFirstFrame || configuration.confirmationHits <= 1 { confirm(&record) }
             tracks.append(record)
         }
-        forgetExpiredTracks(also: Set(third.tracksLeft))
+        forgetExpiredTracks(also: third.tracksLeft)
         return reported()
     }
 
@@ -160,11 +160,18 @@ public struct MultiObjectTracker: Sendable {
     /// time (``TrackerConfiguration/maximumLostFrames`` without an appearance to re-identify
     /// them by, ``TrackerConfiguration/reidentificationFrames`` with one), and the longest lost
     /// beyond the gallery's capacity.
-    private mutating func forgetExpiredTracks(also indices: Set<Int>) {
-        var removed = indices
+    private mutating func forgetExpiredTracks(also indices: [Int]) {
+        var removed = [Bool](repeating: false, count: tracks.count)
+        var anyRemoved = !indices.isEmpty
+        for index in indices { removed[index] = true }
         var gallery: [Int] = []
-        for index in tracks.indices where tracks[index].isMerged { removed.insert(index) }
-        for index in tracks.indices where tracks[index].state == .lost && !tracks[index].isMerged {
+        for index in tracks.indices {
+            if tracks[index].isMerged {
+                removed[index] = true
+                anyRemoved = true
+                continue
+            }
+            guard tracks[index].state == .lost else { continue }
             let lost = tracks[index].framesSinceUpdate
             let remembers =
                 tracks[index].appearance != nil && configuration.reidentificationDistance > 0
@@ -172,17 +179,24 @@ public struct MultiObjectTracker: Sendable {
                 > (remembers
                     ? configuration.reidentificationFrames : configuration.maximumLostFrames)
             {
-                removed.insert(index)
+                removed[index] = true
+                anyRemoved = true
             } else if lost > configuration.maximumLostFrames {
                 gallery.append(index)
             }
         }
         if gallery.count > configuration.galleryCapacity {
             gallery.sort { tracks[$0].framesSinceUpdate < tracks[$1].framesSinceUpdate }
-            removed.formUnion(gallery[configuration.galleryCapacity...])
+            for index in gallery[configuration.galleryCapacity...] { removed[index] = true }
+            anyRemoved = true
         }
-        guard !removed.isEmpty else { return }
-        tracks = tracks.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
+        guard anyRemoved else { return }
+        var kept = 0
+        for index in tracks.indices where !removed[index] {
+            tracks.swapAt(kept, index)
+            kept += 1
+        }
+        tracks.removeLast(tracks.count - kept)
     }
 
     /// Confirms a track. A new track whose appearance identifies a lost one in the gallery
@@ -275,15 +289,16 @@ public struct MultiObjectTracker: Sendable {
 
     static func surroundings(of detections: [Detection]) -> [Surroundings] {
         var result = [Surroundings](repeating: Surroundings(), count: detections.count)
-        let index = HorizontalIndex(detections.map(\.box))
+        let index = HorizontalIndex(count: detections.count) { detections[$0].box }
         for a in detections.indices {
             let box = detections[a].box
             let grown = BoundingBox(
                 minX: box.minX - 2, minY: box.minY - 2, width: box.width + 4,
                 height: box.height + 4)
-            for b in index.overlapping(grown.minX, grown.maxX) where b > a {
+            index.forEachOverlapping(grown.minX, grown.maxX) { b in
+                guard b > a else { return }
                 let other = detections[b].box
-                guard grown.intersectionArea(with: other) > 0 else { continue }
+                guard grown.intersectionArea(with: other) > 0 else { return }
                 result[a].touchesAnother = true
                 result[b].touchesAnother = true
                 if box.intersectionArea(with: other) > 0 {
@@ -364,11 +379,13 @@ public struct MultiObjectTracker: Sendable {
         }
         var costs = CostMatrix(
             rows: trackIndices.count, columns: detectionIndices.count, repeating: .infinity)
-        let index = HorizontalIndex(detectionIndices.map { detections[$0].box })
+        let index = HorizontalIndex(count: detectionIndices.count) {
+            detections[detectionIndices[$0]].box
+        }
         for (row, track) in trackIndices.enumerated() {
             let record = tracks[track]
             let (low, high) = reachAcross(record, recovering: recovering)
-            for column in index.overlapping(low, high) {
+            index.forEachOverlapping(low, high) { column in
                 if let cost = cost(
                     of: record, detections[detectionIndices[column]], minimumIoU: minimumIoU,
                     recovering: recovering)
@@ -433,12 +450,12 @@ public struct MultiObjectTracker: Sendable {
             else { continue }
             proposals.append((match.index, detection, match.distance))
         }
-        var matches: [(track: Int, detection: Int)] = []
+        var matches: [Association.Match] = []
         var takenTracks = Set<Int>()
         for proposal in proposals.sorted(by: { $0.distance < $1.distance })
         where !takenTracks.contains(proposal.track) {
             takenTracks.insert(proposal.track)
-            matches.append((proposal.track, proposal.detection))
+            matches.append(Association.Match(track: proposal.track, detection: proposal.detection))
         }
         let takenDetections = Set(matches.map(\.detection))
         return Association(
@@ -462,18 +479,26 @@ public struct MultiObjectTracker: Sendable {
                     velocityY: velocity.centerY, kind: record.kind, confidence: record.confidence,
                     age: record.age, isPredicted: !record.matchedThisFrame))
         }
-        return objects.sorted { $0.id < $1.id }
+        objects.sort { $0.id < $1.id }
+        return objects
     }
 }
 
 /// The outcome of one association stage: pairs (track index, detection index) and what is
 /// left unmatched on each side, in the order given.
 struct Association {
-    var matches: [(track: Int, detection: Int)]
+    /// A track (by index) paired with a detection (by index). A struct, not a tuple: an array
+    /// of tuples looks up its type's metadata at run time, on every frame.
+    struct Match {
+        var track: Int
+        var detection: Int
+    }
+
+    var matches: [Match]
     var tracksLeft: [Int]
     var detectionsLeft: [Int]
 
-    init(matches: [(track: Int, detection: Int)], tracksLeft: [Int], detectionsLeft: [Int]) {
+    init(matches: [Match], tracksLeft: [Int], detectionsLeft: [Int]) {
         self.matches = matches
         self.tracksLeft = tracksLeft
         self.detectionsLeft = detectionsLeft
@@ -481,12 +506,17 @@ struct Association {
 
     /// The association of `pairs` (rows index `tracks`, columns `detections`).
     init(_ pairs: [LinearAssignment.Pair], tracks: [Int], detections: [Int]) {
-        let matchedRows = Set(pairs.map(\.row))
-        let matchedColumns = Set(pairs.map(\.column))
+        var rowMatched = [Bool](repeating: false, count: tracks.count)
+        var columnMatched = [Bool](repeating: false, count: detections.count)
+        for pair in pairs {
+            rowMatched[pair.row] = true
+            columnMatched[pair.column] = true
+        }
         self.init(
-            matches: pairs.map { (tracks[$0.row], detections[$0.column]) },
-            tracksLeft: tracks.indices.filter { !matchedRows.contains($0) }.map { tracks[$0] },
-            detectionsLeft: detections.indices.filter { !matchedColumns.contains($0) }
-                .map { detections[$0] })
+            matches: pairs.map { Match(track: tracks[$0.row], detection: detections[$0.column]) },
+            tracksLeft: tracks.indices.compactMap { rowMatched[$0] ? nil : tracks[$0] },
+            detectionsLeft: detections.indices.compactMap {
+                columnMatched[$0] ? nil : detections[$0]
+            })
     }
 }
