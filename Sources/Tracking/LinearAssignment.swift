@@ -81,7 +81,8 @@ public enum LinearAssignment {
                     Pair(row: componentRows[pair.row], column: componentColumns[pair.column]))
             }
         }
-        return pairs.sorted { $0.row < $1.row }
+        pairs.sort { $0.row < $1.row }
+        return pairs
     }
 
     /// One connected component of the cheaper-than-limit graph: how many rows and columns it
@@ -170,6 +171,7 @@ public enum LinearAssignment {
         for j in 1...m where rowOfColumn[j] != 0 {
             pairs.append(Pair(row: rowOfColumn[j] - 1, column: j - 1))
         }
-        return pairs.sorted { $0.row < $1.row }
+        pairs.sort { $0.row < $1.row }
+        return pairs
     }
 }

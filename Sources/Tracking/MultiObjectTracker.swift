@@ -129,7 +129,7 @@ public struct MultiObjectTracker: Sendable {
             recovering: false, looks: looks)
         apply(third.matches)
         // Stage 4: re-identification of lost tracks by appearance alone.
-        let reidentified = reidentify(third.detectionsLeft, detections)
+        let reidentified = reidentify(third.detectionsLeft, detections, looks: looks)
         apply(reidentified.matches)
         // Births.
         for detection in reidentified.detectionsLeft
@@ -439,9 +439,13 @@ public struct MultiObjectTracker: Sendable {
 
     /// Stage 4: detections left after the motion stages against the gallery of lost tracks,
     /// by appearance alone (``galleryMatch(for:kind:)``); the pairs are made nearest first.
-    private func reidentify(_ detectionIndices: [Int], _ detections: [Detection])
+    private func reidentify(_ detectionIndices: [Int], _ detections: [Detection], looks: Bool)
         -> Association
     {
+        // Without looks there is nothing to identify anyone by.
+        guard looks else {
+            return Association(matches: [], tracksLeft: [], detectionsLeft: detectionIndices)
+        }
         var proposals: [(track: Int, detection: Int, distance: Double)] = []
         for detection in detectionIndices
         where detections[detection].confidence >= configuration.newTrackConfidence {
@@ -506,17 +510,20 @@ struct Association {
 
     /// The association of `pairs` (rows index `tracks`, columns `detections`).
     init(_ pairs: [LinearAssignment.Pair], tracks: [Int], detections: [Int]) {
-        var rowMatched = [Bool](repeating: false, count: tracks.count)
-        var columnMatched = [Bool](repeating: false, count: detections.count)
+        guard !pairs.isEmpty else {
+            self.init(matches: [], tracksLeft: tracks, detectionsLeft: detections)
+            return
+        }
+        var matched = [Bool](repeating: false, count: tracks.count + detections.count)
         for pair in pairs {
-            rowMatched[pair.row] = true
-            columnMatched[pair.column] = true
+            matched[pair.row] = true
+            matched[tracks.count + pair.column] = true
         }
         self.init(
             matches: pairs.map { Match(track: tracks[$0.row], detection: detections[$0.column]) },
-            tracksLeft: tracks.indices.compactMap { rowMatched[$0] ? nil : tracks[$0] },
+            tracksLeft: tracks.indices.compactMap { matched[$0] ? nil : tracks[$0] },
             detectionsLeft: detections.indices.compactMap {
-                columnMatched[$0] ? nil : detections[$0]
+                matched[tracks.count + $0] ? nil : detections[$0]
             })
     }
 }
