@@ -1,4 +1,5 @@
 import Capture
+import Tracking
 import Units
 
 /// The hardware-cost model's parameters for this host, fitted to measurements: the pixel
@@ -103,7 +104,7 @@ public struct CalibrationFit: Hashable, Codable, Sendable {
     /// ``DeviceProfile/genericDesktop`` and marked as estimates in `sources`.
     public func profile(
         name: String = ProfileCatalog.hostProfileName, cores: Int, date: String,
-        points: [CalibrationPoint]
+        points: [CalibrationPoint], detector: DetectorKind = .blob
     ) -> DeviceProfile {
         let base = DeviceProfile.genericDesktop
         let measured = "measured by headroom calibrate on \(date)"
@@ -120,7 +121,8 @@ public struct CalibrationFit: Hashable, Codable, Sendable {
         return DeviceProfile(
             name: name,
             summary:
-                "this host (\(cores) CPUs): the synthetic camera, detector and tracker on the CPU",
+                "this host (\(cores) CPUs): the synthetic camera, the \(detector.rawValue) detector"
+                + " and the tracker on the CPU",
             pixelRate: pixelRate, memoryBandwidth: base.memoryBandwidth, cameraPorts: max(1, cores),
             perCameraOverhead: perCameraOverhead, rawBytesPerPixel: 1,
             binnedReadoutFactor: base.binnedReadoutFactor,

@@ -1,4 +1,5 @@
 import Capture
+import Tracking
 
 /// Everything `headroom calibrate` found: the profile it derived, the fit behind it, every
 /// measurement, and the held-out validation.
@@ -20,13 +21,16 @@ public struct CalibrationReport: Codable, Sendable {
     /// How much the configurations' width and height were scaled down for this host, 0 < scale
     /// ≤ 1 (see ``HostCalibration/scaled(toSecondsPerPixel:)``).
     public var resolutionScale: Double
+    /// The detector measured.
+    public var detector: DetectorKind
 
     /// Creates a report; see each property.
     public init(
         profile: DeviceProfile, fit: CalibrationFit, fitMeasurements: [CalibrationMeasurement],
         heldOutMeasurements: [CalibrationMeasurement], validation: CalibrationValidation,
-        date: String, cores: Int, resolutionScale: Double = 1
+        date: String, cores: Int, resolutionScale: Double = 1, detector: DetectorKind = .blob
     ) {
+        self.detector = detector
         self.profile = profile
         self.fit = fit
         self.fitMeasurements = fitMeasurements

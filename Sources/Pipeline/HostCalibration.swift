@@ -49,6 +49,9 @@ public struct HostCalibration: Sendable {
     public var profileName: String
     /// The synthetic scene's seed.
     public var seed: UInt64
+    /// The detector measured: the one `headroom run` will use (blob for the scene, HOG for
+    /// real video by default), since its work is what the profile's `videoData` weight prices.
+    public var detector: DetectorKind
     /// How much the configurations' width and height were scaled to suit this host (1: as
     /// given); see ``scaled(toSecondsPerPixel:)``.
     public private(set) var resolutionScale = 1.0
@@ -62,8 +65,10 @@ public struct HostCalibration: Sendable {
     public init(
         seconds: Double = 20, fitPoints: [CalibrationPoint] = HostCalibration.defaultFitPoints,
         heldOutPoints: [CalibrationPoint] = HostCalibration.defaultHeldOutPoints,
-        profileName: String = ProfileCatalog.hostProfileName, seed: UInt64 = 1
+        profileName: String = ProfileCatalog.hostProfileName, seed: UInt64 = 1,
+        detector: DetectorKind = .blob
     ) {
+        self.detector = detector
         self.seconds = seconds
         self.fitPoints = fitPoints
         self.heldOutPoints = heldOutPoints
@@ -117,7 +122,7 @@ public struct HostCalibration: Sendable {
             scene: scene, width: point.width, height: point.height, pose: CameraPose())
         var stage = try TrackingStage(
             inference: InferenceSetting(stride: 1, scale: 1),
-            frameRate: point.frameRate)
+            frameRate: point.frameRate, detector: detector)
         var frame = Frame(camera: "probe", width: point.width, height: point.height)
         let start = CPUTime.thread()
         var frames = 0
@@ -174,11 +179,12 @@ public struct HostCalibration: Sendable {
         let date = Self.today()
         let cores = CPUTime.cores
         let profile = fit.profile(
-            name: profileName, cores: cores, date: date, points: fitPoints + heldOutPoints)
+            name: profileName, cores: cores, date: date, points: fitPoints + heldOutPoints,
+            detector: detector)
         return CalibrationReport(
             profile: profile, fit: fit, fitMeasurements: fitted, heldOutMeasurements: heldOut,
             validation: CalibrationValidation(measurements: heldOut, profile: profile),
-            date: date, cores: cores, resolutionScale: resolutionScale)
+            date: date, cores: cores, resolutionScale: resolutionScale, detector: detector)
     }
 
     /// Runs `point` for a warm-up and a window; `share` is told the window's progress, 0…1.
@@ -198,7 +204,7 @@ public struct HostCalibration: Sendable {
         let consumer = ConsumerMeter()
         let stage = try TrackingStage(
             inference: InferenceSetting(stride: 1, scale: 1),
-            frameRate: point.frameRate)
+            frameRate: point.frameRate, detector: detector)
         try session.startRunning()
         let frames = session.videoFrames(bufferLimit: 2 * point.cameras)
         let consuming = Task { [stage] in

@@ -5,6 +5,7 @@ import Locking
 import Pipeline
 import Reports
 import Storage
+import Tracking
 
 #if canImport(Glibc)
     import Glibc
@@ -16,8 +17,9 @@ enum CalibrateCommand {
         name: "calibrate",
         summary: "Measure this host's sustainable pixel rate and write it as the \"host\" profile.",
         details: """
-            Runs the synthetic camera, the detector and the tracker at several resolutions and
-            frame rates, fits the hardware-cost model to the CPU time they use, and writes the
+            Runs the synthetic camera, the detector (--detector: the one `run` will use) and the
+            tracker at several resolutions and frame rates (smaller ones on a host too slow for
+            them), fits the hardware-cost model to the CPU time they use, and writes the
             profile to $XDG_CONFIG_HOME/headroom/profiles/host.json (default ~/.config), where
             --profile host finds it. It also measures the pro video storage reserve's sustained
             write rate (3 s of writes as a recording writes them, at most 2 GiB, flushed) into the
@@ -26,7 +28,7 @@ enum CalibrateCommand {
             cost against measured utilization (CPU seconds per second over cores). --json
             prints {"profile", "fit", "fitMeasurements", "heldOutMeasurements", "validation":
             {"rows", "meanAbsoluteError", "meanRelativeError"}, "date", "cores",
-            "resolutionScale"}.
+            "resolutionScale", "detector"}.
             """,
         options: [
             .number(
@@ -34,6 +36,10 @@ enum CalibrateCommand {
                 default: 20),
             .output("--out", "FILE", "write the profile here instead of the calibrated directory"),
             StorageCommand.storageOption,
+            .choice(
+                "--detector", DetectorKind.allCases.map(\.rawValue),
+                "the detector to measure: the one `run` will use (blob for the scene, hog for"
+                    + " real video)", default: DetectorKind.blob.rawValue),
             .flag("--json", "print the calibration report as JSON"),
         ],
         run: { arguments in
@@ -49,7 +55,9 @@ enum CalibrateCommand {
             }
             // Checked before calibration measures for half a minute.
             _ = try Arguments.destination(path, as: .file, for: "--out")
-            let calibration = HostCalibration(seconds: seconds)
+            let calibration = HostCalibration(
+                seconds: seconds,
+                detector: DetectorKind(rawValue: arguments.text("--detector")) ?? .blob)
             let display = CalibrationDisplay(isLive: isatty(STDERR_FILENO) == 1)
             var report = try await withSignalCancellation {
                 try await calibration.run { display.show($0) }
@@ -119,7 +127,7 @@ struct CalibrationText {
     var text: String {
         let fit = report.fit
         var lines = [
-            "calibrated \"\(report.profile.name)\" on \(report.cores) CPUs:"
+            "calibrated \"\(report.profile.name)\" on \(report.cores) CPUs with the \(report.detector.rawValue) detector:"
                 + " pixel rate \((fit.pixelRate / 1e6).fixed(1)) Mpx/s,"
                 + " videoData weight \(fit.videoDataWeight.fixed(2)),"
                 + " per-camera overhead \(fit.perCameraOverhead.fixed(3))",

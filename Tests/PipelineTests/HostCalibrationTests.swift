@@ -3,6 +3,7 @@ import Files
 import Foundation
 import Pipeline
 import Testing
+import Tracking
 import Units
 
 /// Calibration's arithmetic and the profile it writes, on synthetic measurements: nothing here
@@ -175,6 +176,20 @@ struct HostCalibrationTests {
                 #expect(point.width % 8 == 0 && point.height % 8 == 0 && point.width >= 8)
             }
         }
+    }
+
+    @Test("the profile and the calibration name the detector measured")
+    func namesTheDetector() throws {
+        let fit = try CalibrationFit(
+            measurements: HostCalibration.defaultFitPoints.map { Self.hosts[0].measure($0) })
+        for detector in DetectorKind.allCases {
+            let profile = fit.profile(
+                cores: 2, date: "2026-12-02", points: HostCalibration.defaultFitPoints,
+                detector: detector)
+            #expect(profile.summary.contains("the \(detector.rawValue) detector"))
+            #expect(HostCalibration(detector: detector).detector == detector)
+        }
+        #expect(HostCalibration().detector == .blob, "run's detector for the scene")
     }
 
     @Test("a written calibrated profile is found as \"host\" and listed after the built-ins")
