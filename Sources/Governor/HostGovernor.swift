@@ -116,30 +116,42 @@ public final class HostGovernor: Sendable {
     public func report(_ report: WorkReport, for id: ClientID, at time: MonotonicInstant)
         -> ClientAdvice?
     {
+        take(
+            Work(
+                lateShare: report.lateShare, frames: report.frames,
+                medianSeconds: report.workSeconds.median), for: id, at: time)
+    }
+
+    /// Takes a client's lateness at `time` — the share of its frames that missed their
+    /// deadline since it last said — as a report without durations; for a pipeline that counts
+    /// late frames but does not time its work (`headroom run`'s own).
+    @discardableResult
+    public func reportLateness(_ lateShare: Share, for id: ClientID, at time: MonotonicInstant)
+        -> ClientAdvice?
+    {
+        take(Work(lateShare: lateShare, frames: 0, medianSeconds: nil), for: id, at: time)
+    }
+
+    /// What a report tells the governor: the lateness, and the work when it was timed.
+    private struct Work {
+        var lateShare: Share
+        var frames: Int
+        var medianSeconds: Double?
+    }
+
+    /// Takes `work` for client `id` at `time`, renewing its lease; its advice afterwards, or
+    /// nil when no such client is registered.
+    private func take(_ work: Work, for id: ClientID, at time: MonotonicInstant) -> ClientAdvice? {
         let configuration = configuration
         return state.withLock { state in
             expire(&state, at: time)
             guard var client = state.clients[id] else { return nil }
             client.renewLease(at: time, lease: configuration.lease)
-            client.take(report, at: time, hostLevel: state.level, configuration: configuration)
+            client.take(work, at: time, hostLevel: state.level, configuration: configuration)
             state.clients[id] = client
             arbitrate(&state, at: time)
             return state.clients[id]?.advice
         }
-    }
-
-    /// Takes a client's lateness at `time` — the share of its frames that missed their
-    /// deadline since it last said — as a work report without durations would carry it; for a
-    /// pipeline that counts late frames but does not time its work (`headroom run`'s own).
-    @discardableResult
-    public func reportLateness(_ lateShare: Share, for id: ClientID, at time: MonotonicInstant)
-        -> ClientAdvice?
-    {
-        let scale = 1_000_000
-        let late = Int((lateShare.clamped.fraction * Double(scale)).rounded())
-        return report(
-            WorkReport(frames: scale, late: late, workSeconds: .each([]), target: .seconds(1)),
-            for: id, at: time)
     }
 
     /// Forgets a client at once; whether it was registered.
@@ -390,12 +402,12 @@ public final class HostGovernor: Sendable {
             self.advice = advice
         }
 
-        /// Whether the frames would be on time at chain `position`, predicted from the work
-        /// `report` measured where the client is now (scaled by the ladder costs, against that
+        /// Whether the frames would be on time at chain `position`, predicted from the median
+        /// work time measured where the client is now (scaled by the ladder costs, against that
         /// position's frame interval with a 15 % margin); true without durations. Keeps a
         /// client that was late at a heavier setting from going back to it every restore dwell.
-        func wouldKeepUp(at position: Int, after report: WorkReport) -> Bool {
-            guard let median = report.workSeconds.median else { return true }
+        func wouldKeepUp(at position: Int, medianSeconds: Double?) -> Bool {
+            guard let median = medianSeconds else { return true }
             let costs = registration.ladder.map(\.cost)
             let now = chain.positions[self.position]
             let then = chain.positions[position]
@@ -426,11 +438,11 @@ public final class HostGovernor: Sendable {
         /// Lateness sheds one more position per step-down dwell while the client is late, and
         /// gives one back per restore dwell on time; the work learns the share.
         mutating func take(
-            _ report: WorkReport, at time: MonotonicInstant, hostLevel: PressureLevel,
+            _ work: Work, at time: MonotonicInstant, hostLevel: PressureLevel,
             configuration: HostGovernorConfiguration
         ) {
             let policy = configuration.policy
-            lateShare = report.lateShare
+            lateShare = work.lateShare
             let (acting, _) = policy.actingLevel(pressure: hostLevel, lateShare: lateShare)
             if acting > hostLevel {
                 onTimeSince = nil
@@ -445,15 +457,15 @@ public final class HostGovernor: Sendable {
                 onTimeSince = since
                 if lateSheds > 0, time.isAtLeast(policy.restoreDwell, after: since),
                     time.isAtLeast(policy.restoreDwell, after: lastLateChange),
-                    wouldKeepUp(at: lateSheds - 1, after: report)
+                    wouldKeepUp(at: lateSheds - 1, medianSeconds: work.medianSeconds)
                 {
                     lateSheds -= 1
                     lastLateChange = time
                     onTimeSince = time
                 }
             }
-            guard registration.share == nil, !isPaused, report.frames > 0,
-                let median = report.workSeconds.median
+            guard registration.share == nil, !isPaused, work.frames > 0,
+                let median = work.medianSeconds
             else { return }
             let position = chain.positions[position]
             let used =
