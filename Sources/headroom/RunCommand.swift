@@ -104,6 +104,10 @@ enum RunCommand {
                 "--priority", "N", "the run's priority among the host's pipelines (0-100)",
                 in: 0...100, default: 50
             ).within("--serve"),
+            .path(
+                "--token-file", "FILE",
+                "the token POST and DELETE from beyond loopback need (a file of mode 0600)"
+            ).within("--serve"),
             .flag("--json", "print the summary as JSON (no live display)"),
         ],
         run: { arguments in
@@ -127,6 +131,7 @@ enum RunCommand {
             let traceFile = arguments.value("--trace")
             let timeline = LaunchTimeline.startingAtProcessStart()
             let history = try LaunchCommand.store(arguments, isWriting: true)
+            let token = try arguments.value("--token-file").map(BearerToken.load)
 
             var summaries: [RunSummary] = []
             // --compare: the governor as asked (on, unless --governor says otherwise), then off.
@@ -159,7 +164,8 @@ enum RunCommand {
                 }
                 let run = try PipelineRun(
                     options: options, timeline: index == 0 ? timeline : LaunchTimeline())
-                let server = try serve(run, at: arguments.value("--serve"), quiet: json)
+                let server = try serve(
+                    run, at: arguments.value("--serve"), token: token, quiet: json)
                 defer { server?.stop() }
                 let display = RunDisplay(
                     isLive: !json && Console.isTerminal, isQuiet: json, duration: options.duration)
@@ -272,11 +278,9 @@ enum RunCommand {
                 seed: UInt64(arguments.integer("--seed")), style: SceneCommand.style(arguments)),
             governance: RunOptions.Governance(rawValue: arguments.text("--governor")) ?? .full)
         options.timing = RunTiming(rawValue: arguments.text("--clock")) ?? .real
-        if arguments.isGiven("--priority"), arguments.value("--serve") == nil {
-            throw UsageError(
-                description:
-                    "--priority: ranks the run among the pipelines that share the host through"
-                    + " --serve; give --serve too")
+        for option in ["--priority", "--token-file"]
+        where arguments.isGiven(option) && arguments.value("--serve") == nil {
+            throw UsageError(description: "\(option): applies to --serve's API; give --serve too")
         }
         options.priority = arguments.integer("--priority")
         if options.timing == .virtual, arguments.value("--source") != nil {
@@ -344,9 +348,9 @@ enum RunCommand {
     }
 
     /// Starts serving `run`'s metrics and its host service (API v1) at `address`, if given.
-    private static func serve(_ run: PipelineRun, at address: String?, quiet: Bool) throws
-        -> HTTPServer?
-    {
+    private static func serve(
+        _ run: PipelineRun, at address: String?, token: BearerToken?, quiet: Bool
+    ) throws -> HTTPServer? {
         guard let address else { return nil }
         let listen: ListenAddress
         do throws(HTTPServerError) {
@@ -360,11 +364,16 @@ enum RunCommand {
                 service: run.service,
                 metrics: MetricsEndpoint(
                     registry: run.metrics.registry, status: { run.statusJSON }),
-                token: nil))
+                token: token))
         try server.start()
         if !quiet {
             Console.out(
                 "serving on \(listen.host):\(server.port) (/metrics /healthz /status /v1)")
+        }
+        if !listen.isLoopback && token == nil {
+            Console.error(
+                "headroom run: note: serving beyond loopback; POST and DELETE are refused from"
+                    + " there without --token-file")
         }
         return server
     }
