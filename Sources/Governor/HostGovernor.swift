@@ -173,10 +173,18 @@ public final class HostGovernor: Sendable {
     /// Feeds the host's level and sustainable share (0…1; unknown counts as 1) at `time`;
     /// clients whose lease ended are forgotten first.
     public func update(level: PressureLevel, sustainableShare: Share, at time: MonotonicInstant) {
+        let budget = sustainableShare.fraction.isFinite ? sustainableShare.clamped.fraction : 1
         state.withLock { state in
+            // The same reading as before with every client where it should be and no lease
+            // ended: nothing can move (the usual case, sample after sample).
+            let hasExpired = state.clients.values.contains { client in
+                client.leaseEnds.map { $0 < time } ?? false
+            }
+            if state.isSettled && level == state.level && budget == state.budget && !hasExpired {
+                return
+            }
             state.level = level
-            state.budget =
-                sustainableShare.fraction.isFinite ? sustainableShare.clamped.fraction : 1
+            state.budget = budget
             expire(&state, at: time)
             arbitrate(&state, at: time)
         }
@@ -293,6 +301,9 @@ public final class HostGovernor: Sendable {
             }
             state.clients[id] = client
         }
+        state.isSettled = state.clients.values.allSatisfy { client in
+            targets[client.id] == client.position && client.isPaused == pausing
+        }
         publish(&state, in: order)
     }
 
@@ -361,6 +372,9 @@ public final class HostGovernor: Sendable {
         var nextOrder = 0
         var seq = 0
         var revision = 0
+        /// Every client is at the position the last arbitration targeted: until the reading
+        /// changes or a client does, arbitrating again would change nothing.
+        var isSettled = false
 
         /// Highest priority first, then in the order they registered.
         func byPriority() -> [Client] {

@@ -76,6 +76,12 @@ public struct HeadroomMetrics: Sendable {
     private let bound: BoundSeries
 
     private struct BoundSeries: Sendable {
+        var pressureLevel: GaugeHandle
+        var thermalHeadroom: GaugeHandle
+        var thermalHeadroomForecast: GaugeHandle
+        var sustainableBudget: GaugeHandle
+        var simulated: GaugeHandle
+        var pressureSamples: CounterHandle
         var hardwareCost: GaugeHandle
         var systemPressureCost: GaugeHandle
         var targetFrameRate: GaugeHandle
@@ -194,6 +200,11 @@ public struct HeadroomMetrics: Sendable {
             help: "The frame rate the host service advises each registered pipeline; 0 = pause.",
             labelNames: ["client", "name"])
         bound = BoundSeries(
+            pressureLevel: try pressureLevel.handle(),
+            thermalHeadroom: try thermalHeadroom.handle(),
+            thermalHeadroomForecast: try thermalHeadroomForecast.handle(),
+            sustainableBudget: try sustainableBudget.handle(), simulated: try simulated.handle(),
+            pressureSamples: try pressureSamples.handle(),
             hardwareCost: try hardwareCost.handle(),
             systemPressureCost: try systemPressureCost.handle(),
             targetFrameRate: try frameRate.handle(labels: ["kind": "target"]),
@@ -208,20 +219,16 @@ public struct HeadroomMetrics: Sendable {
     /// Publishes one pressure reading. Unknown values (nil) remove their series rather than
     /// export a made-up number; sensors not in `status` leave the exposition.
     public func publish(_ status: PressureStatus) {
-        pressureLevel.family.set(Double(status.level), at: [])
+        bound.pressureLevel.set(Double(status.level))
         pressureFactorLevel.family.replaceAll(
             with: status.factorLevels.map { ([$0.key], Double($0.value)) })
-        for (gauge, value) in [
-            (thermalHeadroom, status.headroom), (thermalHeadroomForecast, status.headroomForecast),
-            (sustainableBudget, status.sustainableShare),
-        ] {
-            if let value, !value.isNaN {
-                gauge.family.set(value, at: [])
-            } else {
-                gauge.family.remove(at: [])
-            }
+        func publish(_ value: Double?, to handle: GaugeHandle) {
+            if let value, !value.isNaN { handle.set(value) } else { handle.remove() }
         }
-        simulated.family.set(status.isSimulated ? 1 : 0, at: [])
+        publish(status.headroom, to: bound.thermalHeadroom)
+        publish(status.headroomForecast, to: bound.thermalHeadroomForecast)
+        publish(status.sustainableShare, to: bound.sustainableBudget)
+        bound.simulated.set(status.isSimulated ? 1 : 0)
         // Each family is swapped whole, so a scrape never sees half a reading of it.
         func values(_ value: (SensorSample) -> Double?) -> [([String], Double)] {
             status.sensors.compactMap { sample in
@@ -243,7 +250,7 @@ public struct HeadroomMetrics: Sendable {
                 ]
             })
         gpuLoad.family.replaceAll(with: board.gpuLoad.map { ([$0.key], $0.value) })
-        pressureSamples.family.add(1, at: [])
+        bound.pressureSamples.increment()
     }
 
     /// Publishes the pipeline's current settings and rates.

@@ -92,6 +92,8 @@ final class MetricFamily: Sendable {
     /// Replaces every series of a gauge at once with `values`.
     func replaceAll(with values: [([String], Double)]) {
         series.withLock { all in
+            // Nothing before and nothing now (a host without such sensors): nothing to do.
+            if values.isEmpty && all.isEmpty { return }
             let kept = Set(values.map(\.0))
             for (key, entry) in all where !kept.contains(key) {
                 if case .scalar(let cell) = entry { cell.remove() }
