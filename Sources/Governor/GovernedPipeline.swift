@@ -11,7 +11,7 @@ import Units
 ///
 /// The pipeline registers its inference settings as its ladder (a quality table's best
 /// settings with their measured quality, or else the policy's ladder; each step costing its
-/// share of the pipeline's work, `(1 + scale² / stride) / 2`), its requested frame rate down to
+/// share of the pipeline's work at full rate, ``PipelineSettings/load(relativeTo:)``), its requested frame rate down to
 /// the policy's minimum, the session's hardware cost as its share of the host, and that it
 /// follows the levels (``ClientRegistration/followsLevels``). Its advice comes back as
 /// ``PipelineSettings``; each change of them as a ``GovernorChange``.
@@ -26,16 +26,9 @@ public final class GovernedPipeline: Sendable {
     public let registration: ClientRegistration
     /// Prices the session at a frame rate against the sustainable share.
     public let costModel: SystemPressureCost
-    /// The frame rate the pipeline asks for.
-    public var requestedFrameRate: FrameRate { registration.nominalFrameRate }
     /// The inference setting of each ladder step.
     public let ladder: [InferenceSetting]
-    private let state: LockedState<State>
-
-    private struct State {
-        var settings: PipelineSettings
-        var sustainableShare = Share.whole
-    }
+    private let state: LockedState<PipelineSettings>
 
     /// The name the pipeline registers under.
     public static let defaultName = "headroom run"
@@ -60,7 +53,9 @@ public final class GovernedPipeline: Sendable {
             minFrameRate: min(policy.minimumFrameRate, requested),
             ladder: steps.map { step in
                 LadderStep(
-                    name: step.setting.description, cost: (1 + step.setting.relativeCost) / 2,
+                    name: step.setting.description,
+                    cost: PipelineSettings(frameRate: requested, inference: step.setting)
+                        .load(relativeTo: requested),
                     quality: step.quality)
             },
             share: Share(fraction: min(1, max(0.001, share))), followsLevels: true)
@@ -71,13 +66,11 @@ public final class GovernedPipeline: Sendable {
         let (id, advice) = try host.register(registration, at: instant, leased: false)
         self.id = id
         state = LockedState(
-            State(
-                settings: PipelineSettings(
-                    frameRate: advice.frameRate, inference: ladder[advice.ladderStep])))
+            PipelineSettings(frameRate: advice.frameRate, inference: ladder[advice.ladderStep]))
     }
 
     /// The settings in force.
-    public var settings: PipelineSettings { state.withLock { $0.settings } }
+    public var settings: PipelineSettings { state.withLock { $0 } }
 
     /// The settings a pipeline may step through, heaviest first, with their measured quality:
     /// the policy ladder's heaviest (where every run starts), then the quality table's cheaper
@@ -146,11 +139,10 @@ public final class GovernedPipeline: Sendable {
         let target = PipelineSettings(
             frameRate: isCapturing ? advice.frameRate : registration.minFrameRate,
             inference: ladder[advice.ladderStep], isCapturing: isCapturing)
-        return state.withLock { state in
-            state.sustainableShare = sustainableShare
-            let current = state.settings
+        return state.withLock { settings in
+            let current = settings
             guard target != current else { return nil }
-            state.settings = target
+            settings = target
             return GovernorChange(
                 instant: instant,
                 decision: GovernorDecision(
@@ -159,13 +151,6 @@ public final class GovernedPipeline: Sendable {
                         atFrameRate: target.frameRate, sustainableShare: sustainableShare),
                     reason: advice.reason))
         }
-    }
-
-    /// The system pressure cost of the settings in force at the last reading's sustainable
-    /// share.
-    public var systemPressureCost: Double {
-        let (settings, share) = state.withLock { ($0.settings, $0.sustainableShare) }
-        return costModel.cost(atFrameRate: settings.frameRate, sustainableShare: share)
     }
 
     /// Leaves the host governor (the others take the budget back).

@@ -147,9 +147,14 @@ public final class HostGovernor: Sendable {
             expire(&state, at: time)
             guard var client = state.clients[id] else { return nil }
             client.renewLease(at: time, lease: configuration.lease)
+            let before = client.arbitrationInputs
             client.take(work, at: time, hostLevel: state.level, configuration: configuration)
             state.clients[id] = client
-            arbitrate(&state, at: time)
+            // A report that changed nothing arbitration reads (an on-time pipeline reporting
+            // every sample) leaves a settled host as it is.
+            if !state.isSettled || client.arbitrationInputs != before {
+                arbitrate(&state, at: time)
+            }
             return state.clients[id]?.advice
         }
     }
@@ -427,6 +432,19 @@ public final class HostGovernor: Sendable {
             let then = chain.positions[position]
             let predicted = median * costs[then.ladderStep] / costs[now.ladderStep]
             return predicted <= 0.85 / then.frameRate.framesPerSecond
+        }
+
+        /// What of a client's own state arbitration reads: its lateness, the positions it shed
+        /// for it, its learned share.
+        var arbitrationInputs: ArbitrationInputs {
+            ArbitrationInputs(
+                lateShare: lateShare, lateSheds: lateSheds, learnedShare: learnedShare)
+        }
+
+        struct ArbitrationInputs: Equatable {
+            var lateShare: Share
+            var lateSheds: Int
+            var learnedShare: Share?
         }
 
         /// Extends a leased client's lease to `lease` from `time`.
