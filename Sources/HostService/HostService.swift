@@ -93,13 +93,14 @@ public final class HostService: Sendable {
 
     /// Publishes the registered clients and their advised frame rates, when they changed.
     func publishMetrics() {
-        guard let metrics else { return }
+        // The revision first: binding the metrics copies every handle they hold.
+        guard self.metrics != nil else { return }
         let revision = governor.revision
         let isCurrent = latest.withLock { latest in
             defer { latest.publishedRevision = revision }
             return latest.publishedRevision == revision
         }
-        guard !isCurrent else { return }
+        guard !isCurrent, let metrics else { return }
         let clients = governor.clients
         try? metrics.serviceClients.set(Double(clients.count))
         var labelSets: Set<[String: String]> = []

@@ -5,13 +5,15 @@
 /// Thread-safe. A subscriber leaves when its stream is dropped or cancelled; ``finish()`` ends
 /// every current stream, ``close()`` also every later one.
 public final class Broadcast<Element: Sendable>: Sendable {
-    private struct Subscribers {
+    @usableFromInline struct Subscribers {
         var next = 0
-        var all: [Int: AsyncStream<Element>.Continuation] = [:]
+        @usableFromInline var all: [Int: AsyncStream<Element>.Continuation] = [:]
         var isClosed = false
     }
 
-    private let subscribers = LockedState(Subscribers())
+    // Inlinable where elements are yielded, so that a sampler yielding its readings calls code
+    // specialized for them rather than looking up generic metadata on every element.
+    @usableFromInline let subscribers = LockedState(Subscribers())
 
     /// An empty broadcast.
     public init() {}
@@ -46,8 +48,9 @@ public final class Broadcast<Element: Sendable>: Sendable {
     /// termination handler, which takes ours — under our lock the two deadlock (seen at the
     /// end of a run, when the pressure observer published as the run cancelled its reader).
     /// A subscriber that leaves meanwhile gets nothing: its stream has ended.
+    @inlinable
     public func yield(_ element: Element) {
-        let continuations = subscribers.withLock { Array($0.all.values) }
+        let continuations = subscribers.withLock { $0.all.isEmpty ? [] : Array($0.all.values) }
         for continuation in continuations { continuation.yield(element) }
     }
 

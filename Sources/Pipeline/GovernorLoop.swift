@@ -35,12 +35,13 @@ struct GovernorLoop: Sendable {
     /// - Throws: `CancellationError` when cancelled.
     func run() async throws {
         var classifier = classifier
+        let statuses = PressureStatusMaker()
         while true {
             try Task.checkCancellation()
             let now = clock.now
             guard let sample = source.sample(at: now) else { return }
             let reading = classifier.classify(sample)
-            let status = PressureStatus(reading)
+            let status = statuses.status(for: reading)
             metrics.publish(status)
             let lateShare = state.withLock { state in
                 state.reading = reading

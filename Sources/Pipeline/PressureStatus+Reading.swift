@@ -29,7 +29,12 @@ extension PressureStatus {
                     highCelsius: $0.high?.value, criticalCelsius: $0.critical?.value)
             },
             board: reading.board.map(BoardStatus.init) ?? BoardStatus(),
-            document: DeferredText { String(decoding: Self.json(reading), as: UTF8.self) })
+            document: Self.document(reading))
+    }
+
+    /// The reading's `status --json` form, made when first asked for.
+    static func document(_ reading: PressureReading) -> DeferredText {
+        DeferredText { String(decoding: json(reading), as: UTF8.self) }
     }
 
     /// The reading as `status --json` prints it: pretty, sorted keys.

@@ -11,6 +11,8 @@ import Units
 public final class LibsensorsSource: TemperatureSource {
     /// Seconds between discoveries; 0 rediscovers on every sample.
     public let rescanInterval: Duration
+    /// ``rescanInterval`` in seconds, the unit of the sample times it is compared with.
+    private let rescanSeconds: Double
     private let library: Libsensors
     private struct State {
         var table = PolledSensorTable()
@@ -26,6 +28,7 @@ public final class LibsensorsSource: TemperatureSource {
     public init(library: Libsensors = .shared, rescanInterval: Duration = .seconds(60)) {
         self.library = library
         self.rescanInterval = rescanInterval
+        self.rescanSeconds = rescanInterval.seconds
     }
 
     /// Reads every discovered temperature input, rediscovering when due.
@@ -33,7 +36,7 @@ public final class LibsensorsSource: TemperatureSource {
     /// - Throws: ``SourceUnavailable`` when libsensors cannot be initialized.
     public func readTemperatures(at time: Double) throws(SourceUnavailable) -> [SensorReading] {
         let library = self.library
-        let interval = rescanInterval.seconds
+        let interval = rescanSeconds
         let result: Result<[SensorReading], SourceUnavailable> = state.withLock { state in
             let isDue =
                 state.lastDiscovery.map { time - $0 >= interval || time < $0 } ?? true

@@ -28,8 +28,10 @@ public final class DeferredText: Sendable, Hashable, CustomStringConvertible {
     /// The text.
     public var description: String { text }
 
-    /// Equal when the texts are.
-    public static func == (lhs: DeferredText, rhs: DeferredText) -> Bool { lhs.text == rhs.text }
+    /// Equal when the texts are (one text is equal to itself without being made).
+    public static func == (lhs: DeferredText, rhs: DeferredText) -> Bool {
+        lhs === rhs || lhs.text == rhs.text
+    }
 
     /// Hashes the text.
     public func hash(into hasher: inout Hasher) { hasher.combine(text) }

@@ -1,3 +1,5 @@
+import Locking
+
 /// The metrics every Headroom instance exports, registered under the names that dashboards,
 /// alert rules and users rely on (DESIGN.md, "Metrics"). Extend it; never rename a metric.
 ///
@@ -74,6 +76,9 @@ public struct HeadroomMetrics: Sendable {
     /// The series the pipeline publishes every frame or sample, bound once: publishing them
     /// is an atomic store and cannot fail.
     private let bound: BoundSeries
+    /// The last status published, without its document: publishing an unchanged reading
+    /// again only counts it (at 10 Hz most readings repeat the last one).
+    private let lastPublished = LockedState<PressureStatus?>(nil)
 
     private struct BoundSeries: Sendable {
         var pressureLevel: GaugeHandle
@@ -219,6 +224,14 @@ public struct HeadroomMetrics: Sendable {
     /// Publishes one pressure reading. Unknown values (nil) remove their series rather than
     /// export a made-up number; sensors not in `status` leave the exposition.
     public func publish(_ status: PressureStatus) {
+        bound.pressureSamples.increment()
+        var remembered = status
+        remembered.document = Self.noDocument
+        let isUnchanged = lastPublished.withLock { last in
+            defer { last = remembered }
+            return last == remembered
+        }
+        guard !isUnchanged else { return }
         bound.pressureLevel.set(Double(status.level))
         pressureFactorLevel.family.replaceAll(
             with: status.factorLevels.map { ([$0.key], Double($0.value)) })
@@ -250,8 +263,10 @@ public struct HeadroomMetrics: Sendable {
                 ]
             })
         gpuLoad.family.replaceAll(with: board.gpuLoad.map { ([$0.key], $0.value) })
-        bound.pressureSamples.increment()
     }
+
+    /// The document of every remembered status: statuses compare by their values alone.
+    private static let noDocument = DeferredText(text: "")
 
     /// Publishes the pipeline's current settings and rates.
     public func publishPipeline(

@@ -115,10 +115,11 @@ private func serveCPU(seconds: Double) async throws -> (cpu: ObserverCPU, reader
     let readers = (0..<8).compactMap { _ in EventStreamReader(port: port) }
     defer { for reader in readers { reader.close() } }
     let firstReading = LockedState(false)
+    let statuses = PressureStatusMaker()
     let task = Task {
         await observer.run(onReading: { reading in
             service.consume(reading)
-            try? exporter.publish(PressureStatus(reading))
+            try? exporter.publish(statuses.status(for: reading))
             firstReading.withLock { $0 = true }
         })
     }

@@ -141,8 +141,9 @@ enum ServeCommand {
             }
             // The first reading before anything is announced: once "serving on" is printed,
             // /v1/pressure and /status answer.
+            let statuses = PressureStatusMaker()
             if let first = observer.sampleOnce() {
-                try exporter.publish(PressureStatus(first))
+                try exporter.publish(statuses.status(for: first))
                 service.consume(first)
             }
             let socket = arguments.value("--socket").map { " and unix:\($0)" } ?? ""
@@ -160,7 +161,7 @@ enum ServeCommand {
                             service.consume(reading)
                             let problem: String?
                             do {
-                                try exporter.publish(PressureStatus(reading))
+                                try exporter.publish(statuses.status(for: reading))
                                 problem = nil
                             } catch {
                                 problem = "\(error)"

@@ -44,6 +44,23 @@ import Testing
         #expect(metrics.pressureSamples.value() == 2)
     }
 
+    @Test func anUnchangedStatusIsCountedAndTheNextChangeIsPublished() throws {
+        let metrics = try HeadroomMetrics()
+        let cool = PressureStatus(level: 0, factorLevels: ["systemTemperature": 0], headroom: 0.2)
+        var hot = cool
+        hot.level = 2
+        hot.factorLevels = ["systemTemperature": 2]
+        hot.headroom = nil
+        for status in [cool, cool, hot, hot, cool] { metrics.publish(status) }
+        #expect(metrics.pressureSamples.value() == 5)
+        #expect(metrics.pressureLevel.value() == 0)
+        #expect(metrics.thermalHeadroom.value() == 0.2)
+        #expect(metrics.pressureFactorLevel.value(labels: ["factor": "systemTemperature"]) == 0)
+        metrics.publish(hot)
+        #expect(metrics.pressureLevel.value() == 2)
+        #expect(metrics.thermalHeadroom.value() == nil)
+    }
+
     @Test func sensorsThatDisappearLeaveTheExposition() throws {
         let metrics = try HeadroomMetrics()
         metrics.publish(
