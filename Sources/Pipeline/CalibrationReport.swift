@@ -21,6 +21,9 @@ public struct CalibrationReport: Codable, Sendable {
     /// How much the configurations' width and height were scaled down for this host, 0 < scale
     /// ≤ 1 (see ``HostCalibration/scaled(toSecondsPerPixel:)``).
     public var resolutionScale: Double
+    /// How much the configurations' frame rates were scaled down for this host, 0 < scale ≤ 1
+    /// (HOG keeps its sizes; see ``HostCalibration/scaled(toSecondsPerPixel:)``).
+    public var frameRateScale: Double
     /// The detector measured.
     public var detector: DetectorKind
 
@@ -28,7 +31,8 @@ public struct CalibrationReport: Codable, Sendable {
     public init(
         profile: DeviceProfile, fit: CalibrationFit, fitMeasurements: [CalibrationMeasurement],
         heldOutMeasurements: [CalibrationMeasurement], validation: CalibrationValidation,
-        date: String, cores: Int, resolutionScale: Double = 1, detector: DetectorKind = .blob
+        date: String, cores: Int, resolutionScale: Double = 1, frameRateScale: Double = 1,
+        detector: DetectorKind = .blob
     ) {
         self.detector = detector
         self.profile = profile
@@ -39,6 +43,7 @@ public struct CalibrationReport: Codable, Sendable {
         self.date = date
         self.cores = cores
         self.resolutionScale = resolutionScale
+        self.frameRateScale = frameRateScale
     }
 }
 

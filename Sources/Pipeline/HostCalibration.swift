@@ -37,6 +37,37 @@ public struct HostCalibration: Sendable {
         CalibrationPoint(width: 640, height: 360, frameRate: 15, cameras: 2),
     ]
 
+    /// Configurations HOG is fitted at: the sizes it runs at on video (a 576-line PAL frame and
+    /// its 0.75 step, up to 720p), at the few frames a second a CPU manages. HOG's work per
+    /// pixel grows with its pyramid of 64×128 windows — a 288-line frame costs about a fifth
+    /// less a pixel than a 576-line one, and a frame shorter than the window almost nothing — so
+    /// these stay between 384 and 720 lines, where the estimator's cost per pixel holds.
+    public static let hogFitPoints: [CalibrationPoint] = [
+        CalibrationPoint(width: 512, height: 384, frameRate: 8),
+        CalibrationPoint(width: 640, height: 480, frameRate: 5),
+        CalibrationPoint(width: 768, height: 576, frameRate: 2),
+        CalibrationPoint(width: 768, height: 576, frameRate: 6),
+        CalibrationPoint(width: 960, height: 720, frameRate: 3),
+        CalibrationPoint(width: 1280, height: 720, frameRate: 2),
+    ]
+
+    /// HOG's held-out configurations: sizes and rates between the fitted ones, and two cameras.
+    public static let hogHeldOutPoints: [CalibrationPoint] = [
+        CalibrationPoint(width: 576, height: 432, frameRate: 6),
+        CalibrationPoint(width: 704, height: 528, frameRate: 4),
+        CalibrationPoint(width: 896, height: 504, frameRate: 4),
+        CalibrationPoint(width: 960, height: 540, frameRate: 3),
+        CalibrationPoint(width: 512, height: 384, frameRate: 4, cameras: 2),
+    ]
+
+    /// The configurations fitted and held out by default for `detector`.
+    public static func defaultPoints(for detector: DetectorKind)
+        -> (fit: [CalibrationPoint], heldOut: [CalibrationPoint])
+    {
+        detector == .hog
+            ? (hogFitPoints, hogHeldOutPoints) : (defaultFitPoints, defaultHeldOutPoints)
+    }
+
     /// Configurations fitted.
     public var fitPoints: [CalibrationPoint]
     /// Configurations held out for validation.
@@ -55,23 +86,28 @@ public struct HostCalibration: Sendable {
     /// How much the configurations' width and height were scaled to suit this host (1: as
     /// given); see ``scaled(toSecondsPerPixel:)``.
     public private(set) var resolutionScale = 1.0
+    /// How much the configurations' frame rates were scaled to suit this host (1: as given;
+    /// HOG only); see ``scaled(toSecondsPerPixel:)``.
+    public private(set) var frameRateScale = 1.0
 
     /// The largest share of one core the heaviest configuration may need: a frame loop runs on
     /// one core, and one near its limit falls behind instead of measuring the cost model.
     public static let coreShareLimit = 0.7
 
-    /// A calibration measuring for `seconds` in total (20 by default: about 25 s with
-    /// warm-ups) at `fitPoints` and `heldOutPoints`.
+    /// A calibration of `detector` measuring for `seconds` in total (20 by default: about
+    /// 25 s with warm-ups) at `fitPoints` and `heldOutPoints` (by default the detector's
+    /// ``defaultPoints(for:)``).
     public init(
-        seconds: Double = 20, fitPoints: [CalibrationPoint] = HostCalibration.defaultFitPoints,
-        heldOutPoints: [CalibrationPoint] = HostCalibration.defaultHeldOutPoints,
+        seconds: Double = 20, fitPoints: [CalibrationPoint]? = nil,
+        heldOutPoints: [CalibrationPoint]? = nil,
         profileName: String = ProfileCatalog.hostProfileName, seed: UInt64 = 1,
         detector: DetectorKind = .blob
     ) {
+        let defaults = Self.defaultPoints(for: detector)
         self.detector = detector
         self.seconds = seconds
-        self.fitPoints = fitPoints
-        self.heldOutPoints = heldOutPoints
+        self.fitPoints = fitPoints ?? defaults.fit
+        self.heldOutPoints = heldOutPoints ?? defaults.heldOut
         self.profileName = profileName
         self.seed = seed
     }
@@ -84,11 +120,13 @@ public struct HostCalibration: Sendable {
     /// Seconds each configuration warms up before its window.
     public var warmUp: Double { min(0.5, window / 4) }
 
-    /// This calibration with every configuration's width and height scaled by the same factor
-    /// (frame rates kept, sizes rounded to multiples of 8) so the heaviest needs at most
-    /// ``coreShareLimit`` of one core at `secondsPerPixel` CPU seconds per pixel; unchanged
-    /// when it already does, or nearly (a scale of 0.95 or more). A slow host is then calibrated at smaller frames instead of
-    /// falling behind at every configuration.
+    /// This calibration made light enough for this host: the heaviest configuration needs at
+    /// most ``coreShareLimit`` of one core at `secondsPerPixel` CPU seconds per pixel.
+    /// Every configuration's width and height are scaled by the same factor (frame rates kept,
+    /// sizes rounded to multiples of 8) — or, for HOG, whose work per pixel depends on the
+    /// frame's size, every frame rate by the square of it (sizes kept). Unchanged when it
+    /// already is light enough, or nearly (a factor of 0.95 or more). A slow host is then
+    /// calibrated at lighter configurations instead of falling behind at every one.
     public func scaled(toSecondsPerPixel secondsPerPixel: Double) -> HostCalibration {
         let points = fitPoints + heldOutPoints
         let heaviest = points.map { $0.format.pixelsPerSecond(at: $0.frameRate) }.max() ?? 0
@@ -97,6 +135,13 @@ public struct HostCalibration: Sendable {
         let scale = (Self.coreShareLimit / load).squareRoot()
         guard scale < 0.95 else { return self }  // near enough: keep the usual sizes
         func scaled(_ point: CalibrationPoint) -> CalibrationPoint {
+            if detector == .hog {
+                return CalibrationPoint(
+                    width: point.width, height: point.height,
+                    frameRate: FrameRate(
+                        framesPerSecond: point.frameRate.framesPerSecond * scale * scale),
+                    cameras: point.cameras)
+            }
             func side(_ length: Int) -> Int {
                 max(8, Int((Double(length) * scale / 8).rounded()) * 8)
             }
@@ -107,15 +152,21 @@ public struct HostCalibration: Sendable {
         var copy = self
         copy.fitPoints = fitPoints.map(scaled)
         copy.heldOutPoints = heldOutPoints.map(scaled)
-        copy.resolutionScale = resolutionScale * scale
+        if detector == .hog {
+            copy.frameRateScale = frameRateScale * scale * scale
+        } else {
+            copy.resolutionScale = resolutionScale * scale
+        }
         return copy
     }
 
-    /// CPU seconds per pixel of drawing, detecting and tracking, measured on a few frames on
-    /// the calling thread (about a quarter of a second): what ``scaled(toSecondsPerPixel:)``
-    /// needs before the real measurements.
+    /// CPU seconds per pixel of drawing, detecting and tracking, measured on a few frames of
+    /// the smallest configuration's size on the calling thread (about a quarter of a second):
+    /// what ``scaled(toSecondsPerPixel:)`` needs before the real measurements.
     func probeSecondsPerPixel() throws -> Double {
-        let point = CalibrationPoint(width: 320, height: 180, frameRate: 30)
+        let smallest = (fitPoints + heldOutPoints).min { $0.pixelsPerFrame < $1.pixelsPerFrame }
+        let point = CalibrationPoint(
+            width: smallest?.width ?? 320, height: smallest?.height ?? 180, frameRate: 30)
         var scene = SyntheticScene.Configuration()
         scene.seed = seed
         let source = SceneFrameSource(
@@ -184,7 +235,8 @@ public struct HostCalibration: Sendable {
         return CalibrationReport(
             profile: profile, fit: fit, fitMeasurements: fitted, heldOutMeasurements: heldOut,
             validation: CalibrationValidation(measurements: heldOut, profile: profile),
-            date: date, cores: cores, resolutionScale: resolutionScale, detector: detector)
+            date: date, cores: cores, resolutionScale: resolutionScale,
+            frameRateScale: frameRateScale, detector: detector)
     }
 
     /// Runs `point` for a warm-up and a window; `share` is told the window's progress, 0…1.
@@ -201,7 +253,7 @@ public struct HostCalibration: Sendable {
             estimator: HardwareCostEstimator(profile: Self.unpriced), frameSource: source)
         session.beginConfiguration()
         try session.commitConfiguration()
-        let consumer = ConsumerMeter()
+        let consumer = ConsumerMeter(drawnCPUSeconds: { source.drawn.cpuSeconds })
         let stage = try TrackingStage(
             inference: InferenceSetting(stride: 1, scale: 1),
             frameRate: point.frameRate, detector: detector)
@@ -225,7 +277,7 @@ public struct HostCalibration: Sendable {
             () async -> Result<CalibrationMeasurement, any Error> in
             do {
                 return .success(
-                    try await window(point, source: source, consumer: consumer, share: share))
+                    try await window(point, consumer: consumer, share: share))
             } catch {
                 return .failure(error)
             }
@@ -238,39 +290,43 @@ public struct HostCalibration: Sendable {
     }
 
     private func window(
-        _ point: CalibrationPoint, source: MeteredFrameSource, consumer: ConsumerMeter,
-        share: (Double) -> Void
+        _ point: CalibrationPoint, consumer: ConsumerMeter, share: (Double) -> Void
     ) async throws -> CalibrationMeasurement {
         let clock = ContinuousClock()
         try await Task.sleep(for: .seconds(warmUp))
-        let startWall = MonotonicClock.now()
-        let startProcess = CPUTime.process()
-        let startDrawn = source.drawn
-        let startConsumed = consumer.totals
-        // The window lasts `window` seconds, longer (up to ten windows) until a few frames
-        // were processed: a busy machine may starve a short one.
+        // The window runs from one frame done to another, so that it holds whole frames: the
+        // process's CPU time in it is theirs, however few there are (HOG at 2 fps). It lasts
+        // `window` seconds, longer (up to ten windows) until a few frames were processed: a
+        // busy machine may starve a short one.
+        let wallStart = MonotonicClock.now()
         let end = clock.now + .seconds(window)
         let latest = clock.now + .seconds(window * 10)
+        var start = consumer.mark
         func isDone() -> Bool {
             let now = clock.now
-            return now >= latest
-                || (now >= end && consumer.totals.frames - startConsumed.frames >= 3)
+            let frames = consumer.mark.frames
+            if start.frames == 0 && frames > 0 { start = consumer.mark }
+            return now >= latest || (now >= end && start.frames > 0 && frames - start.frames >= 3)
         }
         while !isDone() {
-            let left = clock.now < end ? end - clock.now : .milliseconds(50)
+            let left = clock.now < end ? end - clock.now : .milliseconds(20)
             try await Task.sleep(for: min(.milliseconds(100), left))
-            share(min(1, MonotonicClock.now().seconds(since: startWall) / window))
+            share(min(1, MonotonicClock.now().seconds(since: wallStart) / window))
         }
-        let seconds = MonotonicClock.now().seconds(since: startWall)
-        let process = CPUTime.process() - startProcess
-        let drawn = source.drawn
-        let consumed = consumer.totals
+        let done = consumer.mark
+        guard done.frames > start.frames else {
+            // Nothing processed in ten windows: a window without frames, which did not keep up.
+            return CalibrationMeasurement(
+                point: point, seconds: MonotonicClock.now().seconds(since: wallStart), frames: 0,
+                droppedFrames: done.dropped - start.dropped, processCPUSeconds: 0,
+                readoutCPUSeconds: 0, consumerCPUSeconds: 0, cores: CPUTime.cores)
+        }
         return CalibrationMeasurement(
-            point: point, seconds: seconds, frames: consumed.frames - startConsumed.frames,
-            droppedFrames: consumed.dropped - startConsumed.dropped,
-            processCPUSeconds: process, readoutCPUSeconds: drawn.cpuSeconds - startDrawn.cpuSeconds,
-            consumerCPUSeconds: consumed.cpuSeconds - startConsumed.cpuSeconds,
-            cores: CPUTime.cores)
+            point: point, seconds: done.wall.seconds(since: start.wall),
+            frames: done.frames - start.frames, droppedFrames: done.dropped - start.dropped,
+            processCPUSeconds: done.processCPUSeconds - start.processCPUSeconds,
+            readoutCPUSeconds: done.drawnCPUSeconds - start.drawnCPUSeconds,
+            consumerCPUSeconds: done.cpuSeconds - start.cpuSeconds, cores: CPUTime.cores)
     }
 
     /// A profile that refuses nothing: the calibration session is committed before the host's
@@ -296,26 +352,45 @@ public struct HostCalibration: Sendable {
     }
 }
 
-/// The detector and tracker's side of a measurement: frames processed, frames they never saw
-/// (gaps in each camera's frame numbers), and their thread CPU time.
+/// The detector and tracker's side of a measurement, marked as each frame is done: frames
+/// processed, frames they never saw (gaps in each camera's frame numbers), their thread CPU
+/// time, and at that moment the process's CPU time, the camera's drawing CPU time and the
+/// wall clock.
 final class ConsumerMeter: Sendable {
-    private let state = LockedState<
-        (frames: Int, dropped: Int, cpuSeconds: Double, last: [String: Int])
-    >(
-        (0, 0, 0, [:]))
+    /// The totals as a frame was done.
+    struct Mark: Sendable {
+        var frames = 0
+        var dropped = 0
+        var cpuSeconds = 0.0
+        var processCPUSeconds = 0.0
+        var drawnCPUSeconds = 0.0
+        var wall = MonotonicInstant.origin
+    }
 
-    /// Counts frame `number` of `camera`, processed in `cpuSeconds`.
+    private let state = LockedState<(mark: Mark, last: [String: Int])>((Mark(), [:]))
+    private let drawnCPUSeconds: @Sendable () -> Double
+
+    /// A meter reading the camera's drawing CPU time from `drawnCPUSeconds`.
+    init(drawnCPUSeconds: @escaping @Sendable () -> Double) {
+        self.drawnCPUSeconds = drawnCPUSeconds
+    }
+
+    /// Counts frame `number` of `camera`, processed in `cpuSeconds`, and marks the moment.
     func add(frame number: Int, camera: String, cpuSeconds: Double) {
+        let process = CPUTime.process()
+        let drawn = drawnCPUSeconds()
+        let wall = MonotonicClock.now()
         state.withLock { state in
-            if let last = state.last[camera] { state.dropped += max(0, number - last - 1) }
+            if let last = state.last[camera] { state.mark.dropped += max(0, number - last - 1) }
             state.last[camera] = number
-            state.frames += 1
-            state.cpuSeconds += cpuSeconds
+            state.mark.frames += 1
+            state.mark.cpuSeconds += cpuSeconds
+            state.mark.processCPUSeconds = process
+            state.mark.drawnCPUSeconds = drawn
+            state.mark.wall = wall
         }
     }
 
-    /// The totals so far.
-    var totals: (frames: Int, dropped: Int, cpuSeconds: Double) {
-        state.withLock { ($0.frames, $0.dropped, $0.cpuSeconds) }
-    }
+    /// The totals as the latest frame was done.
+    var mark: Mark { state.withLock { $0.mark } }
 }

@@ -28,7 +28,8 @@ enum CalibrateCommand {
             cost against measured utilization (CPU seconds per second over cores). --json
             prints {"profile", "fit", "fitMeasurements", "heldOutMeasurements", "validation":
             {"rows", "meanAbsoluteError", "meanRelativeError"}, "date", "cores",
-            "resolutionScale", "detector"}.
+            "resolutionScale", "frameRateScale", "detector"}. HOG is measured at the sizes it
+            runs at on video (its work per pixel grows with the frame), at a few frames a second.
             """,
         options: [
             .number(
@@ -144,6 +145,11 @@ struct CalibrationText {
             lines.append(
                 "note: this host is slow for the default configurations: their width and height"
                     + " were scaled by \(report.resolutionScale.fixed(2))")
+        }
+        if report.frameRateScale < 1 {
+            lines.append(
+                "note: this host is slow for the default configurations: their frame rates"
+                    + " were scaled by \(report.frameRateScale.fixed(2))")
         }
         lines += [
             "",

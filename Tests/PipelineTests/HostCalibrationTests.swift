@@ -178,6 +178,27 @@ struct HostCalibrationTests {
         }
     }
 
+    @Test("HOG is measured at the sizes it runs at, and a slow host lowers its rates instead")
+    func hogKeepsItsSizes() {
+        let calibration = HostCalibration(detector: .hog)
+        #expect(calibration.fitPoints == HostCalibration.hogFitPoints)
+        #expect(calibration.heldOutPoints == HostCalibration.hogHeldOutPoints)
+        let points = calibration.fitPoints + calibration.heldOutPoints
+        // Each frame holds a pyramid of HOG's 64×128 windows, at least two levels' worth.
+        #expect(points.allSatisfy { $0.height >= 2 * 128 && $0.width >= 2 * 64 })
+        let slow = calibration.scaled(toSecondsPerPixel: 3e-6)
+        #expect(slow.resolutionScale == 1)
+        #expect(slow.frameRateScale < 1)
+        let slowPoints = slow.fitPoints + slow.heldOutPoints
+        #expect(slowPoints.map(\.width) == points.map(\.width))
+        #expect(slowPoints.map(\.height) == points.map(\.height))
+        for (point, original) in zip(slowPoints, points) {
+            #expect(point.frameRate.framesPerSecond < original.frameRate.framesPerSecond)
+            let load = point.format.pixelsPerSecond(at: point.frameRate) * 3e-6
+            #expect(load <= HostCalibration.coreShareLimit * 1.001, "\(point)")
+        }
+    }
+
     @Test("the profile and the calibration name the detector measured")
     func namesTheDetector() throws {
         let fit = try CalibrationFit(
