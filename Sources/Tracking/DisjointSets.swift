@@ -16,6 +16,19 @@ struct DisjointSets {
 
     /// The representative of `element`'s set.
     mutating func root(_ element: Int) -> Int {
+        Self.root(element, in: &parent)
+    }
+
+    /// Joins the sets of `a` and `b`.
+    mutating func union(_ a: Int, _ b: Int) {
+        Self.union(a, b, in: &parent)
+    }
+
+    /// The representative of `element`'s set in the parent links `parent` (each element's
+    /// link, a root its own), halving the path on the way: for links kept in storage of the
+    /// caller's, such as a temporary allocation.
+    static func root<Links: MutableCollection<Int>>(_ element: Int, in parent: inout Links) -> Int
+    where Links.Index == Int {
         var element = element
         while parent[element] != element {
             parent[element] = parent[parent[element]]
@@ -24,10 +37,11 @@ struct DisjointSets {
         return element
     }
 
-    /// Joins the sets of `a` and `b`.
-    mutating func union(_ a: Int, _ b: Int) {
-        let rootA = root(a)
-        let rootB = root(b)
+    /// Joins the sets of `a` and `b` in the parent links `parent`.
+    static func union<Links: MutableCollection<Int>>(_ a: Int, _ b: Int, in parent: inout Links)
+    where Links.Index == Int {
+        let rootA = root(a, in: &parent)
+        let rootB = root(b, in: &parent)
         if rootA != rootB { parent[rootA] = rootB }
     }
 }

@@ -31,41 +31,67 @@ public enum LinearAssignment {
         let rows = costs.rows
         let columns = costs.columns
         guard rows > 0, columns > 0 else { return [] }
-        // Rows are elements 0..<rows, columns rows..<rows+columns.
-        var sets = DisjointSets(count: rows + columns)
-        var hasEdge = false
-        for row in 0..<rows {
-            for column in 0..<columns where costs[row, column] < limit {
-                hasEdge = true
-                sets.union(row, rows + column)
+        // Rows are elements 0..<rows, columns rows..<rows+columns. The links and the components
+        // live on the stack: a tracker solves a few small problems a frame.
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: rows + columns) { storage in
+            var links = storage
+            for element in links.indices { links.initializeElement(at: element, to: element) }
+            var hasEdge = false
+            for row in 0..<rows {
+                for column in 0..<columns where costs[row, column] < limit {
+                    hasEdge = true
+                    DisjointSets.union(row, rows + column, in: &links)
+                }
+            }
+            guard hasEdge else { return [] }
+            return withUnsafeTemporaryAllocation(of: Component.self, capacity: rows + columns) {
+                members in
+                members.initialize(repeating: Component())
+                return pairs(costs, limit: limit, links: &links, members: members)
             }
         }
-        guard hasEdge else { return [] }
+    }
+
+    /// The pairs of each connected component of `links` (rows, then columns), whose sizes and
+    /// first members are gathered into `members` by root.
+    private static func pairs(
+        _ costs: CostMatrix, limit: Double, links: inout UnsafeMutableBufferPointer<Int>,
+        members: UnsafeMutableBufferPointer<Component>
+    ) -> [Pair] {
+        let rows = costs.rows
+        let columns = costs.columns
         // Each component's size and first row and column, by its root: most components of a
         // sparse scene are one track and one detection, paired without a list of their own.
-        var members = [Component](repeating: Component(), count: rows + columns)
         for row in 0..<rows {
-            let root = sets.root(row)
+            let root = DisjointSets.root(row, in: &links)
             if members[root].rows == 0 { members[root].firstRow = row }
             members[root].rows += 1
         }
         for column in 0..<columns {
-            let root = sets.root(rows + column)
+            let root = DisjointSets.root(rows + column, in: &links)
             if members[root].columns == 0 { members[root].firstColumn = column }
             members[root].columns += 1
         }
         var pairs: [Pair] = []
+        pairs.reserveCapacity(min(rows, columns))
         for row in 0..<rows {
-            let root = sets.root(row)
+            let root = DisjointSets.root(row, in: &links)
             let component = members[root]
             guard component.firstRow == row, component.columns > 0 else { continue }
             if component.rows == 1 && component.columns == 1 {
                 pairs.append(Pair(row: row, column: component.firstColumn))
                 continue
             }
-            let componentRows = (row..<rows).filter { sets.root($0) == root }
-            let componentColumns = (component.firstColumn..<columns).filter {
-                sets.root(rows + $0) == root
+            var componentRows: [Int] = []
+            componentRows.reserveCapacity(component.rows)
+            for other in row..<rows where DisjointSets.root(other, in: &links) == root {
+                componentRows.append(other)
+            }
+            var componentColumns: [Int] = []
+            componentColumns.reserveCapacity(component.columns)
+            for column in component.firstColumn..<columns
+            where DisjointSets.root(rows + column, in: &links) == root {
+                componentColumns.append(column)
             }
             // Maximize the total saving (limit − cost) over pairs: a minimum-cost assignment
             // where an unmade pair costs 0 and a made one costs −(limit − cost).
@@ -116,62 +142,80 @@ public enum LinearAssignment {
     }
 
     /// The shortest-augmenting-path Hungarian method with potentials, for rows ≤ columns.
+    ///
+    /// Its working arrays live on the stack (a tracker solves a few small problems a frame,
+    /// where allocating them cost more than the method).
     private static func hungarian(_ costs: CostMatrix) -> [Pair] {
         let n = costs.rows
         let m = costs.columns
         // 1-based arrays as in the classic formulation; index 0 is the virtual start.
-        var rowPotential = [Double](repeating: 0, count: n + 1)
-        var columnPotential = [Double](repeating: 0, count: m + 1)
-        var rowOfColumn = [Int](repeating: 0, count: m + 1)
-        var previousColumn = [Int](repeating: 0, count: m + 1)
-        var minimumSlack = [Double](repeating: 0, count: m + 1)
-        var used = [Bool](repeating: false, count: m + 1)
-        for row in 1...n {
-            rowOfColumn[0] = row
-            var column0 = 0
-            for j in 0...m {
-                minimumSlack[j] = .infinity
-                used[j] = false
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: n + 1 + 2 * (m + 1)) {
+            reals in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * (m + 1)) { integers in
+                reals.initialize(repeating: 0)
+                integers.initialize(repeating: 0)
+                let rowPotential = UnsafeMutableBufferPointer(rebasing: reals[0...n])
+                let columnPotential = UnsafeMutableBufferPointer(
+                    rebasing: reals[(n + 1)...(n + 1 + m)])
+                let minimumSlack = UnsafeMutableBufferPointer(
+                    rebasing: reals[(n + m + 2)...(n + 2 * m + 2)])
+                let rowOfColumn = UnsafeMutableBufferPointer(rebasing: integers[0...m])
+                let previousColumn = UnsafeMutableBufferPointer(
+                    rebasing: integers[(m + 1)...(2 * m + 1)])
+                // 1 where the column is in the current tree.
+                let used = UnsafeMutableBufferPointer(
+                    rebasing: integers[(2 * m + 2)...(3 * m + 2)])
+                costs.values.withUnsafeBufferPointer { values in
+                    for row in 1...n {
+                        rowOfColumn[0] = row
+                        var column0 = 0
+                        for j in 0...m {
+                            minimumSlack[j] = .infinity
+                            used[j] = 0
+                        }
+                        repeat {
+                            used[column0] = 1
+                            let row0 = rowOfColumn[column0]
+                            var delta = Double.infinity
+                            var column1 = 0
+                            for j in 1...m where used[j] == 0 {
+                                let slack =
+                                    values[(row0 - 1) * m + (j - 1)] - rowPotential[row0]
+                                    - columnPotential[j]
+                                if slack < minimumSlack[j] {
+                                    minimumSlack[j] = slack
+                                    previousColumn[j] = column0
+                                }
+                                if minimumSlack[j] < delta {
+                                    delta = minimumSlack[j]
+                                    column1 = j
+                                }
+                            }
+                            for j in 0...m {
+                                if used[j] != 0 {
+                                    rowPotential[rowOfColumn[j]] += delta
+                                    columnPotential[j] -= delta
+                                } else {
+                                    minimumSlack[j] -= delta
+                                }
+                            }
+                            column0 = column1
+                        } while rowOfColumn[column0] != 0
+                        repeat {
+                            let column1 = previousColumn[column0]
+                            rowOfColumn[column0] = rowOfColumn[column1]
+                            column0 = column1
+                        } while column0 != 0
+                    }
+                }
+                var pairs: [Pair] = []
+                pairs.reserveCapacity(n)
+                for j in 1...m where rowOfColumn[j] != 0 {
+                    pairs.append(Pair(row: rowOfColumn[j] - 1, column: j - 1))
+                }
+                pairs.sort { $0.row < $1.row }
+                return pairs
             }
-            repeat {
-                used[column0] = true
-                let row0 = rowOfColumn[column0]
-                var delta = Double.infinity
-                var column1 = 0
-                for j in 1...m where !used[j] {
-                    let slack =
-                        costs.values[(row0 - 1) * m + (j - 1)] - rowPotential[row0]
-                        - columnPotential[j]
-                    if slack < minimumSlack[j] {
-                        minimumSlack[j] = slack
-                        previousColumn[j] = column0
-                    }
-                    if minimumSlack[j] < delta {
-                        delta = minimumSlack[j]
-                        column1 = j
-                    }
-                }
-                for j in 0...m {
-                    if used[j] {
-                        rowPotential[rowOfColumn[j]] += delta
-                        columnPotential[j] -= delta
-                    } else {
-                        minimumSlack[j] -= delta
-                    }
-                }
-                column0 = column1
-            } while rowOfColumn[column0] != 0
-            repeat {
-                let column1 = previousColumn[column0]
-                rowOfColumn[column0] = rowOfColumn[column1]
-                column0 = column1
-            } while column0 != 0
         }
-        var pairs: [Pair] = []
-        for j in 1...m where rowOfColumn[j] != 0 {
-            pairs.append(Pair(row: rowOfColumn[j] - 1, column: j - 1))
-        }
-        pairs.sort { $0.row < $1.row }
-        return pairs
     }
 }
