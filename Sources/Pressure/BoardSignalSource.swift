@@ -22,32 +22,30 @@ public final class BoardSignalSource: BoardSource {
     public let rescanInterval: Duration
     private struct State {
         var layout = BoardLayout()
-        var lastDiscovery: Double?
-        var lastReplacementCheck: Double?
+        var schedule: DiscoverySchedule
     }
-    private let state = LockedState(State())
+    private let state: LockedState<State>
 
     /// A source under `roots`, rediscovering every `rescanInterval`.
     public init(roots: SystemRoots = SystemRoots(), rescanInterval: Duration = .seconds(60)) {
         self.roots = roots
         self.rescanInterval = rescanInterval
+        self.state = LockedState(State(schedule: DiscoverySchedule(rescanInterval: rescanInterval)))
     }
 
     /// Reads every signal, rediscovering when due.
     public func readBoard(at time: Double) -> BoardSignals {
         let roots = self.roots
-        let interval = rescanInterval.seconds
         return state.withLock { state in
-            let isDue = state.lastDiscovery.map { time - $0 >= interval || time < $0 } ?? true
+            let isDue = state.schedule.isDiscoveryDue(at: time)
             // Files removed and recreated under their descriptors (a driver reload) are
-            // looked for once a second, as the other sources do.
-            if state.lastReplacementCheck.map({ abs(time - $0) >= 1 }) ?? true {
-                state.lastReplacementCheck = time
+            // looked for now and then, as the other sources do.
+            if state.schedule.takeCheck(at: time) {
                 state.layout.checkForReplacedFiles()
             }
             if isDue || state.layout.needsRediscovery {
                 state.layout = BoardLayout.discover(under: roots, keepingVanished: state.layout)
-                state.lastDiscovery = time
+                state.schedule.discovered(at: time)
             }
             return state.layout.read()
         }

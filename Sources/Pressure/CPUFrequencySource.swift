@@ -17,9 +17,9 @@ public final class CPUFrequencySource: ThrottlingSource {
     private struct State {
         var policies: [PolicyFiles] = []
         var counters: [SysfsValueFile] = []
-        var lastDiscovery: Double?
+        var schedule: DiscoverySchedule
     }
-    private let state = LockedState(State())
+    private let state: LockedState<State>
     private let clock = MonotonicPressureClock()
     /// What a sample says when there is nothing to read, built once.
     private let missing: SourceUnavailable
@@ -28,6 +28,7 @@ public final class CPUFrequencySource: ThrottlingSource {
     public init(roots: SystemRoots = SystemRoots(), rescanInterval: Duration = .seconds(60)) {
         self.roots = roots
         self.rescanInterval = rescanInterval
+        self.state = LockedState(State(schedule: DiscoverySchedule(rescanInterval: rescanInterval)))
         self.missing = SourceUnavailable(
             source: .cpufreq, reason: "no cpufreq policies in \(roots.cpuDevices)/cpufreq")
     }
@@ -38,15 +39,13 @@ public final class CPUFrequencySource: ThrottlingSource {
     public func readThrottling() throws(SourceUnavailable) -> CPUThrottling {
         let now = clock.now().secondsSinceOrigin
         let roots = self.roots
-        let interval = rescanInterval.seconds
         let result: CPUThrottling? = state.withLock { state in
-            let isDue = state.lastDiscovery.map { now - $0 >= interval } ?? true
-            if isDue {
+            if state.schedule.isDiscoveryDue(at: now) {
                 (state.policies, state.counters) = Self.discover(roots.cpuDevices)
-                state.lastDiscovery = now
+                state.schedule.discovered(at: now)
             }
             guard let throttling = Self.read(state) else {
-                state.lastDiscovery = nil
+                state.schedule.forgetDiscovery()
                 return nil
             }
             return throttling

@@ -5,30 +5,27 @@ import Units
 /// kept open and re-read with `pread` for each sample.
 ///
 /// Discovery runs again when the entries of `/sys/class/hwmon` change (looked for with
-/// `readdir` at most once a second), when a file vanishes, and every ``rescanInterval``
+/// `readdir` at most every ``DiscoverySchedule/checkSeconds``), when a file vanishes, and every ``rescanInterval``
 /// seconds (limits may change), so chips that appear later are picked up and removed ones
 /// turn stale.
 public final class LibsensorsSource: TemperatureSource {
     /// Seconds between discoveries; 0 rediscovers on every sample.
     public let rescanInterval: Duration
-    /// ``rescanInterval`` in seconds, the unit of the sample times it is compared with.
-    private let rescanSeconds: Double
     private let library: Libsensors
     private struct State {
         var table = PolledSensorTable()
-        var lastDiscovery: Double?
+        var schedule: DiscoverySchedule
         var fingerprint: Int?
-        var lastFingerprintCheck: Double?
         var failure: SourceUnavailable?
     }
-    private let state = LockedState(State())
+    private let state: LockedState<State>
 
     /// A source using `library` (the process's one owner), rediscovering every
     /// `rescanInterval` seconds.
     public init(library: Libsensors = .shared, rescanInterval: Duration = .seconds(60)) {
         self.library = library
         self.rescanInterval = rescanInterval
-        self.rescanSeconds = rescanInterval.seconds
+        self.state = LockedState(State(schedule: DiscoverySchedule(rescanInterval: rescanInterval)))
     }
 
     /// Reads every discovered temperature input, rediscovering when due.
@@ -36,21 +33,18 @@ public final class LibsensorsSource: TemperatureSource {
     /// - Throws: ``SourceUnavailable`` when libsensors cannot be initialized.
     public func readTemperatures(at time: Double) throws(SourceUnavailable) -> [SensorReading] {
         let library = self.library
-        let interval = rescanSeconds
         let result: Result<[SensorReading], SourceUnavailable> = state.withLock { state in
-            let isDue =
-                state.lastDiscovery.map { time - $0 >= interval || time < $0 } ?? true
-            // New or removed entries are looked for at most once a second.
+            let isDue = state.schedule.isDiscoveryDue(at: time)
+            // New or removed entries are looked for now and then, not on every sample.
             var fingerprint = state.fingerprint
-            if state.lastFingerprintCheck.map({ abs(time - $0) >= 1 }) ?? true {
+            if state.schedule.takeCheck(at: time) {
                 fingerprint = directoryFingerprint("/sys/class/hwmon")
-                state.lastFingerprintCheck = time
                 state.table.checkForReplacedFiles()
             }
             if isDue || state.table.needsRediscovery || fingerprint != state.fingerprint {
                 state.fingerprint = fingerprint
                 // A failed start is retried at the next discovery, not on every sample.
-                state.lastDiscovery = time
+                state.schedule.discovered(at: time)
                 do throws(LibsensorsError) {
                     let discovered = try library.discover()
                     state.table.reconcile(with: discovered.map { Self.entry(for: $0, library) })

@@ -21,9 +21,8 @@ public final class ThermalZoneSource: TemperatureSource {
     public let rescanInterval: Duration
     private struct State {
         var table: PolledSensorTable
-        var lastDiscovery: Double?
+        var schedule: DiscoverySchedule
         var fingerprint: Int?
-        var lastFingerprintCheck: Double?
         /// Whether `class/thermal` existed at the last fingerprint check.
         var directoryExists = false
     }
@@ -44,7 +43,10 @@ public final class ThermalZoneSource: TemperatureSource {
     init(roots: SystemRoots, rescanInterval: Duration, open: @escaping PolledSensorTable.Opener) {
         self.roots = roots
         self.rescanInterval = rescanInterval
-        self.state = LockedState(State(table: PolledSensorTable(open: open)))
+        self.state = LockedState(
+            State(
+                table: PolledSensorTable(open: open),
+                schedule: DiscoverySchedule(rescanInterval: rescanInterval)))
         self.directory = roots.thermalClass
         self.missing = SourceUnavailable(source: .thermalZone, reason: "no \(roots.thermalClass)")
     }
@@ -52,19 +54,17 @@ public final class ThermalZoneSource: TemperatureSource {
     /// Reads every zone and cooling device.
     ///
     /// - Throws: ``SourceUnavailable`` when there is no thermal class directory at all (looked
-    ///   for at most once a second).
+    ///   for at most every ``DiscoverySchedule/checkSeconds``).
     public func readTemperatures(at time: Double) throws(SourceUnavailable) -> [SensorReading] {
         let directory = self.directory
         let missing = self.missing
-        let interval = rescanInterval.seconds
         let result: Result<[SensorReading], SourceUnavailable> = state.withLock { state in
-            let isDue = state.lastDiscovery.map { time - $0 >= interval || time < $0 } ?? true
-            // New or removed entries, and the directory itself, are looked for at most once a
-            // second: a path lookup on every sample cost more than reading the zones.
+            let isDue = state.schedule.isDiscoveryDue(at: time)
+            // New or removed entries, and the directory itself, are looked for now and then:
+            // a path lookup on every sample cost more than reading the zones.
             var fingerprint = state.fingerprint
-            if state.lastFingerprintCheck.map({ abs(time - $0) >= 1 }) ?? true {
+            if state.schedule.takeCheck(at: time) {
                 fingerprint = directoryFingerprint(directory)
-                state.lastFingerprintCheck = time
                 state.table.checkForReplacedFiles()
                 // `opendir` also fails on an unreadable directory, which is not a missing one.
                 state.directoryExists = fingerprint != nil || access(directory, F_OK) == 0
@@ -75,7 +75,7 @@ public final class ThermalZoneSource: TemperatureSource {
                 state.table.reconcile(
                     with: Self.discoverZones(in: directory)
                         + Self.discoverCoolingDevices(in: directory))
-                state.lastDiscovery = time
+                state.schedule.discovered(at: time)
             }
             return .success(state.table.read())
         }

@@ -140,7 +140,7 @@ import Testing
         let source = sampler(orin)
         _ = source.sample(at: instant(0))
         try orin.remove("class/hwmon/hwmon1/curr2_input")
-        let sample = try #require(source.sample(at: instant(1)))
+        let sample = try #require(source.sample(at: instant(DiscoverySchedule.checkSeconds)))
         let rail = try #require(sample.board?.rails.first { $0.label == "VDD_CPU_GPU_CV" })
         #expect(rail.fault != nil)
         #expect(rail.watts == nil && rail.amperes == nil)

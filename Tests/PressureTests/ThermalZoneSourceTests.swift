@@ -69,8 +69,8 @@ import Testing
             try source.readTemperatures(at: 0).first { $0.id == "cooling_device0" }?.value == 0.5)
 
         try tree.remove("class/thermal/cooling_device0")
-        // The directory's entries are looked at once a second.
-        let readings = try source.readTemperatures(at: 1.5)
+        // The directory's entries are looked at every few seconds.
+        let readings = try source.readTemperatures(at: DiscoverySchedule.checkSeconds + 0.5)
         let gone = try #require(readings.first { $0.id == "cooling_device0" })
         #expect(gone.isStale)
         #expect(gone.fault == .vanished)
@@ -103,7 +103,7 @@ import Testing
 
     /// A driver reload unlinks and recreates the attribute: the descriptor held open would
     /// keep reading the old file (45 °C) while the sensor says 98 °C.
-    @Test func aValueFileReplacedUnderItsOpenDescriptorIsReopenedWithinASecond() throws {
+    @Test func aValueFileReplacedUnderItsOpenDescriptorIsReopenedAtTheNextCheck() throws {
         let tree = try FixtureTree()
         try tree.addZone(0, type: "cpu", celsius: 45, trips: [("critical", 105, 0)])
         let source = ThermalZoneSource(
@@ -111,8 +111,9 @@ import Testing
         #expect(try source.readTemperatures(at: 0)[0].celsius == Celsius(45))
         try tree.remove("class/thermal/thermal_zone0/temp")
         try tree.write("class/thermal/thermal_zone0/temp", "98000")
-        #expect(try source.readTemperatures(at: 1.5)[0].celsius == Celsius(98))
-        #expect(try source.readTemperatures(at: 1.6)[0].celsius == Celsius(98))
+        let check = DiscoverySchedule.checkSeconds
+        #expect(try source.readTemperatures(at: check + 0.5)[0].celsius == Celsius(98))
+        #expect(try source.readTemperatures(at: check + 0.6)[0].celsius == Celsius(98))
     }
 
     @Test func aReadingAboveTheCriticalLimitIsRealAndEscalatesToShutdown() throws {
@@ -198,9 +199,10 @@ final class FailingAttribute: SensorAttribute {
             })
         _ = try source.readTemperatures(at: 0)
         try tree.remove("class/thermal/thermal_zone1")
-        let afterVanishing = try source.readTemperatures(at: 2)
+        let check = DiscoverySchedule.checkSeconds
+        let afterVanishing = try source.readTemperatures(at: check)
         let opensAfterRediscovery = opens.withLock { $0 }
-        for second in 3..<10 { _ = try source.readTemperatures(at: Double(second)) }
+        for step in 1..<10 { _ = try source.readTemperatures(at: check * Double(1 + step)) }
 
         #expect(afterVanishing[1].fault == .vanished)
         #expect(opens.withLock { $0 } == opensAfterRediscovery)
