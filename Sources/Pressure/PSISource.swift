@@ -26,6 +26,8 @@ public final class PSISource: PressureStallSource {
     /// The least time between two reads of the files, in seconds of sample time; 0 reads on
     /// every call.
     public let refreshInterval: Duration
+    /// ``refreshInterval`` in seconds, the unit of the sample times it is compared with.
+    private let refreshSeconds: Double
     private let files = LockedState<[PSIReading.Resource: SysfsValueFile]>([:])
     private let lastRead = LockedState<(time: Double, readings: [PSIReading])?>(nil)
     /// Each resource's path, built once rather than on every sample.
@@ -35,6 +37,7 @@ public final class PSISource: PressureStallSource {
     public init(roots: SystemRoots = SystemRoots(), refreshInterval: Duration = .zero) {
         self.roots = roots
         self.refreshInterval = refreshInterval
+        self.refreshSeconds = refreshInterval.seconds
         self.paths = PSIReading.Resource.allCases.map { ($0, "\(roots.pressure)/\($0.rawValue)") }
     }
 
@@ -43,14 +46,14 @@ public final class PSISource: PressureStallSource {
     ///
     /// - Throws: ``SourceUnavailable`` when no resource can be read, or a file holds garbage.
     public func readPressure(at time: Double) throws(SourceUnavailable) -> [PSIReading] {
-        if refreshInterval > .zero,
+        if refreshSeconds > 0,
             let last = lastRead.withLock({ $0 }), time >= last.time,
-            time - last.time < refreshInterval.seconds
+            time - last.time < refreshSeconds
         {
             return last.readings
         }
         let readings = try readFiles()
-        if refreshInterval > .zero { lastRead.withLock { $0 = (time, readings) } }
+        if refreshSeconds > 0 { lastRead.withLock { $0 = (time, readings) } }
         return readings
     }
 
