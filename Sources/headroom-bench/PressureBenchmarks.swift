@@ -76,14 +76,9 @@ let pressureBenchmarks: [Benchmark] = [
         measure: {
             let sensors = try SensorTree.prepare()
             let seconds = observerSeconds()
-            // The observer alone: no consumer wakes per sample. Interleaved with the floor in
-            // halves, so a change in the machine's load hits both alike.
-            var observer = ObserverCPU()
-            var floor = ObserverCPU()
-            for _ in 0..<2 {
-                observer += await observerCPU(
-                    seconds: seconds / 2, consumer: .unread, fixedRate: true)
-                floor += await ValueFileFloor().cpu(seconds: seconds / 2)
+            // The observer alone: no consumer wakes per sample.
+            let (observer, floor) = await interleavedWithFloor(rounds: 5, seconds: seconds) {
+                await observerCPU(seconds: $0, consumer: .unread, fixedRate: true)
             }
             // What a subscriber awaiting every reading adds: a task wake-up per sample.
             let subscribed = await observerCPU(
@@ -110,8 +105,8 @@ let pressureBenchmarks: [Benchmark] = [
                     "samples": String(observer.samples),
                     "warm sources": format(sampleCost), "warm classify": format(classifyCost),
                     "cpu": String(
-                        format: "%.4f%% of one core over %.0f s", observer.share * 100,
-                        observer.wall),
+                        format: "%.4f%% of one core over %.0f s (the median of 5 rounds)",
+                        observer.share * 100, observer.wall),
                     "floor": String(
                         format: "%.4f%% of one core, %d files", floor.share * 100,
                         ValueFileFloor().paths.count),
@@ -325,6 +320,24 @@ struct ObserverCPU {
         lhs.cpu += rhs.cpu
         lhs.wall += rhs.wall
     }
+}
+
+/// `measured` and the floor (``ValueFileFloor``) in `rounds` interleaved rounds over `seconds`
+/// in all, so that a change in the machine's load hits both alike; each side's median round by
+/// CPU per sample, so that a burst of load during one round does not decide the figure.
+func interleavedWithFloor(
+    rounds: Int, seconds: Double, _ measured: (Double) async throws -> ObserverCPU
+) async rethrows -> (measured: ObserverCPU, floor: ObserverCPU) {
+    var measuredRounds: [ObserverCPU] = []
+    var floorRounds: [ObserverCPU] = []
+    for _ in 0..<rounds {
+        measuredRounds.append(try await measured(seconds / Double(rounds)))
+        floorRounds.append(await ValueFileFloor().cpu(seconds: seconds / Double(rounds)))
+    }
+    func median(_ rounds: [ObserverCPU]) -> ObserverCPU {
+        rounds.sorted { $0.cpuPerSample < $1.cpuPerSample }[rounds.count / 2]
+    }
+    return (median(measuredRounds), median(floorRounds))
 }
 
 /// A sample source that counts the samples it gives.

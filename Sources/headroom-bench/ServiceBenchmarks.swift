@@ -27,15 +27,11 @@ let serviceBenchmarks: [Benchmark] = [
         measure: {
             let sensors = try SensorTree.prepare()
             let seconds = observerSeconds()
-            var served = ObserverCPU()
-            var floor = ObserverCPU()
             var readers = 0
-            // Interleaved in halves, so a change in the machine's load hits both alike.
-            for _ in 0..<2 {
-                let round = try await serveCPU(seconds: seconds / 2)
-                served += round.cpu
+            let (served, floor) = try await interleavedWithFloor(rounds: 5, seconds: seconds) {
+                let round = try await serveCPU(seconds: $0)
                 readers = round.readers
-                floor += await ValueFileFloor().cpu(seconds: seconds / 2)
+                return round.cpu
             }
             let parts = try warmParts()
             return Measurement(
@@ -46,7 +42,8 @@ let serviceBenchmarks: [Benchmark] = [
                     "samples": String(served.samples),
                     "event readers connected": String(readers),
                     "cpu": String(
-                        format: "%.4f%% of one core over %.0f s", served.share * 100, served.wall),
+                        format: "%.4f%% of one core over %.0f s (the median of 5 rounds)",
+                        served.share * 100, served.wall),
                     "floor": String(format: "%.4f%% of one core", floor.share * 100),
                     "warm: reading to status": format(parts.status),
                     "warm: exporter publish": format(parts.publish),
