@@ -5,9 +5,8 @@ import Units
 /// kept open and re-read with `pread` for each sample.
 ///
 /// Discovery runs again when the entries of `/sys/class/hwmon` change (looked for with
-/// `readdir` at most every ``DiscoverySchedule/checkSeconds``), when a file vanishes, and every ``rescanInterval``
-/// seconds (limits may change), so chips that appear later are picked up and removed ones
-/// turn stale.
+/// `readdir` at most every 5 s), when a file vanishes, and every ``rescanInterval`` seconds
+/// (limits may change), so chips that appear later are picked up and removed ones turn stale.
 public final class LibsensorsSource: TemperatureSource {
     /// Seconds between discoveries; 0 rediscovers on every sample.
     public let rescanInterval: Duration

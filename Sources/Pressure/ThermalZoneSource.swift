@@ -54,7 +54,7 @@ public final class ThermalZoneSource: TemperatureSource {
     /// Reads every zone and cooling device.
     ///
     /// - Throws: ``SourceUnavailable`` when there is no thermal class directory at all (looked
-    ///   for at most every ``DiscoverySchedule/checkSeconds``).
+    ///   for at most every 5 s).
     public func readTemperatures(at time: Double) throws(SourceUnavailable) -> [SensorReading] {
         let directory = self.directory
         let missing = self.missing
