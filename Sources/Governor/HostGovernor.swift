@@ -182,9 +182,7 @@ public final class HostGovernor: Sendable {
         state.withLock { state in
             // The same reading as before with every client where it should be and no lease
             // ended: nothing can move (the usual case, sample after sample).
-            let hasExpired = state.clients.values.contains { client in
-                client.leaseEnds.map { $0 < time } ?? false
-            }
+            let hasExpired = state.clients.values.contains { $0.hasExpired(at: time) }
             if state.isSettled && level == state.level && budget == state.budget && !hasExpired {
                 return
             }
@@ -209,8 +207,7 @@ public final class HostGovernor: Sendable {
 
     @discardableResult
     private func expire(_ state: inout State, at time: MonotonicInstant) -> [ClientID] {
-        let expired = state.clients.values.filter { $0.leaseEnds.map { $0 < time } ?? false }
-            .map(\.id)
+        let expired = state.clients.values.filter { $0.hasExpired(at: time) }.map(\.id)
         for id in expired { state.clients[id] = nil }
         if !expired.isEmpty { state.revision += 1 }
         return expired.sorted()
@@ -445,6 +442,11 @@ public final class HostGovernor: Sendable {
             var lateShare: Share
             var lateSheds: Int
             var learnedShare: Share?
+        }
+
+        /// Whether a leased client's lease ended before `time`.
+        func hasExpired(at time: MonotonicInstant) -> Bool {
+            leaseEnds.map { $0 < time } ?? false
         }
 
         /// Extends a leased client's lease to `lease` from `time`.

@@ -134,8 +134,9 @@ public struct HostCalibration: Sendable {
         guard load > Self.coreShareLimit, load.isFinite else { return self }
         let scale = (Self.coreShareLimit / load).squareRoot()
         guard scale < 0.95 else { return self }  // near enough: keep the usual sizes
+        let keepsSizes = detector.workPerPixelGrowsWithSize
         func scaled(_ point: CalibrationPoint) -> CalibrationPoint {
-            if detector == .hog {
+            if keepsSizes {
                 return CalibrationPoint(
                     width: point.width, height: point.height,
                     frameRate: FrameRate(
@@ -152,7 +153,7 @@ public struct HostCalibration: Sendable {
         var copy = self
         copy.fitPoints = fitPoints.map(scaled)
         copy.heldOutPoints = heldOutPoints.map(scaled)
-        if detector == .hog {
+        if keepsSizes {
             copy.frameRateScale = frameRateScale * scale * scale
         } else {
             copy.resolutionScale = resolutionScale * scale

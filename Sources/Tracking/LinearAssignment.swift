@@ -47,14 +47,14 @@ public enum LinearAssignment {
             return withUnsafeTemporaryAllocation(of: Component.self, capacity: rows + columns) {
                 members in
                 members.initialize(repeating: Component())
-                return pairs(costs, limit: limit, links: &links, members: members)
+                return componentPairs(costs, limit: limit, links: &links, members: members)
             }
         }
     }
 
     /// The pairs of each connected component of `links` (rows, then columns), whose sizes and
     /// first members are gathered into `members` by root.
-    private static func pairs(
+    private static func componentPairs(
         _ costs: CostMatrix, limit: Double, links: inout UnsafeMutableBufferPointer<Int>,
         members: UnsafeMutableBufferPointer<Component>
     ) -> [Pair] {

@@ -6,6 +6,11 @@ public enum DetectorKind: String, Sendable, Hashable, CaseIterable, Codable {
     case motion
     /// ``HOGDetector``: OpenCV's HOG people detector, for real footage of people.
     case hog
+
+    /// Whether the detector's work per pixel grows with the frame's size (HOG's pyramid of
+    /// 64×128 windows: a frame shorter than the window costs almost nothing), so that its cost
+    /// is measured at the sizes it runs at, not at smaller ones.
+    public var workPerPixelGrowsWithSize: Bool { self == .hog }
 }
 
 /// One of the pipeline's detectors, with the scale knob the governor turns on either.

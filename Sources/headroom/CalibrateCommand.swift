@@ -141,15 +141,12 @@ struct CalibrationText {
                 } ?? "write rate not measured"),
             "wrote \(path) (use it with --profile \(profileReference))",
         ]
-        if report.resolutionScale < 1 {
+        for (scale, what) in [
+            (report.resolutionScale, "width and height"), (report.frameRateScale, "frame rates"),
+        ] where scale < 1 {
             lines.append(
-                "note: this host is slow for the default configurations: their width and height"
-                    + " were scaled by \(report.resolutionScale.fixed(2))")
-        }
-        if report.frameRateScale < 1 {
-            lines.append(
-                "note: this host is slow for the default configurations: their frame rates"
-                    + " were scaled by \(report.frameRateScale.fixed(2))")
+                "note: this host is slow for the default configurations: their \(what) were"
+                    + " scaled by \(scale.fixed(2))")
         }
         lines += [
             "",

@@ -104,10 +104,7 @@ enum RunCommand {
                 "--priority", "N", "the run's priority among the host's pipelines (0-100)",
                 in: 0...100, default: 50
             ).within("--serve"),
-            .path(
-                "--token-file", "FILE",
-                "the token POST and DELETE from beyond loopback need (a file of mode 0600)"
-            ).within("--serve"),
+            ServiceAccess.tokenFileOption.within("--serve"),
             .flag("--json", "print the summary as JSON (no live display)"),
         ],
         run: { arguments in
@@ -366,15 +363,9 @@ enum RunCommand {
                     registry: run.metrics.registry, status: { run.statusJSON }),
                 token: token))
         try server.start()
-        if !quiet {
-            Console.out(
-                "serving on \(listen.host):\(server.port) (/metrics /healthz /status /v1)")
-        }
-        if !listen.isLoopback && token == nil {
-            Console.error(
-                "headroom run: note: serving beyond loopback; POST and DELETE are refused from"
-                    + " there without --token-file")
-        }
+        let served = ServiceAccess.address(listen, port: server.port)
+        if !quiet { Console.out("serving on \(served) (/metrics /healthz /status /v1)") }
+        ServiceAccess.noteReach(of: listen, at: served, token: token, command: "headroom run")
         return server
     }
 

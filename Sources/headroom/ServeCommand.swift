@@ -59,9 +59,7 @@ enum ServeCommand {
             .output(
                 "--textfile", "DIR", "also write DIR/headroom.prom after every sample", .directory),
             .path("--socket", "PATH", "also serve on this Unix domain socket (created 0660)"),
-            .path(
-                "--token-file", "FILE",
-                "the token POST and DELETE from beyond loopback need (a file of mode 0600)"),
+            ServiceAccess.tokenFileOption,
             PressureInput.traceOption,
             .number(
                 "--lease", "S", "seconds a client stays registered without a request",
@@ -130,15 +128,9 @@ enum ServeCommand {
                 throw error
             }
             defer { exporter.stop() }
-            let address =
-                "\(listen.isIPv6 ? "[\(listen.host)]" : listen.host):\(exporter.server?.port ?? 0)"
-            if !listen.isLoopback {
-                Console.error(
-                    "headroom serve: note: serving beyond loopback on \(address)"
-                        + (token == nil
-                            ? "; POST and DELETE are refused from there without --token-file"
-                            : ""))
-            }
+            let address = ServiceAccess.address(listen, port: exporter.server?.port ?? 0)
+            ServiceAccess.noteReach(
+                of: listen, at: address, token: token, command: "headroom serve")
             // The first reading before anything is announced: once "serving on" is printed,
             // /v1/pressure and /status answer.
             let statuses = PressureStatusMaker()

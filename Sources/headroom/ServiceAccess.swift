@@ -1,0 +1,28 @@
+import HostService
+import Telemetry
+
+/// What `serve` and `run --serve` share about reaching the host service: the token option, the
+/// address they announce, and the note a server beyond loopback prints.
+enum ServiceAccess {
+    /// `--token-file FILE`: the bearer token state-changing requests from beyond loopback need.
+    static let tokenFileOption = OptionSpec.path(
+        "--token-file", "FILE",
+        "the token POST and DELETE from beyond loopback need (a file of mode 0600)")
+
+    /// `listen`'s host with the port the server took, as `HOST:PORT` (an IPv6 host bracketed).
+    static func address(_ listen: ListenAddress, port: UInt16) -> String {
+        "\(listen.isIPv6 ? "[\(listen.host)]" : listen.host):\(port)"
+    }
+
+    /// Tells on stderr, as `command`, that the server at `address` is reachable beyond
+    /// loopback, and that without `token` it refuses changes from there; nothing on loopback.
+    static func noteReach(
+        of listen: ListenAddress, at address: String, token: BearerToken?, command: String
+    ) {
+        guard !listen.isLoopback else { return }
+        Console.error(
+            "\(command): note: serving beyond loopback on \(address)"
+                + (token == nil
+                    ? "; POST and DELETE are refused from there without --token-file" : ""))
+    }
+}
