@@ -54,19 +54,34 @@ public struct AppearanceDescriptor: Sendable, Hashable {
     public var level: Double { means.sum() / Double(Self.bandCount) }
 
     /// How different two descriptors look, ≥ 0: the mean absolute difference of their bands
-    /// in hundreds of grey levels. The same person seen twice is typically under 0.04 (noise,
-    /// and the scene's ±4 % lighting); clothes one palette step (20 levels) apart in one half
-    /// of the body are 0.1 apart, a light-over-dark body against a dark-over-light one 0.4 or
-    /// more.
-    public func distance(to other: AppearanceDescriptor) -> Double {
-        let difference = means - other.means
+    /// in hundreds of grey levels, leaving out the band that differs most — one band alone is
+    /// where a box's edge or a body's waist falls a little higher or lower, or where a head is
+    /// hidden, not other clothes. The same person seen twice is typically under 0.01 (noise);
+    /// the scene's ±4 % lighting moves that up to about 0.15 across a room (see
+    /// `lightChange`); clothes one palette step (20 levels) apart in one half of the body are
+    /// about 0.09 apart, a light-over-dark body against a dark-over-light one 0.4 or more.
+    ///
+    /// - Parameter lightChange: the relative change in brightness to forgive, ≥ 0: the two are
+    ///   compared after scaling them toward each other by up to `1 + lightChange` in all
+    ///   (someone seen under other light, in another part of a room). 0 compares them as they
+    ///   are.
+    public func distance(to other: AppearanceDescriptor, lightChange: Double = 0) -> Double {
+        var difference = means - other.means
+        if lightChange > 0, other.means.sum() > 0 {
+            let limit = 1 + lightChange
+            let gain = min(limit, max(1 / limit, means.sum() / other.means.sum())).squareRoot()
+            difference = means / gain - other.means * gain
+        }
         let absolute = difference.replacing(with: -difference, where: difference .< 0)
-        return absolute.sum() / Double(Self.bandCount) / 100
+        return (absolute.sum() - absolute.max()) / Double(Self.bandCount - 1) / 100
     }
 
-    /// Moves this descriptor toward `other` by `weight` (0...1): the running appearance of a
+    /// This descriptor moved toward `other` by `weight` (0...1): the running appearance of a
     /// track, updated with each clean observation.
-    public mutating func blend(toward other: AppearanceDescriptor, weight: Double) {
-        means += (other.means - means) * weight
+    public func blended(toward other: AppearanceDescriptor, weight: Double) -> AppearanceDescriptor
+    {
+        var result = self
+        result.means += (other.means - means) * weight
+        return result
     }
 }

@@ -18,7 +18,22 @@
 ///   detection (someone in front) moves the track but keeps its size, aligned to the
 ///   detection's edges nearest the prediction, so a half-hidden person stays person-sized.
 ///
-/// Appearance is learned only from detections that overlap no larger one (a clean view).
+/// - **Lighting**: re-identification forgives a change of brightness
+///   (``TrackerConfiguration/reidentificationLightChange``): someone back in another part of
+///   the room stands in other light.
+/// - **Late evidence**: a new identity is checked against the gallery again with each clean
+///   view for ``TrackerConfiguration/lateReidentificationFrames``, so a track born from an
+///   overlapped view (no look to go by) finds its lost identity once it shows one.
+/// - **Swaps**: a track's appearance settles over its first clean views and is then taught
+///   only by views like it (``TrackerConfiguration/appearanceChangeLimit``); when a track's
+///   views stay unlike it (``TrackerConfiguration/identityDoubtViews`` in a row), a look still
+///   recognisably theirs (within ``TrackerConfiguration/reidentificationDistance``) is learned
+///   anew, and any other means the track has slipped onto someone else — its identity goes
+///   back to the gallery for its owner and the track is identified anew.
+///
+/// Appearance is learned only from clean views: sure detections (at least
+/// ``TrackerConfiguration/highConfidence``), not cut short against the prediction, that
+/// overlap no larger detection.
 /// Without appearance the tracker is the ByteTrack of IoU costs it always was.
 ///
 /// A value type: copy it to branch a run. Call ``update(with:)`` on frames with detections and
@@ -200,20 +215,78 @@ public struct MultiObjectTracker: Sendable {
     }
 
     /// Confirms a track. A new track whose appearance identifies a lost one in the gallery
-    /// takes over that identity (the lost record is dropped); otherwise it gets the next id.
+    /// takes over that identity (the lost record is dropped); otherwise it gets a new one.
     private mutating func confirm(_ record: inout TrackRecord) {
         record.state = .confirmed
         guard record.id == nil else { return }
-        if let appearance = record.appearance,
-            let match = galleryMatch(for: appearance, kind: record.kind)
-        {
-            record.id = tracks[match.index].id
-            record.hits += tracks[match.index].hits
-            tracks[match.index].isMerged = true
+        identify(&record, by: record.appearance)
+    }
+
+    /// Gives `record` the identity of the lost track that `look` identifies in the gallery
+    /// (that record is dropped), or else the next id, open to re-identification for
+    /// ``TrackerConfiguration/lateReidentificationFrames``.
+    private mutating func identify(_ record: inout TrackRecord, by look: AppearanceDescriptor?) {
+        if let look, let match = galleryMatch(for: look, kind: record.kind) {
+            takeOver(match.index, into: &record)
             return
         }
         record.id = TrackID(nextID)
         nextID += 1
+        record.reidentifiableUntilAge = record.age + configuration.lateReidentificationFrames
+    }
+
+    /// Moves the identity of the lost track at `index` to `record`; the lost record is dropped
+    /// at the end of the frame.
+    private mutating func takeOver(_ index: Int, into record: inout TrackRecord) {
+        record.id = tracks[index].id
+        record.hits += tracks[index].hits
+        record.reidentifiableUntilAge = -1
+        tracks[index].isMerged = true
+    }
+
+    /// Learns a clean view's `look` for `record` and acts on what it says about identity: a
+    /// new identity still open to re-identification is exchanged for the lost one the settled
+    /// look matches; a track whose views have been unlike its appearance for
+    /// ``TrackerConfiguration/identityDoubtViews`` in a row has either drifted (the look is
+    /// still recognisably theirs, and is learned anew) or follows someone else now — its
+    /// identity goes back to the gallery (as a lost record with the appearance it had), and
+    /// the track is identified anew by the look it shows.
+    private mutating func learn(_ look: AppearanceDescriptor, for record: inout TrackRecord) {
+        record.learn(
+            look, changeLimit: configuration.appearanceChangeLimit,
+            lightChange: configuration.reidentificationLightChange)
+        guard record.state == .confirmed else { return }
+        if record.age <= record.reidentifiableUntilAge, let learned = record.appearance,
+            let match = galleryMatch(for: learned, kind: record.kind)
+        {
+            takeOver(match.index, into: &record)
+        }
+        let doubt = configuration.identityDoubtViews
+        guard doubt > 0, record.doubtedViews >= doubt, let doubted = record.doubtedLook else {
+            return
+        }
+        if let settled = record.appearance,
+            doubted.distance(to: settled, lightChange: configuration.reidentificationLightChange)
+                <= configuration.reidentificationDistance
+        {
+            // Near enough to be recognised as the same person: the look has drifted (another
+            // pose, another part of the room), not changed hands. It is learned anew.
+            record.appearance = doubted
+            record.doubtedLook = nil
+            record.doubtedViews = 0
+            return
+        }
+        var formerIdentity = record
+        formerIdentity.state = .lost
+        formerIdentity.framesSinceUpdate = configuration.maximumLostFrames + 1
+        formerIdentity.matchedThisFrame = false
+        formerIdentity.doubtedLook = nil
+        formerIdentity.doubtedViews = 0
+        record.appearance = doubted
+        record.doubtedLook = nil
+        record.doubtedViews = 0
+        identify(&record, by: doubted)
+        tracks.append(formerIdentity)
     }
 
     /// Corrects track `index` with a matched detection and where it sits among the others;
@@ -251,8 +324,13 @@ public struct MultiObjectTracker: Sendable {
         record.hits += 1
         record.framesSinceUpdate = 0
         record.matchedThisFrame = true
-        if !surroundings.overlapsLarger, let appearance = detection.appearance {
-            record.learn(appearance)
+        // A clean view: whole (not cut short by someone in front or a region detected in
+        // part) and sure, overlapping no larger detection.
+        let clean =
+            !surroundings.overlapsLarger && !shrunk
+            && detection.confidence >= configuration.highConfidence
+        if clean, let appearance = detection.appearance {
+            learn(appearance, for: &record)
         }
         switch record.state {
         case .lost: record.state = .confirmed
@@ -330,7 +408,9 @@ public struct MultiObjectTracker: Sendable {
         let appearance = track.appearance.flatMap { learned in
             detection.appearance.map { learned.distance(to: $0) }
         }
-        if let appearance, appearance > configuration.appearanceGate { return nil }
+        if let appearance, appearance > track.appearanceGate(base: configuration.appearanceGate) {
+            return nil
+        }
         let appearanceCost = configuration.appearanceWeight * (appearance ?? 0)
         if overlaps { return 1 - iou + appearanceCost }
         guard recovers, let appearance, appearance <= configuration.reidentificationDistance
@@ -395,11 +475,12 @@ public struct MultiObjectTracker: Sendable {
             }
         }
         // A pair is worth making while it costs less than leaving both sides unmatched: by IoU
-        // alone that is ByteTrack's 1 − minimum IoU; looks may add up to weight × gate. (A
-        // higher limit by IoU alone trades good pairs for more pairs.)
+        // alone that is ByteTrack's 1 − minimum IoU; looks may add up to weight × the loosest
+        // gate a young track has. (A higher limit by IoU alone trades good pairs for more
+        // pairs.)
+        let loosestGate = TrackRecord.spreadTolerance * configuration.appearanceGate
         let limit =
-            1 - minimumIoU
-            + (looks ? configuration.appearanceWeight * configuration.appearanceGate : 0) + 1e-9
+            1 - minimumIoU + (looks ? configuration.appearanceWeight * loosestGate : 0) + 1e-9
         return Association(
             LinearAssignment.solve(costs, limit: limit), tracks: trackIndices,
             detections: detectionIndices)
@@ -423,14 +504,20 @@ public struct MultiObjectTracker: Sendable {
             && !tracks[index].isMerged && tracks[index].kind == kind
         {
             guard let learned = tracks[index].appearance else { continue }
-            let distance = learned.distance(to: appearance)
+            let distance = learned.distance(
+                to: appearance, lightChange: configuration.reidentificationLightChange)
             if distance <= threshold + margin { near.append((index, distance, learned)) }
         }
         guard let nearest = near.min(by: { $0.distance < $1.distance }),
             nearest.distance <= threshold
         else { return nil }
         let rivals = near.filter { $0.distance <= nearest.distance + margin }
-        guard rivals.allSatisfy({ $0.learned.distance(to: nearest.learned) <= margin }) else {
+        let lightChange = configuration.reidentificationLightChange
+        guard
+            rivals.allSatisfy({
+                $0.learned.distance(to: nearest.learned, lightChange: lightChange) <= margin
+            })
+        else {
             return nil
         }
         let chosen = rivals.max { tracks[$0.index].hits < tracks[$1.index].hits } ?? nearest
@@ -469,17 +556,24 @@ public struct MultiObjectTracker: Sendable {
 
     /// Confirmed tracks to report: on update frames those matched now; on prediction-only
     /// frames every confirmed (not lost) track; and lost tracks for their coasting frames.
+    /// A box that has collapsed — under a hundredth of its last detection's width or height,
+    /// as a size still shrinking after a sliver of someone was matched can become — is not
+    /// anyone's and is left out (a MOT file could not carry it).
     private func reported() -> [TrackedObject] {
         var objects: [TrackedObject] = []
         for record in tracks
         where record.state == .confirmed
             || (record.state == .lost && record.framesSinceUpdate <= configuration.coastingFrames)
         {
-            guard let id = record.id, record.filter.box.isValid else { continue }
+            let box = record.filter.box
+            let last = record.lastObservation
+            guard let id = record.id, box.isValid, box.width >= last.width / 100,
+                box.height >= last.height / 100
+            else { continue }
             let velocity = record.filter.velocity
             objects.append(
                 TrackedObject(
-                    id: id, box: record.filter.box, velocityX: velocity.centerX,
+                    id: id, box: box, velocityX: velocity.centerX,
                     velocityY: velocity.centerY, kind: record.kind, confidence: record.confidence,
                     age: record.age, isPredicted: !record.matchedThisFrame))
         }

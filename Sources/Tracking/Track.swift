@@ -74,6 +74,22 @@ struct TrackRecord: Sendable {
     /// Whether a new track took over this lost track's identity (it is removed at the end of
     /// the frame).
     var isMerged = false
+    /// The age up to which the track's identity, new when given, may still be exchanged for a
+    /// lost one its look matches (``TrackerConfiguration/lateReidentificationFrames``); −1
+    /// when not.
+    var reidentifiableUntilAge = -1
+    /// The clean views folded into ``appearance`` while it settles (up to
+    /// ``appearanceMaturity``).
+    var settlingViews = 0
+    /// The look of the recent clean views unlike the settled appearance (a moving average
+    /// with ``doubtMomentum``).
+    var doubtedLook: AppearanceDescriptor?
+    /// The number of clean views in a row unlike the settled appearance.
+    var doubtedViews = 0
+    /// How far a settling view typically lay from the appearance learned before it (the mean
+    /// distance): how much this track's look varies from view to view, larger for a small
+    /// box, whose bands are means of few pixels.
+    var lookSpread = 0.0
 
     /// A tentative track started by `detection`; its appearance is learned when the view is
     /// `clean`.
@@ -87,17 +103,63 @@ struct TrackRecord: Sendable {
         framesSinceUpdate = 0
         matchedThisFrame = true
         lastObservation = detection.box
-        appearance = clean ? detection.appearance : nil
+        if clean, let look = detection.appearance {
+            appearance = look
+            settlingViews = 1
+        }
     }
 
     var predictedBox: BoundingBox { filter.box }
 
-    /// Folds a clean observation's appearance into the learned one.
-    mutating func learn(_ observed: AppearanceDescriptor) {
-        if appearance == nil {
+    /// The clean views a track's appearance is averaged over before it is trusted; after them
+    /// a view unlike it (beyond the change limit) no longer teaches it.
+    static let appearanceMaturity = 10
+
+    /// How far each doubted view moves ``doubtedLook``: a shorter memory than the settled
+    /// appearance's, since a doubt is decided within a few views.
+    static let doubtMomentum = 0.2
+
+    /// How many times its own ``lookSpread`` a settled track's view may differ from its
+    /// appearance and still be taken as a view of it: a look measured over few pixels is
+    /// noisy, and noise is not someone else.
+    static let spreadTolerance = 2.0
+
+    /// The association gate for this track (pairs whose looks differ more are never made):
+    /// `base`, or ``spreadTolerance`` times the track's own ``lookSpread`` where that is
+    /// larger; while the spread is not yet known (under three views), ``spreadTolerance``
+    /// times `base`.
+    func appearanceGate(base: Double) -> Double {
+        settlingViews < 3
+            ? Self.spreadTolerance * base : max(base, Self.spreadTolerance * lookSpread)
+    }
+
+    /// Folds a clean view's appearance into the learned one: freely while it settles (its
+    /// first ``appearanceMaturity`` views, averaged, which also measure ``lookSpread``), then
+    /// only when it is within `changeLimit` of it, or ``spreadTolerance`` times the spread
+    /// where that is more (`lightChange` forgiven); an unlike view is counted as doubt
+    /// instead (``doubtedViews``), and its look kept (``doubtedLook``).
+    mutating func learn(_ observed: AppearanceDescriptor, changeLimit: Double, lightChange: Double)
+    {
+        guard let learned = appearance else {
             appearance = observed
+            settlingViews = 1
+            return
+        }
+        if settlingViews < Self.appearanceMaturity {
+            lookSpread += (learned.distance(to: observed) - lookSpread) / Double(settlingViews)
+            settlingViews += 1
+            let weight = max(Self.appearanceMomentum, 1 / Double(settlingViews))
+            appearance = learned.blended(toward: observed, weight: weight)
+        } else if learned.distance(to: observed, lightChange: lightChange)
+            <= max(changeLimit, Self.spreadTolerance * lookSpread)
+        {
+            appearance = learned.blended(toward: observed, weight: Self.appearanceMomentum)
+            doubtedLook = nil
+            doubtedViews = 0
         } else {
-            appearance?.blend(toward: observed, weight: Self.appearanceMomentum)
+            doubtedLook =
+                doubtedLook?.blended(toward: observed, weight: Self.doubtMomentum) ?? observed
+            doubtedViews += 1
         }
     }
 }

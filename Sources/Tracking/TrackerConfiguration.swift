@@ -24,13 +24,36 @@ public struct TrackerConfiguration: Sendable, Hashable, Codable {
     /// How much appearance counts against motion when associating: a pair's cost is
     /// `1 − IoU + appearanceWeight × appearance distance` (when both sides have an appearance).
     public var appearanceWeight: Double = 3
-    /// Pairs that look more different than this (``AppearanceDescriptor/distance(to:)``) are
-    /// never associated, however well they overlap.
-    public var appearanceGate: Double = 0.2
+    /// Pairs that look more different than this (``AppearanceDescriptor/distance(to:lightChange:)``)
+    /// are never associated, however well they overlap: clothes one palette step apart in half
+    /// the body (about 0.09) pass, other clothes do not. A track whose look varies more from
+    /// view to view (a small box, whose bands are means of few pixels) is gated at twice its
+    /// own variation instead, and a new one at twice this.
+    public var appearanceGate: Double = 0.1
     /// A detection that matches no track by motion takes over a lost track's identity when
     /// their appearances are closer than this, and clearly closer than to any other lost track
     /// (re-identification); 0 turns re-identification off.
     public var reidentificationDistance: Double = 0.07
+    /// The change in brightness re-identification forgives (``AppearanceDescriptor/distance(to:lightChange:)``):
+    /// someone who comes back in another part of the room stands in other light. Association
+    /// frame to frame compares looks as they are (the light changes little in a frame).
+    public var reidentificationLightChange: Double = 0.1
+    /// Frames after a track is given a new identity during which each clean view is checked
+    /// against the gallery again: a track born without a clean view, or from a view too short
+    /// to trust, takes over the lost identity its settled look matches; 0 checks only at birth.
+    public var lateReidentificationFrames: Int = 30
+    /// A clean view further than this (with ``reidentificationLightChange`` forgiven) from a
+    /// track's settled appearance does not teach it: it is a merged or partial view, or someone
+    /// else; ``identityDoubtViews`` of them in a row put its identity in doubt. A track whose
+    /// look varies more from view to view (a small box) is allowed twice its own variation.
+    public var appearanceChangeLimit: Double = 0.05
+    /// Clean views in a row unlike a track's settled appearance (beyond
+    /// ``appearanceChangeLimit``) after which their look is weighed again: within
+    /// ``reidentificationDistance`` of the settled one it is the same person, and learned
+    /// anew; further, the track is taken to follow someone else — its identity goes back to
+    /// the gallery for its owner, and the track is identified anew by the look it shows now.
+    /// 0 never doubts.
+    public var identityDoubtViews: Int = 10
     /// Frames a lost track is remembered for re-identification; the motion association stops
     /// after ``maximumLostFrames``, the gallery keeps it until this.
     public var reidentificationFrames: Int = 9000
@@ -85,6 +108,18 @@ public struct TrackerConfiguration: Sendable, Hashable, Codable {
         }
         try unit(appearanceGate, "appearanceGate")
         try unit(reidentificationDistance, "reidentificationDistance")
+        try unit(reidentificationLightChange, "reidentificationLightChange")
+        try unit(appearanceChangeLimit, "appearanceChangeLimit")
+        guard lateReidentificationFrames >= 0 else {
+            throw TrackerConfigurationError(
+                field: "lateReidentificationFrames",
+                problem: "expected at least 0, got \(lateReidentificationFrames)")
+        }
+        guard identityDoubtViews >= 0 else {
+            throw TrackerConfigurationError(
+                field: "identityDoubtViews",
+                problem: "expected at least 0, got \(identityDoubtViews)")
+        }
         guard reidentificationFrames >= maximumLostFrames else {
             throw TrackerConfigurationError(
                 field: "reidentificationFrames",

@@ -4,12 +4,12 @@ import Testing
 import Tracking
 import Units
 
-/// A small table: 3 s of two seeds at 240 × 135, stride 1 and 5.
+/// A small table: 3 s of two seeds at 240 × 135, stride 1 and 15.
 private func makeTable() throws -> QualityTable {
     var generator = QualityTableGenerator(duration: .seconds(3), width: 240, height: 135)
     generator.seeds = [1, 2]
     return try generator.generate(
-        rig: FixedRig(), frameRates: [30], strides: [1, 5], scales: [0.5])
+        rig: FixedRig(), frameRates: [30], strides: [1, 15], scales: [0.5])
 }
 
 /// Measured once for the suite (debug builds are slow).
@@ -23,8 +23,8 @@ private let sharedTable = Result { try makeTable() }
         #expect(first == (try makeTable()))
         #expect(first.rows.count == 2)
         #expect(first.seeds == [1, 2])
-        let row = try #require(first.row(frameRate: 30, stride: 5, scale: 0.5))
-        #expect(row.inferencesPerSecond == 6)
+        let row = try #require(first.row(frameRate: 30, stride: 15, scale: 0.5))
+        #expect(row.inferencesPerSecond == 2)
         for row in first.rows {
             #expect((0...1).contains(row.idf1))
             #expect(row.mota <= 1)
@@ -33,8 +33,12 @@ private let sharedTable = Result { try makeTable() }
     }
 
     @Test func fewerInferencesTrackWorse() throws {
+        // Two inferences a second against thirty. (Six against thirty is no clear loss on so
+        // small a sample: people move a pixel or two a frame at this size, and the tracker's
+        // prediction carries them between inferences.)
         let rows = try table().rows
         #expect(rows[0].mota > rows[1].mota)
+        #expect(rows[0].idf1 > rows[1].idf1)
     }
 
     @Test func roundTripsThroughJSON() throws {

@@ -108,6 +108,30 @@ import Tracking
         #expect(tracker.trackCount == 1)  // still kept for re-identification
     }
 
+    @Test func aTrackWhoseBoxCollapsesIsNotReported() throws {
+        // Someone shrinking fast (walking out past the frame's edge, down to a sliver) gives
+        // the size a steep velocity; the next prediction can leave a box a few ten-thousandths
+        // of a pixel wide: valid, but nobody's, and written to a MOT file as width 0. Across
+        // final widths around the one whose prediction lands next to zero, every box reported
+        // must be one a MOT file can carry.
+        func record(_ objects: [TrackedObject]) -> [MOTRecord] {
+            objects.map { MOTRecord(frame: 1, id: $0.id.rawValue, box: $0.box) }
+        }
+        var records: [MOTRecord] = []
+        for step in 0..<2000 {
+            var tracker = try MultiObjectTracker()
+            let finalWidth = 4.98 + Double(step) / 100_000
+            for width in Array(stride(from: 80.0, to: 5, by: -5)) + [finalWidth] {
+                let box = BoundingBox(minX: 100, minY: 100, width: width, height: 200)
+                records += record(tracker.update(with: [Detection(box: box, confidence: 0.9)]))
+            }
+            for _ in 1...3 { records += record(tracker.predict()) }
+        }
+        #expect(!records.isEmpty)
+        let read = try MOTFile.parse(MOTFile.format(records), file: "tracks.txt")
+        #expect(read.count == records.count)
+    }
+
     @Test func invalidBoxesAreIgnored() throws {
         var tracker = try MultiObjectTracker()
         let bad = [
