@@ -265,6 +265,7 @@ public struct MultiObjectTracker: Sendable {
         guard doubt > 0, record.doubtedViews >= doubt, let doubted = record.doubtedLook else {
             return
         }
+        record.dismissDoubt()
         if let settled = record.appearance,
             doubted.distance(to: settled, lightChange: configuration.reidentificationLightChange)
                 <= configuration.reidentificationDistance
@@ -272,19 +273,13 @@ public struct MultiObjectTracker: Sendable {
             // Near enough to be recognised as the same person: the look has drifted (another
             // pose, another part of the room), not changed hands. It is learned anew.
             record.appearance = doubted
-            record.doubtedLook = nil
-            record.doubtedViews = 0
             return
         }
         var formerIdentity = record
         formerIdentity.state = .lost
         formerIdentity.framesSinceUpdate = configuration.maximumLostFrames + 1
         formerIdentity.matchedThisFrame = false
-        formerIdentity.doubtedLook = nil
-        formerIdentity.doubtedViews = 0
         record.appearance = doubted
-        record.doubtedLook = nil
-        record.doubtedViews = 0
         identify(&record, by: doubted)
         tracks.append(formerIdentity)
     }

@@ -133,6 +133,12 @@ struct TrackRecord: Sendable {
             ? Self.spreadTolerance * base : max(base, Self.spreadTolerance * lookSpread)
     }
 
+    /// Forgets the views counted as doubt: the track's looks are settled again.
+    mutating func dismissDoubt() {
+        doubtedLook = nil
+        doubtedViews = 0
+    }
+
     /// Folds a clean view's appearance into the learned one: freely while it settles (its
     /// first ``appearanceMaturity`` views, averaged, which also measure ``lookSpread``), then
     /// only when it is within `changeLimit` of it, or ``spreadTolerance`` times the spread
@@ -154,8 +160,7 @@ struct TrackRecord: Sendable {
             <= max(changeLimit, Self.spreadTolerance * lookSpread)
         {
             appearance = learned.blended(toward: observed, weight: Self.appearanceMomentum)
-            doubtedLook = nil
-            doubtedViews = 0
+            dismissDoubt()
         } else {
             doubtedLook =
                 doubtedLook?.blended(toward: observed, weight: Self.doubtMomentum) ?? observed
