@@ -17,10 +17,14 @@ public struct AppearanceDescriptor: Sendable, Hashable {
     /// The mean grey of each band, top first, 0...255.
     public var bands: [Double] { (0..<Self.bandCount).map { means[$0] } }
 
-    /// The descriptor of `box` (pixels, top-left origin) in `frame`; nil when the box holds
-    /// less than one pixel per band after clipping to the frame. Reads at most about 24 × 24
-    /// pixels per band, however large the box.
+    /// The descriptor of `box` (pixels, top-left origin) in `frame`; nil when the frame's top
+    /// or bottom edge cuts the box (it shows part of a body, whose bands would be another
+    /// body's: someone near the camera, seen from the waist up, looks like someone else in one
+    /// colour), or when it holds less than one pixel per band after clipping to the frame. A
+    /// box cut by a side edge keeps its descriptor: its bands are whole. Reads at most about
+    /// 24 × 24 pixels per band, however large the box.
     public init?(box: BoundingBox, in frame: GrayFrame) {
+        guard box.minY >= 1, box.maxY <= Double(frame.height) - 1 else { return nil }
         let x0 = max(0, Int((box.minX + box.width / 4).rounded()))
         let x1 = min(frame.width, Int((box.maxX - box.width / 4).rounded()))
         let y0 = max(0, Int(box.minY.rounded()))

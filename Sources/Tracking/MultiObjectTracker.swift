@@ -13,7 +13,9 @@
 /// - **Absences**: lost tracks stay in a gallery (at most
 ///   ``TrackerConfiguration/galleryCapacity`` of them, each for at most
 ///   ``TrackerConfiguration/reidentificationFrames``); a detection that matches no track by
-///   motion takes over the identity of the gallery track it clearly looks like.
+///   motion takes over the identity of the gallery track it clearly looks like. Lost tracks
+///   that look alike are pieces of one person: when one is taken, the others are folded into
+///   it, so that a person comes back under one identity, not whichever piece is nearest.
 /// - **Partial views**: a detection much smaller than its track that touches another
 ///   detection (someone in front) moves the track but keeps its size, aligned to the
 ///   detection's edges nearest the prediction, so a half-hidden person stays person-sized.
@@ -22,8 +24,9 @@
 ///   (``TrackerConfiguration/reidentificationLightChange``): someone back in another part of
 ///   the room stands in other light.
 /// - **Late evidence**: a new identity is checked against the gallery again with each clean
-///   view for ``TrackerConfiguration/lateReidentificationFrames``, so a track born from an
-///   overlapped view (no look to go by) finds its lost identity once it shows one.
+///   view, so a track born from an overlapped or cut-off view (no look to go by), or while its
+///   look matched two lost people, finds its lost identity once it shows it. Only identities
+///   lost before the track started are candidates: one seen beside it is someone else.
 /// - **Swaps**: a track's appearance settles over its first clean views and is then taught
 ///   only by views like it (``TrackerConfiguration/appearanceChangeLimit``); when a track's
 ///   views stay unlike it (``TrackerConfiguration/identityDoubtViews`` in a row), a look still
@@ -153,6 +156,7 @@ public struct MultiObjectTracker: Sendable {
                 detection: detections[detection], clean: !surroundings[detection].overlapsLarger,
                 noise: .init(
                     position: configuration.positionNoise, velocity: configuration.velocityNoise))
+            record.startFrame = frameCount
             if isFirstFrame || configuration.confirmationHits <= 1 { confirm(&record) }
             tracks.append(record)
         }
@@ -219,29 +223,48 @@ public struct MultiObjectTracker: Sendable {
     private mutating func confirm(_ record: inout TrackRecord) {
         record.state = .confirmed
         guard record.id == nil else { return }
-        identify(&record, by: record.appearance)
+        identify(&record, by: record.appearance, lostBefore: record.startFrame)
     }
 
     /// Gives `record` the identity of the lost track that `look` identifies in the gallery
-    /// (that record is dropped), or else the next id, open to re-identification for
-    /// ``TrackerConfiguration/lateReidentificationFrames``.
-    private mutating func identify(_ record: inout TrackRecord, by look: AppearanceDescriptor?) {
-        if let look, let match = galleryMatch(for: look, kind: record.kind) {
-            takeOver(match.index, into: &record)
+    /// (that record is dropped), or else the next id, open to re-identification by its later
+    /// clean views. `lostBefore`: only identities lost before this frame are candidates.
+    private mutating func identify(
+        _ record: inout TrackRecord, by look: AppearanceDescriptor?, lostBefore: Int?
+    ) {
+        if let look, let match = galleryMatch(for: look, kind: record.kind, lostBefore: lostBefore)
+        {
+            takeOver(match, into: &record)
             return
         }
         record.id = TrackID(nextID)
         nextID += 1
-        record.reidentifiableUntilAge = record.age + configuration.lateReidentificationFrames
+        record.hasNewIdentity = true
     }
 
-    /// Moves the identity of the lost track at `index` to `record`; the lost record is dropped
-    /// at the end of the frame.
-    private mutating func takeOver(_ index: Int, into record: inout TrackRecord) {
-        record.id = tracks[index].id
-        record.hits += tracks[index].hits
-        record.reidentifiableUntilAge = -1
-        tracks[index].isMerged = true
+    /// Moves the identity of the gallery's `match` to `record`; the lost record, and the
+    /// earlier pieces of the same person, are dropped at the end of the frame.
+    private mutating func takeOver(_ match: GalleryMatch, into record: inout TrackRecord) {
+        record.id = tracks[match.index].id
+        record.hasNewIdentity = false
+        record.hits += absorb([match.index] + match.pieces)
+    }
+
+    /// Folds the earlier pieces of `match`'s person into its lost record (which a detection
+    /// resumes): one identity a person, so the next time they come back there is no other.
+    private mutating func mergePieces(of match: GalleryMatch) {
+        tracks[match.index].hits += absorb(match.pieces)
+    }
+
+    /// Marks the lost records at `indices` as merged into another (they are dropped at the end
+    /// of the frame) and returns the hits they had.
+    private mutating func absorb(_ indices: [Int]) -> Int {
+        var hits = 0
+        for index in indices {
+            hits += tracks[index].hits
+            tracks[index].isMerged = true
+        }
+        return hits
     }
 
     /// Learns a clean view's `look` for `record` and acts on what it says about identity: a
@@ -256,10 +279,11 @@ public struct MultiObjectTracker: Sendable {
             look, changeLimit: configuration.appearanceChangeLimit,
             lightChange: configuration.reidentificationLightChange)
         guard record.state == .confirmed else { return }
-        if record.age <= record.reidentifiableUntilAge, let learned = record.appearance,
-            let match = galleryMatch(for: learned, kind: record.kind)
+        if record.hasNewIdentity, let learned = record.appearance,
+            let match = galleryMatch(
+                for: learned, kind: record.kind, lostBefore: record.startFrame)
         {
-            takeOver(match.index, into: &record)
+            takeOver(match, into: &record)
         }
         let doubt = configuration.identityDoubtViews
         guard doubt > 0, record.doubtedViews >= doubt, let doubted = record.doubtedLook else {
@@ -280,7 +304,7 @@ public struct MultiObjectTracker: Sendable {
         formerIdentity.framesSinceUpdate = configuration.maximumLostFrames + 1
         formerIdentity.matchedThisFrame = false
         record.appearance = doubted
-        identify(&record, by: doubted)
+        identify(&record, by: doubted, lostBefore: nil)
         tracks.append(formerIdentity)
     }
 
@@ -486,10 +510,11 @@ public struct MultiObjectTracker: Sendable {
     /// different from it is nearly as near (within a quarter of that distance) — of two
     /// people dressed alike neither takes the other's identity on a guess. Lost tracks that
     /// look like the nearest one are taken to be earlier pieces of the same person: the one
-    /// seen most often wins.
-    private func galleryMatch(for appearance: AppearanceDescriptor, kind: ObservationKind)
-        -> (index: Int, distance: Double)?
-    {
+    /// seen most often wins. With `lostBefore`, only tracks last seen before that frame are
+    /// weighed (the start of the track being identified: whoever was seen beside it is not it).
+    private func galleryMatch(
+        for appearance: AppearanceDescriptor, kind: ObservationKind, lostBefore: Int? = nil
+    ) -> GalleryMatch? {
         let threshold = configuration.reidentificationDistance
         guard threshold > 0 else { return nil }
         let margin = threshold / 4
@@ -497,6 +522,7 @@ public struct MultiObjectTracker: Sendable {
         for index in tracks.indices
         where tracks[index].state == .lost && !tracks[index].matchedThisFrame
             && !tracks[index].isMerged && tracks[index].kind == kind
+            && frameCount - tracks[index].framesSinceUpdate < (lostBefore ?? .max)
         {
             guard let learned = tracks[index].appearance else { continue }
             let distance = learned.distance(
@@ -516,32 +542,41 @@ public struct MultiObjectTracker: Sendable {
             return nil
         }
         let chosen = rivals.max { tracks[$0.index].hits < tracks[$1.index].hits } ?? nearest
-        return (chosen.index, chosen.distance)
+        return GalleryMatch(
+            index: chosen.index, distance: chosen.distance,
+            pieces: rivals.map(\.index).filter { $0 != chosen.index })
     }
 
     /// Stage 4: detections left after the motion stages against the gallery of lost tracks,
-    /// by appearance alone (``galleryMatch(for:kind:)``); the pairs are made nearest first.
-    private func reidentify(_ detectionIndices: [Int], _ detections: [Detection], looks: Bool)
-        -> Association
-    {
+    /// by appearance alone (``galleryMatch(for:kind:lostBefore:)``); the pairs are made nearest first.
+    private mutating func reidentify(
+        _ detectionIndices: [Int], _ detections: [Detection], looks: Bool
+    ) -> Association {
         // Without looks there is nothing to identify anyone by.
         guard looks else {
             return Association(matches: [], tracksLeft: [], detectionsLeft: detectionIndices)
         }
-        var proposals: [(track: Int, detection: Int, distance: Double)] = []
+        var proposals: [(match: GalleryMatch, detection: Int)] = []
         for detection in detectionIndices
         where detections[detection].confidence >= configuration.newTrackConfidence {
             guard let appearance = detections[detection].appearance,
                 let match = galleryMatch(for: appearance, kind: detections[detection].kind)
             else { continue }
-            proposals.append((match.index, detection, match.distance))
+            proposals.append((match, detection))
         }
         var matches: [Association.Match] = []
+        var accepted: [GalleryMatch] = []
         var takenTracks = Set<Int>()
-        for proposal in proposals.sorted(by: { $0.distance < $1.distance })
-        where !takenTracks.contains(proposal.track) {
-            takenTracks.insert(proposal.track)
-            matches.append(Association.Match(track: proposal.track, detection: proposal.detection))
+        for proposal in proposals.sorted(by: { $0.match.distance < $1.match.distance })
+        where !takenTracks.contains(proposal.match.index) {
+            takenTracks.insert(proposal.match.index)
+            accepted.append(proposal.match)
+            matches.append(
+                Association.Match(track: proposal.match.index, detection: proposal.detection))
+        }
+        for var match in accepted {
+            match.pieces.removeAll(where: takenTracks.contains)
+            mergePieces(of: match)
         }
         let takenDetections = Set(matches.map(\.detection))
         return Association(
@@ -575,6 +610,14 @@ public struct MultiObjectTracker: Sendable {
         objects.sort { $0.id < $1.id }
         return objects
     }
+}
+
+/// A lost identity the gallery finds for a look: the lost record (by index), how far its look
+/// is, and the other lost records that look like it — earlier pieces of the same person.
+struct GalleryMatch {
+    var index: Int
+    var distance: Double
+    var pieces: [Int]
 }
 
 /// The outcome of one association stage: pairs (track index, detection index) and what is

@@ -74,10 +74,12 @@ struct TrackRecord: Sendable {
     /// Whether a new track took over this lost track's identity (it is removed at the end of
     /// the frame).
     var isMerged = false
-    /// The age up to which the track's identity, new when given, may still be exchanged for a
-    /// lost one its look matches (``TrackerConfiguration/lateReidentificationFrames``); −1
-    /// when not.
-    var reidentifiableUntilAge = -1
+    /// Whether the track's identity was new when given and no lost one has been found for it
+    /// yet: each clean view may still exchange it for a lost identity its look matches.
+    var hasNewIdentity = false
+    /// The frame the track was started in (the tracker's count): a lost identity seen since
+    /// then was seen beside this track, so it is someone else's.
+    var startFrame = 0
     /// The clean views folded into ``appearance`` while it settles (up to
     /// ``appearanceMaturity``).
     var settlingViews = 0
