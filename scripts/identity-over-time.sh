@@ -3,7 +3,7 @@
 # 960x540 and 30 fps, detector at full scale on every frame (what `headroom run` does with the
 # governor off), seeds 1-5, for runs of 20, 60, 120 and 600 s; prints the mean IDF1, HOTA and
 # MOTA and the summed identity switches per length as a Markdown table. Not part of
-# scripts/test.sh: it takes about 10 minutes (release build).
+# scripts/test.sh: it takes about 20 minutes (release build; the 600 s runs are most of it).
 # Usage: scripts/identity-over-time.sh [--scene two-tone|uniform] [LENGTH...]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
