@@ -100,9 +100,8 @@ import Tracking
             _ = tracker.update(with: [larger, person(600 + Double(frame), look(170, 175))])
         }
         // ...until the other one has gone, and the first clean view finds them.
-        var back: [TrackedObject] = []
-        for frame in 40..<43 {
-            back = tracker.update(with: [person(600 + Double(frame), look(200, 130))])
+        let back = lastUpdate(of: &tracker, over: 40..<43) { frame in
+            [person(600 + Double(frame), look(200, 130))]
         }
         #expect(first != nil)
         #expect(back.map(\.id) == [first].compactMap { $0 })
@@ -133,9 +132,8 @@ import Tracking
         }
         for _ in 0..<60 { _ = tracker.update(with: []) }
         // Back once: the identity seen longer is theirs, and the other is folded into it.
-        var back: [TrackedObject] = []
-        for frame in 0..<3 {
-            back = tracker.update(with: [person(600 + Double(frame), look(200, 130))])
+        let back = lastUpdate(of: &tracker, over: 0..<3) { frame in
+            [person(600 + Double(frame), look(200, 130))]
         }
         #expect(back.map(\.id) == [longer].compactMap { $0 })
         #expect(tracker.trackCount == 1)
@@ -162,14 +160,24 @@ import Tracking
         #expect(idA != nil && idB != nil && idA != idB)
         #expect(slipped.map(\.id) == [idB].compactMap { $0 })
         // A comes back elsewhere and is given their own identity again.
-        var back: [TrackedObject] = []
-        for frame in 0..<3 {
-            back = tracker.update(with: [
+        let back = lastUpdate(of: &tracker, over: 0..<3) { frame in
+            [
                 person(130 + Double(frame), b), person(500 - Double(frame), a),
-            ])
+            ]
         }
         #expect(back.first { $0.box.minX > 300 }?.id == idA)
         #expect(back.first { $0.box.minX < 300 }?.id == idB)
+    }
+
+    /// The tracks `tracker` reports for the last of `frames`, each frame's detections made by
+    /// `detections`.
+    private func lastUpdate(
+        of tracker: inout MultiObjectTracker, over frames: Range<Int>,
+        _ detections: (Int) -> [Detection]
+    ) -> [TrackedObject] {
+        var last: [TrackedObject] = []
+        for frame in frames { last = tracker.update(with: detections(frame)) }
+        return last
     }
 
     /// The identities the tracker reports over `frames` (each frame's detections).
@@ -232,11 +240,10 @@ import Tracking
         // Both leave the picture for 100 frames, longer than the motion model remembers...
         for _ in 0..<100 { _ = tracker.update(with: []) }
         // ...and come back elsewhere, in each other's places: identity follows appearance.
-        var back: [TrackedObject] = []
-        for frame in 0..<3 {
-            back = tracker.update(with: [
+        let back = lastUpdate(of: &tracker, over: 0..<3) { frame in
+            [
                 person(620 + Double(frame), a), person(80 - Double(frame), b),
-            ])
+            ]
         }
         #expect(back.first { $0.box.minX > 300 }?.id == idA)
         #expect(back.first { $0.box.minX < 300 }?.id == idB)
