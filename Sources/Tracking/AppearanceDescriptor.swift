@@ -17,14 +17,10 @@ public struct AppearanceDescriptor: Sendable, Hashable {
     /// The mean grey of each band, top first, 0...255.
     public var bands: [Double] { (0..<Self.bandCount).map { means[$0] } }
 
-    /// The descriptor of `box` (pixels, top-left origin) in `frame`; nil when the frame's top
-    /// or bottom edge cuts the box (it shows part of a body, whose bands would be another
-    /// body's: someone near the camera, seen from the waist up, looks like someone else in one
-    /// colour), or when it holds less than one pixel per band after clipping to the frame. A
-    /// box cut by a side edge keeps its descriptor: its bands are whole. Reads at most about
-    /// 24 × 24 pixels per band, however large the box.
+    /// The descriptor of the part of `box` (pixels, top-left origin) inside `frame`; nil when
+    /// that holds less than one pixel per band. Reads at most about 24 × 24 pixels per band,
+    /// however large the box.
     public init?(box: BoundingBox, in frame: GrayFrame) {
-        guard box.minY >= 1, box.maxY <= Double(frame.height) - 1 else { return nil }
         let x0 = max(0, Int((box.minX + box.width / 4).rounded()))
         let x1 = min(frame.width, Int((box.maxX - box.width / 4).rounded()))
         let y0 = max(0, Int(box.minY.rounded()))
@@ -70,14 +66,41 @@ public struct AppearanceDescriptor: Sendable, Hashable {
     ///   (someone seen under other light, in another part of a room). 0 compares them as they
     ///   are.
     public func distance(to other: AppearanceDescriptor, lightChange: Double = 0) -> Double {
-        var difference = means - other.means
-        if lightChange > 0, other.means.sum() > 0 {
-            let limit = 1 + lightChange
-            let gain = min(limit, max(1 / limit, means.sum() / other.means.sum())).squareRoot()
-            difference = means / gain - other.means * gain
-        }
+        let (mine, theirs) = scaledTogether(with: other, lightChange: lightChange)
+        return Self.bandDistance(mine - theirs)
+    }
+
+    /// ``distance(to:lightChange:)`` with `other`'s bands also slid one band up and down, the
+    /// least of the three: how far a look has drifted from the same person's when their box
+    /// sits a little higher or lower on the body. A waist between two bands moves both of
+    /// them, which ``distance(to:lightChange:)`` takes for other clothes; other clothes stay
+    /// apart however the bands slide.
+    public func slidingDistance(to other: AppearanceDescriptor, lightChange: Double = 0)
+        -> Double
+    {
+        let (mine, theirs) = scaledTogether(with: other, lightChange: lightChange)
+        let t = theirs
+        let slidDown = SIMD8(t[0], t[0], t[1], t[2], t[3], t[4], t[5], t[6])
+        let slidUp = SIMD8(t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[7])
+        return min(
+            Self.bandDistance(mine - theirs), Self.bandDistance(mine - slidDown),
+            Self.bandDistance(mine - slidUp))
+    }
+
+    /// The two descriptors' bands scaled toward each other by up to `1 + lightChange` in all.
+    private func scaledTogether(with other: AppearanceDescriptor, lightChange: Double)
+        -> (SIMD8<Double>, SIMD8<Double>)
+    {
+        guard lightChange > 0, other.means.sum() > 0 else { return (means, other.means) }
+        let limit = 1 + lightChange
+        let gain = min(limit, max(1 / limit, means.sum() / other.means.sum())).squareRoot()
+        return (means / gain, other.means * gain)
+    }
+
+    /// The mean absolute band difference in hundreds of grey levels, the largest left out.
+    private static func bandDistance(_ difference: SIMD8<Double>) -> Double {
         let absolute = difference.replacing(with: -difference, where: difference .< 0)
-        return (absolute.sum() - absolute.max()) / Double(Self.bandCount - 1) / 100
+        return (absolute.sum() - absolute.max()) / Double(bandCount - 1) / 100
     }
 
     /// This descriptor moved toward `other` by `weight` (0...1): the running appearance of a

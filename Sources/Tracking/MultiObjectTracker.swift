@@ -291,7 +291,8 @@ public struct MultiObjectTracker: Sendable {
         }
         record.dismissDoubt()
         if let settled = record.appearance,
-            doubted.distance(to: settled, lightChange: configuration.reidentificationLightChange)
+            doubted.slidingDistance(
+                to: settled, lightChange: configuration.reidentificationLightChange)
                 <= configuration.reidentificationDistance
         {
             // Near enough to be recognised as the same person: the look has drifted (another
@@ -304,6 +305,7 @@ public struct MultiObjectTracker: Sendable {
         formerIdentity.framesSinceUpdate = configuration.maximumLostFrames + 1
         formerIdentity.matchedThisFrame = false
         record.appearance = doubted
+        record.startFrame = frameCount
         identify(&record, by: doubted, lostBefore: nil)
         tracks.append(formerIdentity)
     }

@@ -77,8 +77,9 @@ struct TrackRecord: Sendable {
     /// Whether the track's identity was new when given and no lost one has been found for it
     /// yet: each clean view may still exchange it for a lost identity its look matches.
     var hasNewIdentity = false
-    /// The frame the track was started in (the tracker's count): a lost identity seen since
-    /// then was seen beside this track, so it is someone else's.
+    /// The frame the track began following its person in (the tracker's count): its start, or
+    /// the frame a doubt found it following someone else. A lost identity seen since then was
+    /// seen beside this person, so it is someone else's.
     var startFrame = 0
     /// The clean views folded into ``appearance`` while it settles (up to
     /// ``appearanceMaturity``).

@@ -1,5 +1,4 @@
 import Capture
-import Dispatch
 import Foundation
 import Governor
 import HostService
@@ -140,8 +139,8 @@ enum ServeCommand {
             }
             let socket = arguments.value("--socket").map { " and unix:\($0)" } ?? ""
             Console.out("serving on \(address)\(socket) (/metrics /healthz /status /v1)")
-            let hangup = reloadOnHangup(observer, configuration: arguments.value("--config"))
-            defer { hangup.cancel() }
+            reloadOnHangup(observer, configuration: arguments.value("--config"))
+            defer { SignalWatcher.shared.release(SIGHUP) }
             let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
             systemd.ready(status: "serving on \(address)\(socket)")
             let textfileProblem = LockedState<String?>(nil)
@@ -191,10 +190,8 @@ enum ServeCommand {
     /// gives the observer the new rules; a bad file is reported and the running rules kept.
     private static func reloadOnHangup(
         _ observer: PressureObserver, configuration path: String?
-    ) -> any DispatchSourceSignal {
-        signal(SIGHUP, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
-        source.setEventHandler {
+    ) {
+        SignalWatcher.shared.watch(SIGHUP) { _ in
             guard let path else {
                 Console.error("headroom serve: SIGHUP: no --config to reload; serving on")
                 return
@@ -207,7 +204,5 @@ enum ServeCommand {
                 Console.error("headroom serve: SIGHUP: \(error); keeping the running rules")
             }
         }
-        source.resume()
-        return source
     }
 }

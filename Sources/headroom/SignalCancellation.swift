@@ -1,4 +1,4 @@
-import Dispatch
+import Locking
 import Synchronization
 
 #if canImport(Glibc)
@@ -33,23 +33,22 @@ func withSignalCancellation<Result: Sendable>(
     _ stop: StopSignal = StopSignal(),
     _ body: @escaping @Sendable () async throws -> Result
 ) async throws -> Result {
-    let task = Task { try await body() }
+    // The signals are watched before `body` starts, so a signal that `body`'s own work
+    // provokes (a client that sees the run begin and stops it) is never lost.
+    let started = LockedState<Task<Result, any Error>?>(nil)
     let signals = [SIGINT, SIGTERM]
-    let sources = signals.map { number in
-        signal(number, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler {
+    let watcher = SignalWatcher.shared
+    for number in signals {
+        watcher.watch(number) { number in
             stop.record(number)
             for other in signals { signal(other, SIG_DFL) }
-            task.cancel()
+            started.withLock { $0 }?.cancel()
         }
-        source.resume()
-        return source
     }
-    defer {
-        for source in sources { source.cancel() }
-        for number in signals { signal(number, SIG_DFL) }
-    }
+    defer { for number in signals { watcher.release(number) } }
+    let task = Task { try await body() }
+    started.withLock { $0 = task }
+    if stop.received != nil { task.cancel() }
     return try await withTaskCancellationHandler {
         try await task.value
     } onCancel: {

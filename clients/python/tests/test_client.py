@@ -1,5 +1,6 @@
 """The Python client against a real `headroom serve`."""
 
+import re
 import subprocess
 import threading
 import time
@@ -149,7 +150,10 @@ def test_a_pipeline_shares_the_host_with_headroom_run(headroom_binary, tmp_path)
             time.sleep(0.1)
         assert set(clients) == {"headroom run", "people"}
         assert clients["headroom run"]["priority"] == 50
-        assert clients["headroom run"]["advice"]["ladderName"].startswith("stride 1 @")
+        # One of the run's detector settings: the heaviest on an idle host, a lighter one when
+        # the run's own frames are late (a busy host), so only its form is certain.
+        ladder_name = clients["headroom run"]["advice"]["ladderName"]
+        assert re.fullmatch(r"stride \d+ @ [\d.]+", ladder_name), ladder_name
         # Higher priority first.
         assert list(clients) == ["headroom run", "people"]
         client.close()
