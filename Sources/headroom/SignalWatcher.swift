@@ -34,8 +34,9 @@ final class SignalWatcher: Sendable {
     }
 
     /// Runs `action` on the watcher's thread for each `number` signal from now on, instead of
-    /// the signal's default action, until ``release(_:)``. `action` must not call back into
-    /// the watcher for the same signal while it runs.
+    /// the signal's default action, until ``release(_:)``. A child process started meanwhile
+    /// has the default action again (unlike an ignored signal, a handled one is reset by
+    /// `exec`).
     func watch(_ number: Int32, _ action: @escaping @Sendable (Int32) -> Void) {
         actions.withLock { $0[number] = action }
         signal(number, noteCaughtSignal)
