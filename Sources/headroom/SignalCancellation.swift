@@ -41,7 +41,7 @@ func withSignalCancellation<Result: Sendable>(
     for number in signals {
         watcher.watch(number) { number in
             stop.record(number)
-            for other in signals { signal(other, SIG_DFL) }
+            for other in signals { watcher.release(other) }
             started.withLock { $0 }?.cancel()
         }
     }
