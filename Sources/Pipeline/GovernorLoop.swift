@@ -8,11 +8,11 @@ import Telemetry
 import Units
 
 /// The pressure sampler and the governor, as one service on the run's clock: a reading every
-/// interval (sooner within reach of a threshold), classified, published, and given to the host
-/// service, whose governor decides for every client — the run's pipeline among them, after it
-/// told its lateness. The pipeline's changes go to the capture session (frame rate, stop and
-/// restart) and to the frame loop (stride and scale) through the run's state. It ends when its
-/// pressure source runs out (a replayed trace), which ends the run.
+/// interval (sooner within reach of a threshold), classified, offered for export, and given to
+/// the host service, whose governor decides for every client — the run's pipeline among them,
+/// after it told its lateness. The pipeline's changes go to the capture session (frame rate,
+/// stop and restart) and to the frame loop (stride and scale) through the run's state. It ends
+/// when its pressure source runs out (a replayed trace), which ends the run.
 struct GovernorLoop: Sendable {
     var source: any SampleSource
     var classifier: PressureClassifier
@@ -23,6 +23,8 @@ struct GovernorLoop: Sendable {
     var session: CaptureSession
     var state: LockedState<RunState>
     var metrics: HeadroomMetrics
+    /// Where each reading goes for `/metrics` and `/status`.
+    var exported: ExportedPressure
     var clock: any RunClock
     /// The time between readings within reach of a threshold.
     var interval: Duration
@@ -35,17 +37,14 @@ struct GovernorLoop: Sendable {
     /// - Throws: `CancellationError` when cancelled.
     func run() async throws {
         var classifier = classifier
-        let statuses = PressureStatusMaker()
         while true {
             try Task.checkCancellation()
             let now = clock.now
             guard let sample = source.sample(at: now) else { return }
             let reading = classifier.classify(sample)
-            let status = statuses.status(for: reading)
-            metrics.publish(status)
+            exported.offer(reading)
             let lateShare = state.withLock { state in
                 state.reading = reading
-                state.statusDocument = status.document
                 return shedsForLateness ? state.lateShare : .zero
             }
             pipeline?.reportLateness(lateShare, at: now)

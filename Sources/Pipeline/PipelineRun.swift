@@ -33,6 +33,9 @@ public final class PipelineRun: Sendable {
     public let timeline: LaunchTimeline
     /// The metrics the run publishes as it goes (serve them with an `HTTPServer`).
     public let metrics: HeadroomMetrics
+    /// The run's pressure readings for `/metrics` and `/status`, published into ``metrics``
+    /// when read.
+    public let exportedPressure: ExportedPressure
     /// The host service of the run: its governor decides for the run's pipeline, one client
     /// of it like any other (``GovernedPipeline``), and serving it (`ServiceRoutes`, as
     /// `run --serve` does) lets other pipelines on the host share the budget with the run. Its
@@ -61,6 +64,7 @@ public final class PipelineRun: Sendable {
         self.options = options
         self.timeline = timeline
         metrics = try HeadroomMetrics()
+        exportedPressure = ExportedPressure(metrics: metrics)
         let clock = options.timing.makeClock()
         self.clock = clock
         service = HostService(
@@ -219,7 +223,8 @@ public final class PipelineRun: Sendable {
     ) -> [RunService] {
         let governing = GovernorLoop(
             source: pressure, classifier: PressureClassifier(), service: service,
-            pipeline: pipeline, session: session, state: state, metrics: metrics, clock: clock,
+            pipeline: pipeline, session: session, state: state, metrics: metrics,
+            exported: exportedPressure, clock: clock,
             interval: options.pressureInterval, start: start,
             shedsForLateness: options.governance == .full)
         let sampler = ProgressSampler(
@@ -304,9 +309,6 @@ public final class PipelineRun: Sendable {
     public var pressureTrace: PressureTrace {
         recordedPressure.withLock { $0?.trace } ?? PressureTrace(samples: [])
     }
-
-    /// The latest pressure reading as `status --json` prints it, for `/status`.
-    public var statusJSON: String? { state.withLock { $0.statusDocument }?.text }
 
     // MARK: - Pressure
 

@@ -14,7 +14,6 @@ struct RunState {
     var framesProcessed = 0
     var detectorCalls = 0
     var reading: PressureReading?
-    var statusDocument: DeferredText?
     var samples = ThinnedSeries<RunSample>(capacity: PipelineRun.keptSamples)
     /// The latest sample (kept or thinned out).
     var lastSample: RunSample?

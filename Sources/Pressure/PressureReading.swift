@@ -50,21 +50,6 @@ public struct PressureReading: Hashable, Sendable, Codable {
         self.board = board
         self.isWithinReach = isWithinReach
     }
-
-    /// Whether `other` says what this reading says, whatever its time: equal in every field but
-    /// ``time``, an unknown (NaN) headroom equal to an unknown one. Quick for the reading the
-    /// classifier gives again for an unchanged sample, which shares this one's arrays.
-    public func hasSameValues(as other: PressureReading) -> Bool {
-        func same(_ a: Double, _ b: Double) -> Bool { a == b || (a.isNaN && b.isNaN) }
-        return level == other.level && simulated == other.simulated
-            && isWithinReach == other.isWithinReach && thermal == other.thermal
-            && sustainableShare == other.sustainableShare
-            && same(headroom.current, other.headroom.current)
-            && same(headroom.forecast, other.headroom.forecast)
-            && headroom.forecastSeconds == other.headroom.forecastSeconds
-            && factors == other.factors && sensors == other.sensors && notes == other.notes
-            && board == other.board
-    }
 }
 
 /// The overall level moving from one value to another, with the factors at that moment.

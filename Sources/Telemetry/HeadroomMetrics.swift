@@ -221,10 +221,11 @@ public struct HeadroomMetrics: Sendable {
             recordingFramesDropped: try recordingFramesDropped.handle())
     }
 
-    /// Publishes one pressure reading. Unknown values (nil) remove their series rather than
-    /// export a made-up number; sensors not in `status` leave the exposition.
+    /// Publishes the status of a pressure reading. Unknown values (nil) remove their series
+    /// rather than export a made-up number; sensors not in `status` leave the exposition. The
+    /// readings are counted apart, with ``countPressureReadings(_:)``: a status may be published
+    /// for the newest of several readings.
     public func publish(_ status: PressureStatus) {
-        bound.pressureSamples.increment()
         var remembered = status
         remembered.document = Self.noDocument
         let isUnchanged = lastPublished.withLock { last in
@@ -263,6 +264,11 @@ public struct HeadroomMetrics: Sendable {
                 ]
             })
         gpuLoad.family.replaceAll(with: board.gpuLoad.map { ([$0.key], $0.value) })
+    }
+
+    /// Counts `count` more pressure readings taken, in `headroom_pressure_samples_total`.
+    public func countPressureReadings(_ count: Int = 1) {
+        bound.pressureSamples.increment(by: Double(count))
     }
 
     /// The document of every remembered status: statuses compare by their values alone.

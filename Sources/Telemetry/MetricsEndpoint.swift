@@ -3,16 +3,18 @@
 ///
 /// - `GET /metrics`: the registry, in the format the `Accept` header asks for.
 /// - `GET /healthz`: `ok`, as long as the process answers.
-/// - `GET /status`: the caller's status JSON (the latest pressure reading), 503 before the first.
+/// - `GET /status`: the current status's JSON (the latest pressure reading), 503 before the first.
 /// - `GET /`: a short index. Other paths are 404; other methods than GET and HEAD are 405.
 public struct MetricsEndpoint: HTTPRequestHandler {
     /// The metrics served on `/metrics`.
     public let registry: MetricsRegistry
-    private let status: @Sendable () -> String?
+    private let status: @Sendable () -> PressureStatus?
 
-    /// Creates the endpoint; `status` returns the current status JSON, or nil when there is none
-    /// yet. It is called on a server thread for each `/status` request, so it must be quick.
-    public init(registry: MetricsRegistry, status: @escaping @Sendable () -> String?) {
+    /// Creates the endpoint; `status` returns the current pressure status, nil when there is
+    /// none yet. It is called on a server thread before each `/metrics` and `/status` answer,
+    /// so a status made on demand is in `registry` when it is served (see the Pipeline
+    /// module's `ExportedPressure`).
+    public init(registry: MetricsRegistry, status: @escaping @Sendable () -> PressureStatus?) {
         self.registry = registry
         self.status = status
     }
@@ -33,6 +35,7 @@ public struct MetricsEndpoint: HTTPRequestHandler {
         }
         switch path {
         case "/metrics":
+            _ = status()
             let format = ExpositionFormat.negotiated(accept: accept)
             return HTTPResponse(
                 status: 200, contentType: format.contentType,
@@ -40,7 +43,7 @@ public struct MetricsEndpoint: HTTPRequestHandler {
         case "/healthz":
             return HTTPResponse(status: 200, contentType: Self.textType, body: "ok\n")
         case "/status":
-            guard let json = status() else {
+            guard let json = status()?.json else {
                 return HTTPResponse(
                     status: 503, contentType: Self.jsonType,
                     body: "{\"error\":\"no reading yet\"}\n")

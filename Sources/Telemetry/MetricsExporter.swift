@@ -1,8 +1,12 @@
-import Locking
+import Files
 
-/// What `headroom serve` runs: every pressure status it is given is published into the
-/// Headroom metrics, kept for `/status`, and (with a textfile writer) written to disk, while
-/// the HTTP server answers scrapes.
+/// What `headroom serve` runs: HTTP servers answering scrapes of the Headroom metrics and
+/// `/status`, and (with a textfile writer) the same metrics written to disk.
+///
+/// The exporter pulls the pressure status rather than being handed every one: its `status`
+/// is asked for the current status whenever something reads it — a scrape, a `/status`
+/// request, a textfile write — and brings the metrics up to date then. A 10 Hz observer
+/// scraped every 15 s makes one status instead of 150.
 public final class MetricsExporter: Sendable {
     /// The metrics published and served.
     public let metrics: HeadroomMetrics
@@ -10,34 +14,29 @@ public final class MetricsExporter: Sendable {
     public let servers: [HTTPServer]
     /// The textfile writer, when writing for node_exporter's textfile collector.
     public let textfile: TextfileWriter?
-    /// The metrics routes, answering `/status` with the latest status published.
+    /// The metrics routes, answering `/status` with the current status.
     public let endpoint: MetricsEndpoint
-    private let latestJSON: LatestStatus
-
-    /// Creates an exporter; nothing listens or is written until ``run(_:)``.
-    ///
-    /// - Parameters:
-    ///   - server: where and how to serve HTTP; nil to only write the textfile.
-    ///   - textfile: where to write `headroom.prom` after every status; nil not to.
-    public convenience init(
-        metrics: HeadroomMetrics, server: HTTPServerConfiguration?, textfile: TextfileWriter?
-    ) {
-        self.init(metrics: metrics, servers: server.map { [$0] } ?? [], textfile: textfile)
-    }
+    private let status: @Sendable () -> PressureStatus?
 
     /// Creates an exporter serving on every listener of `servers`, each answering with the
     /// handler `routes` makes of the metrics endpoint (the endpoint itself by default; the
-    /// host service wraps it in its API); nothing listens or is written until ``run(_:)``.
+    /// host service wraps it in its API); nothing listens or is written until ``start()`` and
+    /// ``writeTextfile()``.
+    ///
+    /// - Parameters:
+    ///   - status: the current pressure status, nil before the first reading; it publishes
+    ///     the status into `metrics` when it makes a new one (see the Pipeline module's
+    ///     `ExportedPressure`).
+    ///   - textfile: where to write `headroom.prom` at each ``writeTextfile()``; nil not to.
     public init(
         metrics: HeadroomMetrics, servers: [HTTPServerConfiguration], textfile: TextfileWriter?,
+        status: @escaping @Sendable () -> PressureStatus?,
         routes: (MetricsEndpoint) -> any HTTPRequestHandler = { $0 }
     ) {
-        let latest = LatestStatus()
         self.metrics = metrics
-        self.latestJSON = latest
         self.textfile = textfile
-        let endpoint = MetricsEndpoint(
-            registry: metrics.registry, status: { latest.document?.text })
+        self.status = status
+        let endpoint = MetricsEndpoint(registry: metrics.registry, status: status)
         self.endpoint = endpoint
         let handler = routes(endpoint)
         self.servers = servers.map { HTTPServer(configuration: $0, handler: handler) }
@@ -65,37 +64,13 @@ public final class MetricsExporter: Sendable {
         for server in servers { server.stop() }
     }
 
-    /// Publishes one status: into the metrics, for `/status`, and into the textfile.
+    /// Writes the metrics, brought up to the current status, to the textfile; nothing without
+    /// a textfile writer.
     ///
     /// - Throws: `ConfigurationError` when the textfile cannot be written.
-    public func publish(_ status: PressureStatus) throws {
-        metrics.publish(status)
-        latestJSON.document = status.document
-        try textfile?.write(metrics.registry)
-    }
-
-    /// Starts the server, then publishes each status of `statuses` until the sequence ends or
-    /// the task is cancelled; stops the server before returning.
-    ///
-    /// - Throws: ``HTTPServerError`` when the server cannot start; `ConfigurationError`
-    ///   when the textfile cannot be written; whatever `statuses` throws.
-    public func run<Statuses: AsyncSequence>(_ statuses: Statuses) async throws
-    where Statuses.Element == PressureStatus {
-        try start()
-        defer { stop() }
-        for try await status in statuses {
-            if Task.isCancelled { break }
-            try publish(status)
-        }
-    }
-}
-
-/// The latest status document, written by the exporter and read by server threads.
-private final class LatestStatus: Sendable {
-    private let value = LockedState<DeferredText?>(nil)
-
-    var document: DeferredText? {
-        get { value.withLock { $0 } }
-        set { value.withLock { $0 = newValue } }
+    public func writeTextfile() throws(ConfigurationError) {
+        guard let textfile else { return }
+        _ = status()
+        try textfile.write(metrics.registry)
     }
 }

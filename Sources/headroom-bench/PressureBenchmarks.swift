@@ -506,7 +506,7 @@ func processCPUSeconds() -> Double {
 }
 
 /// Thread CPU time, seconds.
-private func threadCPUSeconds() -> Double {
+func threadCPUSeconds() -> Double {
     var spec = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
     return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9

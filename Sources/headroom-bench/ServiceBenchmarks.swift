@@ -19,8 +19,9 @@ let serviceBenchmarks: [Benchmark] = [
     Benchmark(
         name: "service.serve-10hz-cpu",
         summary:
-            "headroom serve's CPU per sample at a fixed 10 Hz with 8 event-stream readers and 4"
-            + " registered clients (observer, service, exporter, HTTP server)",
+            "headroom serve's CPU per sample at a fixed 10 Hz with 8 event-stream readers, 4"
+            + " registered clients and a scrape of /metrics every 5 s (observer, service,"
+            + " exporter, HTTP server)",
         baselineSummary:
             "the floor: a thread waking at 10 Hz to pread the same value files (PSI at 2 Hz), nothing else",
         targetNanoseconds: nil, targetRatio: 2,
@@ -28,9 +29,11 @@ let serviceBenchmarks: [Benchmark] = [
             let sensors = try SensorTree.prepare()
             let seconds = observerSeconds()
             var readers = 0
+            var scrapes = 0
             let (served, floor) = try await interleavedWithFloor(rounds: 5, seconds: seconds) {
                 let round = try await serveCPU(seconds: $0)
                 readers = round.readers
+                scrapes += round.scrapes
                 return round.cpu
             }
             let parts = try warmParts()
@@ -41,29 +44,32 @@ let serviceBenchmarks: [Benchmark] = [
                     "sensors": sensors,
                     "samples": String(served.samples),
                     "event readers connected": String(readers),
+                    "scrapes answered": String(scrapes),
                     "cpu": String(
                         format: "%.4f%% of one core over %.0f s (the median of 5 rounds)",
                         served.share * 100, served.wall),
                     "floor": String(format: "%.4f%% of one core", floor.share * 100),
-                    "warm: reading to status": format(parts.status),
-                    "warm: exporter publish": format(parts.publish),
+                    "warm: reading offered for export": format(parts.offer),
+                    "warm: a scrape's status (made and published)": format(parts.status),
                     "warm: service consume": format(parts.consume),
                 ])
         })
 ]
 
-/// Where a sample's time goes when warm: the reading made into the exported status, the
-/// status published, and the reading consumed by a service with 4 clients.
-private func warmParts() throws -> (status: Double, publish: Double, consume: Double) {
+/// Where time goes when warm: a reading offered for export (what a sample pays), the status
+/// a scrape then makes and publishes, and the reading consumed by a service with 4 clients.
+private func warmParts() throws -> (offer: Double, status: Double, consume: Double) {
     let sampler = PressureSampler.system()
     var classifier = PressureClassifier()
     let reading = classifier.classify(
         sampler.sample(at: .origin) ?? PressureSample(time: .origin))
-    let status = nanosecondsPerCall(iterations: 2_000) { blackHole(PressureStatus(reading)) }
     let metrics = try HeadroomMetrics()
-    let exporter = MetricsExporter(metrics: metrics, servers: [], textfile: nil)
-    let exported = PressureStatus(reading)
-    let publish = nanosecondsPerCall(iterations: 2_000) { try? exporter.publish(exported) }
+    let exported = ExportedPressure(metrics: metrics)
+    let offer = nanosecondsPerCall(iterations: 2_000) { exported.offer(reading) }
+    let status = nanosecondsPerCall(iterations: 2_000) {
+        exported.offer(reading)
+        blackHole(exported.current())
+    }
     let service = HostService(
         configuration: HostGovernorConfiguration(lease: .seconds(3600), processorCount: 2),
         now: MonotonicClock.now, catalog: ProfileCatalog(calibratedDirectory: nil),
@@ -72,7 +78,7 @@ private func warmParts() throws -> (status: Double, publish: Double, consume: Do
         _ = try service.governor.register(benchRegistration(index), at: service.now())
     }
     let consume = nanosecondsPerCall(iterations: 2_000) { service.consume(reading) }
-    return (status, publish, consume)
+    return (offer, status - offer, consume)
 }
 
 /// The registration of the benchmark's client `index`.
@@ -86,8 +92,11 @@ private func benchRegistration(_ index: Int) -> ClientRegistration {
 }
 
 /// Process CPU while a service like `headroom serve`'s runs for `seconds` at a fixed 10 Hz,
-/// with 4 registered clients and 8 readers of `/v1/events` on real loopback connections.
-private func serveCPU(seconds: Double) async throws -> (cpu: ObserverCPU, readers: Int) {
+/// with 4 registered clients and 8 readers of `/v1/events` on real loopback connections, and
+/// `/metrics` scraped every 5 s (Prometheus scrapes every 15 s by default).
+private func serveCPU(seconds: Double) async throws -> (
+    cpu: ObserverCPU, readers: Int, scrapes: Int
+) {
     var configuration = PressureConfiguration()
     configuration.sampling.slowInterval = .milliseconds(100)
     let source = CountingSource(PressureSampler.system())
@@ -99,10 +108,12 @@ private func serveCPU(seconds: Double) async throws -> (cpu: ObserverCPU, reader
         configuration: HostGovernorConfiguration(lease: .seconds(3600), processorCount: 2),
         now: MonotonicClock.now, catalog: ProfileCatalog(calibratedDirectory: nil),
         metrics: metrics)
+    let exported = ExportedPressure(metrics: metrics)
     let exporter = MetricsExporter(
         metrics: metrics,
         servers: [HTTPServerConfiguration(listen: try ListenAddress(parsing: "127.0.0.1:0"))],
-        textfile: nil, routes: { ServiceRoutes(service: service, metrics: $0, token: nil) })
+        textfile: nil, status: exported.current,
+        routes: { ServiceRoutes(service: service, metrics: $0, token: nil) })
     try exporter.start()
     defer { exporter.stop() }
     for index in 0..<4 {
@@ -112,11 +123,10 @@ private func serveCPU(seconds: Double) async throws -> (cpu: ObserverCPU, reader
     let readers = (0..<8).compactMap { _ in EventStreamReader(port: port) }
     defer { for reader in readers { reader.close() } }
     let firstReading = LockedState(false)
-    let statuses = PressureStatusMaker()
     let task = Task {
         await observer.run(onReading: { reading in
             service.consume(reading)
-            try? exporter.publish(statuses.status(for: reading))
+            exported.offer(reading)
             firstReading.withLock { $0 = true }
         })
     }
@@ -126,21 +136,63 @@ private func serveCPU(seconds: Double) async throws -> (cpu: ObserverCPU, reader
     let samplesBefore = source.count.load(ordering: .relaxed)
     let before = processCPUSeconds()
     let wallStart = MonotonicClock.now()
-    await sleepOnAThread(seconds: seconds)
-    let cpu = processCPUSeconds() - before
+    let (scrapes, scraperCPU) = await scraping(port: port, every: 5, for: seconds)
+    let cpu = processCPUSeconds() - before - scraperCPU
     let wall = MonotonicClock.now().seconds(since: wallStart)
     let samples = source.count.load(ordering: .relaxed) - samplesBefore
     task.cancel()
     await task.value
     service.close()
-    return (ObserverCPU(samples: samples, cpu: cpu, wall: wall), service.events.readerCount)
+    return (
+        ObserverCPU(samples: samples, cpu: cpu, wall: wall), service.events.readerCount, scrapes
+    )
 }
 
-/// A reader of `/v1/events` on a loopback connection: a thread blocked in `recv`, as a
-/// client waiting for events is (it costs nothing while nothing comes).
-private final class EventStreamReader: @unchecked Sendable {
+/// Suspends for `seconds` while a thread of its own scrapes `/metrics` every `every` seconds,
+/// each on a new loopback connection read to the end, as Prometheus does; the count of
+/// answers that carried the pressure level, and the CPU seconds the scraper itself used (a
+/// client's, in Prometheus's process, not the service's).
+private func scraping(port: UInt16, every: Double, for seconds: Double) async -> (
+    scrapes: Int, scraperCPU: Double
+) {
+    await withCheckedContinuation { (done: CheckedContinuation<(Int, Double), Never>) in
+        Thread {
+            let start = MonotonicClock.now()
+            let cpuBefore = threadCPUSeconds()
+            var scrapes = 0
+            var next = every
+            while next < seconds {
+                sleepOnThisThread(until: start.advanced(by: .seconds(next)))
+                let answer = LoopbackConnection(port: port).map { connection in
+                    defer { connection.close() }
+                    connection.send(
+                        "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    return connection.receiveToEnd()
+                }
+                if answer?.contains("\nheadroom_pressure_level ") == true { scrapes += 1 }
+                next += every
+            }
+            let scraperCPU = threadCPUSeconds() - cpuBefore
+            sleepOnThisThread(until: start.advanced(by: .seconds(seconds)))
+            done.resume(returning: (scrapes, scraperCPU))
+        }.start()
+    }
+}
+
+/// Sleeps the calling thread until `deadline` on `CLOCK_MONOTONIC`, with one
+/// `clock_nanosleep`.
+private func sleepOnThisThread(until deadline: MonotonicInstant) {
+    let nanoseconds = deadline.nanoseconds
+    var spec = timespec(
+        tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+    while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &spec, nil) == EINTR {}
+}
+
+/// A TCP connection to the loopback address.
+private final class LoopbackConnection: Sendable {
     private let descriptor: Int32
 
+    /// Connects to `127.0.0.1:port`; nil when it cannot.
     init?(port: UInt16) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { return nil }
@@ -158,16 +210,51 @@ private final class EventStreamReader: @unchecked Sendable {
             Glibc.close(descriptor)
             return nil
         }
-        let request = Array("GET /v1/events HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
-        _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
-        Thread {
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while recv(descriptor, &buffer, buffer.count, 0) > 0 {}
-        }.start()
     }
 
+    /// Sends all of `text`.
+    func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, 0)
+            }
+            guard count > 0 else { return }
+            sent += count
+        }
+    }
+
+    /// What arrives until the other end closes (or the connection is shut down).
+    func receiveToEnd() -> String {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            received += buffer[..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    /// Ends the connection: a thread blocked in ``receiveToEnd()`` returns.
     func close() {
         shutdown(descriptor, Int32(SHUT_RDWR))
         Glibc.close(descriptor)
     }
+}
+
+/// A reader of `/v1/events` on a loopback connection: a thread blocked in `recv`, as a
+/// client waiting for events is (it costs nothing while nothing comes).
+private final class EventStreamReader: Sendable {
+    private let connection: LoopbackConnection
+
+    init?(port: UInt16) {
+        guard let connection = LoopbackConnection(port: port) else { return nil }
+        self.connection = connection
+        connection.send("GET /v1/events HTTP/1.1\r\nHost: x\r\n\r\n")
+        Thread { _ = connection.receiveToEnd() }.start()
+    }
+
+    func close() { connection.close() }
 }

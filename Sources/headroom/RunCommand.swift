@@ -360,7 +360,7 @@ enum RunCommand {
             handler: ServiceRoutes(
                 service: run.service,
                 metrics: MetricsEndpoint(
-                    registry: run.metrics.registry, status: { run.statusJSON }),
+                    registry: run.metrics.registry, status: run.exportedPressure.current),
                 token: token))
         try server.start()
         let served = ServiceAccess.address(listen, port: server.port)

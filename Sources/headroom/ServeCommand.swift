@@ -108,15 +108,17 @@ enum ServeCommand {
                 local.socketPath = socket
                 listeners.append(local)
             }
+            let exported = ExportedPressure(metrics: metrics)
             let exporter = MetricsExporter(
                 metrics: metrics, servers: listeners,
                 textfile: try arguments.destination("--textfile").map {
                     TextfileWriter(directory: $0.path)
                 },
+                status: exported.current,
                 routes: { ServiceRoutes(service: service, metrics: $0, token: token) })
             // Write the textfile and bind before sampling, so that an unwritable directory or
             // a taken port fails at once, before anything is printed on stdout.
-            try exporter.textfile?.write(exporter.metrics.registry)
+            try exporter.writeTextfile()
             do {
                 try exporter.start()
             } catch {
@@ -132,9 +134,9 @@ enum ServeCommand {
                 of: listen, at: address, token: token, command: "headroom serve")
             // The first reading before anything is announced: once "serving on" is printed,
             // /v1/pressure and /status answer.
-            let statuses = PressureStatusMaker()
             if let first = observer.sampleOnce() {
-                try exporter.publish(statuses.status(for: first))
+                exported.offer(first)
+                try exporter.writeTextfile()
                 service.consume(first)
             }
             let socket = arguments.value("--socket").map { " and unix:\($0)" } ?? ""
@@ -146,13 +148,17 @@ enum ServeCommand {
             let textfileProblem = LockedState<String?>(nil)
             try await withSignalCancellation {
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    // Readings are taken on the sampling thread, with no task woken per sample.
+                    // Readings are taken on the sampling thread, with no task woken per sample;
+                    // their status is made when something reads it (a scrape, /status, the
+                    // textfile).
                     group.addTask {
                         await observer.run(onReading: { reading in
                             service.consume(reading)
+                            exported.offer(reading)
+                            guard exporter.textfile != nil else { return }
                             let problem: String?
                             do {
-                                try exporter.publish(statuses.status(for: reading))
+                                try exporter.writeTextfile()
                                 problem = nil
                             } catch {
                                 problem = "\(error)"

@@ -216,7 +216,8 @@ import Tracking
     }
 
     @Test func httpRequestPaths() throws {
-        let endpoint = MetricsEndpoint(registry: MetricsRegistry(), status: { "{}" })
+        let endpoint = MetricsEndpoint(
+            registry: MetricsRegistry(), status: { PressureStatus(level: 0) })
         let methods = ["GET", "HEAD", "POST", "DELETE", "", "G\u{0}T"]
         var index = 0
         try Self.fuzz("http") { bytes in

@@ -14,7 +14,9 @@ import Testing
         metrics.publish(PressureStatus(level: 2, factorLevels: ["thermal": 2], headroom: 0.3))
         let server = HTTPServer(
             configuration: configuration,
-            endpoint: MetricsEndpoint(registry: metrics.registry, status: { "{\"level\":2}" }))
+            endpoint: MetricsEndpoint(
+                registry: metrics.registry,
+                status: { PressureStatus(level: 2, json: "{\"level\":2}") }))
         try server.start()
         return (server, RawHTTPClient(port: server.port), metrics)
     }

@@ -6,7 +6,8 @@ import Testing
     let registry = MetricsRegistry()
 
     private func endpoint(status: String? = "{\"level\":\"fair\"}") -> MetricsEndpoint {
-        MetricsEndpoint(registry: registry, status: { status })
+        MetricsEndpoint(
+            registry: registry, status: { status.map { PressureStatus(level: 1, json: $0) } })
     }
 
     @Test func metricsFollowTheAcceptHeader() throws {
