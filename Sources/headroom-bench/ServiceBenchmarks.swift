@@ -50,7 +50,8 @@ let serviceBenchmarks: [Benchmark] = [
                         served.share * 100, served.wall),
                     "floor": String(format: "%.4f%% of one core", floor.share * 100),
                     "warm: reading offered for export": format(parts.offer),
-                    "warm: a scrape's status (made and published)": format(parts.status),
+                    "warm: a scrape's status (made; published when it changed)": format(
+                        parts.status),
                     "warm: service consume": format(parts.consume),
                 ])
         })
