@@ -8,11 +8,10 @@ import Telemetry
 /// Each reading is only kept (``offer(_:)``: one lock, one store). The first read after it —
 /// a scrape of `/metrics`, a `/status` request, a textfile write, through ``current()`` —
 /// makes the newest reading's status, publishes it into the metrics and counts the readings
-/// taken since the last read. A 10 Hz observer scraped every 15 s makes one status instead of
-/// 150, and a sample pays for none.
+/// taken since the last read. Without a textfile (written after every sample), a 10 Hz
+/// observer scraped every 15 s makes one status instead of 150, and a sample pays for none.
 public final class ExportedPressure: Sendable {
-    /// The metrics the statuses are published into.
-    public let metrics: HeadroomMetrics
+    private let metrics: HeadroomMetrics
     private struct State {
         var newest: PressureReading?
         /// The status of `newest`, once made.

@@ -31,7 +31,9 @@ public final class PipelineRun: Sendable {
     public let options: RunOptions
     /// The launch timeline every phase is marked on.
     public let timeline: LaunchTimeline
-    /// The metrics the run publishes as it goes (serve them with an `HTTPServer`).
+    /// The metrics the run publishes as it goes (serve them with an `HTTPServer` whose
+    /// endpoint's status is ``exportedPressure``'s `current`: the pressure metrics are
+    /// published when read).
     public let metrics: HeadroomMetrics
     /// The run's pressure readings for `/metrics` and `/status`, published into ``metrics``
     /// when read.

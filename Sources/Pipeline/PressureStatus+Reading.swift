@@ -33,7 +33,7 @@ extension PressureStatus {
     }
 
     /// The reading's `status --json` form, made when first asked for.
-    static func document(_ reading: PressureReading) -> DeferredText {
+    private static func document(_ reading: PressureReading) -> DeferredText {
         DeferredText { String(decoding: json(reading), as: UTF8.self) }
     }
 

@@ -1,7 +1,6 @@
 import Governor
 import LaunchTiming
 import Pressure
-import Telemetry
 import Units
 
 /// What a run's services share, behind one lock: the settings the governor chose, the frame

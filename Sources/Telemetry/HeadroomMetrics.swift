@@ -73,11 +73,11 @@ public struct HeadroomMetrics: Sendable {
     /// advises each registered pipeline (0 = pause).
     public let adviceFrameRate: Gauge
 
-    /// The series the pipeline publishes every frame or sample, bound once: publishing them
+    /// The series the pipeline publishes every frame or status, bound once: publishing them
     /// is an atomic store and cannot fail.
     private let bound: BoundSeries
-    /// The last status published, without its document: publishing an unchanged reading
-    /// again only counts it (at 10 Hz most readings repeat the last one).
+    /// The last status published, without its document: publishing an unchanged status
+    /// again is skipped (at 10 Hz most readings repeat the last one).
     private let lastPublished = LockedState<PressureStatus?>(nil)
 
     private struct BoundSeries: Sendable {
@@ -267,7 +267,7 @@ public struct HeadroomMetrics: Sendable {
     }
 
     /// Counts `count` more pressure readings taken, in `headroom_pressure_samples_total`.
-    public func countPressureReadings(_ count: Int = 1) {
+    public func countPressureReadings(_ count: Int) {
         bound.pressureSamples.increment(by: Double(count))
     }
 

@@ -35,7 +35,7 @@ public struct MetricsEndpoint: HTTPRequestHandler {
         }
         switch path {
         case "/metrics":
-            _ = status()
+            _ = status()  // brings the registry up to the current status
             let format = ExpositionFormat.negotiated(accept: accept)
             return HTTPResponse(
                 status: 200, contentType: format.contentType,

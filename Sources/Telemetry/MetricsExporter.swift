@@ -5,8 +5,7 @@ import Files
 ///
 /// The exporter pulls the pressure status rather than being handed every one: its `status`
 /// is asked for the current status whenever something reads it — a scrape, a `/status`
-/// request, a textfile write — and brings the metrics up to date then. A 10 Hz observer
-/// scraped every 15 s makes one status instead of 150.
+/// request, a textfile write — and brings the metrics up to date then.
 public final class MetricsExporter: Sendable {
     /// The metrics published and served.
     public let metrics: HeadroomMetrics
@@ -70,7 +69,7 @@ public final class MetricsExporter: Sendable {
     /// - Throws: `ConfigurationError` when the textfile cannot be written.
     public func writeTextfile() throws(ConfigurationError) {
         guard let textfile else { return }
-        _ = status()
+        _ = status()  // brings the metrics up to the current status
         try textfile.write(metrics.registry)
     }
 }

@@ -50,7 +50,7 @@ let serviceBenchmarks: [Benchmark] = [
                         served.share * 100, served.wall),
                     "floor": String(format: "%.4f%% of one core", floor.share * 100),
                     "warm: reading offered for export": format(parts.offer),
-                    "warm: a scrape's status (made; published when it changed)": format(
+                    "warm: a scrape's status (made and published)": format(
                         parts.status),
                     "warm: service consume": format(parts.consume),
                 ])
@@ -58,7 +58,8 @@ let serviceBenchmarks: [Benchmark] = [
 ]
 
 /// Where time goes when warm: a reading offered for export (what a sample pays), the status
-/// a scrape then makes and publishes, and the reading consumed by a service with 4 clients.
+/// a scrape then makes and publishes (a reading unlike the last, as after 15 s of readings),
+/// and the reading consumed by a service with 4 clients.
 private func warmParts() throws -> (offer: Double, status: Double, consume: Double) {
     let sampler = PressureSampler.system()
     var classifier = PressureClassifier()
@@ -67,8 +68,12 @@ private func warmParts() throws -> (offer: Double, status: Double, consume: Doub
     let metrics = try HeadroomMetrics()
     let exported = ExportedPressure(metrics: metrics)
     let offer = nanosecondsPerCall(iterations: 2_000) { exported.offer(reading) }
+    var hotter = reading
+    hotter.level = .serious
+    var isHot = false
     let status = nanosecondsPerCall(iterations: 2_000) {
-        exported.offer(reading)
+        isHot.toggle()
+        exported.offer(isHot ? hotter : reading)
         blackHole(exported.current())
     }
     let service = HostService(
@@ -94,7 +99,8 @@ private func benchRegistration(_ index: Int) -> ClientRegistration {
 
 /// Process CPU while a service like `headroom serve`'s runs for `seconds` at a fixed 10 Hz,
 /// with 4 registered clients and 8 readers of `/v1/events` on real loopback connections, and
-/// `/metrics` scraped every 5 s (Prometheus scrapes every 15 s by default).
+/// `/metrics` scraped every 5 s from the round's start (Prometheus scrapes every 15 s by
+/// default).
 private func serveCPU(seconds: Double) async throws -> (
     cpu: ObserverCPU, readers: Int, scrapes: Int
 ) {
@@ -163,7 +169,7 @@ private func scraping(port: UInt16, every: Double, for seconds: Double) async ->
             var scrapes = 0
             var next = every
             while next < seconds {
-                sleepOnThisThread(until: start.advanced(by: .seconds(next)))
+                sleep(until: start.advanced(by: .seconds(next)).nanoseconds)
                 let answer = LoopbackConnection(port: port).map { connection in
                     defer { connection.close() }
                     connection.send(
@@ -174,19 +180,10 @@ private func scraping(port: UInt16, every: Double, for seconds: Double) async ->
                 next += every
             }
             let scraperCPU = threadCPUSeconds() - cpuBefore
-            sleepOnThisThread(until: start.advanced(by: .seconds(seconds)))
+            sleep(until: start.advanced(by: .seconds(seconds)).nanoseconds)
             done.resume(returning: (scrapes, scraperCPU))
         }.start()
     }
-}
-
-/// Sleeps the calling thread until `deadline` on `CLOCK_MONOTONIC`, with one
-/// `clock_nanosleep`.
-private func sleepOnThisThread(until deadline: MonotonicInstant) {
-    let nanoseconds = deadline.nanoseconds
-    var spec = timespec(
-        tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
-    while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &spec, nil) == EINTR {}
 }
 
 /// A TCP connection to the loopback address.
@@ -238,6 +235,13 @@ private final class LoopbackConnection: Sendable {
         return String(decoding: received, as: UTF8.self)
     }
 
+    /// Reads and drops what arrives until the other end closes (or the connection is shut
+    /// down).
+    func discardUntilClosed() {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while recv(descriptor, &buffer, buffer.count, 0) > 0 {}
+    }
+
     /// Ends the connection: a thread blocked in ``receiveToEnd()`` returns.
     func close() {
         shutdown(descriptor, Int32(SHUT_RDWR))
@@ -254,7 +258,7 @@ private final class EventStreamReader: Sendable {
         guard let connection = LoopbackConnection(port: port) else { return nil }
         self.connection = connection
         connection.send("GET /v1/events HTTP/1.1\r\nHost: x\r\n\r\n")
-        Thread { _ = connection.receiveToEnd() }.start()
+        Thread { connection.discardUntilClosed() }.start()
     }
 
     func close() { connection.close() }

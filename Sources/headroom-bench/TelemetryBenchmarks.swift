@@ -87,6 +87,7 @@ func populatedMetrics() throws -> HeadroomMetrics {
         PressureStatus(
             level: 1, factorLevels: ["systemTemperature": 1, "cpuPressure": 0], headroom: 0.6,
             headroomForecast: 0.7, sustainableShare: 0.85, sensors: sensors))
+    metrics.countPressureReadings(36_000)
     metrics.publishPipeline(targetFrameRate: 30, actualFrameRate: 29.7, inferenceStride: 2)
     for phase in [
         "processStart", "sessionConfiguration", "sessionStart", "outputInitialization",

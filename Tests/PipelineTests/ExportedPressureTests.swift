@@ -1,3 +1,4 @@
+import Foundation
 import Pipeline
 import Pressure
 import Telemetry
@@ -47,5 +48,32 @@ struct ExportedPressureTests {
         exported.offer(reading(55, at: 3, classifier: &classifier))
         #expect(exported.current()?.sensors.first?.celsius == 55)
         #expect(metrics.pressureSamples.value() == 4)
+    }
+
+    @Test func readersOnOtherThreadsMissNoReadingInTheCount() async throws {
+        let metrics = try HeadroomMetrics()
+        let exported = ExportedPressure(metrics: metrics)
+        var classifier = PressureClassifier()
+        let readings = (0..<2_000).map {
+            reading(50 + Double($0 % 40), at: Double($0) / 10, classifier: &classifier)
+        }
+        // The sampling thread offers while two "scrapes" read, as server threads do.
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    Thread {
+                        for reading in readings { exported.offer(reading) }
+                        done.resume()
+                    }.start()
+                }
+            }
+            for _ in 0..<2 {
+                group.addTask {
+                    for _ in 0..<500 { _ = exported.current() }
+                }
+            }
+        }
+        #expect(exported.current() == PressureStatus(readings[1_999]))
+        #expect(metrics.pressureSamples.value() == 2_000)
     }
 }
