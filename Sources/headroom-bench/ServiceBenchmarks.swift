@@ -20,8 +20,8 @@ let serviceBenchmarks: [Benchmark] = [
         name: "service.serve-10hz-cpu",
         summary:
             "headroom serve's CPU per sample at a fixed 10 Hz with 8 event-stream readers, 4"
-            + " registered clients and a scrape of /metrics every 5 s (observer, service,"
-            + " exporter, HTTP server)",
+            + " registered clients and a scrape of /metrics every 5 s of each round (observer,"
+            + " service, exporter, HTTP server)",
         baselineSummary:
             "the floor: a thread waking at 10 Hz to pread the same value files (PSI at 2 Hz), nothing else",
         targetNanoseconds: nil, targetRatio: 2,
@@ -242,7 +242,8 @@ private final class LoopbackConnection: Sendable {
         while recv(descriptor, &buffer, buffer.count, 0) > 0 {}
     }
 
-    /// Ends the connection: a thread blocked in ``receiveToEnd()`` returns.
+    /// Ends the connection: a thread blocked in ``receiveToEnd()`` or
+    /// ``discardUntilClosed()`` returns.
     func close() {
         shutdown(descriptor, Int32(SHUT_RDWR))
         Glibc.close(descriptor)
