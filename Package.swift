@@ -7,7 +7,7 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
 ]
 
-/// A library module of Headroom, with the modules it may import (DESIGN.md's arrows).
+/// A library module of Headroom, with the modules it may import (docs/architecture.md's table, checked against this file).
 func module(_ name: String, _ dependencies: [Target.Dependency] = []) -> Target {
     .target(name: name, dependencies: dependencies, swiftSettings: strictSettings)
 }
@@ -19,8 +19,8 @@ func tests(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
 
 /// The public library modules, one product each.
 let libraries = [
-    "Units", "Files", "Locking", "LaunchTiming", "Storage", "Capture", "Pressure", "Tracking",
-    "Dock",
+    "Units", "Files", "Locking", "LaunchTiming", "Lifecycle", "Storage", "Capture", "Pressure",
+    "Tracking", "Dock",
     "Governor",
     "History",
     "Telemetry", "HostService", "Pipeline", "Reports",
@@ -57,6 +57,7 @@ let package = Package(
         module("Files"),
         module("Locking"),
         module("LaunchTiming", ["Units", "CSpawn", "Files", "Locking"]),
+        module("Lifecycle", ["LaunchTiming", "Locking"]),
         module("Storage", ["CStorage", "Files", "Locking"]),
         module("Capture", ["Units", "Files", "LaunchTiming", "Locking", "Storage"]),
         module("Pressure", ["Units", "CSensors", "CWakeup", "Files", "Locking"]),
@@ -81,7 +82,7 @@ let package = Package(
             [
                 "Units",
                 "Capture", "Tracking", "Dock", "Governor", "HostService", "Pressure",
-                "LaunchTiming", "Telemetry", "Files", "Locking", "Storage",
+                "LaunchTiming", "Lifecycle", "Telemetry", "Files", "Locking", "Storage",
             ]),
         module("Reports", ["Units", "Files", "LaunchTiming", "Pipeline", "Pressure"]),
 
@@ -98,7 +99,8 @@ let package = Package(
             dependencies: [
                 "Units",
                 "Capture", "Dock", "Files", "Governor", "History", "HostService", "LaunchTiming",
-                "Locking", "Pipeline", "Pressure", "Reports", "Storage", "Telemetry", "Tracking",
+                "Lifecycle", "Locking", "Pipeline", "Pressure", "Reports", "Storage", "Telemetry",
+                "Tracking",
             ],
             swiftSettings: strictSettings),
         .executableTarget(
@@ -123,6 +125,7 @@ let package = Package(
         tests("LockingTests", ["Locking"]),
         tests("StorageTests", ["Storage", "CStorage"]),
         tests("LaunchTimingTests", ["Units", "LaunchTiming", "Files"]),
+        tests("LifecycleTests", ["LaunchTiming", "Lifecycle", "Locking"]),
         tests("CaptureTests", ["Units", "Capture", "Files", "LaunchTiming", "Storage"]),
         tests("PressureTests", ["Pressure", "Files", "TestSupport", "Units"]),
         tests("HistoryTests", ["History", "LaunchTiming"]),

@@ -239,6 +239,21 @@ assert estimate["fits"] is False and estimate["hardwareCost"] > 1
 assert all({"id", "cost"} <= set(c) for c in estimate["cameras"])
 PY
 
+# Capture that fails once the run has started ends the run: the reason is in run.json, on the
+# console and in the exit status (1), and the report is written all the same. Here the movie
+# output cannot preallocate its file (TMPDIR does not exist).
+"$headroom" storage allocate 32M --storage "$work/reserve" >/dev/null
+status=0
+TMPDIR="$work/no-such-dir" "$headroom" run --clock virtual --seconds 5 \
+  --session examples/sessions/record-1080p30.json --storage "$work/reserve" --out "$work/failed" \
+  >"$work/out" 2>"$work/err" || status=$?
+if [[ $status -ne 1 ]] \
+  || ! grep -qF "the run failed: movie output: cannot create a file in $work/no-such-dir" "$work/err" \
+  || [[ $(jq -r .failure "$work/failed/run.json") != "movie output: cannot create a file in $work/no-such-dir/: No such file or directory" ]]; then
+  echo "FAIL a capture failure did not end the run with its reason (exit $status):"
+  cat "$work/err"; failures=$((failures + 1))
+fi
+
 # The usage lines docs/cli.md lists are the ones each command's --help writes from its
 # declarations (regenerate the block with this loop when a command changes).
 usage_lines() {

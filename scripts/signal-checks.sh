@@ -67,4 +67,36 @@ kill -0 "$pid" 2>/dev/null || fail "serve died on SIGHUP"
 kill -TERM "$pid"
 wait "$pid" || fail "serve on SIGTERM after SIGHUP: exit $?"
 echo "   serve: SIGHUP handled, SIGTERM exits 0"
+
+# Under systemd (a watchdog every 50 ms here), SIGTERM still ends serve through its teardown:
+# STOPPING=1 sent, "stopped" said, exit 0 — the watchdog's wait being cancelled is no failure.
+python3 - "$work/notify" >"$work/notify.log" <<'PYTHON' &
+import socket, sys
+listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+listener.bind(sys.argv[1])
+listener.settimeout(30)
+while True:
+    message = listener.recv(4096).decode()
+    print(message, flush=True)
+    if message.startswith("STOPPING=1"):
+        break
+PYTHON
+listener=$!
+pids+=("$listener")
+for _ in $(seq 100); do [[ -S $work/notify ]] && break; sleep 0.1; done
+for attempt in 1 2 3 4 5; do
+  NOTIFY_SOCKET="$work/notify" WATCHDOG_USEC=100000 "$headroom" serve --listen 127.0.0.1:0 \
+    --interval 0.5 --model >"$work/serve.out" 2>"$work/serve.err" &
+  pid=$!
+  pids+=("$pid")
+  wait_for "$work/serve.out" "serving on"
+  sleep 0.3
+  kill -TERM "$pid"
+  status=0
+  wait "$pid" || status=$?
+  ((status == 0)) || fail "serve under a watchdog, SIGTERM ($attempt): exit $status: $(cat "$work/serve.err")"
+  grep -qF "headroom serve: stopped" "$work/serve.err" || fail "serve under a watchdog did not say it stopped"
+  ((attempt == 1)) && { wait "$listener" || true; grep -qF "STOPPING=1" "$work/notify.log" || fail "no STOPPING=1"; }
+done
+echo "   serve under a systemd watchdog: SIGTERM sends STOPPING=1 and exits 0 (5 times)"
 echo "signal-checks: passed"

@@ -154,12 +154,55 @@ public final class CaptureSession: Sendable {
     /// - Throws: ``CaptureSessionError/notCommitted`` or ``CaptureSessionError/alreadyRunning``.
     public func startRunning() throws(CaptureSessionError) {
         try state.withLock { state throws(CaptureSessionError) in
-            let plan = try state.claim(ringCapacity: ringCapacity)
-            // The cameras join the clock now, before this returns: a virtual clock does not
-            // move past the start while their loops are on their way.
-            let participants = plan.configuration.cameras.map { _ in clock.enroll() }
-            state.runTask = Task { [self] in try? await self.run(plan, participants) }
+            let prepared = try prepare(&state)
+            // This API's contract: a failure is the `runtimeError` event the run sends, and
+            // the session stops; nothing is lost by not rethrowing it here.
+            state.runTask = Task { [self] in try? await self.run(prepared) }
         }
+    }
+
+    /// Claims the committed session for one run and enrolls its cameras on the clock, before
+    /// it returns (a virtual clock does not move past the start while their loops are on
+    /// their way); ``run(_:)`` then runs it in the caller's task. The structured way to start:
+    /// a service that owns capture prepares in its caller's step and runs in its own task.
+    ///
+    /// - Throws: ``CaptureSessionError/notCommitted`` or ``CaptureSessionError/alreadyRunning``.
+    public func prepareRun() throws(CaptureSessionError) -> PreparedCaptureRun {
+        try state.withLock { state throws(CaptureSessionError) in try prepare(&state) }
+    }
+
+    /// Runs a run made by ``prepareRun()`` in the calling task until it is cancelled, then
+    /// stops cleanly and returns. `onFailure` hears of a failure before the cameras leave the
+    /// clock (so a run on virtual time can end at the instant of the failure).
+    ///
+    /// - Throws: ``OutputInitializationError`` when an output cannot be initialized, or what
+    ///   else stopped the cameras (the session has then stopped, and sent
+    ///   ``CaptureSessionEvent/runtimeError(_:)``).
+    public func run(
+        _ prepared: PreparedCaptureRun, onFailure: @Sendable (any Error) -> Void = { _ in }
+    ) async throws {
+        do {
+            try await runClaimed(prepared.plan, prepared.participants, onFailure: onFailure)
+            finish(error: nil)
+        } catch is CancellationError {
+            finish(error: nil)
+        } catch {
+            finish(error: error)
+            throw error
+        }
+    }
+
+    /// Gives back a run made by ``prepareRun()`` that will not run: its cameras leave the
+    /// clock and the session is stopped again.
+    public func abandon(_ prepared: PreparedCaptureRun) {
+        for participant in prepared.participants { participant.leave() }
+        finish(error: nil)
+    }
+
+    private func prepare(_ state: inout State) throws(CaptureSessionError) -> PreparedCaptureRun {
+        let plan = try state.claim(ringCapacity: ringCapacity)
+        return PreparedCaptureRun(
+            plan: plan, participants: plan.configuration.cameras.map { _ in clock.enroll() })
     }
 
     /// Stops the session started with ``startRunning()`` and waits until it has stopped (its
@@ -180,10 +223,7 @@ public final class CaptureSession: Sendable {
     ///   ``OutputInitializationError`` when an output cannot be initialized (the session has
     ///   then stopped).
     public func run() async throws {
-        let plan = try state.withLock { state throws(CaptureSessionError) in
-            try state.claim(ringCapacity: ringCapacity)
-        }
-        try await run(plan, plan.configuration.cameras.map { _ in clock.enroll() })
+        try await run(prepareRun())
     }
 
     /// Lets deferred outputs start in manual mode: right away when the first preview frame has
@@ -283,19 +323,10 @@ public final class CaptureSession: Sendable {
 
     // MARK: Internals
 
-    private func run(_ plan: RunPlan, _ participants: [ClockParticipant]) async throws {
-        do {
-            try await runClaimed(plan, participants)
-            finish(error: nil)
-        } catch is CancellationError {
-            finish(error: nil)
-        } catch {
-            finish(error: error)
-            throw error
-        }
-    }
-
-    private func runClaimed(_ plan: RunPlan, _ participants: [ClockParticipant]) async throws {
+    private func runClaimed(
+        _ plan: RunPlan, _ participants: [ClockParticipant],
+        onFailure: @Sendable (any Error) -> Void
+    ) async throws {
         timeline.begin(.sessionStart)
         do {
             for index in plan.configuration.outputs.indices where !plan.isDeferred[index] {
@@ -303,6 +334,7 @@ public final class CaptureSession: Sendable {
             }
         } catch {
             timeline.end(.sessionStart)
+            onFailure(error)
             for participant in participants { participant.leave() }
             throw error
         }
@@ -317,7 +349,13 @@ public final class CaptureSession: Sendable {
             if plan.isDeferred.contains(true) {
                 group.addTask { try await self.deferredStart(plan) }
             }
-            try await group.waitForAll()
+            do {
+                try await group.waitForAll()
+            } catch  where !(error is CancellationError) {
+                // The cameras are still on the clock: the failure happens at their instant.
+                onFailure(error)
+                throw error
+            }
         }
     }
 
@@ -522,6 +560,13 @@ public final class CaptureSession: Sendable {
         eventBroadcast.finish()
         frameBroadcast.finish()
     }
+}
+
+/// One run of a session, claimed and with its cameras on the clock, ready for
+/// ``CaptureSession/run(_:)``: made by ``CaptureSession/prepareRun()``.
+public struct PreparedCaptureRun: Sendable {
+    let plan: RunPlan
+    let participants: [ClockParticipant]
 }
 
 /// What one run of the session works from, fixed when it starts.

@@ -2,7 +2,7 @@ import Files
 import Foundation
 
 /// A capture session before it is committed: the device profile it runs on, its cameras and
-/// its outputs. Parsed from the session JSON described in the README and DESIGN.md.
+/// its outputs. Parsed from the session JSON described in docs/pricing.md.
 public struct SessionConfiguration: Hashable, Codable, Sendable {
     /// The device profile: a built-in profile's name, or a path to a profile JSON file.
     public var profile: String
@@ -112,7 +112,6 @@ public struct SessionConfiguration: Hashable, Codable, Sendable {
     public func jsonData() -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Encoding plain value types into JSON cannot fail.
-        return (try? encoder.encode(self)) ?? Data()
+        return encoder.encodeExplainingFailure(self)
     }
 }

@@ -7,7 +7,7 @@ import Tracking
 /// orientation commands, animations, and rate limits, all on top of ``StandMotors``.
 ///
 /// Time is the stand's own simulated time: ``advance(by:)`` steps it (tests, offline runs),
-/// ``run(tick:)`` steps it in real time until cancelled.
+/// ``run(tick:clock:)`` steps it on a run's clock (real or virtual) until cancelled.
 public actor SimulatedStand {
     private enum Motion {
         case velocity

@@ -12,4 +12,18 @@ extension JSONEncoder {
             positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
         return encoder
     }
+
+    /// `value` encoded, or — should encoding fail, which for Headroom's own value types is a
+    /// bug, since non-finite numbers are spelled out — a JSON object naming the type and the
+    /// failure (`{"error": "…"}`), so that a reader sees an error, never an empty or a made-up
+    /// document.
+    public func encodeExplainingFailure<Value: Encodable>(_ value: Value) -> Data {
+        do {
+            return try encode(value)
+        } catch {
+            let explanation = ["error": "Headroom could not encode its \(Value.self): \(error)"]
+            // A dictionary of strings always encodes.
+            return (try? encode(explanation)) ?? Data(#"{"error": "encoding failed"}"#.utf8)
+        }
+    }
 }

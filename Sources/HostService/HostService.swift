@@ -29,8 +29,6 @@ public final class HostService: Sendable {
     private struct Latest {
         var reading: PressureReading?
         var lastHeartbeat: MonotonicInstant?
-        /// The label sets of `headroom_advice_frame_rate_hertz` published last.
-        var publishedAdvice: Set<[String: String]> = []
         /// The governor's revision they were published at.
         var publishedRevision = -1
     }
@@ -101,21 +99,12 @@ public final class HostService: Sendable {
             return latest.publishedRevision == revision
         }
         guard !isCurrent, let metrics else { return }
-        let clients = governor.clients
-        try? metrics.serviceClients.set(Double(clients.count))
-        var labelSets: Set<[String: String]> = []
-        for client in clients {
-            let labels = ["client": client.id.rawValue, "name": client.registration.name]
-            try? metrics.adviceFrameRate.set(
-                client.advice.frameRate.framesPerSecond, labels: labels)
-            labelSets.insert(labels)
-        }
-        // Series of clients that left are removed after the others are set: a scrape never
-        // sees a registered client missing.
-        let gone = latest.withLock { latest in
-            defer { latest.publishedAdvice = labelSets }
-            return latest.publishedAdvice.subtracting(labelSets)
-        }
-        for labels in gone { try? metrics.adviceFrameRate.remove(labels: labels) }
+        metrics.publishServiceClients(
+            governor.clients.map { client in
+                (
+                    client.id.rawValue, client.registration.name,
+                    client.advice.frameRate.framesPerSecond
+                )
+            })
     }
 }

@@ -7,7 +7,7 @@ import Pressure
 enum ServiceJSON {
     /// `value` as a pretty document ending in a newline.
     static func document(_ value: some Encodable) -> [UInt8] {
-        let data = (try? JSONEncoder.document().encode(value)) ?? Data("{}".utf8)
+        let data = JSONEncoder.document().encodeExplainingFailure(value)
         return Array(data) + [UInt8(ascii: "\n")]
     }
 
@@ -17,7 +17,7 @@ enum ServiceJSON {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(
             positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        let data = encoder.encodeExplainingFailure(value)
         return String(decoding: data, as: UTF8.self)
     }
 }

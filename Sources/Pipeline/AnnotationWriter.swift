@@ -81,9 +81,7 @@ final class AnnotationWriter: Sendable {
 
     /// Ends the video, then takes ``stillCount`` stills spread over it into `directory`.
     func finish(stillsInto directory: String) async -> AnnotationReport {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: self.finishWaiting(directory)) }
-        }
+        await BlockingWork.run { self.finishWaiting(directory) }
     }
 
     private func finishWaiting(_ directory: String) -> AnnotationReport {

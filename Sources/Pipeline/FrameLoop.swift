@@ -125,8 +125,13 @@ final class FrameLoop: Sendable {
             if let recent { state.recentIDF1 = recent.idf1 }
         }
         if let recent { metrics.publishTrackingQuality(idf1: recent.idf1, hota: recent.hota) }
-        try? await stand.setAngularVelocity(
-            yaw: step.outcome.command.yaw, pitch: step.outcome.command.pitch)
+        do {
+            try await stand.setAngularVelocity(
+                yaw: step.outcome.command.yaw, pitch: step.outcome.command.pitch)
+        } catch {
+            // The stand keeps its last command; the report says how often and why.
+            state.withLock { $0.refusedMotorCommands.record(error) }
+        }
         footage.pointCamera(at: await stand.motors.pose)
         // Late: the next frame was due before this one was done with.
         let spent = clock.now.duration(since: frame.timestamp)

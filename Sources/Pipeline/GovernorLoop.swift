@@ -20,7 +20,8 @@ struct GovernorLoop: Sendable {
     var service: HostService
     /// The run's pipeline as a client of the service's governor; nil when not governed.
     var pipeline: GovernedPipeline?
-    var session: CaptureSession
+    /// The capture the governor stops and restarts, and whose frame rate it caps.
+    var capture: CaptureService
     var state: LockedState<RunState>
     var metrics: HeadroomMetrics
     /// Where each reading goes for `/metrics` and `/status`.
@@ -65,12 +66,12 @@ struct GovernorLoop: Sendable {
         let recorded = RunGovernorChange(change, since: start)
         metrics.countGovernorChange()
         state.withLock { $0.record(recorded) }
-        session.limitFrameRate(to: change.to.frameRate)
+        capture.session.limitFrameRate(to: change.to.frameRate)
         if change.from.isCapturing && !change.to.isCapturing {
-            await session.stopRunning()
+            await capture.stop()
         } else if !change.from.isCapturing && change.to.isCapturing {
             do {
-                try session.startRunning()
+                try capture.start()
             } catch {
                 state.withLock { state in
                     state.captureFailures.append(

@@ -112,17 +112,20 @@ final class MovieRecorder: Sendable {
     func finish() async -> RecordingReport {
         let summary = await writer.finish()
         let replenished = replenished
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                replenished.wait()
-                continuation.resume()
-            }
-        }
+        await BlockingWork.run { replenished.wait() }
         publish()
-        if reserve != nil {
-            metrics.publishRecording(
-                remainingBytes: (try? reserve?.status().remainingBytes.bytes) ?? nil,
-                newlyDropped: 0)
+        if let reserve {
+            do {
+                metrics.publishRecording(
+                    remainingBytes: try reserve.status().remainingBytes.bytes, newlyDropped: 0)
+            } catch {
+                state.withLock { state in
+                    state.problem = [
+                        state.problem, "the reserve's remaining space is unknown: \(error)",
+                    ]
+                    .compactMap { $0 }.joined(separator: "; ")
+                }
+            }
         }
         let (added, problem) = state.withLock { ($0.replenished ?? .zero, $0.problem) }
         return RecordingReport(

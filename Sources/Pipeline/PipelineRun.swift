@@ -5,6 +5,7 @@ import Foundation
 import Governor
 import HostService
 import LaunchTiming
+import Lifecycle
 import Locking
 import Pressure
 import Storage
@@ -89,20 +90,27 @@ public final class PipelineRun: Sendable {
     /// runs out, or a video ends), calling `progress` with a sample every half second of the
     /// run's clock, and returns the summary.
     ///
-    /// The run is a group of services on one clock (``RunServices``): the capture session's
-    /// camera loop with the frame loop in it (``FrameLoop``), the pressure sampler and governor
+    /// The run is a group of services on one clock (a `ServiceGroup`): capture
+    /// (``CaptureService``: the session's camera loop, the frame loop in it, ``FrameLoop``),
+    /// the pressure sampler and governor
     /// (``GovernorLoop``), the progress sampler (``ProgressSampler``), the stand's motors, the
-    /// run's timer and, for a video, its end. The first to end the run — or cancellation
-    /// (SIGINT or SIGTERM in `headroom run`) — stops the others; then capture stops and the
+    /// run's timer and, for a video, its end, and the `extra` services given (`run --serve`'s
+    /// HTTP server, which ends with the run). The first to end the run — a failure, or
+    /// cancellation (SIGINT or SIGTERM in `headroom run`) — stops the others; then the
     /// recorder and annotator finish, whatever happened, and the summary covers what ran
-    /// (marked ``RunSummary/wasInterrupted`` when cancelled).
+    /// (marked ``RunSummary/wasInterrupted`` when cancelled, with ``RunSummary/failure``
+    /// when a service failed).
+    ///
+    /// A failure once the run has started — capture that cannot start or stops, a video that
+    /// cannot be read — ends the run: the summary then says why (``RunSummary/failure``).
     ///
     /// - Throws: ``SessionOverBudgetError`` when the session does not fit its profile,
-    ///   ``ConfigurationError`` for an invalid session, ``StorageError`` when the movie output
-    ///   cannot record (a busy or empty reserve), or a capture error.
-    public func run(progress: @escaping @Sendable (RunSample) -> Void = { _ in }) async throws
-        -> RunSummary
-    {
+    ///   ``ConfigurationError`` for an invalid session, or ``StorageError`` when the movie
+    ///   output cannot record (a busy or empty reserve): the run has not started.
+    public func run(
+        progress: @escaping @Sendable (RunSample) -> Void = { _ in },
+        alongside extra: [Service] = []
+    ) async throws -> RunSummary {
         timeline.mark(.appInit)
         let configuration = options.configuration
         try configuration.validate()
@@ -156,27 +164,29 @@ public final class PipelineRun: Sendable {
             annotator: annotator, metrics: metrics, videoFrameRate: options.video?.frameRate,
             trackedFrameRate: options.trackedFrameRate)
         session.consumeVideoFrames(with: frames.consume)
-        let services = services(
-            clock: clock, start: start, session: session, stand: stand, pressure: pressure.source,
-            pipeline: pipeline, costModel: costModel, recorder: recorder, progress: progress)
+        let capture = CaptureService(session: session)
+        let services =
+            services(
+                clock: clock, start: start, capture: capture, stand: stand,
+                pressure: pressure.source, pipeline: pipeline, costModel: costModel,
+                recorder: recorder, progress: progress) + extra
 
-        var end = RunEnd.cancelled
+        var end = ServiceGroup.End.cancelled
         var failure: (any Error)?
         do {
-            try session.startRunning()
+            try capture.start()
             hasLeftSetup = true
-            end = try await RunServices.run(services, on: clock, setup: setup)
+            end = try await ServiceGroup(services, on: clock).run(setup: setup)
         } catch {
             failure = error
         }
-        // Teardown, in one place, however the services ended.
+        // Teardown, in one place, however the services ended (capture has stopped with them).
         let elapsed = clock.now.duration(since: start)
-        await session.stopRunning()
-        if let video = options.video { await Self.close(video) }
+        // Closing waits for ffmpeg to end (up to two seconds) and for the reader thread.
+        if let video = options.video { await BlockingWork.run { video.close() } }
         session.consumeVideoFrames(with: nil)
         let recording = await recorder?.finish()
         let annotation = await annotator?.finish(stillsInto: options.outputs.reportDirectory)
-        if let failure { throw failure }
 
         var result = summary(
             estimate: estimate, stage: frames.trackingStage, isSimulated: pressure.isSimulated,
@@ -193,7 +203,13 @@ public final class PipelineRun: Sendable {
         }
         // A run that ended early (stopped, or its pressure source ran out) reports what ran.
         result.duration = min(elapsed, options.duration)
-        if end == .cancelled {
+        if let failure {
+            // A failure (capture stopped, say) ends the run; its report says why.
+            result.failure = String(describing: failure)
+            result.notes.append(
+                "the run failed after \(result.duration.seconds.fixed(1)) s: \(failure); the figures cover what ran"
+            )
+        } else if end == .cancelled {
             result.wasInterrupted = true
             result.notes.append(
                 "interrupted after \(result.duration.seconds.fixed(1)) s of \(options.duration.seconds.trimmed()) s; the figures cover what ran"
@@ -205,27 +221,16 @@ public final class PipelineRun: Sendable {
         return result
     }
 
-    /// Closes `video` on a thread of its own: closing waits for ffmpeg to end (up to two
-    /// seconds) and for the reader thread, which must not hold a thread of the pool.
-    private static func close(_ video: VideoFrameSource) async {
-        await withCheckedContinuation { (closed: CheckedContinuation<Void, Never>) in
-            Thread.detachNewThread {
-                video.close()
-                closed.resume()
-            }
-        }
-    }
-
     /// The run's services, in the order a virtual clock runs those due at the same instant.
     private func services(
-        clock: any RunClock, start: MonotonicInstant, session: CaptureSession,
+        clock: any RunClock, start: MonotonicInstant, capture: CaptureService,
         stand: SimulatedStand, pressure: any SampleSource, pipeline: GovernedPipeline?,
         costModel: SystemPressureCost, recorder: MovieRecorder?,
         progress: @escaping @Sendable (RunSample) -> Void
-    ) -> [RunService] {
+    ) -> [Service] {
         let governing = GovernorLoop(
             source: pressure, classifier: PressureClassifier(), service: service,
-            pipeline: pipeline, session: session, state: state, metrics: metrics,
+            pipeline: pipeline, capture: capture, state: state, metrics: metrics,
             exported: exportedPressure, clock: clock,
             interval: options.pressureInterval, start: start,
             shedsForLateness: options.governance == .full)
@@ -234,16 +239,18 @@ public final class PipelineRun: Sendable {
             clock: clock, start: start, progress: progress)
         let end = start.advanced(by: options.duration)
         var services = [
-            RunService(ending: .endsRun) { try await governing.run() },
-            RunService(ending: .runsUntilCancelled) {
-                try await stand.run(clock: clock)
+            // Waits on its cameras, which are on the clock themselves, and on the governor.
+            Service("capture", ending: .runsUntilCancelled, isOnClock: false) {
+                try await capture.run()
             },
-            RunService(ending: .runsUntilCancelled) { try await sampler.run() },
-            RunService(ending: .endsRun) { try await clock.sleep(until: end) },
+            Service("governor", ending: .endsGroup) { try await governing.run() },
+            Service("stand", ending: .runsUntilCancelled) { try await stand.run(clock: clock) },
+            Service("progress", ending: .runsUntilCancelled) { try await sampler.run() },
+            Service("timer", ending: .endsGroup) { try await clock.sleep(until: end) },
         ]
         if let video = options.video {
             services.append(
-                RunService(ending: .endsRun, isOnClock: false) {
+                Service("video's end", ending: .endsGroup, isOnClock: false) {
                     await video.waitUntilFinished()
                 })
         }
@@ -254,7 +261,14 @@ public final class PipelineRun: Sendable {
     private func endNotes(recording: RecordingReport?, annotation: AnnotationReport?)
         -> [String]
     {
-        var notes = state.withLock { $0.captureFailures }
+        let (captureFailures, refused) = state.withLock {
+            ($0.captureFailures, $0.refusedMotorCommands)
+        }
+        var notes = captureFailures
+        if let reason = refused.firstReason {
+            notes.append(
+                "the stand refused \(refused.count) motor command(s), the first because \(reason)")
+        }
         if let recording, recording.endReason != .finished {
             notes.append(
                 "the recording ended early (\(recording.endReason.rawValue)): "

@@ -43,7 +43,7 @@ extension PressureStatus {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(
             positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-        return (try? encoder.encode(reading)) ?? Data("{}".utf8)
+        return encoder.encodeExplainingFailure(reading)
     }
 }
 

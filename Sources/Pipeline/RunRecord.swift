@@ -110,6 +110,9 @@ public struct RunSummary: Hashable, Sendable, Codable {
     /// Whether the run was stopped before its time (SIGINT or SIGTERM); ``duration`` is then
     /// how long it ran.
     public var wasInterrupted = false
+    /// Why the run failed once started (capture stopped, say), ending it early; `nil` when
+    /// it did not. ``duration`` is then how long it ran.
+    public var failure: String?
     /// What the movie output recorded, when the session had one with a destination.
     public var recording: RecordingReport?
     /// The annotated video (`--annotate`), when one was asked for.
@@ -120,7 +123,7 @@ public struct RunSummary: Hashable, Sendable, Codable {
         case peakTemperature, worstLevel, framesProcessed, framesDropped, detectorCalls, source
         case detector, quality, trackCount, tracksStartedPerMinute, meanFramingError
         case governorChanges, governorChangeCount, samples, timing, launch, notes
-        case wasInterrupted, recording, annotation
+        case wasInterrupted, failure, recording, annotation
         case duration = "seconds"
         case timeAtSeriousOrWorse = "secondsAtSeriousOrWorse"
     }

@@ -22,6 +22,8 @@ struct RunState {
     var changeCount = 0
     /// Capture restarts the governor could not make, with why.
     var captureFailures: [String] = []
+    /// Motor commands the stand refused.
+    var refusedMotorCommands = RefusedCommands()
     var framesDropped = 0
     var lastFrameNumber: Int?
     var lastFrameTime: MonotonicInstant?
@@ -42,6 +44,19 @@ struct RunState {
         if changes.count > PipelineRun.keptChanges { changes.removeFirst() }
         changeCount += 1
         settings = change.to
+    }
+}
+
+/// Commands refused, counted, with the first refusal's reason (a run sends a motor command
+/// every frame: one note says it all).
+struct RefusedCommands {
+    private(set) var count = 0
+    private(set) var firstReason: String?
+
+    /// Counts a refusal.
+    mutating func record(_ reason: some Error) {
+        count += 1
+        if firstReason == nil { firstReason = String(describing: reason) }
     }
 }
 

@@ -1,6 +1,6 @@
 import Units
 
-/// Turns samples into readings: DESIGN.md's level rules per sensor and factor, hysteresis on
+/// Turns samples into readings: docs/pressure.md's level rules per sensor and factor, hysteresis on
 /// the way down, the overall level as the most severe factor, the headroom forecast and the
 /// sustainable budget share.
 ///

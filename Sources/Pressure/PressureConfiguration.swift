@@ -2,7 +2,7 @@ import Files
 import Units
 
 /// The classifier's rules, readable from a JSON file; every key is optional and unknown keys
-/// are errors. Defaults are DESIGN.md's table.
+/// are errors. Defaults are docs/pressure.md's table.
 public struct PressureConfiguration: Hashable, Sendable, Codable {
     /// Temperature rules.
     public var temperature = TemperatureRules()

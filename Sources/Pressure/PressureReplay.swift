@@ -1,7 +1,7 @@
 import Units
 
-/// Something that consumes classified readings in time order: the replay's printer today, the
-/// Governor (issue 6) tomorrow; plug it into ``PressureReplay/run(_:classifier:consumer:)``.
+/// Something that consumes classified readings in time order (the replay's printer, the
+/// governor's replay); plug it into ``PressureReplay/run(_:classifier:consumer:)``.
 public protocol PressureReadingConsumer {
     /// Takes the next reading.
     mutating func consume(_ reading: PressureReading)

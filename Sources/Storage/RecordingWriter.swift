@@ -134,9 +134,7 @@ public final class RecordingWriter: Sendable {
 
     /// Ends the recording without blocking a Swift concurrency thread.
     public func finish() async -> Summary {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: self.finishWaiting()) }
-        }
+        await BlockingWork.run { self.finishWaiting() }
     }
 
     /// Writes `parts` with one `writev` (more only after a short write), the way the writer

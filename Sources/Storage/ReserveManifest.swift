@@ -64,7 +64,7 @@ struct ReserveManifest: Codable, Equatable {
     /// Writes the manifest to `path` atomically.
     func save(_ path: String) throws(StorageError) {
         do {
-            try AtomicFile.write((try? JSONEncoder.document().encode(self)) ?? Data(), to: path)
+            try AtomicFile.write(try Self.encoded(self, by: .document(), at: path), to: path)
         } catch {
             throw .system(path: path, operation: "write the manifest", error: error.problem)
         }
@@ -146,10 +146,25 @@ struct RecordingRecord: Codable, Equatable {
     /// Writes the record to `path` atomically.
     func save(_ path: String) throws(StorageError) {
         do {
-            try AtomicFile.write((try? JSONEncoder().encode(self)) ?? Data(), to: path)
+            try AtomicFile.write(
+                try ReserveManifest.encoded(self, by: JSONEncoder(), at: path), to: path)
         } catch {
             throw .system(
                 path: path, operation: "write the recording's record", error: error.problem)
+        }
+    }
+}
+
+extension ReserveManifest {
+    /// `value` as JSON by `encoder`, for the file at `path`; an encoding that fails (a bug:
+    /// these are plain values) is an error naming the file, never an empty file.
+    static func encoded(_ value: some Encodable, by encoder: JSONEncoder, at path: String)
+        throws(ConfigurationError) -> Data
+    {
+        do {
+            return try encoder.encode(value)
+        } catch {
+            throw ConfigurationError(file: path, path: "", problem: "cannot be encoded: \(error)")
         }
     }
 }

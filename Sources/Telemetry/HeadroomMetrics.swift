@@ -1,7 +1,7 @@
 import Locking
 
 /// The metrics every Headroom instance exports, registered under the names that dashboards,
-/// alert rules and users rely on (DESIGN.md, "Metrics"). Extend it; never rename a metric.
+/// alert rules and users rely on (docs/fleet.md). Extend it; never rename a metric.
 ///
 /// The properties are the registered metrics; the methods publish a whole reading at once so
 /// that callers cannot leave, say, a stale sensor's last temperature behind.
@@ -293,6 +293,17 @@ public struct HeadroomMetrics: Sendable {
     /// Publishes the tracking quality over the recent window.
     public func publishTrackingQuality(idf1: Double, hota: Double) {
         trackingQuality.family.replaceAll(with: [(["idf1"], idf1), (["hota"], hota)])
+    }
+
+    /// Publishes the host service's clients: how many there are, and the frame rate advised to
+    /// each, by its id and name; the series of clients not listed go, in the same step, so a
+    /// scrape never sees a registered client missing.
+    public func publishServiceClients(
+        _ clients: [(id: String, name: String, advisedFrameRate: Double)]
+    ) {
+        serviceClients.family.set(Double(clients.count), at: [])
+        adviceFrameRate.family.replaceAll(
+            with: clients.map { ([$0.id, $0.name], $0.advisedFrameRate) })
     }
 
     /// Publishes the committed session's hardware cost.

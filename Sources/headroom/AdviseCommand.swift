@@ -81,7 +81,7 @@ enum AdviseCommand {
     private static func line(_ advice: ClientAdvice) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(advice)) ?? Data(), as: UTF8.self)
+        return String(decoding: encoder.encodeExplainingFailure(advice), as: UTF8.self)
     }
 
     /// `#3 serious: 20 fps, hog-0.75 (serious: the host sustains …)`.

@@ -64,8 +64,7 @@ enum Console {
 
     /// `value` as pretty, key-sorted JSON.
     static func jsonData(_ value: some Encodable) -> Data {
-        // Headroom's report types are plain values; encoding them cannot fail.
-        return (try? JSONEncoder.document().encode(value)) ?? Data("null".utf8)
+        JSONEncoder.document().encodeExplainingFailure(value)
     }
 
     /// Whether stdout's reader has gone away (a pipe whose reading end is closed), so a

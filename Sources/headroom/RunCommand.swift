@@ -5,6 +5,7 @@ import Governor
 import History
 import HostService
 import LaunchTiming
+import Lifecycle
 import Pipeline
 import Pressure
 import Reports
@@ -140,6 +141,8 @@ enum RunCommand {
             let stop = StopSignal()
             // Set when a result could not go where it was asked (it went elsewhere, said so).
             var resultsMoved = false
+            // Set when a run failed once started; its report is written all the same.
+            var hasFailed = false
             for (index, governance) in modes.enumerated() where stop.received == nil {
                 options.governance = governance
                 let directory =
@@ -163,14 +166,18 @@ enum RunCommand {
                     options: options, timeline: index == 0 ? timeline : LaunchTimeline())
                 let server = try serve(
                     run, at: arguments.value("--serve"), token: token, quiet: json)
+                // The server is one of the run's services and stops with it; this stops it
+                // when the run is refused before its services start (over budget).
                 defer { server?.stop() }
+                let serving = server.map { server in [Service.holding("http") { server.stop() }] }
                 let display = RunDisplay(
                     isLive: !json && Console.isTerminal, isQuiet: json, duration: options.duration)
                 if !json { Console.out(display.header(options)) }
                 let summary: RunSummary
                 do {
                     summary = try await withSignalCancellation(stop) {
-                        try await run.run(progress: { display.show($0) })
+                        try await run.run(
+                            progress: { display.show($0) }, alongside: serving ?? [])
                     }
                 } catch let error as SessionOverBudgetError {
                     Console.error("headroom run: \(error)")
@@ -218,6 +225,11 @@ enum RunCommand {
                     Console.out(RunDisplay.summaryText(summary))
                     Console.out("reports: \(files.paths.joined(separator: ", "))\n")
                 }
+                if let failure = summary.failure {
+                    Console.error(
+                        "headroom run: the run failed: \(failure); the report covers what ran")
+                    hasFailed = true
+                }
             }
             if json {
                 Console.json(
@@ -229,7 +241,7 @@ enum RunCommand {
                 Console.error(
                     "headroom run: stopped by signal \(signal); the report covers what ran")
             }
-            return stop.exitCode ?? (resultsMoved ? 1 : 0)
+            return stop.exitCode ?? (resultsMoved || hasFailed ? 1 : 0)
         })
 
     /// The files a run's report went to, and whether they went somewhere else than asked.
@@ -325,7 +337,7 @@ enum RunCommand {
 
     /// Opens the video `source` and sets the run up for it: the session's camera takes the
     /// video's size and frame rate (unless `--session` gives one), the run lasts until the
-    /// video ends (unless `--seconds`), the motion detector runs (unless `--detector`).
+    /// video ends (unless `--seconds`), the HOG people detector runs (unless `--detector`).
     private static func useVideo(
         _ source: String, in options: inout RunOptions, _ arguments: Arguments
     ) throws {

@@ -2,6 +2,7 @@ import Capture
 import Foundation
 import Governor
 import HostService
+import Lifecycle
 import Locking
 import Pipeline
 import Pressure
@@ -146,49 +147,51 @@ enum ServeCommand {
             let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
             systemd.ready(status: "serving on \(address)\(socket)")
             let textfileProblem = LockedState<String?>(nil)
-            try await withSignalCancellation {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    // Readings are taken on the sampling thread, with no task woken per sample;
-                    // their status is made when something reads it (a scrape, /status, the
-                    // textfile).
-                    group.addTask {
-                        await observer.run(onReading: { reading in
-                            service.consume(reading)
-                            exported.offer(reading)
-                            guard exporter.textfile != nil else { return }
-                            let problem: String?
-                            do {
-                                try exporter.writeTextfile()
-                                problem = nil
-                            } catch {
-                                problem = "\(error)"
-                            }
-                            // Each new problem with the textfile once, not at every sample.
-                            let isNew = textfileProblem.withLock { last in
-                                defer { last = problem }
-                                return problem != nil && problem != last
-                            }
-                            if isNew, let problem { Console.error("headroom serve: \(problem)") }
-                        })
-                    }
-                    if let interval = systemd.watchdogInterval {
-                        group.addTask {
-                            while !Task.isCancelled {
-                                systemd.watchdog()
-                                try await Task.sleep(for: interval)
-                            }
+            var services = [
+                // Readings are taken on the sampling thread, with no task woken per sample;
+                // their status is made when something reads it (a scrape, /status, the
+                // textfile). A replayed trace's end ends the service.
+                Service("observer", ending: .endsGroup, isOnClock: false) {
+                    await observer.run(onReading: { reading in
+                        service.consume(reading)
+                        exported.offer(reading)
+                        guard exporter.textfile != nil else { return }
+                        let problem: String?
+                        do {
+                            try exporter.writeTextfile()
+                            problem = nil
+                        } catch {
+                            problem = "\(error)"
                         }
-                    }
-                    // The first to end (cancellation ends all; so does the end of a trace)
-                    // ends the others.
-                    defer { group.cancelAll() }
-                    try await group.next()
-                }
+                        // Each new problem with the textfile once, not at every sample.
+                        let isNew = textfileProblem.withLock { last in
+                            defer { last = problem }
+                            return problem != nil && problem != last
+                        }
+                        if isNew, let problem { Console.error("headroom serve: \(problem)") }
+                    })
+                },
+                // Started above, so that a taken port fails before anything is announced.
+                Service.holding("http") { exporter.stop() },
+            ]
+            if let interval = systemd.watchdogInterval {
+                services.append(
+                    Service("watchdog", ending: .runsUntilCancelled, isOnClock: false) {
+                        while !Task.isCancelled {
+                            systemd.watchdog()
+                            try await Task.sleep(for: interval)
+                        }
+                    })
             }
-            service.close()
-            systemd.stopping()
-            exporter.stop()
-            Console.error("headroom serve: stopped")
+            // The one teardown, however the group ended: a signal, a trace's end, a failure.
+            defer {
+                service.close()
+                systemd.stopping()
+                exporter.stop()
+                Console.error("headroom serve: stopped")
+            }
+            let group = ServiceGroup(services)
+            _ = try await withSignalCancellation { try await group.run() }
             return 0
         })
 

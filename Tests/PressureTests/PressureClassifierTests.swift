@@ -25,7 +25,7 @@ func classify(
 }
 
 @Suite struct PressureClassifierTests {
-    // DESIGN.md's table with H = 80, C = 100: fair 70, serious 80, critical 95, shutdown 100.
+    // docs/pressure.md's table with H = 80, C = 100: fair 70, serious 80, critical 95, shutdown 100.
     @Test(arguments: [
         (69.9, PressureLevel.nominal), (70, .fair), (79.9, .fair), (80, .serious), (94.9, .serious),
         (95, .critical), (99.9, .critical), (100, .shutdown), (120, .shutdown),

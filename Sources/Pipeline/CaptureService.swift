@@ -1,0 +1,173 @@
+import Capture
+import Locking
+
+/// Capture as one of the run's services: the capture session runs in the run's group (in this
+/// service's task, never on a task of its own), stops when the governor stops capture and runs
+/// again when it resumes. A session that fails — an output that cannot be initialized, a
+/// camera that stops — ends the run, which reports why.
+///
+/// ``start()`` claims the session and puts its cameras on the run's clock in its caller's
+/// step (so a virtual clock does not move past the start), and the service runs what it
+/// claimed; ``stop()`` returns once the session has stopped.
+final class CaptureService: Sendable {
+    /// The session the service runs.
+    let session: CaptureSession
+    private let control = LockedState(Control())
+
+    /// What the service and the governor share.
+    private struct Control {
+        /// A run claimed by ``start()`` and not yet taken by the service.
+        var pending: PreparedCaptureRun?
+        /// Whether a session runs now.
+        var isRunning = false
+        /// Whether the running session is asked to stop.
+        var isStopRequested = false
+        /// Whether the service has ended: a later start is not run, a later stop waits for
+        /// nothing.
+        var hasEnded = false
+        /// The service, waiting for a start (between runs) or a stop (during one).
+        var waiter: CheckedContinuation<Void, Never>?
+        /// Whether the service's current wait was cancelled (the run is ending).
+        var isWaitCancelled = false
+        /// Callers of ``stop()`` waiting for the session to stop.
+        var stopWaiters: [CheckedContinuation<Void, Never>] = []
+
+        /// Wakes the service, if it waits.
+        mutating func wake() {
+            waiter?.resume()
+            waiter = nil
+        }
+    }
+
+    /// A service for `session`, which must be committed.
+    init(session: CaptureSession) {
+        self.session = session
+    }
+
+    /// Starts capture: claims the session and puts its cameras on the clock now; the service
+    /// runs it.
+    ///
+    /// - Throws: ``CaptureSessionError/alreadyRunning`` when capture runs, or
+    ///   ``CaptureSessionError/notCommitted``.
+    func start() throws(CaptureSessionError) {
+        let prepared = try session.prepareRun()
+        let isTaken = control.withLock { control in
+            guard !control.hasEnded else { return false }
+            control.pending = prepared
+            control.wake()
+            return true
+        }
+        if !isTaken { session.abandon(prepared) }
+    }
+
+    /// Stops capture and returns once the session has stopped (at once when it does not run).
+    func stop() async {
+        await withCheckedContinuation { (stopped: CheckedContinuation<Void, Never>) in
+            let abandoned = control.withLock { control -> PreparedCaptureRun? in
+                let pending = control.pending
+                control.pending = nil
+                if control.isRunning {
+                    control.isStopRequested = true
+                    control.stopWaiters.append(stopped)
+                    control.wake()
+                } else {
+                    stopped.resume()
+                }
+                return pending
+            }
+            if let abandoned { session.abandon(abandoned) }
+        }
+    }
+
+    /// Runs each session ``start()`` hands over until ``stop()`` or cancellation; returns when
+    /// cancelled.
+    ///
+    /// - Throws: What stopped a session (an ``OutputInitializationError``, say): the run ends.
+    func run() async throws {
+        defer { end() }
+        while let prepared = await nextRun() {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    // A failure ends the run at its instant: nothing happens after it.
+                    try await self.session.run(prepared) { _ in self.session.clock.halt() }
+                }
+                group.addTask { await self.waitForStop() }
+                // The first to return: the session (failed, or cancelled with the run) or a
+                // stop; either way the other is done with.
+                defer { group.cancelAll() }
+                try await group.next()
+            }
+            finishRun()
+        }
+    }
+
+    /// The next run handed over, or nil when the service is cancelled.
+    private func nextRun() async -> PreparedCaptureRun? {
+        while true {
+            let taken = control.withLock { control -> PreparedCaptureRun? in
+                guard let pending = control.pending else { return nil }
+                control.pending = nil
+                control.isRunning = true
+                control.isStopRequested = false
+                return pending
+            }
+            if let taken { return taken }
+            guard await wait(until: { $0.pending != nil }) else { return nil }
+        }
+    }
+
+    /// Returns when a stop is asked or the service is cancelled.
+    private func waitForStop() async {
+        _ = await wait(until: \.isStopRequested)
+    }
+
+    /// Waits until `isMet` holds; false when cancelled first.
+    private func wait(until isMet: @escaping @Sendable (Control) -> Bool) async -> Bool {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (woken: CheckedContinuation<Void, Never>) in
+                control.withLock { control in
+                    if control.isWaitCancelled || isMet(control) {
+                        woken.resume()
+                    } else {
+                        control.waiter = woken
+                    }
+                }
+            }
+            return control.withLock { control in
+                defer { control.isWaitCancelled = false }
+                return !control.isWaitCancelled && isMet(control)
+            }
+        } onCancel: {
+            control.withLock { control in
+                control.isWaitCancelled = true
+                control.wake()
+            }
+        }
+    }
+
+    /// A session has stopped: those waiting for it go on.
+    private func finishRun() {
+        let waiters = control.withLock { control in
+            control.isRunning = false
+            control.isStopRequested = false
+            defer { control.stopWaiters = [] }
+            return control.stopWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// The service ends: a run handed over and not taken takes its cameras off the clock.
+    private func end() {
+        let (pending, waiters) = control.withLock { control in
+            control.hasEnded = true
+            control.isRunning = false
+            defer {
+                control.pending = nil
+                control.stopWaiters = []
+            }
+            return (control.pending, control.stopWaiters)
+        }
+        if let pending { session.abandon(pending) }
+        for waiter in waiters { waiter.resume() }
+    }
+}

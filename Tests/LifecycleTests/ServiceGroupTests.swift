@@ -1,0 +1,88 @@
+import LaunchTiming
+import Lifecycle
+import Locking
+import Testing
+
+/// A group of services: who ends it, what a failure or cancellation does, and time on a
+/// virtual clock.
+struct ServiceGroupTests {
+    struct Failure: Error, Equatable {}
+
+    @Test("the first service that ends the group cancels the others, which all return")
+    func firstEndEndsTheGroup() async throws {
+        let returned = LockedState<[String]>([])
+        let clock = VirtualRunClock()
+        let group = ServiceGroup(
+            [
+                Service("timer", ending: .endsGroup) {
+                    try await clock.sleep(for: .seconds(5))
+                    returned.withLock { $0.append("timer") }
+                },
+                Service("loop", ending: .runsUntilCancelled) {
+                    defer { returned.withLock { $0.append("loop") } }
+                    while true { try await clock.sleep(for: .seconds(1)) }
+                },
+                .holding("server") { returned.withLock { $0.append("server") } },
+            ], on: clock)
+        let start = clock.now
+        #expect(try await group.run() == .finished)
+        #expect(Set(returned.withLock { $0 }) == ["timer", "loop", "server"])
+        #expect(clock.now == start.advanced(by: .seconds(5)))
+    }
+
+    @Test("a failure is the group's, after every service has returned, and halts time there")
+    func failureEndsTheGroup() async throws {
+        let clock = VirtualRunClock()
+        let start = clock.now
+        let closed = LockedState(false)
+        let group = ServiceGroup(
+            [
+                Service("fails", ending: .runsUntilCancelled) {
+                    try await clock.sleep(for: .seconds(2))
+                    throw Failure()
+                },
+                Service("timer", ending: .endsGroup) { try await clock.sleep(for: .seconds(60)) },
+                .holding("server") { closed.withLock { $0 = true } },
+            ], on: clock)
+        await #expect(throws: Failure.self) { try await group.run() }
+        #expect(closed.withLock { $0 })
+        #expect(clock.now == start.advanced(by: .seconds(2)))
+    }
+
+    @Test("a service that throws CancellationError on its way out is no failure")
+    func cancellationOnTheWayOutIsNoFailure() async throws {
+        let group = ServiceGroup([
+            Service("watchdog", ending: .runsUntilCancelled, isOnClock: false) {
+                while true { try await Task.sleep(for: .seconds(3600)) }
+            },
+            Service("trace", ending: .endsGroup, isOnClock: false) {},
+        ])
+        #expect(try await group.run() == .finished)
+    }
+
+    @Test("cancelling the group's task ends it as cancelled")
+    func cancellation() async throws {
+        let started = LockedState(false)
+        let task = Task {
+            try await ServiceGroup([
+                Service("server", ending: .runsUntilCancelled, isOnClock: false) {
+                    started.withLock { $0 = true }
+                    await untilCancelled()
+                }
+            ]).run()
+        }
+        while !started.withLock({ $0 }) { await Task.yield() }
+        task.cancel()
+        #expect(try await task.value == .cancelled)
+    }
+
+    @Test("untilCancelled returns at once in a task already cancelled")
+    func alreadyCancelled() async {
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            await untilCancelled()
+            return Task.isCancelled
+        }
+        #expect(await task.value)
+    }
+}
