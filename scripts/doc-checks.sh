@@ -37,4 +37,7 @@ grep -q "FAIL .*figure.md:2: the output differs.*3234.83 Mpx/s" "$self/out"
 # docs/architecture.md's module table is Package.swift's, and its checker catches a change.
 python3 scripts/architecture_check.py --self-test
 python3 scripts/architecture_check.py
+# No module reads a clock it was not given (scripts/clock_check.py lists where one may).
+python3 scripts/clock_check.py --self-test
+python3 scripts/clock_check.py
 python3 scripts/doc_checks.py "$headroom" README.md docs/*.md

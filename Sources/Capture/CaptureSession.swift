@@ -318,7 +318,7 @@ public final class CaptureSession: Sendable {
         }
         let frame = try await frame(of: camera, at: requestedAt)
         try await waitUntilReady(index)
-        return CapturedPhoto.process(frame, requestedAt: requestedAt)
+        return CapturedPhoto.process(frame, requestedAt: requestedAt, deliveredAt: clock.now)
     }
 
     // MARK: Internals

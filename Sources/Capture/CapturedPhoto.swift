@@ -18,8 +18,11 @@ public struct CapturedPhoto: Sendable {
 }
 
 extension CapturedPhoto {
-    /// Processes `frame` the way the photo output does: a 3×3 box filter (edges copied).
-    static func process(_ frame: Frame, requestedAt: MonotonicInstant) -> CapturedPhoto {
+    /// Processes `frame` the way the photo output does: a 3×3 box filter (edges copied);
+    /// the photo is delivered at `deliveredAt`, on the session's clock.
+    static func process(
+        _ frame: Frame, requestedAt: MonotonicInstant, deliveredAt: MonotonicInstant
+    ) -> CapturedPhoto {
         let width = frame.width
         let height = frame.height
         var output = frame.luma
@@ -42,7 +45,7 @@ extension CapturedPhoto {
             }
         }
         return CapturedPhoto(
-            frame: frame, requestedAt: requestedAt, deliveredAt: MonotonicClock.now(),
+            frame: frame, requestedAt: requestedAt, deliveredAt: deliveredAt,
             processedLuma: output)
     }
 }

@@ -1,6 +1,7 @@
 import LaunchTiming
 import Locking
 import Tracking
+import Units
 
 /// A simulated motorized stand with the behaviour of a DockKit accessory: docked state and
 /// button events as an `AsyncSequence`, system tracking driven by observations, velocity and

@@ -19,8 +19,9 @@ public final class HostService: Sendable {
     public let governor: HostGovernor
     /// The events readers of `GET /v1/events` follow.
     public let events: EventLog
-    /// The current instant on the clock of leases, dwell times and keep-alives.
-    public let now: @Sendable () -> MonotonicInstant
+    /// The clock of leases, dwell times and keep-alives: real time for `serve`, the run's
+    /// clock for `run`, a manual clock in tests.
+    public let clock: any RunClock
     /// The profiles `POST /v1/estimate` prices sessions on (by name only).
     public let catalog: ProfileCatalog
     private let metrics: HeadroomMetrics?
@@ -43,11 +44,11 @@ public final class HostService: Sendable {
     ///   - metrics: where to publish `headroom_service_clients` and
     ///     `headroom_advice_frame_rate_hertz`; nil not to.
     public init(
-        configuration: HostGovernorConfiguration, now: @escaping @Sendable () -> MonotonicInstant,
+        configuration: HostGovernorConfiguration, clock: any RunClock,
         catalog: ProfileCatalog, metrics: HeadroomMetrics? = nil, events: EventLog = EventLog()
     ) {
         self.events = events
-        self.now = now
+        self.clock = clock
         self.catalog = catalog
         self.metrics = metrics
         governor = HostGovernor(
@@ -66,7 +67,7 @@ public final class HostService: Sendable {
     /// Takes one reading: kept, given to the governor, a `pressure` event when the level
     /// changed (and for the first reading), a keep-alive when one is due.
     public func consume(_ reading: PressureReading) {
-        let now = now()
+        let now = clock.now
         let (previous, heartbeatDue) = latest.withLock { latest in
             let previous = latest.reading
             latest.reading = reading
@@ -86,7 +87,7 @@ public final class HostService: Sendable {
 
     /// Lets go of the clients whose lease has ended.
     public func expireLeases() {
-        if !governor.expireLeases(at: now()).isEmpty { publishMetrics() }
+        if !governor.expireLeases(at: clock.now).isEmpty { publishMetrics() }
     }
 
     /// Publishes the registered clients and their advised frame rates, when they changed.

@@ -100,7 +100,7 @@ public struct ServiceRoutes: HTTPRequestHandler {
             return Self.error(400, error)
         }
         do {
-            let (id, advice) = try service.governor.register(registration, at: service.now())
+            let (id, advice) = try service.governor.register(registration, at: service.clock.now)
             service.publishMetrics()
             return Self.json(
                 201,
@@ -115,7 +115,7 @@ public struct ServiceRoutes: HTTPRequestHandler {
 
     private func advice(_ text: Substring) -> HTTPResponse {
         guard let id = ClientID(text),
-            let advice = service.governor.advice(for: id, at: service.now())
+            let advice = service.governor.advice(for: id, at: service.clock.now)
         else { return Self.unknownClient(text) }
         return Self.json(200, advice)
     }
@@ -128,14 +128,14 @@ public struct ServiceRoutes: HTTPRequestHandler {
         } catch {
             return Self.error(400, error)
         }
-        guard let advice = service.governor.report(report, for: id, at: service.now())
+        guard let advice = service.governor.report(report, for: id, at: service.clock.now)
         else { return Self.unknownClient(text) }
         service.publishMetrics()
         return Self.json(200, advice)
     }
 
     private func remove(_ text: Substring) -> HTTPResponse {
-        guard let id = ClientID(text), service.governor.remove(id, at: service.now())
+        guard let id = ClientID(text), service.governor.remove(id, at: service.clock.now)
         else { return Self.unknownClient(text) }
         service.publishMetrics()
         return HTTPResponse(status: 204, contentType: Self.jsonType, body: "")

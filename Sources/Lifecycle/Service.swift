@@ -1,4 +1,4 @@
-import LaunchTiming
+import Units
 
 /// One long-running concern of a program — a loop on the clock, a server, a writer — as
 /// swift-service-lifecycle's `Service` is: a body that runs until its work is done or its task

@@ -1,4 +1,4 @@
-import LaunchTiming
+import Units
 
 /// Runs services together on one clock, as swift-service-lifecycle's `ServiceGroup` does: the
 /// first service whose end ends the group (``Service/Ending/endsGroup``), a service's failure,

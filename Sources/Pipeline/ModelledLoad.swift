@@ -19,7 +19,7 @@ final class ModelledLoad: LoadSource {
     }
 
     /// The current settings' load, 0 (capture stopped) to 1 (full settings).
-    func load(at time: Double) -> Double {
+    func load(at time: MonotonicInstant) -> Double {
         min(1, max(0, settings().load(relativeTo: requestedFrameRate)))
     }
 }

@@ -74,7 +74,7 @@ public final class PipelineRun: Sendable {
             configuration: HostGovernorConfiguration(
                 policy: options.policy, lease: options.lease,
                 processorCount: ProcessInfo.processInfo.activeProcessorCount),
-            now: { clock.now }, catalog: ProfileCatalog(), metrics: metrics)
+            clock: clock, catalog: ProfileCatalog(), metrics: metrics)
         state = LockedState(
             RunState(
                 settings: PipelineSettings(

@@ -1,4 +1,5 @@
 import LaunchTiming
+import Units
 
 /// The time a run is played on.
 public enum RunTiming: String, Sendable, CaseIterable, Codable {

@@ -4,7 +4,7 @@ import Units
 /// A backend that reads a board's power and GPU signals; tests use fixture trees.
 public protocol BoardSource: Sendable {
     /// Reads every signal the board has at `time` seconds; empty on a board with none.
-    func readBoard(at time: Double) -> BoardSignals
+    func readBoard(at time: MonotonicInstant) -> BoardSignals
 }
 
 /// Board signals from sysfs under ``SystemRoots``: the Raspberry Pi firmware throttling word
@@ -34,7 +34,7 @@ public final class BoardSignalSource: BoardSource {
     }
 
     /// Reads every signal, rediscovering when due.
-    public func readBoard(at time: Double) -> BoardSignals {
+    public func readBoard(at time: MonotonicInstant) -> BoardSignals {
         let roots = self.roots
         return state.withLock { state in
             let isDue = state.schedule.isDiscoveryDue(at: time)

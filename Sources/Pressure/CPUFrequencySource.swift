@@ -20,7 +20,6 @@ public final class CPUFrequencySource: ThrottlingSource {
         var schedule: DiscoverySchedule
     }
     private let state: LockedState<State>
-    private let clock = MonotonicPressureClock()
     /// What a sample says when there is nothing to read, built once.
     private let missing: SourceUnavailable
 
@@ -36,13 +35,14 @@ public final class CPUFrequencySource: ThrottlingSource {
     /// Reads every policy that has all three frequency files.
     ///
     /// - Throws: ``SourceUnavailable`` when no policy can be read and no throttle counter exists.
-    public func readThrottling() throws(SourceUnavailable) -> CPUThrottling {
-        let now = clock.now().secondsSinceOrigin
+    public func readThrottling(at time: MonotonicInstant) throws(SourceUnavailable)
+        -> CPUThrottling
+    {
         let roots = self.roots
         let result: CPUThrottling? = state.withLock { state in
-            if state.schedule.isDiscoveryDue(at: now) {
+            if state.schedule.isDiscoveryDue(at: time) {
                 (state.policies, state.counters) = Self.discover(roots.cpuDevices)
-                state.schedule.discovered(at: now)
+                state.schedule.discovered(at: time)
             }
             guard let throttling = Self.read(state) else {
                 state.schedule.forgetDiscovery()

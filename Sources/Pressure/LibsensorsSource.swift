@@ -30,7 +30,9 @@ public final class LibsensorsSource: TemperatureSource {
     /// Reads every discovered temperature input, rediscovering when due.
     ///
     /// - Throws: ``SourceUnavailable`` when libsensors cannot be initialized.
-    public func readTemperatures(at time: Double) throws(SourceUnavailable) -> [SensorReading] {
+    public func readTemperatures(at time: MonotonicInstant) throws(SourceUnavailable)
+        -> [SensorReading]
+    {
         let library = self.library
         let result: Result<[SensorReading], SourceUnavailable> = state.withLock { state in
             let isDue = state.schedule.isDiscoveryDue(at: time)

@@ -11,7 +11,7 @@ public protocol PressureStallSource: Sendable {
     ///
     /// - Throws: ``SourceUnavailable`` when the kernel has no PSI (missing files, `EOPNOTSUPP`
     ///   when booted with `psi=0`).
-    func readPressure(at time: Double) throws(SourceUnavailable) -> [PSIReading]
+    func readPressure(at time: MonotonicInstant) throws(SourceUnavailable) -> [PSIReading]
 }
 
 /// PSI from `/proc/pressure/{cpu,memory,io}`, the files kept open and re-read with `pread`.
@@ -26,10 +26,10 @@ public final class PSISource: PressureStallSource {
     /// The least time between two reads of the files, in seconds of sample time; 0 reads on
     /// every call.
     public let refreshInterval: Duration
-    /// ``refreshInterval`` in seconds, the unit of the sample times it is compared with.
-    private let refreshSeconds: Double
+    /// ``refreshInterval`` in nanoseconds, compared as integers (no division a sample).
+    private let refreshNanoseconds: UInt64
     private let files = LockedState<[PSIReading.Resource: SysfsValueFile]>([:])
-    private let lastRead = LockedState<(time: Double, readings: [PSIReading])?>(nil)
+    private let lastRead = LockedState<(time: MonotonicInstant, readings: [PSIReading])?>(nil)
     /// Each resource's path, built once rather than on every sample.
     private let paths: [(resource: PSIReading.Resource, path: String)]
 
@@ -37,7 +37,7 @@ public final class PSISource: PressureStallSource {
     public init(roots: SystemRoots = SystemRoots(), refreshInterval: Duration = .zero) {
         self.roots = roots
         self.refreshInterval = refreshInterval
-        self.refreshSeconds = refreshInterval.seconds
+        self.refreshNanoseconds = UInt64(max(refreshInterval, .zero).wholeNanoseconds)
         self.paths = PSIReading.Resource.allCases.map { ($0, "\(roots.pressure)/\($0.rawValue)") }
     }
 
@@ -45,15 +45,15 @@ public final class PSISource: PressureStallSource {
     /// ``refreshInterval`` at `time`, else read afresh.
     ///
     /// - Throws: ``SourceUnavailable`` when no resource can be read, or a file holds garbage.
-    public func readPressure(at time: Double) throws(SourceUnavailable) -> [PSIReading] {
-        if refreshSeconds > 0,
+    public func readPressure(at time: MonotonicInstant) throws(SourceUnavailable) -> [PSIReading] {
+        if refreshNanoseconds > 0,
             let last = lastRead.withLock({ $0 }), time >= last.time,
-            time - last.time < refreshSeconds
+            time.nanoseconds - last.time.nanoseconds < refreshNanoseconds
         {
             return last.readings
         }
         let readings = try readFiles()
-        if refreshSeconds > 0 { lastRead.withLock { $0 = (time, readings) } }
+        if refreshNanoseconds > 0 { lastRead.withLock { $0 = (time, readings) } }
         return readings
     }
 

@@ -18,7 +18,7 @@ public final class PressureObserver: Sendable {
     /// The time between samples (within reach of a threshold).
     public let interval: Duration
     private let source: any SampleSource
-    private let clock: any PressureClock
+    private let clock: any ThreadWaitingClock
     private let triggers: [PSITrigger]
     private struct State {
         var classifier: PressureClassifier
@@ -37,7 +37,7 @@ public final class PressureObserver: Sendable {
     /// once whenever one fires.
     public init(
         source: any SampleSource, classifier: PressureClassifier = PressureClassifier(),
-        interval: Duration = .seconds(1), clock: any PressureClock = MonotonicPressureClock(),
+        interval: Duration = .seconds(1), clock: any ThreadWaitingClock = ContinuousRunClock(),
         triggers: [PSITrigger] = []
     ) {
         self.source = source
@@ -63,7 +63,7 @@ public final class PressureObserver: Sendable {
     /// 3 trend points 1 s apart, for a horizon outside 0–60 s, and when asked again within
     /// 0.5 s of the last answer.
     public func thermalHeadroom(forecastSeconds: Double) -> Double {
-        let now = clock.now()
+        let now = clock.now
         return state.withLock { state in
             guard (0...60).contains(forecastSeconds) else { return .nan }
             if let last = state.lastHeadroomAnswer,
@@ -117,7 +117,7 @@ public final class PressureObserver: Sendable {
         let source = self.source
         let clock = self.clock
         let published = state.withLock { state in
-            guard let sample = source.sample(at: clock.now()) else {
+            guard let sample = source.sample(at: clock.now) else {
                 return nil as (reading: PressureReading, change: LevelChange?)?
             }
             let previous = state.latest?.level ?? .nominal
@@ -164,7 +164,7 @@ public final class PressureObserver: Sendable {
     ) {
         guard !waitSet.isStopped, let first = sampleOnce() else { return }
         onReading(first)
-        var deadline = clock.now().advanced(by: pace(after: first))
+        var deadline = clock.now.advanced(by: pace(after: first))
         while true {
             switch clock.wait(until: deadline, on: waitSet) {
             case .stopped:
@@ -174,13 +174,13 @@ public final class PressureObserver: Sendable {
                 onReading(reading)
                 let step = pace(after: reading)
                 deadline = deadline.advanced(by: step)
-                let now = clock.now()
+                let now = clock.now
                 if deadline < now { deadline = now.advanced(by: step) }
             case .triggered:
                 // A trigger that finds a threshold within reach brings the next sample closer.
                 guard let reading = sampleOnce() else { return }
                 onReading(reading)
-                deadline = min(deadline, clock.now().advanced(by: pace(after: reading)))
+                deadline = min(deadline, clock.now.advanced(by: pace(after: reading)))
             }
         }
     }

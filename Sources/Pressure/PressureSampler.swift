@@ -49,8 +49,8 @@ public struct PressureSampler: SampleSource {
     /// Reads every source at `time`; never `nil`.
     public func sample(at instant: MonotonicInstant) -> PressureSample? {
         var sample = PressureSample(time: instant)
-        // The sources count their rescans in seconds on the same clock.
-        let time = instant.secondsSinceOrigin
+        // The sources count their rescans on the same clock.
+        let time = instant
         for source in temperatureSources {
             do throws(SourceUnavailable) {
                 let sensors = try source.readTemperatures(at: time)
@@ -66,7 +66,7 @@ public struct PressureSampler: SampleSource {
         }
         if let throttlingSource {
             do throws(SourceUnavailable) {
-                sample.throttling = try throttlingSource.readThrottling()
+                sample.throttling = try throttlingSource.readThrottling(at: time)
             } catch {
                 sample.unavailable.append(error)
             }

@@ -1,3 +1,5 @@
+import Units
+
 /// A backend that reads temperature sensors; tests use a fixture implementation.
 ///
 /// Per-sensor failures are stale readings, never errors; only a source that cannot work
@@ -6,7 +8,7 @@ public protocol TemperatureSource: Sendable {
     /// Reads every sensor the source knows, at `time` seconds on the sampler's clock.
     ///
     /// - Throws: ``SourceUnavailable`` when the whole source cannot be used.
-    func readTemperatures(at time: Double) throws(SourceUnavailable) -> [SensorReading]
+    func readTemperatures(at time: MonotonicInstant) throws(SourceUnavailable) -> [SensorReading]
 }
 
 /// A whole source that cannot be used on this host, and why; said once in the notes.

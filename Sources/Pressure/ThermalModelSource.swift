@@ -1,4 +1,5 @@
 import Locking
+import Units
 
 /// A simulated temperature sensor driven by a ``ThermalModel`` and a ``LoadSource``.
 ///
@@ -11,7 +12,7 @@ public final class ThermalModelSource: TemperatureSource {
     private let ambient: (@Sendable (Double) -> Double)?
     private let high: Celsius
     private let critical: Celsius
-    private let state: LockedState<(model: ThermalModel, lastTime: Double?)>
+    private let state: LockedState<(model: ThermalModel, lastTime: MonotonicInstant?)>
 
     /// A source simulating `model` under `load`, with limits `high` and `critical`; `ambient`,
     /// when given, sets the room temperature (°C) at each reading's time, for scenarios where
@@ -29,11 +30,13 @@ public final class ThermalModelSource: TemperatureSource {
     }
 
     /// Advances the model to `time` and reads it.
-    public func readTemperatures(at time: Double) -> [SensorReading] {
+    public func readTemperatures(at time: MonotonicInstant) -> [SensorReading] {
         let load = loadSource.load(at: time)
         let celsius = state.withLock { state in
-            if let ambient { state.model.ambient = ambient(time) }
-            if let last = state.lastTime { state.model.advance(by: time - last, load: load) }
+            if let ambient { state.model.ambient = ambient(time.secondsSinceOrigin) }
+            if let last = state.lastTime {
+                state.model.advance(by: time.seconds(since: last), load: load)
+            }
             state.lastTime = time
             return state.model.temperature
         }

@@ -55,7 +55,9 @@ public final class ThermalZoneSource: TemperatureSource {
     ///
     /// - Throws: ``SourceUnavailable`` when there is no thermal class directory at all (looked
     ///   for at most every 5 s).
-    public func readTemperatures(at time: Double) throws(SourceUnavailable) -> [SensorReading] {
+    public func readTemperatures(at time: MonotonicInstant) throws(SourceUnavailable)
+        -> [SensorReading]
+    {
         let directory = self.directory
         let missing = self.missing
         let result: Result<[SensorReading], SourceUnavailable> = state.withLock { state in

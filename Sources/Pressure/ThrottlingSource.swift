@@ -1,7 +1,9 @@
+import Units
+
 /// A backend that reads CPU frequency throttling; tests use a fixture implementation.
 public protocol ThrottlingSource: Sendable {
-    /// Reads the current throttling state.
+    /// Reads the throttling state at `time`, on the sampler's clock.
     ///
     /// - Throws: ``SourceUnavailable`` when the host has no cpufreq at all.
-    func readThrottling() throws(SourceUnavailable) -> CPUThrottling
+    func readThrottling(at time: MonotonicInstant) throws(SourceUnavailable) -> CPUThrottling
 }

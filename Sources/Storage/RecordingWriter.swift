@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import Units
 
 #if canImport(Glibc)
     import Glibc
@@ -78,15 +79,16 @@ public final class RecordingWriter: Sendable {
     /// Starts a recording into `target`: writes `header` now (so even a recording without
     /// frames is a valid file), then each enqueued payload framed by `unitPrefix` and
     /// `unitSuffix`, as `layout` describes. `onWrite` is called on the writer thread with each
-    /// unit's write time in seconds; `onEnd` once, with the summary, when the recording ends
-    /// for any reason.
+    /// unit's write time in seconds on `clock` (real time: it measures the disk); `onEnd`
+    /// once, with the summary, when the recording ends for any reason.
     ///
     /// - Throws: ``StorageError`` when the header cannot be written.
     public init(
         target: any RecordingTarget, layout: RecordingLayout, header: [UInt8],
         unitPrefix: [UInt8], unitSuffix: [UInt8], options: Options = Options(),
         onWrite: @escaping @Sendable (Double) -> Void = { _ in },
-        onEnd: @escaping @Sendable (Summary) -> Void = { _ in }
+        onEnd: @escaping @Sendable (Summary) -> Void = { _ in },
+        clock: any RunClock = ContinuousRunClock()
     ) throws(StorageError) {
         queue = BoundedQueue(limit: options.queueLimit)
         state = LockedState(Summary(path: target.destination))
@@ -98,7 +100,7 @@ public final class RecordingWriter: Sendable {
         payloadBytes = Int(layout.unitBytes) - unitPrefix.count - unitSuffix.count
         let loop = WriterLoop(
             target: target, layout: layout, prefix: unitPrefix, suffix: unitSuffix,
-            options: options, onWrite: onWrite)
+            options: options, onWrite: onWrite, clock: clock)
         let queue = queue
         let state = state
         let done = done
@@ -188,6 +190,7 @@ private struct WriterLoop: Sendable {
     let suffix: [UInt8]
     let options: RecordingWriter.Options
     let onWrite: @Sendable (Double) -> Void
+    let clock: any RunClock
 
     func run(queue: BoundedQueue<[UInt8]>, state: LockedState<RecordingWriter.Summary>)
         -> RecordingWriter.Summary
@@ -195,7 +198,6 @@ private struct WriterLoop: Sendable {
         var written = layout.headerBytes
         var pacer = WritebackPacer(descriptor: target.descriptor, options: options, start: written)
         var ending: (RecordingWriter.EndReason, String?) = (.finished, nil)
-        let clock = ContinuousClock()
         while let payload = queue.take() {
             let end = written + layout.unitBytes
             do {
@@ -216,7 +218,7 @@ private struct WriterLoop: Sendable {
                 )
                 break
             }
-            onWrite(seconds(clock.now - start))
+            onWrite(clock.now.seconds(since: start))
             written = end
             pacer.wrote(through: written)
             let remaining = target.remaining(afterWriting: written)
@@ -242,11 +244,6 @@ private struct WriterLoop: Sendable {
             }
         }
         return state.withLock { $0 }
-    }
-
-    private func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) * 1e-18
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Units
 
 #if canImport(Glibc)
     import Glibc
@@ -29,7 +30,8 @@ public enum WriteRateProbe {
     ///
     /// - Throws: ``StorageError`` when nothing can be written there.
     public static func measure(
-        in reserve: StorageReserve, seconds: Double = 3, limit: ByteCount = .gibibytes(2)
+        in reserve: StorageReserve, seconds: Double = 3, limit: ByteCount = .gibibytes(2),
+        clock: any RunClock = ContinuousRunClock()
     ) throws(StorageError) -> Measurement {
         let unit = ByteCount.mebibytes(4)
         let status = try reserve.status()
@@ -48,10 +50,9 @@ public enum WriteRateProbe {
         for index in payload.indices { payload[index] = UInt8(truncatingIfNeeded: index &* 131) }
         var pacer = WritebackPacer(
             descriptor: target.descriptor, options: RecordingWriter.Options(), start: 0)
-        let clock = ContinuousClock()
         let start = clock.now
         var written: Int64 = 0
-        for _ in 0..<units where clock.now - start < .seconds(seconds) {
+        for _ in 0..<units where clock.now.seconds(since: start) < seconds {
             guard try target.prepare(through: written + unit.bytes),
                 RecordingWriter.write([payload], to: target.descriptor)
             else { throw SystemCalls.failure(destination, "write") }
@@ -59,14 +60,12 @@ public enum WriteRateProbe {
             pacer.wrote(through: written)
         }
         _ = pacer.flush(through: written)
-        let elapsed = clock.now - start
+        let elapsed = clock.now.seconds(since: start)
         let path = try target.finish(length: written)
         unlink(path)
         if usesReserve { try reserve.replenish() }
-        let (seconds, attoseconds) = elapsed.components
         return Measurement(
-            rate: DataRate(
-                ByteCount(written), per: Double(seconds) + Double(attoseconds) * 1e-18),
+            rate: DataRate(ByteCount(written), per: elapsed),
             bytes: ByteCount(written), usedReserve: usesReserve)
     }
 }

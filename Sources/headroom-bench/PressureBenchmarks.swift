@@ -23,7 +23,7 @@ let pressureBenchmarks: [Benchmark] = [
         measure: {
             try FakeHwmonTree.prepare()
             let source = LibsensorsSource(rescanInterval: .seconds(Int64.max))
-            let first = try source.readTemperatures(at: 0)
+            let first = try source.readTemperatures(at: .origin)
             let fastCount = first.filter { !$0.isStale }.count
             // Discovered after the source's own discovery, which starts libsensors afresh.
             let sensors = try Libsensors.shared.discover()
@@ -36,7 +36,7 @@ let pressureBenchmarks: [Benchmark] = [
                         "expected 24 readable sensors, got \(fastCount) and \(libraryCount)")
             }
             let fast = nanosecondsPerCall(iterations: 20_000) {
-                blackHole(try? source.readTemperatures(at: 0))
+                blackHole(try? source.readTemperatures(at: .origin))
             }
             let library = nanosecondsPerCall(iterations: 2_000) {
                 blackHole(Libsensors.shared.readValues(sensors))
@@ -53,9 +53,9 @@ let pressureBenchmarks: [Benchmark] = [
         measure: {
             try FakeHwmonTree.prepare()
             let source = LibsensorsSource(rescanInterval: .seconds(Int64.max))
-            _ = try source.readTemperatures(at: 0)
+            _ = try source.readTemperatures(at: .origin)
             let fast = nanosecondsPerCall(iterations: 20_000) {
-                blackHole(try? source.readTemperatures(at: 0))
+                blackHole(try? source.readTemperatures(at: .origin))
             }
             var failure: String?
             let process = nanosecondsPerCall(iterations: 10, rounds: 3) {
@@ -86,7 +86,7 @@ let pressureBenchmarks: [Benchmark] = [
             // Where the time goes when warm: reading the sources (time advancing as at 10 Hz,
             // so the once-a-second checks for new sensors count), and classifying one sample.
             let sampler = PressureSampler.system()
-            var time = MonotonicPressureClock().now()
+            var time = ContinuousRunClock().now
             let sampleCost = nanosecondsPerCall(iterations: 200) {
                 time = time.advanced(by: .milliseconds(100))
                 blackHole(sampler.sample(at: time))
@@ -187,7 +187,7 @@ private func reaction(between low: Double, and high: Double, baseline: Double) a
     let sampler = PressureSampler(temperatureSources: [LibsensorsSource()])
     try FakeHwmonTree.setTemperature(chip: 0, input: 1, celsius: low)
     let observer = PressureObserver(source: sampler, interval: .milliseconds(100))
-    let clock = MonotonicPressureClock()
+    let clock = ContinuousRunClock()
     var changes = observer.levelChanges().makeAsyncIterator()
     let task = Task { await observer.run() }
     // Step → the sample that saw it (the observer's reaction), and step → a subscriber
@@ -206,10 +206,10 @@ private func reaction(between low: Double, and high: Double, baseline: Double) a
         let settle = low >= 70 ? 0.0 : 1.5
         try await Task.sleep(
             nanoseconds: UInt64((settle + Double.random(in: 0..<baseline)) * 1e9))
-        let start = clock.now()
+        let start = clock.now
         try FakeHwmonTree.setTemperature(chip: 0, input: 1, celsius: step % 2 == 0 ? high : low)
         guard let change = await changes.next() else { break }
-        delivered.append(clock.now().duration(since: start).seconds)
+        delivered.append(clock.now.duration(since: start).seconds)
         sampled.append(change.reading.time.duration(since: start).seconds)
     }
     task.cancel()

@@ -78,10 +78,10 @@ private func warmParts() throws -> (offer: Double, status: Double, consume: Doub
     }
     let service = HostService(
         configuration: HostGovernorConfiguration(lease: .seconds(3600), processorCount: 2),
-        now: MonotonicClock.now, catalog: ProfileCatalog(calibratedDirectory: nil),
+        clock: ContinuousRunClock(), catalog: ProfileCatalog(calibratedDirectory: nil),
         metrics: metrics)
     for index in 0..<4 {
-        _ = try service.governor.register(benchRegistration(index), at: service.now())
+        _ = try service.governor.register(benchRegistration(index), at: service.clock.now)
     }
     let consume = nanosecondsPerCall(iterations: 2_000) { service.consume(reading) }
     return (offer, status - offer, consume)
@@ -113,7 +113,7 @@ private func serveCPU(seconds: Double) async throws -> (
     let metrics = try HeadroomMetrics()
     let service = HostService(
         configuration: HostGovernorConfiguration(lease: .seconds(3600), processorCount: 2),
-        now: MonotonicClock.now, catalog: ProfileCatalog(calibratedDirectory: nil),
+        clock: ContinuousRunClock(), catalog: ProfileCatalog(calibratedDirectory: nil),
         metrics: metrics)
     let exported = ExportedPressure(metrics: metrics)
     let exporter = MetricsExporter(
@@ -124,7 +124,7 @@ private func serveCPU(seconds: Double) async throws -> (
     try exporter.start()
     defer { exporter.stop() }
     for index in 0..<4 {
-        _ = try service.governor.register(benchRegistration(index), at: service.now())
+        _ = try service.governor.register(benchRegistration(index), at: service.clock.now)
     }
     let port = exporter.server?.port ?? 0
     let readers = (0..<8).compactMap { _ in EventStreamReader(port: port) }

@@ -36,7 +36,7 @@ enum AdviseCommand {
             let registration = try decodeStrictly(
                 ClientRegistration.self, from: InputFile.read(path), file: path)
             let input = try PressureInput(arguments)
-            let clock = MonotonicPressureClock()
+            let clock = ContinuousRunClock()
             let observer = PressureObserver(
                 source: try input.observedSource(arguments),
                 classifier: input.classifier, interval: arguments.seconds("--interval"),
@@ -49,7 +49,7 @@ enum AdviseCommand {
                     processorCount: ProcessInfo.processInfo.activeProcessorCount),
                 onChange: { feed.yield($0) })
             let readings = observer.readings()
-            _ = try governor.register(registration, at: clock.now())
+            _ = try governor.register(registration, at: clock.now)
             let json = arguments.has("--json")
             let stop = StopSignal()
             try await withSignalCancellation(stop) {

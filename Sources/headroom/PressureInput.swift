@@ -1,6 +1,7 @@
 import Files
 import Foundation
 import Pressure
+import Units
 
 /// The options every pressure command shares and the sampler and classifier they build:
 /// the host's real sources (roots from `HEADROOM_SYSFS_ROOT` / `HEADROOM_PROCFS_ROOT`), the
@@ -48,7 +49,7 @@ struct PressureInput {
     /// One sample now on the monotonic clock.
     func sampleNow() -> PressureSample {
         // The live sampler always produces a sample.
-        sampler.sample(at: MonotonicPressureClock().now()) ?? PressureSample(time: .origin)
+        sampler.sample(at: ContinuousRunClock().now) ?? PressureSample(time: .origin)
     }
 
     /// Tells stderr, once, which sources are unavailable and why.

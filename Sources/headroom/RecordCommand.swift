@@ -30,8 +30,8 @@ enum RecordCommand {
             }
             let interval = arguments.seconds("--interval")
             let input = try PressureInput(arguments)
-            let clock = MonotonicPressureClock()
-            let start = clock.now()
+            let clock = ContinuousRunClock()
+            let start = clock.now
             let taken = LockedState<[PressureSample]>([])
             let stop = StopSignal()
             // A stop cancels the sampling; what was taken is still written.
@@ -39,7 +39,7 @@ enum RecordCommand {
                 try await withSignalCancellation(stop) {
                     var deadline = start
                     while true {
-                        let now = clock.now()
+                        let now = clock.now
                         guard var sample = input.sampler.sample(at: now) else { break }
                         if taken.withLock(\.isEmpty) { PressureInput.reportUnavailable(sample) }
                         // Trace times count from the first sample, in whole microseconds.
@@ -57,7 +57,7 @@ enum RecordCommand {
             try PressureTrace(samples: samples).write(to: out)
             let span =
                 stop.received == nil
-                ? seconds.trimmed() : clock.now().duration(since: start).seconds.fixed(1)
+                ? seconds.trimmed() : clock.now.duration(since: start).seconds.fixed(1)
             Console.out("recorded \(samples.count) samples over \(span) s to \(out)")
             if let signal = stop.received {
                 Console.error(

@@ -98,7 +98,7 @@ enum ServeCommand {
                 configuration: HostGovernorConfiguration(
                     lease: arguments.seconds("--lease"),
                     processorCount: ProcessInfo.processInfo.activeProcessorCount),
-                now: MonotonicClock.now, catalog: ProfileCatalog(), metrics: metrics)
+                clock: ContinuousRunClock(), catalog: ProfileCatalog(), metrics: metrics)
             let listener = HTTPServerConfiguration(
                 listen: listen, connectionLimit: connectionLimit,
                 perClientConnectionLimit: perClientConnectionLimit,

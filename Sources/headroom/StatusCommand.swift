@@ -1,4 +1,5 @@
 import Pressure
+import Units
 
 /// `headroom status`: one pressure reading with its level, factors, headroom and sensors.
 enum StatusCommand {
@@ -59,7 +60,7 @@ enum StatusCommand {
         // The observer's own wait: an absolute deadline a full spacing after the last
         // sample's time, which never ends early (a point closer than the spacing would not
         // count).
-        let clock = MonotonicPressureClock()
+        let clock = ContinuousRunClock()
         let waitSet = WaitSet()
         var reading = classifier.classify(input.sampleNow())
         for _ in 1..<count {

@@ -185,7 +185,7 @@ import Tracking
         let metrics = try HeadroomMetrics()
         let service = HostService(
             configuration: HostGovernorConfiguration(processorCount: 2),
-            now: ManualPressureClock(start: 0).now,
+            clock: ManualClock(start: 0),
             catalog: ProfileCatalog(calibratedDirectory: nil),
             metrics: metrics, events: EventLog())
         let routes = ServiceRoutes(

@@ -9,7 +9,7 @@ import Units
 
 /// A service on a manual clock with the built-in profiles, and readings to feed it.
 struct ServiceFixture {
-    let clock = ManualPressureClock(start: 100)
+    let clock = ManualClock(start: 100)
     let service: HostService
     let routes: ServiceRoutes
     let metrics: HeadroomMetrics
@@ -17,7 +17,7 @@ struct ServiceFixture {
     init(token: BearerToken? = nil, events: EventLog = EventLog()) throws {
         metrics = try HeadroomMetrics()
         service = HostService(
-            configuration: HostGovernorConfiguration(processorCount: 2), now: clock.now,
+            configuration: HostGovernorConfiguration(processorCount: 2), clock: clock,
             catalog: ProfileCatalog(calibratedDirectory: nil), metrics: metrics, events: events)
         routes = ServiceRoutes(
             service: service,
@@ -27,7 +27,7 @@ struct ServiceFixture {
     /// A reading at `level` with `share` of the budget sustainable, at the clock's time.
     func reading(_ level: PressureLevel, share: Share = .whole) -> PressureReading {
         PressureReading(
-            time: clock.now(), level: level, factors: [],
+            time: clock.now, level: level, factors: [],
             headroom: HeadroomEstimate(current: .nan, forecast: .nan, forecastSeconds: 10),
             sustainableShare: share, simulated: true, thermal: .none, sensors: [], notes: [])
     }

@@ -1,7 +1,7 @@
-import LaunchTiming
 import Lifecycle
 import Locking
 import Testing
+import Units
 
 /// A group of services: who ends it, what a failure or cancellation does, and time on a
 /// virtual clock.

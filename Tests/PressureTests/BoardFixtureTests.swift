@@ -140,7 +140,8 @@ import Testing
         let source = sampler(orin)
         _ = source.sample(at: instant(0))
         try orin.remove("class/hwmon/hwmon1/curr2_input")
-        let sample = try #require(source.sample(at: instant(DiscoverySchedule.checkSeconds)))
+        let sample = try #require(
+            source.sample(at: instant(DiscoverySchedule.checkInterval.seconds)))
         let rail = try #require(sample.board?.rails.first { $0.label == "VDD_CPU_GPU_CV" })
         #expect(rail.fault != nil)
         #expect(rail.watts == nil && rail.amperes == nil)
@@ -220,14 +221,14 @@ import Testing
         try tree.write("class/hwmon/hwmon0/power1_max", "30000000")
         try tree.write("class/hwmon/hwmon0/power1_max_alarm", "0")
         let source = BoardSignalSource(roots: SystemRoots(sysfs: tree.root))
-        let rail = try #require(source.readBoard(at: 0).rails.first)
+        let rail = try #require(source.readBoard(at: instant(0)).rails.first)
         #expect(rail.label == "ina238 channel 1")
         #expect(rail.volts == 12 && rail.amperes == 1.5)
         #expect(rail.watts == 18.1, "the chip's own power, not volts × amperes")
         #expect(rail.warningWatts == 30)
         #expect(BoardSignals(rails: [rail]).peakPowerFactor?.level == .nominal)
         try tree.write("class/hwmon/hwmon0/power1_max_alarm", "1")
-        let alarmed = try #require(source.readBoard(at: 1).rails.first)
+        let alarmed = try #require(source.readBoard(at: instant(1)).rails.first)
         #expect(BoardSignals(rails: [alarmed]).peakPowerFactor?.level == .serious)
     }
 }

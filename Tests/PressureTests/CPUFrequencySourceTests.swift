@@ -16,7 +16,7 @@ import Testing
         try tree.write("devices/system/cpu/cpu1/thermal_throttle/core_throttle_count", "2")
 
         let throttling = try CPUFrequencySource(roots: SystemRoots(sysfs: tree.root))
-            .readThrottling()
+            .readThrottling(at: .origin)
 
         #expect(throttling.policies.map(\.name) == ["policy0", "policy1"])
         #expect(throttling.currentRatio == 0.5)
@@ -32,7 +32,7 @@ import Testing
     @Test func aHostWithoutCpufreqIsUnavailable() throws {
         let tree = try FixtureTree()
         #expect(throws: SourceUnavailable.self) {
-            try CPUFrequencySource(roots: SystemRoots(sysfs: tree.root)).readThrottling()
+            try CPUFrequencySource(roots: SystemRoots(sysfs: tree.root)).readThrottling(at: .origin)
         }
     }
 }

@@ -97,7 +97,7 @@ struct LibsensorsFixtureTests {
         let hwmon = try standardTree()
         try hwmon.setTemperature(0, 1, 61.25)
         let source = LibsensorsSource(rescanInterval: .seconds(1000))
-        let fast = try source.readTemperatures(at: 0).map(\.celsius)
+        let fast = try source.readTemperatures(at: instant(0)).map(\.celsius)
         let slow = try Libsensors.shared.readValues(Libsensors.shared.discover()).map {
             try $0.get()
         }
@@ -118,7 +118,8 @@ struct LibsensorsFixtureTests {
         for (step, (celsius, expected)) in path.enumerated() {
             try hwmon.setTemperature(0, 1, celsius)
             let sample = PressureSample(
-                time: instant(Double(step)), sensors: try source.readTemperatures(at: Double(step)))
+                time: instant(Double(step)),
+                sensors: try source.readTemperatures(at: instant(Double(step))))
             let reading = classifier.classify(sample)
             #expect(reading.level == expected, "at \(celsius) °C")
             #expect(reading.thermal == .measured)
@@ -131,7 +132,8 @@ struct LibsensorsFixtureTests {
         try hwmon.setTemperature(1, 1, 71)
         var classifier = PressureClassifier()
         let reading = classifier.classify(
-            PressureSample(time: .origin, sensors: try LibsensorsSource().readTemperatures(at: 0)))
+            PressureSample(
+                time: .origin, sensors: try LibsensorsSource().readTemperatures(at: instant(0))))
         #expect(reading.level == .serious)
         #expect(reading.factors.first?.kind == .cameraTemperature)
         #expect(reading.factors.first?.sensor == "imx415-virtual-0/temp1")
@@ -140,12 +142,12 @@ struct LibsensorsFixtureTests {
     @Test func aSensorThatFailsMidRunIsStaleAndTheOthersKeepWorking() throws {
         let hwmon = try standardTree()
         let source = LibsensorsSource(rescanInterval: .seconds(1000))
-        #expect(try source.readTemperatures(at: 0).allSatisfy { !$0.isStale })
+        #expect(try source.readTemperatures(at: instant(0)).allSatisfy { !$0.isStale })
         for (text, reason) in [
             ("garbage", "not a number"), ("501000", "out of range"), ("-101000", "not available"),
         ] {
             try hwmon.setRaw(0, 1, text)
-            let readings = try source.readTemperatures(at: 1)
+            let readings = try source.readTemperatures(at: instant(1))
             #expect(readings[0].celsius == nil)
             #expect(readings[0].fault?.description.contains(reason) == true)
             #expect(readings[1].celsius == Celsius(44))
@@ -156,11 +158,11 @@ struct LibsensorsFixtureTests {
     @Test func aSensorThatVanishesTurnsStaleAndAChipThatAppearsIsPickedUp() throws {
         let hwmon = try standardTree()
         let source = LibsensorsSource(rescanInterval: .seconds(1))
-        #expect(try source.readTemperatures(at: 0).count == 3)
+        #expect(try source.readTemperatures(at: instant(0)).count == 3)
 
         try hwmon.remove("hwmon1")
         try hwmon.addChip(2, name: "nvme", temperatures: [(1, 50, "Composite", 82, 85)])
-        let readings = try source.readTemperatures(at: 1)
+        let readings = try source.readTemperatures(at: instant(1))
 
         #expect(
             readings.map(\.id.rawValue) == [
@@ -177,7 +179,7 @@ struct LibsensorsFixtureTests {
         let hwmon = try FakeHwmon()
         try hwmon.addChip(0, name: "nvme", temperatures: [(1, 40, "Composite", nil, 85)])
         try hwmon.addChip(1, name: "nvme", temperatures: [(1, 50, "Composite", nil, 85)])
-        let readings = try LibsensorsSource().readTemperatures(at: 0)
+        let readings = try LibsensorsSource().readTemperatures(at: instant(0))
         #expect(
             readings.map(\.id.rawValue) == ["nvme-virtual-0/temp1", "nvme-virtual-0@hwmon1/temp1"])
         #expect(readings.map(\.celsius) == [Celsius(40), Celsius(50)])
@@ -187,7 +189,8 @@ struct LibsensorsFixtureTests {
         _ = try FakeHwmon()
         var classifier = PressureClassifier()
         let reading = classifier.classify(
-            PressureSample(time: .origin, sensors: try LibsensorsSource().readTemperatures(at: 0)))
+            PressureSample(
+                time: .origin, sensors: try LibsensorsSource().readTemperatures(at: instant(0))))
         #expect(reading.thermal == .none)
         #expect(reading.level == .nominal)
         #expect(reading.factors.isEmpty)
@@ -207,11 +210,11 @@ struct LibsensorsFixtureTests {
                 atPath: board.appendingPathComponent(chip).path,
                 toPath: "\(FakeHwmon.root)/\(chip)")
         }
-        let readings = try LibsensorsSource().readTemperatures(at: 0)
+        let readings = try LibsensorsSource().readTemperatures(at: instant(0))
         let chips = Set(readings.map { $0.id.rawValue.split(separator: "-")[0] })
         #expect(chips.isSuperset(of: ["cpu_thermal", "rp1_adc"]))
         #expect(readings.allSatisfy { !$0.isStale && ($0.celsius?.value ?? 0) > 20 })
-        let signals = BoardSignalSource(roots: SystemRoots(sysfs: "/sys")).readBoard(at: 0)
+        let signals = BoardSignalSource(roots: SystemRoots(sysfs: "/sys")).readBoard(at: instant(0))
         #expect(
             signals.voltages.contains { $0.id == "rpi_volt/in0" && $0.underVoltageAlarm == false })
         #expect(signals.voltages.filter { $0.id.rawValue.hasPrefix("rp1_adc/") }.count == 4)

@@ -63,7 +63,8 @@ import Testing
             "pressure/io",
             "some avg10=0.00 avg60=0.00 avg300=0.00 total=0\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0"
         )
-        let readings = try PSISource(roots: SystemRoots(procfs: tree.root)).readPressure(at: 0)
+        let readings = try PSISource(roots: SystemRoots(procfs: tree.root)).readPressure(
+            at: instant(0))
         #expect(readings.map(\.resource) == [.cpu, .io])
         var classifier = PressureClassifier()
         let reading = classifier.classify(PressureSample(time: .origin, pressure: readings))
@@ -75,17 +76,18 @@ import Testing
         let source = PSISource(
             roots: SystemRoots(procfs: tree.root), refreshInterval: .seconds(0.5))
         // A failed read is not remembered: the file is looked for again at once.
-        #expect(throws: SourceUnavailable.self) { try source.readPressure(at: 100) }
+        #expect(throws: SourceUnavailable.self) { try source.readPressure(at: instant(100)) }
         try tree.write("pressure/cpu", "some avg10=30.00 avg60=1.00 avg300=0.50 total=100")
-        #expect(try source.readPressure(at: 100).first?.some.avg10 == 30)
+        #expect(try source.readPressure(at: instant(100)).first?.some.avg10 == 30)
 
         try tree.write("pressure/cpu", "some avg10=2.00 avg60=1.00 avg300=0.50 total=900")
-        #expect(try source.readPressure(at: 100.4).first?.some.avg10 == 30)
-        #expect(try source.readPressure(at: 100.5).first?.some.avg10 == 2)
+        #expect(try source.readPressure(at: instant(100.4)).first?.some.avg10 == 30)
+        #expect(try source.readPressure(at: instant(100.5)).first?.some.avg10 == 2)
         // Without one, every call reads the files.
         try tree.write("pressure/cpu", "some avg10=7.00 avg60=1.00 avg300=0.50 total=950")
         #expect(
-            try PSISource(roots: SystemRoots(procfs: tree.root)).readPressure(at: 0).first?.some
+            try PSISource(roots: SystemRoots(procfs: tree.root)).readPressure(at: instant(0)).first?
+                .some
                 .avg10
                 == 7)
     }
@@ -93,7 +95,7 @@ import Testing
     @Test func missingPSIIsUnavailableWithTheReason() throws {
         let tree = try FixtureTree()
         #expect {
-            try PSISource(roots: SystemRoots(procfs: tree.root)).readPressure(at: 0)
+            try PSISource(roots: SystemRoots(procfs: tree.root)).readPressure(at: instant(0))
         } throws: { error in
             "\(error)".hasPrefix("psi unavailable: no \(tree.root)/pressure/cpu")
         }

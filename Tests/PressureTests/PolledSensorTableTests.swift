@@ -28,17 +28,17 @@ final class ScriptedAttribute: SensorAttribute {
                 return try SysfsValueFile(path: path)
             })
 
-        let first = try source.readTemperatures(at: 0)
+        let first = try source.readTemperatures(at: instant(0))
         scripted.next.withLock { $0 = .success(70_000) }
-        let second = try source.readTemperatures(at: 0.1)
+        let second = try source.readTemperatures(at: instant(0.1))
         scripted.next.withLock { $0 = .failure(.noData) }
-        let third = try source.readTemperatures(at: 0.2)
+        let third = try source.readTemperatures(at: instant(0.2))
         scripted.next.withLock { $0 = .failure(.ioError) }
-        let fourth = try source.readTemperatures(at: 0.3)
+        let fourth = try source.readTemperatures(at: instant(0.3))
         scripted.next.withLock { $0 = .success(600_000) }
-        let fifth = try source.readTemperatures(at: 0.4)
+        let fifth = try source.readTemperatures(at: instant(0.4))
         scripted.next.withLock { $0 = .success(65_000) }
-        let sixth = try source.readTemperatures(at: 0.5)
+        let sixth = try source.readTemperatures(at: instant(0.5))
 
         #expect(first[0].celsius == Celsius(50))
         #expect(second[0].celsius == Celsius(70))
@@ -75,7 +75,7 @@ final class ScriptedAttribute: SensorAttribute {
                 if path == offlinePath { return offline }
                 return try SysfsValueFile(path: path)
             })
-        let readings = try source.readTemperatures(at: 0)
+        let readings = try source.readTemperatures(at: instant(0))
         #expect(readings[1].fault == .notAvailable(-256))
         #expect(readings[2].fault == .offline)
         #expect(readings.allSatisfy { $0.fault?.isNotAvailable ?? true })

@@ -14,12 +14,12 @@ final class SteppedSource: SampleSource {
 }
 
 @Suite struct PressureObserverTests {
-    private func waitForWaiter(_ clock: ManualPressureClock) async {
+    private func waitForWaiter(_ clock: ManualClock) async {
         while clock.waiterCount == 0 { await Task.yield() }
     }
 
     @Test func aStepAcrossAThresholdIsReportedWithinOneInterval() async throws {
-        let clock = ManualPressureClock()
+        let clock = ManualClock()
         let source = SteppedSource()
         // 72 °C is fair (H = 80): within reach, so the observer samples at its own interval.
         source.celsius.withLock { $0 = 72 }
@@ -34,7 +34,7 @@ final class SteppedSource: SampleSource {
         #expect(try #require(await iterator.next()).to == .fair)
         clock.advance(by: .seconds(0.2))
         source.celsius.withLock { $0 = 85 }
-        let stepTime = clock.now()
+        let stepTime = clock.now
         clock.advance(by: .seconds(0.3))
 
         let change = try #require(await iterator.next())
@@ -52,7 +52,7 @@ final class SteppedSource: SampleSource {
     }
 
     /// An observer replaying five samples, 70 °C to 90 °C, one a second on `clock`.
-    private static func replayingFiveSamples(on clock: ManualPressureClock) -> PressureObserver {
+    private static func replayingFiveSamples(on clock: ManualClock) -> PressureObserver {
         let trace = PressureTrace(
             samples: (0..<5).map {
                 PressureSample(
@@ -63,7 +63,7 @@ final class SteppedSource: SampleSource {
     }
 
     @Test func runEndsWhenAReplayIsExhaustedAndLateSubscribersFinishAtOnce() async throws {
-        let clock = ManualPressureClock()
+        let clock = ManualClock()
         let observer = Self.replayingFiveSamples(on: clock)
         let readings = observer.readings()
         let task = Task { await observer.run() }
@@ -83,7 +83,7 @@ final class SteppedSource: SampleSource {
     }
 
     @Test func onReadingIsHandedEveryReadingOnTheSamplingThreadInOrder() async throws {
-        let clock = ManualPressureClock()
+        let clock = ManualClock()
         let observer = Self.replayingFiveSamples(on: clock)
         let handed = Mutex<[MonotonicInstant]>([])
         let task = Task {
@@ -107,7 +107,7 @@ final class SteppedSource: SampleSource {
     }
 
     @Test func farFromEveryThresholdItSamplesOncePerSlowIntervalAndReturnsAtOnce() async throws {
-        let clock = ManualPressureClock()
+        let clock = ManualClock()
         let source = SteppedSource()  // 50 °C: headroom 0, far from everything
         let observer = PressureObserver(source: source, interval: .seconds(0.1), clock: clock)
         let task = Task { await observer.run() }
@@ -136,7 +136,7 @@ final class SteppedSource: SampleSource {
     }
 
     @Test func thermalHeadroomHasAndroidsMeaningAndManners() async throws {
-        let clock = ManualPressureClock()
+        let clock = ManualClock()
         let source = SteppedSource()
         source.celsius.withLock { $0 = 65 }
         let observer = PressureObserver(source: source, interval: .seconds(1), clock: clock)
@@ -151,7 +151,7 @@ final class SteppedSource: SampleSource {
         for second in 1...2 {
             await waitForWaiter(clock)
             source.celsius.withLock { $0 = 65 + 3 * Double(second) }
-            clock.advance(by: instant(Double(second)).duration(since: clock.now()))
+            clock.advance(by: instant(Double(second)).duration(since: clock.now))
             await waitForReadings(observer, time: Double(second))
         }
         clock.advance(by: .seconds(0.5))

@@ -30,7 +30,8 @@ import Testing
         var levels: [PressureLevel] = []
         for second in stride(from: 0.0, through: 200, by: 1) {
             let reading = classifier.classify(
-                PressureSample(time: instant(second), sensors: source.readTemperatures(at: second)))
+                PressureSample(
+                    time: instant(second), sensors: source.readTemperatures(at: instant(second))))
             #expect(reading.simulated)
             #expect(reading.sensors[0].source == .model)
             #expect(reading.sensors[0].label.contains("simulated"))
@@ -41,8 +42,8 @@ import Testing
 
     @Test func theLoadCurveInterpolates() {
         let curve = LoadCurve(points: [(10, 1), (0, 0)])
-        #expect(curve.load(at: -5) == 0)
-        #expect(curve.load(at: 5) == 0.5)
-        #expect(curve.load(at: 50) == 1)
+        #expect(curve.load(at: instant(-5)) == 0)
+        #expect(curve.load(at: instant(5)) == 0.5)
+        #expect(curve.load(at: instant(50)) == 1)
     }
 }

@@ -15,7 +15,7 @@ import Testing
         try tree.addCoolingDevice(0, type: "Processor", state: 3, maximum: 10)
         let source = ThermalZoneSource(roots: SystemRoots(sysfs: tree.root))
 
-        let readings = try source.readTemperatures(at: 0)
+        let readings = try source.readTemperatures(at: instant(0))
 
         let zone0 = try #require(readings.first { $0.id == "thermal_zone0" })
         #expect(zone0.label == "x86_pkg_temp")
@@ -43,7 +43,7 @@ import Testing
         let source = ThermalZoneSource(
             roots: SystemRoots(sysfs: tree.root), rescanInterval: .seconds(1000))
 
-        var readings = try source.readTemperatures(at: 0)
+        var readings = try source.readTemperatures(at: instant(0))
         #expect(readings.first { $0.id == "cooling_device0" }?.value == 0)
         // No max_state: stale with the reason, never a made-up ratio.
         let broken = try #require(readings.first { $0.id == "cooling_device1" })
@@ -54,7 +54,7 @@ import Testing
 
         // Within the same second (no rediscovery): the open file shows the fan speeding up.
         try tree.write("class/thermal/cooling_device0/cur_state", "3")
-        readings = try source.readTemperatures(at: 0.1)
+        readings = try source.readTemperatures(at: instant(0.1))
         #expect(readings.first { $0.id == "cooling_device0" }?.value == 0.75)
         #expect(readings.first { $0.id == "cooling_device0" }?.label == "cooling: Fan")
     }
@@ -66,11 +66,13 @@ import Testing
         let source = ThermalZoneSource(
             roots: SystemRoots(sysfs: tree.root), rescanInterval: .seconds(1000))
         #expect(
-            try source.readTemperatures(at: 0).first { $0.id == "cooling_device0" }?.value == 0.5)
+            try source.readTemperatures(at: instant(0)).first { $0.id == "cooling_device0" }?.value
+                == 0.5)
 
         try tree.remove("class/thermal/cooling_device0")
         // The directory's entries are looked at every few seconds.
-        let readings = try source.readTemperatures(at: DiscoverySchedule.checkSeconds + 0.5)
+        let readings = try source.readTemperatures(
+            at: instant(DiscoverySchedule.checkInterval.seconds + 0.5))
         let gone = try #require(readings.first { $0.id == "cooling_device0" })
         #expect(gone.isStale)
         #expect(gone.fault == .vanished)
@@ -80,7 +82,7 @@ import Testing
     @Test func aHostWithoutThermalClassIsUnavailable() throws {
         let tree = try FixtureTree()
         let source = ThermalZoneSource(roots: SystemRoots(sysfs: tree.root))
-        #expect(throws: SourceUnavailable.self) { try source.readTemperatures(at: 0) }
+        #expect(throws: SourceUnavailable.self) { try source.readTemperatures(at: instant(0)) }
     }
 
     @Test(arguments: [
@@ -93,7 +95,7 @@ import Testing
         let source = ThermalZoneSource(roots: SystemRoots(sysfs: tree.root))
         try tree.write("class/thermal/thermal_zone0/temp", text)
 
-        let readings = try source.readTemperatures(at: 0)
+        let readings = try source.readTemperatures(at: instant(0))
 
         #expect(readings[0].isStale)
         #expect(readings[0].celsius == nil)
@@ -108,12 +110,12 @@ import Testing
         try tree.addZone(0, type: "cpu", celsius: 45, trips: [("critical", 105, 0)])
         let source = ThermalZoneSource(
             roots: SystemRoots(sysfs: tree.root), rescanInterval: .seconds(1000))
-        #expect(try source.readTemperatures(at: 0)[0].celsius == Celsius(45))
+        #expect(try source.readTemperatures(at: instant(0))[0].celsius == Celsius(45))
         try tree.remove("class/thermal/thermal_zone0/temp")
         try tree.write("class/thermal/thermal_zone0/temp", "98000")
-        let check = DiscoverySchedule.checkSeconds
-        #expect(try source.readTemperatures(at: check + 0.5)[0].celsius == Celsius(98))
-        #expect(try source.readTemperatures(at: check + 0.6)[0].celsius == Celsius(98))
+        let check = DiscoverySchedule.checkInterval.seconds
+        #expect(try source.readTemperatures(at: instant(check + 0.5))[0].celsius == Celsius(98))
+        #expect(try source.readTemperatures(at: instant(check + 0.6))[0].celsius == Celsius(98))
     }
 
     @Test func aReadingAboveTheCriticalLimitIsRealAndEscalatesToShutdown() throws {
@@ -121,7 +123,7 @@ import Testing
         try tree.addZone(
             0, type: "cpu", celsius: 200, trips: [("passive", 85, 0), ("critical", 105, 0)])
         let source = ThermalZoneSource(roots: SystemRoots(sysfs: tree.root))
-        let readings = try source.readTemperatures(at: 0)
+        let readings = try source.readTemperatures(at: instant(0))
         #expect(readings[0].celsius == Celsius(200))
         #expect(!readings[0].isStale)
         var classifier = PressureClassifier()
@@ -136,11 +138,11 @@ import Testing
         try tree.addZone(1, type: "gpu", celsius: 60, trips: [])
         let source = ThermalZoneSource(
             roots: SystemRoots(sysfs: tree.root), rescanInterval: .seconds(1))
-        #expect(try source.readTemperatures(at: 0).allSatisfy { !$0.isStale })
+        #expect(try source.readTemperatures(at: instant(0)).allSatisfy { !$0.isStale })
 
         try tree.remove("class/thermal/thermal_zone1")
         try tree.addZone(2, type: "camera", celsius: 45, trips: [])
-        let after = try source.readTemperatures(at: 1)
+        let after = try source.readTemperatures(at: instant(1))
 
         #expect(after.map(\.id) == ["thermal_zone0", "thermal_zone1", "thermal_zone2"])
         #expect(after[0].celsius == Celsius(50))
@@ -162,7 +164,7 @@ import Testing
                 return try SysfsValueFile(path: path)
             })
 
-        let readings = try source.readTemperatures(at: 0)
+        let readings = try source.readTemperatures(at: instant(0))
         var classifier = PressureClassifier()
         let reading = classifier.classify(PressureSample(time: .origin, sensors: readings))
 
@@ -197,12 +199,14 @@ final class FailingAttribute: SensorAttribute {
                 opens.withLock { $0 += 1 }
                 return try SysfsValueFile(path: path)
             })
-        _ = try source.readTemperatures(at: 0)
+        _ = try source.readTemperatures(at: instant(0))
         try tree.remove("class/thermal/thermal_zone1")
-        let check = DiscoverySchedule.checkSeconds
-        let afterVanishing = try source.readTemperatures(at: check)
+        let check = DiscoverySchedule.checkInterval.seconds
+        let afterVanishing = try source.readTemperatures(at: instant(check))
         let opensAfterRediscovery = opens.withLock { $0 }
-        for step in 1..<10 { _ = try source.readTemperatures(at: check * Double(1 + step)) }
+        for step in 1..<10 {
+            _ = try source.readTemperatures(at: instant(check * Double(1 + step)))
+        }
 
         #expect(afterVanishing[1].fault == .vanished)
         #expect(opens.withLock { $0 } == opensAfterRediscovery)

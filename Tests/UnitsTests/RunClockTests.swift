@@ -1,4 +1,3 @@
-import LaunchTiming
 import Locking
 import Testing
 import Units

@@ -1,5 +1,4 @@
 import Locking
-import Units
 
 /// The one clock of a run: every loop of it — the camera's frames, the stand's motors, the
 /// pressure sampler, the governor, the progress samples — reads and waits on the same clock,
@@ -74,6 +73,14 @@ public struct ClockParticipant: Sendable {
     public func leave() { departure() }
 }
 
+extension ClockParticipant {
+    /// A participant of a clock that does not count its participants (real time, a test's
+    /// manual clock): it takes its turn at once and leaves with nothing to tell.
+    public static func uncounted(on clock: any RunClock) -> ClockParticipant {
+        ClockParticipant(number: 0, clock: clock, departure: {})
+    }
+}
+
 /// Real time: `CLOCK_MONOTONIC`, waiting with `Task.sleep`.
 public struct ContinuousRunClock: RunClock {
     /// The system's monotonic clock.
@@ -90,9 +97,7 @@ public struct ContinuousRunClock: RunClock {
     }
 
     /// Real time moves by itself: participants are not counted.
-    public func enroll() -> ClockParticipant {
-        ClockParticipant(number: 0, clock: self, departure: {})
-    }
+    public func enroll() -> ClockParticipant { .uncounted(on: self) }
 
     /// Real time goes on.
     public func halt() {}
