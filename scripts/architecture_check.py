@@ -255,6 +255,13 @@ class Target:
         return self.kind in TEST_KINDS
 
 
+def nesting(token: Token) -> int:
+    """+1 for an opening bracket, -1 for a closing one, 0 for anything else."""
+    if token.kind != "op":
+        return 0
+    return 1 if token.text in OPEN else -1 if token.text in CLOSE else 0
+
+
 def top_level_variables(tokens: list[Token]) -> dict[str, list[str]]:
     """Top-level `let NAME = <array expression>` that evaluate to names; others are skipped."""
     variables: dict[str, list[str]] = {}
@@ -262,10 +269,8 @@ def top_level_variables(tokens: list[Token]) -> dict[str, list[str]]:
     k = 0
     while k < len(tokens):
         t = tokens[k]
-        if t.kind == "op" and t.text in OPEN:
-            depth += 1
-        elif t.kind == "op" and t.text in CLOSE:
-            depth -= 1
+        if nesting(t):
+            depth += nesting(t)
         elif depth == 0 and t.text == "let" and k + 2 < len(tokens) and tokens[k + 2].text in ("=", ":"):
             name = tokens[k + 1].text
             # The value runs to the next top-level `let`, `func` or `import`.
@@ -277,10 +282,8 @@ def top_level_variables(tokens: list[Token]) -> dict[str, list[str]]:
             end, inner = start, 0
             while end < len(tokens):
                 u = tokens[end]
-                if u.kind == "op" and u.text in OPEN:
-                    inner += 1
-                elif u.kind == "op" and u.text in CLOSE:
-                    inner -= 1
+                if nesting(u):
+                    inner += nesting(u)
                 elif inner == 0 and u.text in ("let", "func", "import", "var") and u.kind == "id":
                     break
                 end += 1

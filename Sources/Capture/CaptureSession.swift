@@ -163,7 +163,7 @@ public final class CaptureSession: Sendable {
 
     /// Claims the committed session for one run and enrolls its cameras on the clock, before
     /// it returns (a virtual clock does not move past the start while their loops are on
-    /// their way); ``run(_:)`` then runs it in the caller's task. The structured way to start:
+    /// their way); ``run(_:onFailure:)`` then runs it in the caller's task. The structured way to start:
     /// a service that owns capture prepares in its caller's step and runs in its own task.
     ///
     /// - Throws: ``CaptureSessionError/notCommitted`` or ``CaptureSessionError/alreadyRunning``.
@@ -179,7 +179,8 @@ public final class CaptureSession: Sendable {
     ///   else stopped the cameras (the session has then stopped, and sent
     ///   ``CaptureSessionEvent/runtimeError(_:)``).
     public func run(
-        _ prepared: PreparedCaptureRun, onFailure: @Sendable (any Error) -> Void = { _ in }
+        _ prepared: PreparedCaptureRun,
+        onFailure: @escaping @Sendable (any Error) -> Void = { _ in }
     ) async throws {
         do {
             try await runClaimed(prepared.plan, prepared.participants, onFailure: onFailure)
@@ -325,7 +326,7 @@ public final class CaptureSession: Sendable {
 
     private func runClaimed(
         _ plan: RunPlan, _ participants: [ClockParticipant],
-        onFailure: @Sendable (any Error) -> Void
+        onFailure: @escaping @Sendable (any Error) -> Void
     ) async throws {
         timeline.begin(.sessionStart)
         do {
@@ -340,22 +341,36 @@ public final class CaptureSession: Sendable {
         }
         timeline.end(.sessionStart)
         emit(.didStartRunning)
+        // A failure is heard where it happens: a camera's before it leaves the clock, so a run
+        // on virtual time can end at the failure's instant.
+        let failing: @Sendable (any Error) -> Void = { error in
+            if !(error is CancellationError) { onFailure(error) }
+        }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (camera, participant) in zip(plan.configuration.cameras, participants) {
                 group.addTask {
-                    try await participant.run { try await self.frameLoop(camera, plan) }
+                    try await participant.run {
+                        do {
+                            try await self.frameLoop(camera, plan)
+                        } catch {
+                            failing(error)
+                            throw error
+                        }
+                    }
                 }
             }
             if plan.isDeferred.contains(true) {
-                group.addTask { try await self.deferredStart(plan) }
+                group.addTask {
+                    do {
+                        try await self.deferredStart(plan)
+                    } catch {
+                        failing(error)
+                        throw error
+                    }
+                }
             }
-            do {
-                try await group.waitForAll()
-            } catch  where !(error is CancellationError) {
-                // The cameras are still on the clock: the failure happens at their instant.
-                onFailure(error)
-                throw error
-            }
+            // The first failure cancels the others (waitForAll would wait for them all).
+            while try await group.next() != nil {}
         }
     }
 
@@ -563,7 +578,7 @@ public final class CaptureSession: Sendable {
 }
 
 /// One run of a session, claimed and with its cameras on the clock, ready for
-/// ``CaptureSession/run(_:)``: made by ``CaptureSession/prepareRun()``.
+/// ``CaptureSession/run(_:onFailure:)``: made by ``CaptureSession/prepareRun()``.
 public struct PreparedCaptureRun: Sendable {
     let plan: RunPlan
     let participants: [ClockParticipant]

@@ -34,8 +34,8 @@ public final class HostService: Sendable {
         var publishedRevision = -1
     }
 
-    /// The time between keep-alive comments on the event streams (at most; at the first
-    /// reading after).
+    /// The least time between keep-alive comments on the event streams: one goes with the
+    /// first reading this long after the last.
     public static let heartbeatInterval = Duration.seconds(15)
 
     /// A service with no clients and no reading yet.

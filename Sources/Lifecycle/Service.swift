@@ -1,5 +1,3 @@
-import Units
-
 /// One long-running concern of a program — a loop on the clock, a server, a writer — as
 /// swift-service-lifecycle's `Service` is: a body that runs until its work is done or its task
 /// is cancelled, and what its end means for the group it is in (``ServiceGroup``).

@@ -59,13 +59,9 @@ public struct ServiceGroup: Sendable {
                 }
             }
             setup?.leave()
-            var end = End.cancelled
             do {
                 while let endsGroup = try await group.next() {
-                    if endsGroup {
-                        end = .finished
-                        break
-                    }
+                    if endsGroup { break }
                 }
             } catch is CancellationError {}
             group.cancelAll()
@@ -76,7 +72,9 @@ public struct ServiceGroup: Sendable {
                     guard try await group.next() != nil else { break }
                 } catch is CancellationError {}
             }
-            return Task.isCancelled ? .cancelled : end
+            // Finished, unless the group's task was cancelled: when every service returns by
+            // itself, the group's work is done too.
+            return Task.isCancelled ? .cancelled : .finished
         }
     }
 }

@@ -27,8 +27,6 @@ final class CaptureService: Sendable {
         var hasEnded = false
         /// The service, waiting for a start (between runs) or a stop (during one).
         var waiter: CheckedContinuation<Void, Never>?
-        /// Whether the service's current wait was cancelled (the run is ending).
-        var isWaitCancelled = false
         /// Callers of ``stop()`` waiting for the session to stop.
         var stopWaiters: [CheckedContinuation<Void, Never>] = []
 
@@ -47,8 +45,9 @@ final class CaptureService: Sendable {
     /// Starts capture: claims the session and puts its cameras on the clock now; the service
     /// runs it.
     ///
-    /// - Throws: ``CaptureSessionError/alreadyRunning`` when capture runs, or
-    ///   ``CaptureSessionError/notCommitted``.
+    /// - Throws: ``CaptureSessionError/alreadyRunning`` when capture runs,
+    ///   ``CaptureSessionError/notCommitted``, or ``CaptureSessionError/stopped`` when the
+    ///   service has ended (the run is over: nothing will run it).
     func start() throws(CaptureSessionError) {
         let prepared = try session.prepareRun()
         let isTaken = control.withLock { control in
@@ -57,7 +56,10 @@ final class CaptureService: Sendable {
             control.wake()
             return true
         }
-        if !isTaken { session.abandon(prepared) }
+        guard isTaken else {
+            session.abandon(prepared)
+            throw .stopped
+        }
     }
 
     /// Stops capture and returns once the session has stopped (at once when it does not run).
@@ -103,7 +105,7 @@ final class CaptureService: Sendable {
 
     /// The next run handed over, or nil when the service is cancelled.
     private func nextRun() async -> PreparedCaptureRun? {
-        while true {
+        while !Task.isCancelled {
             let taken = control.withLock { control -> PreparedCaptureRun? in
                 guard let pending = control.pending else { return nil }
                 control.pending = nil
@@ -114,6 +116,8 @@ final class CaptureService: Sendable {
             if let taken { return taken }
             guard await wait(until: { $0.pending != nil }) else { return nil }
         }
+        // Cancelled: a run handed over is given back by `end()`, never initialized.
+        return nil
     }
 
     /// Returns when a stop is asked or the service is cancelled.
@@ -121,28 +125,28 @@ final class CaptureService: Sendable {
         _ = await wait(until: \.isStopRequested)
     }
 
-    /// Waits until `isMet` holds; false when cancelled first.
-    private func wait(until isMet: @escaping @Sendable (Control) -> Bool) async -> Bool {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (woken: CheckedContinuation<Void, Never>) in
-                control.withLock { control in
-                    if control.isWaitCancelled || isMet(control) {
-                        woken.resume()
-                    } else {
-                        control.waiter = woken
+    /// Waits until `isMet` holds: true, or false when the task is cancelled first. A wake-up
+    /// whose condition no longer holds (a start taken back by a stop) waits again.
+    private func wait(until isMet: @Sendable (Control) -> Bool) async -> Bool {
+        while !Task.isCancelled {
+            if control.withLock({ isMet($0) }) { return true }
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (woken: CheckedContinuation<Void, Never>) in
+                    // Cancellation is marked before its handler runs, and the handler takes the
+                    // lock: checked under it, no wake-up is lost.
+                    control.withLock { control in
+                        if Task.isCancelled || isMet(control) {
+                            woken.resume()
+                        } else {
+                            control.waiter = woken
+                        }
                     }
                 }
-            }
-            return control.withLock { control in
-                defer { control.isWaitCancelled = false }
-                return !control.isWaitCancelled && isMet(control)
-            }
-        } onCancel: {
-            control.withLock { control in
-                control.isWaitCancelled = true
-                control.wake()
+            } onCancel: {
+                control.withLock { $0.wake() }
             }
         }
+        return false
     }
 
     /// A session has stopped: those waiting for it go on.

@@ -3,7 +3,8 @@ import Units
 
 /// A backend that reads a board's power and GPU signals; tests use fixture trees.
 public protocol BoardSource: Sendable {
-    /// Reads every signal the board has at `time` seconds; empty on a board with none.
+    /// Reads every signal the board has at `time`, on the sampler's clock; empty on a board
+    /// with none.
     func readBoard(at time: MonotonicInstant) -> BoardSignals
 }
 

@@ -11,24 +11,22 @@ struct DiscoverySchedule: Sendable {
     /// seconds: a path lookup after a 100 ms sleep costs 50–100 µs on a small VM, and a
     /// 10 Hz observer looking every second paid that on every tenth sample.
     static let checkInterval = Duration.seconds(5)
-    private static let checkNanoseconds = UInt64(checkInterval.wholeNanoseconds)
 
-    /// Nanoseconds between full discoveries (compared as integers: no division a sample);
-    /// 0 rediscovers on every sample.
-    private let rescanNanoseconds: UInt64
+    /// The time between full discoveries; zero rediscovers on every sample.
+    private let rescanInterval: Duration
     private var lastDiscovery: MonotonicInstant?
     private var lastCheck: MonotonicInstant?
 
     /// A schedule rediscovering every `rescanInterval`.
     init(rescanInterval: Duration) {
-        rescanNanoseconds = UInt64(max(rescanInterval, .zero).wholeNanoseconds)
+        self.rescanInterval = rescanInterval
     }
 
     /// Whether a full discovery is due at `time`: before the first, once the rescan interval
     /// has passed, and when the clock went back.
     func isDiscoveryDue(at time: MonotonicInstant) -> Bool {
         guard let last = lastDiscovery else { return true }
-        return time < last || time.nanoseconds - last.nanoseconds >= rescanNanoseconds
+        return time < last || time.duration(since: last) >= rescanInterval
     }
 
     /// Notes a discovery (or an attempt at one) at `time`.
@@ -45,10 +43,8 @@ struct DiscoverySchedule: Sendable {
     mutating func takeCheck(at time: MonotonicInstant) -> Bool {
         if let last = lastCheck {
             // Either way round: a clock that went back looks again after as long.
-            let apart =
-                time < last
-                ? last.nanoseconds - time.nanoseconds : time.nanoseconds - last.nanoseconds
-            guard apart >= Self.checkNanoseconds else { return false }
+            let apart = time < last ? last.duration(since: time) : time.duration(since: last)
+            guard apart >= Self.checkInterval else { return false }
         }
         lastCheck = time
         return true

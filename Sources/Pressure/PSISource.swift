@@ -26,8 +26,6 @@ public final class PSISource: PressureStallSource {
     /// The least time between two reads of the files, in seconds of sample time; 0 reads on
     /// every call.
     public let refreshInterval: Duration
-    /// ``refreshInterval`` in nanoseconds, compared as integers (no division a sample).
-    private let refreshNanoseconds: UInt64
     private let files = LockedState<[PSIReading.Resource: SysfsValueFile]>([:])
     private let lastRead = LockedState<(time: MonotonicInstant, readings: [PSIReading])?>(nil)
     /// Each resource's path, built once rather than on every sample.
@@ -37,7 +35,6 @@ public final class PSISource: PressureStallSource {
     public init(roots: SystemRoots = SystemRoots(), refreshInterval: Duration = .zero) {
         self.roots = roots
         self.refreshInterval = refreshInterval
-        self.refreshNanoseconds = UInt64(max(refreshInterval, .zero).wholeNanoseconds)
         self.paths = PSIReading.Resource.allCases.map { ($0, "\(roots.pressure)/\($0.rawValue)") }
     }
 
@@ -46,14 +43,14 @@ public final class PSISource: PressureStallSource {
     ///
     /// - Throws: ``SourceUnavailable`` when no resource can be read, or a file holds garbage.
     public func readPressure(at time: MonotonicInstant) throws(SourceUnavailable) -> [PSIReading] {
-        if refreshNanoseconds > 0,
+        if refreshInterval > .zero,
             let last = lastRead.withLock({ $0 }), time >= last.time,
-            time.nanoseconds - last.time.nanoseconds < refreshNanoseconds
+            time.duration(since: last.time) < refreshInterval
         {
             return last.readings
         }
         let readings = try readFiles()
-        if refreshNanoseconds > 0 { lastRead.withLock { $0 = (time, readings) } }
+        if refreshInterval > .zero { lastRead.withLock { $0 = (time, readings) } }
         return readings
     }
 

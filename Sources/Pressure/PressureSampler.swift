@@ -47,10 +47,8 @@ public struct PressureSampler: SampleSource {
     }
 
     /// Reads every source at `time`; never `nil`.
-    public func sample(at instant: MonotonicInstant) -> PressureSample? {
-        var sample = PressureSample(time: instant)
-        // The sources count their rescans on the same clock.
-        let time = instant
+    public func sample(at time: MonotonicInstant) -> PressureSample? {
+        var sample = PressureSample(time: time)
         for source in temperatureSources {
             do throws(SourceUnavailable) {
                 let sensors = try source.readTemperatures(at: time)

@@ -5,7 +5,7 @@ import Units
 /// Per-sensor failures are stale readings, never errors; only a source that cannot work
 /// at all (no libsensors, no thermal class) throws.
 public protocol TemperatureSource: Sendable {
-    /// Reads every sensor the source knows, at `time` seconds on the sampler's clock.
+    /// Reads every sensor the source knows, at `time` on the sampler's clock.
     ///
     /// - Throws: ``SourceUnavailable`` when the whole source cannot be used.
     func readTemperatures(at time: MonotonicInstant) throws(SourceUnavailable) -> [SensorReading]

@@ -170,9 +170,7 @@ enum ServeCommand {
                         }
                         if isNew, let problem { Console.error("headroom serve: \(problem)") }
                     })
-                },
-                // Started above, so that a taken port fails before anything is announced.
-                Service.holding("http") { exporter.stop() },
+                }
             ]
             if let interval = systemd.watchdogInterval {
                 services.append(
@@ -183,11 +181,13 @@ enum ServeCommand {
                         }
                     })
             }
-            // The one teardown, however the group ended: a signal, a trace's end, a failure.
+            // The one teardown, however the group ended (a signal, a trace's end, a failure):
+            // the event streams end and systemd hears STOPPING=1 while the servers still answer;
+            // then the deferred `exporter.stop()` above stops them (they were started before
+            // the group, so that a taken port fails before anything is announced).
             defer {
                 service.close()
                 systemd.stopping()
-                exporter.stop()
                 Console.error("headroom serve: stopped")
             }
             let group = ServiceGroup(services)

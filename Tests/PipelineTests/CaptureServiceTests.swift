@@ -12,11 +12,12 @@ struct CaptureServiceTests {
     /// A committed 64×48 session at 100 fps on `clock`, its movie output (if any) stored in
     /// `storage`.
     static func session(
-        movie: Bool = false, storage: String = "/tmp", clock: any RunClock = ContinuousRunClock()
+        movie: Bool = false, deferred: Bool = false, storage: String = "/tmp",
+        clock: any RunClock = ContinuousRunClock()
     ) throws -> CaptureSession {
         let format = CameraFormat(width: 64, height: 48, maxFrameRate: 100)
         var outputs = [CaptureOutput(kind: .preview)]
-        if movie { outputs.append(CaptureOutput(kind: .movie)) }
+        if movie { outputs.append(CaptureOutput(kind: .movie, isDeferredStartEnabled: deferred)) }
         let session = CaptureSession(
             configuration: SessionConfiguration(
                 cameras: [CameraConfiguration(id: "cam", format: format)], outputs: outputs),
@@ -86,7 +87,38 @@ struct CaptureServiceTests {
         #expect(clock.now == start)
     }
 
-    @Test("a start after the service ended is given back: its cameras leave the clock")
+    @Test(
+        "a deferred output that fails ends capture at once, time halted at the failure",
+        .timeLimit(.minutes(1)))
+    func deferredFailure() async throws {
+        let clock = VirtualRunClock()
+        let start = clock.now
+        let session = try Self.session(
+            movie: true, deferred: true, storage: "/nonexistent/headroom", clock: clock)
+        let capture = CaptureService(session: session)
+        try capture.start()
+        // The camera runs on while the deferred output fails: the failure must stop it rather
+        // than wait for it (which on a virtual clock would be forever).
+        await #expect(throws: OutputInitializationError.self) { try await capture.run() }
+        #expect(!session.isRunning)
+        let halted = clock.now
+        #expect(halted.duration(since: start) < .seconds(1))
+    }
+
+    @Test("a start taken back by a stop before the service ran it leaves the service waiting")
+    func startThenStopBeforeItRuns() async throws {
+        let session = try Self.session()
+        let capture = CaptureService(session: session)
+        try capture.start()
+        await capture.stop()
+        let service = Task { try await capture.run() }
+        try capture.start()
+        #expect(await Self.eventually { session.previewFrameCount > 3 })
+        service.cancel()
+        try await service.value
+    }
+
+    @Test("a start after the service ended is refused and given back: its cameras leave the clock")
     func startAfterTheEnd() async throws {
         let clock = VirtualRunClock()
         let session = try Self.session(clock: clock)
@@ -94,7 +126,7 @@ struct CaptureServiceTests {
         let service = Task { try await capture.run() }
         service.cancel()
         try await service.value
-        try capture.start()
+        #expect(throws: CaptureSessionError.stopped) { try capture.start() }
         #expect(!session.isRunning)
         // Nothing holds the clock: a sleep on it returns.
         let participant = clock.enroll()
