@@ -112,7 +112,7 @@ struct PipelineRunTests {
 
     @Test("shutdown stops capture, and capture resumes when pressure eases")
     func shutdownStopsAndResumes() async throws {
-        let summary = try await run([(0, 40), (10, 97), (20, 40)], samples: 60)
+        let summary = try await run([(0, 40), (10, 97), (20, 40)], samples: 40)
         let stop = try #require(summary.governorChanges.first { !$0.to.isCapturing })
         let resume = try #require(
             summary.governorChanges.first { $0.from.isCapturing == false && $0.to.isCapturing })
