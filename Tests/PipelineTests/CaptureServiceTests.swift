@@ -92,7 +92,6 @@ struct CaptureServiceTests {
         .timeLimit(.minutes(1)))
     func deferredFailure() async throws {
         let clock = VirtualRunClock()
-        let start = clock.now
         let session = try Self.session(
             movie: true, deferred: true, storage: "/nonexistent/headroom", clock: clock)
         let capture = CaptureService(session: session)
@@ -101,8 +100,16 @@ struct CaptureServiceTests {
         // than wait for it (which on a virtual clock would be forever).
         await #expect(throws: OutputInitializationError.self) { try await capture.run() }
         #expect(!session.isRunning)
+        // Halted where it failed (the deferred start works off the clock, so where that is
+        // depends on the machine): a waiter is woken only by cancellation.
         let halted = clock.now
-        #expect(halted.duration(since: start) < .seconds(1))
+        let waiter = clock.enroll()
+        let waited = Task {
+            try await waiter.run { try await clock.sleep(until: halted.advanced(by: .seconds(1))) }
+        }
+        waited.cancel()
+        await #expect(throws: CancellationError.self) { try await waited.value }
+        #expect(clock.now == halted)
     }
 
     @Test("a start taken back by a stop before the service ran it leaves the service waiting")
