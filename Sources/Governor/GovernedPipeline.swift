@@ -16,7 +16,12 @@ import Units
 /// follows the levels (``ClientRegistration/followsLevels``). Its advice comes back as
 /// ``PipelineSettings``; each change of them as a ``GovernorChange``.
 ///
-/// Thread-safe; normally fed from one pressure loop.
+/// It holds the pipeline's settings in force: the one place the frame loop, the capture
+/// session and the progress samples read them from. Readings go to the host (`HostService`)
+/// and lateness to ``reportLateness(_:at:)``, as a remote client's do; ``follow(sustainableShare:at:)``
+/// takes the advice that comes out.
+///
+/// Thread-safe; quick and never blocking (it is fed on the pressure observer's thread).
 public final class GovernedPipeline: Sendable {
     /// The governor deciding for the host.
     public let host: HostGovernor
@@ -139,7 +144,7 @@ public final class GovernedPipeline: Sendable {
         let target = PipelineSettings(
             frameRate: isCapturing ? advice.frameRate : registration.minFrameRate,
             inference: ladder[advice.ladderStep], isCapturing: isCapturing)
-        return state.withLock { settings in
+        let change = state.withLock { settings -> GovernorChange? in
             let current = settings
             guard target != current else { return nil }
             settings = target
@@ -151,6 +156,17 @@ public final class GovernedPipeline: Sendable {
                         atFrameRate: target.frameRate, sustainableShare: sustainableShare),
                     reason: advice.reason))
         }
+        // A stopped pipeline misses no deadline: its lateness no longer holds the level up.
+        if let change, change.from.isCapturing, !change.to.isCapturing {
+            reportLateness(.zero, at: instant)
+        }
+        return change
+    }
+
+    /// Records that capture is stopped although the advice is to capture (a restart failed):
+    /// the next advice to capture is a change again, and the restart is tried again.
+    public func markCaptureStopped() {
+        state.withLock { $0.isCapturing = false }
     }
 
     /// Leaves the host governor (the others take the budget back).

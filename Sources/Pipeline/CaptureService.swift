@@ -8,7 +8,7 @@ import Locking
 ///
 /// ``start()`` claims the session and puts its cameras on the run's clock in its caller's
 /// step (so a virtual clock does not move past the start), and the service runs what it
-/// claimed; ``stop()`` returns once the session has stopped.
+/// claimed; ``requestStop()`` asks it to stop, ``untilStopped()`` waits until it has.
 final class CaptureService: Sendable {
     /// The session the service runs.
     let session: CaptureSession
@@ -62,23 +62,38 @@ final class CaptureService: Sendable {
         }
     }
 
+    /// Asks capture to stop and returns at once (a start not yet run is taken back);
+    /// ``untilStopped()`` waits for the session to stop. Quick and never blocking: the
+    /// governor calls it on the pressure observer's thread.
+    func requestStop() {
+        let abandoned = control.withLock { control -> PreparedCaptureRun? in
+            let pending = control.pending
+            control.pending = nil
+            if control.isRunning {
+                control.isStopRequested = true
+                control.wake()
+            }
+            return pending
+        }
+        if let abandoned { session.abandon(abandoned) }
+    }
+
+    /// Returns once the stop asked for has happened (at once when none is pending).
+    func untilStopped() async {
+        await withCheckedContinuation { (stopped: CheckedContinuation<Void, Never>) in
+            let isPending = control.withLock { control in
+                guard control.isRunning, control.isStopRequested else { return false }
+                control.stopWaiters.append(stopped)
+                return true
+            }
+            if !isPending { stopped.resume() }
+        }
+    }
+
     /// Stops capture and returns once the session has stopped (at once when it does not run).
     func stop() async {
-        await withCheckedContinuation { (stopped: CheckedContinuation<Void, Never>) in
-            let abandoned = control.withLock { control -> PreparedCaptureRun? in
-                let pending = control.pending
-                control.pending = nil
-                if control.isRunning {
-                    control.isStopRequested = true
-                    control.stopWaiters.append(stopped)
-                    control.wake()
-                } else {
-                    stopped.resume()
-                }
-                return pending
-            }
-            if let abandoned { session.abandon(abandoned) }
-        }
+        requestStop()
+        await untilStopped()
     }
 
     /// Runs each session ``start()`` hands over until ``stop()`` or cancellation; returns when

@@ -1,5 +1,6 @@
 import Capture
 import Dock
+import Governor
 import LaunchTiming
 import Locking
 import Telemetry
@@ -8,8 +9,9 @@ import Units
 
 /// The frame loop's work, called by the capture session for every frame of the tracked camera
 /// (``CaptureSession/consumeVideoFrames(with:)``): the frame through the tracking stage, the
-/// recorder and the annotator, the command to the stand, and the counts of the progress
-/// period. Frames come one at a time, in the camera's frame loop, so the stage is this loop's
+/// recorder and the annotator, the command to the stand, the counts of the progress period,
+/// and the pipeline's lateness, which it tells the governor itself (``LatenessWindow``).
+/// Frames come one at a time, in the camera's frame loop, so the stage is this loop's
 /// alone; its lock is held only by it while frames flow, and by the summary after.
 final class FrameLoop: Sendable {
     /// Seconds of footage between refreshes of the live recent-identity figure.
@@ -22,10 +24,15 @@ final class FrameLoop: Sendable {
         var captureRun = -1
         /// When (footage seconds) the live recent-identity figure is next refreshed.
         var recentRefresh = FrameLoop.recentIdentityPeriod
+        /// The frames of the current lateness window.
+        var lateness = LatenessWindow()
     }
 
     private let stage: LockedState<(stage: TrackingStage, position: Position)>
     private let state: LockedState<RunState>
+    private let settings: RunSettings
+    /// The pipeline the loop tells its lateness; nil when the run does not shed for it.
+    private let latenessReceiver: GovernedPipeline?
     private let footage: Footage
     private let stand: SimulatedStand
     private let clock: any RunClock
@@ -35,15 +42,19 @@ final class FrameLoop: Sendable {
     private let videoFrameRate: FrameRate?
     private let trackedFrameRate: FrameRate
 
-    /// A loop feeding `stage` with the frames of `footage`.
+    /// A loop feeding `stage` with the frames of `footage`, at `settings`, telling
+    /// `latenessReceiver` (when given) its lateness.
     init(
-        stage: TrackingStage, state: LockedState<RunState>, footage: Footage,
+        stage: TrackingStage, state: LockedState<RunState>, settings: RunSettings,
+        latenessReceiver: GovernedPipeline?, footage: Footage,
         stand: SimulatedStand, clock: any RunClock, recorder: MovieRecorder?,
         annotator: AnnotationWriter?, metrics: HeadroomMetrics, videoFrameRate: FrameRate?,
         trackedFrameRate: FrameRate
     ) {
         self.stage = LockedState((stage, Position()))
         self.state = state
+        self.settings = settings
+        self.latenessReceiver = latenessReceiver
         self.footage = footage
         self.stand = stand
         self.clock = clock
@@ -87,19 +98,22 @@ final class FrameLoop: Sendable {
         recorder?.record(frame)
         let cameraPose = footage.trackerPose(stand: await stand.motors.pose)
         let people = footage.groundTruth(for: frame, run: isNew.run)
-        let (interval, inference) = state.withLock { state in
+        let inForce = settings.current
+        let (interval, dropped) = state.withLock { state in
             let interval =
                 isNew.interval
                 ?? state.lastFrameTime.map { frame.timestamp.seconds(since: $0) }
                 ?? 1 / trackedFrameRate.framesPerSecond
             // Numbers the pipeline never saw were skipped by the camera or by us.
             if frame.number == 0 { state.lastFrameNumber = nil }
-            state.framesDropped +=
+            let dropped =
                 isNew.skipped ?? frame.number - (state.lastFrameNumber.map { $0 + 1 } ?? 0)
+            state.framesDropped += dropped
             state.lastFrameNumber = frame.number
             state.lastFrameTime = frame.timestamp
-            return (interval, state.settings.inference)
+            return (interval, dropped)
         }
+        let inference = inForce.inference
         let (step, counts, recent) = stage.withLock { owned in
             if inference != owned.stage.inference { owned.stage.apply(inference) }
             let step = owned.stage.process(
@@ -134,11 +148,11 @@ final class FrameLoop: Sendable {
         }
         footage.pointCamera(at: await stand.motors.pose)
         // Late: the next frame was due before this one was done with.
-        let spent = clock.now.duration(since: frame.timestamp)
-        state.withLock { state in
-            if spent > max(state.settings.frameRate, 1).frameInterval {
-                state.periodLateFrames += 1
-            }
+        let now = clock.now
+        let isLate = now.duration(since: frame.timestamp) > max(inForce.frameRate, 1).frameInterval
+        let closed = stage.withLock { owned in
+            owned.position.lateness.count(isLate: isLate, dropped: max(dropped, 0), at: now)
         }
+        if let closed, let latenessReceiver { latenessReceiver.reportLateness(closed, at: now) }
     }
 }

@@ -75,10 +75,7 @@ public final class PipelineRun: Sendable {
                 policy: options.policy, lease: options.lease,
                 processorCount: ProcessInfo.processInfo.activeProcessorCount),
             clock: clock, catalog: ProfileCatalog(), metrics: metrics)
-        state = LockedState(
-            RunState(
-                settings: PipelineSettings(
-                    frameRate: options.trackedFrameRate, inference: Self.heaviest(options))))
+        state = LockedState(RunState())
     }
 
     /// The inference setting a run starts at: the policy ladder's heaviest.
@@ -92,8 +89,8 @@ public final class PipelineRun: Sendable {
     ///
     /// The run is a group of services on one clock (a `ServiceGroup`): capture
     /// (``CaptureService``: the session's camera loop, the frame loop in it, ``FrameLoop``),
-    /// the pressure sampler and governor
-    /// (``GovernorLoop``), the progress sampler (``ProgressSampler``), the stand's motors, the
+    /// the pressure observer (`PressureObserver`, as `serve`'s) whose readings go to the
+    /// governor (``RunGovernance``), the progress sampler (``ProgressSampler``), the stand's motors, the
     /// run's timer and, for a video, its end, and the `extra` services given (`run --serve`'s
     /// HTTP server, which ends with the run). The first to end the run — a failure, or
     /// cancellation (SIGINT or SIGTERM in `headroom run`) — stops the others; then the
@@ -135,7 +132,6 @@ public final class PipelineRun: Sendable {
         await stand.setSystemTracking(false)
 
         let start = clock.now
-        let pressure = pressureSource(start: start)
         let costModel = SystemPressureCost(estimator: estimator, configuration: configuration)
         // Governed, the run's pipeline is one client of the host governor; ungoverned, it
         // takes no part (and the host's other clients share what is left without it).
@@ -150,6 +146,12 @@ public final class PipelineRun: Sendable {
             pipeline?.leave(at: clock.now)
             service.close()
         }
+        let settings =
+            pipeline.map(RunSettings.governed)
+            ?? .fixed(
+                PipelineSettings(
+                    frameRate: options.trackedFrameRate, inference: Self.heaviest(options)))
+        let pressure = pressureSource(start: start, settings: settings)
         let recorder = try startRecording(camera: camera)
         let annotator = try options.outputs.annotation.map {
             try AnnotationWriter(
@@ -160,7 +162,9 @@ public final class PipelineRun: Sendable {
             stage: try TrackingStage(
                 inference: Self.heaviest(options), frameRate: options.trackedFrameRate,
                 detector: options.detector),
-            state: state, footage: footage, stand: stand, clock: clock, recorder: recorder,
+            state: state, settings: settings,
+            latenessReceiver: options.governance == .full ? pipeline : nil, footage: footage,
+            stand: stand, clock: clock, recorder: recorder,
             annotator: annotator, metrics: metrics, videoFrameRate: options.video?.frameRate,
             trackedFrameRate: options.trackedFrameRate)
         session.consumeVideoFrames(with: frames.consume)
@@ -168,8 +172,8 @@ public final class PipelineRun: Sendable {
         let services =
             services(
                 clock: clock, start: start, capture: capture, stand: stand,
-                pressure: pressure.source, pipeline: pipeline, costModel: costModel,
-                recorder: recorder, progress: progress) + extra
+                pressure: pressure, pipeline: pipeline, settings: settings,
+                costModel: costModel, recorder: recorder, progress: progress) + extra
 
         var end = ServiceGroup.End.cancelled
         var failure: (any Error)?
@@ -224,26 +228,29 @@ public final class PipelineRun: Sendable {
     /// The run's services, in the order a virtual clock runs those due at the same instant.
     private func services(
         clock: any RunClock, start: MonotonicInstant, capture: CaptureService,
-        stand: SimulatedStand, pressure: any SampleSource, pipeline: GovernedPipeline?,
-        costModel: SystemPressureCost, recorder: MovieRecorder?,
+        stand: SimulatedStand, pressure: RunPressure, pipeline: GovernedPipeline?,
+        settings: RunSettings, costModel: SystemPressureCost, recorder: MovieRecorder?,
         progress: @escaping @Sendable (RunSample) -> Void
     ) -> [Service] {
-        let governing = GovernorLoop(
-            source: pressure, classifier: PressureClassifier(), service: service,
-            pipeline: pipeline, capture: capture, state: state, metrics: metrics,
-            exported: exportedPressure, clock: clock,
-            interval: options.pressureInterval, start: start,
-            shedsForLateness: options.governance == .full)
+        let observer = PressureObserver(
+            source: pressure.source, interval: options.pressureInterval, clock: clock,
+            triggers: pressure.triggers)
+        let governance = RunGovernance(
+            service: service, pipeline: pipeline, capture: capture, state: state,
+            metrics: metrics, exported: exportedPressure, start: start)
         let sampler = ProgressSampler(
-            state: state, costModel: costModel, recorder: recorder, metrics: metrics,
-            clock: clock, start: start, progress: progress)
+            state: state, settings: settings, costModel: costModel, recorder: recorder,
+            metrics: metrics, clock: clock, start: start, progress: progress)
         let end = start.advanced(by: options.duration)
         var services = [
             // Waits on its cameras, which are on the clock themselves, and on the governor.
             Service("capture", ending: .runsUntilCancelled, isOnClock: false) {
                 try await capture.run()
             },
-            Service("governor", ending: .endsGroup) { try await governing.run() },
+            // Ends when its source runs out (a replayed trace).
+            Service("pressure", ending: .endsGroup) {
+                await observer.run(onReading: governance.take, settle: governance.settle)
+            },
             Service("stand", ending: .runsUntilCancelled) { try await stand.run(clock: clock) },
             Service("progress", ending: .runsUntilCancelled) { try await sampler.run() },
             Service("timer", ending: .endsGroup) { try await clock.sleep(until: end) },
@@ -332,14 +339,25 @@ public final class PipelineRun: Sendable {
     /// host's sensors, unless the scenario simulates or the host has none; otherwise the
     /// scenario's thermal model (labelled simulated), heated by the pipeline's modelled work —
     /// with the host's PSI and throttling on real time, alone on virtual time.
-    private func pressureSource(start: MonotonicInstant)
-        -> (source: any SampleSource, isSimulated: Bool, notes: [String])
-    {
-        var chosen: (source: any SampleSource, isSimulated: Bool, notes: [String])
+    ///
+    /// On real time with the host's PSI, the observer also samples at once when a PSI trigger
+    /// fires (as `serve`'s does); where triggers cannot be armed, a note says why.
+    private func pressureSource(start: MonotonicInstant, settings: RunSettings) -> RunPressure {
+        var chosen: RunPressure
         if let given = options.pressureSource {
-            chosen = (given, true, ["pressure comes from a given source, not this host"])
+            chosen = RunPressure(
+                source: given, isSimulated: true,
+                notes: ["pressure comes from a given source, not this host"])
         } else {
-            chosen = modelledPressure(start: start)
+            let (source, isSimulated, notes) = modelledPressure(start: start, settings: settings)
+            chosen = RunPressure(source: source, isSimulated: isSimulated, notes: notes)
+            if options.timing == .real {
+                switch PSITrigger.arm(for: PressureClassifier().configuration) {
+                case .success(let triggers): chosen.triggers = triggers
+                case .failure(let reason):
+                    chosen.notes.append("PSI triggers are not armed (\(reason)): sampling alone")
+                }
+            }
         }
         if options.outputs.recordsPressure {
             let recorded = RecordingSampleSource(chosen.source)
@@ -349,8 +367,19 @@ public final class PipelineRun: Sendable {
         return chosen
     }
 
-    /// The host's sensors, or the scenario's thermal model (see ``pressureSource(start:)``).
-    private func modelledPressure(start: MonotonicInstant)
+    /// Where a run's pressure comes from, and what the report says of it.
+    private struct RunPressure {
+        var source: any SampleSource
+        /// Whether the temperatures are not this host's.
+        var isSimulated: Bool
+        var notes: [String]
+        /// The PSI triggers the observer also wakes on (real time, the host's PSI).
+        var triggers: [PSITrigger] = []
+    }
+
+    /// The host's sensors, or the scenario's thermal model (see
+    /// ``pressureSource(start:settings:)``).
+    private func modelledPressure(start: MonotonicInstant, settings: RunSettings)
         -> (source: any SampleSource, isSimulated: Bool, notes: [String])
     {
         let scenario = options.scenario
@@ -372,9 +401,8 @@ public final class PipelineRun: Sendable {
             ambient: scenario.ambient(at: .zero, runDuration: duration),
             riseAtFullLoad: scenario.riseAtFullLoad,
             timeConstant: scenario.timeConstant)
-        let state = self.state
         let load = ModelledLoad(requestedFrameRate: options.trackedFrameRate) {
-            state.withLock { $0.settings }
+            settings.current
         }
         system.temperatureSources = [
             ThermalModelSource(

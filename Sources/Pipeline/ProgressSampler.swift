@@ -9,10 +9,11 @@ import Tracking
 import Units
 
 /// The run's progress, as a service on its clock: every ``PipelineRun/samplePeriod`` a
-/// ``RunSample`` from the run's state (which also closes the frame loop's period and sets the
-/// lateness the governor reads), published as metrics and handed to `progress`.
+/// ``RunSample`` from the run's state and the settings in force (which also closes the frame
+/// loop's period), published as metrics and handed to `progress`.
 struct ProgressSampler: Sendable {
     var state: LockedState<RunState>
+    var settings: RunSettings
     var costModel: SystemPressureCost
     var recorder: MovieRecorder?
     var metrics: HeadroomMetrics
@@ -30,18 +31,16 @@ struct ProgressSampler: Sendable {
             next = next.advanced(by: period)
             try await clock.sleep(until: next)
             let time = clock.now.duration(since: start)
+            let inForce = settings.current
             let sample = state.withLock { state in
-                let sample = Self.sample(of: state, at: time, costModel: costModel)
+                let sample = Self.sample(
+                    of: state, settings: inForce, at: time, costModel: costModel)
                 let dropped = sample.framesDropped - (state.lastSample?.framesDropped ?? 0)
                 if let previous = state.lastSample {
                     metrics.countFrames(
                         delivered: sample.framesProcessed - previous.framesProcessed,
                         dropped: dropped)
                 }
-                let due = state.periodFrames + dropped
-                state.lateShare = Share(
-                    fraction: due > 0 ? Double(state.periodLateFrames + dropped) / Double(due) : 0)
-                state.periodLateFrames = 0
                 state.samples.append(sample)
                 state.lastSample = sample
                 state.extremes.add(sample)
@@ -61,10 +60,9 @@ struct ProgressSampler: Sendable {
 
     /// The sample of the period that ends at `time` since the start.
     private static func sample(
-        of state: RunState, at time: Duration, costModel: SystemPressureCost
-    )
-        -> RunSample
-    {
+        of state: RunState, settings: PipelineSettings, at time: Duration,
+        costModel: SystemPressureCost
+    ) -> RunSample {
         let period = PipelineRun.samplePeriod
         let reading = state.reading
         let temperatures =
@@ -78,15 +76,15 @@ struct ProgressSampler: Sendable {
                     ? reading.factors.max { $0.level < $1.level }?.kind.rawValue : nil
             },
             temperature: temperatures.max(), isSimulated: reading?.simulated ?? false,
-            targetFrameRate: state.settings.frameRate,
+            targetFrameRate: settings.frameRate,
             actualFrameRate: FrameRate(oneFrameEvery: period) * Double(state.periodFrames),
-            stride: state.settings.inference.stride, scale: state.settings.inference.scale,
-            isCapturing: state.settings.isCapturing, subjects: state.subjects,
+            stride: settings.inference.stride, scale: settings.inference.scale,
+            isCapturing: settings.isCapturing, subjects: state.subjects,
             framingError: state.periodFrames > 0
                 ? state.periodFramingError / Double(state.periodFrames)
                 : FramingError.missed,
             systemPressureCost: costModel.cost(
-                atFrameRate: state.settings.frameRate, sustainableShare: share),
+                atFrameRate: settings.frameRate, sustainableShare: share),
             framesProcessed: state.framesProcessed,
             framesDropped: state.framesDropped, governorChanges: state.changeCount,
             detectorCalls: state.detectorCalls,

@@ -3,12 +3,12 @@ import LaunchTiming
 import Pressure
 import Units
 
-/// What a run's services share, behind one lock: the settings the governor chose, the frame
-/// loop's counts for the current progress period, the latest pressure reading, and what the
-/// summary is made of. The tracking stage is not in it: the frame loop owns it, so the detector
-/// and the tracker never run under this lock.
+/// What a run's services share, behind one lock: the frame loop's counts for the current
+/// progress period, the latest pressure reading, and what the summary is made of. The
+/// settings in force are not in it (``RunSettings``: the governed pipeline holds them), nor is
+/// the tracking stage or the lateness window: the frame loop owns them, so the detector and
+/// the tracker never run under this lock.
 struct RunState {
-    var settings: PipelineSettings
     /// Frames processed and detector runs so far, published by the frame loop.
     var framesProcessed = 0
     var detectorCalls = 0
@@ -29,21 +29,15 @@ struct RunState {
     var lastFrameTime: MonotonicInstant?
     var subjects = 0
     var periodFrames = 0
-    /// Frames of this period whose processing ended after the next frame was due.
-    var periodLateFrames = 0
     var periodFramingError = 0.0
     /// IDF1 over the last 30 s, as the frame loop last computed it.
     var recentIDF1: Double?
-    /// The share of the last period's frames that missed their deadline (processed late or
-    /// dropped): the pipeline's own lateness, which the governor sheds load for.
-    var lateShare = Share.zero
 
     /// Counts a governor change.
     mutating func record(_ change: RunGovernorChange) {
         changes.append(change)
         if changes.count > PipelineRun.keptChanges { changes.removeFirst() }
         changeCount += 1
-        settings = change.to
     }
 }
 

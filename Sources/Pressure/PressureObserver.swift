@@ -9,16 +9,22 @@ import Units
 /// interval (1 s by default) instead of ``interval``; as soon as a reading is within reach the
 /// observer samples at ``interval`` again. A PSI trigger samples at once in either pace.
 ///
-/// ``run()`` samples on a dedicated thread, the one owner of sampling and classification
-/// (sources are never read from two threads at once), which sleeps in the kernel between
-/// samples: a sample costs one wake-up, not a task hop. Any number of consumers subscribe with
-/// ``readings(bufferingPolicy:)`` and ``levelChanges()``. Cancelling the task running `run()`
-/// wakes the thread at once, ends it and finishes every stream.
+/// On a clock a thread can wait on (real time, ``ThreadWaitingClock``), ``run(onReading:settle:)``
+/// samples on a dedicated thread, the one owner of sampling and classification (sources are
+/// never read from two threads at once), which sleeps in the kernel between samples: a sample
+/// costs one wake-up, not a task hop. On any other run clock (virtual time) it samples in the
+/// calling task, waiting on the clock, and PSI triggers are not armed (virtual time has no
+/// kernel stalls). Any number of consumers subscribe with ``readings(bufferingPolicy:)`` and
+/// ``levelChanges()``. Cancelling the task running `run` ends sampling at once and finishes
+/// every stream.
+///
+/// `serve` and `run` sample through it alike: `serve` hands each reading to the host service,
+/// `run` to the host service and its own pipeline's governor.
 public final class PressureObserver: Sendable {
     /// The time between samples (within reach of a threshold).
     public let interval: Duration
     private let source: any SampleSource
-    private let clock: any ThreadWaitingClock
+    private let clock: any RunClock
     private let triggers: [PSITrigger]
     private struct State {
         var classifier: PressureClassifier
@@ -33,11 +39,11 @@ public final class PressureObserver: Sendable {
     private let changeBroadcast = Broadcast<LevelChange>()
 
     /// An observer sampling `source` every `interval` on `clock`, classified by
-    /// `classifier`; with `triggers` (see ``PSITrigger/arm(for:roots:)``), it also samples at
-    /// once whenever one fires.
+    /// `classifier`; with `triggers` (see ``PSITrigger/arm(for:roots:)``) and a clock a thread
+    /// waits on, it also samples at once whenever one fires.
     public init(
         source: any SampleSource, classifier: PressureClassifier = PressureClassifier(),
-        interval: Duration = .seconds(1), clock: any ThreadWaitingClock = ContinuousRunClock(),
+        interval: Duration = .seconds(1), clock: any RunClock = ContinuousRunClock(),
         triggers: [PSITrigger] = []
     ) {
         self.source = source
@@ -137,15 +143,34 @@ public final class PressureObserver: Sendable {
     /// Samples every ``interval``, and at once when a trigger fires, until cancelled
     /// or the source is exhausted, then finishes every stream. Call it once.
     ///
-    /// `onReading`, when given, is handed every reading on the sampling thread as it is taken
-    /// (after the streams): a consumer that is quick and never blocks — the service, the
-    /// exporter — takes it there without a task wake-up per sample.
-    public func run(onReading: (@Sendable (PressureReading) -> Void)? = nil) async {
+    /// `onReading`, when given, is handed every reading as it is taken (after the streams):
+    /// on the sampling thread on real time, so a consumer that is quick and never blocks — the
+    /// service, the exporter, a governor — takes it without a task wake-up per sample.
+    /// `settle` is awaited after it on a clock no thread waits on (virtual time): what the
+    /// reading set going (capture stopped, say) is done before time moves on. On real time it
+    /// is not called: the consequences happen as they come.
+    public func run(
+        onReading: (@Sendable (PressureReading) -> Void)? = nil,
+        settle: @Sendable () async -> Void = {}
+    ) async {
+        let onReading = onReading ?? { _ in }
+        if let threadClock = clock as? any ThreadWaitingClock {
+            await sampleOnThread(clock: threadClock, onReading: onReading)
+        } else {
+            await sampleInTask(onReading: onReading, settle: settle)
+        }
+        finish()
+    }
+
+    /// Samples on a thread of its own, waiting on `clock` and the triggers.
+    private func sampleOnThread(
+        clock: any ThreadWaitingClock, onReading: @escaping @Sendable (PressureReading) -> Void
+    ) async {
         let waitSet = WaitSet(triggers: triggers)
         await withTaskCancellationHandler {
             await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
                 let thread = Thread { [self] in
-                    sampleUntilStopped(on: waitSet, onReading: onReading ?? { _ in })
+                    sampleUntilStopped(on: waitSet, clock: clock, onReading: onReading)
                     ended.resume()
                 }
                 thread.name = "headroom-pressure"
@@ -154,13 +179,30 @@ public final class PressureObserver: Sendable {
         } onCancel: {
             waitSet.stop()
         }
-        finish()
+    }
+
+    /// Samples in the calling task, waiting on the run clock between samples.
+    private func sampleInTask(
+        onReading: @Sendable (PressureReading) -> Void, settle: @Sendable () async -> Void
+    ) async {
+        var deadline = clock.now
+        while !Task.isCancelled, let reading = sampleOnce() {
+            onReading(reading)
+            await settle()
+            deadline = deadline.advanced(by: pace(after: reading))
+            do {
+                try await clock.sleep(until: deadline)
+            } catch {
+                return
+            }
+        }
     }
 
     /// The sampling thread's loop: a sample, then a wait until the next deadline (its pace
     /// set by the reading) during which trigger firings are sampled too.
     private func sampleUntilStopped(
-        on waitSet: WaitSet, onReading: @Sendable (PressureReading) -> Void
+        on waitSet: WaitSet, clock: any ThreadWaitingClock,
+        onReading: @Sendable (PressureReading) -> Void
     ) {
         guard !waitSet.isStopped, let first = sampleOnce() else { return }
         onReading(first)

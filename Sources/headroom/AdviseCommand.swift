@@ -40,7 +40,7 @@ enum AdviseCommand {
             let observer = PressureObserver(
                 source: try input.observedSource(arguments),
                 classifier: input.classifier, interval: arguments.seconds("--interval"),
-                clock: clock)
+                clock: clock, triggers: input.triggers(trace: arguments.value("--trace")))
             let (changes, feed) = AsyncStream.makeStream(of: AdviceChange.self)
             let governor = HostGovernor(
                 configuration: HostGovernorConfiguration(

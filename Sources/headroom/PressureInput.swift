@@ -11,6 +11,8 @@ struct PressureInput {
     var sampler: PressureSampler
     /// The classifier with the configured rules.
     var classifier: PressureClassifier
+    /// Where the host's files are read.
+    var roots: SystemRoots
 
     /// `--config FILE` and `--model`.
     static let options: [OptionSpec] = [
@@ -22,7 +24,7 @@ struct PressureInput {
     ]
 
     init(_ arguments: Arguments) throws {
-        let roots = SystemRoots.from(environment: ProcessInfo.processInfo.environment)
+        roots = SystemRoots.from(environment: ProcessInfo.processInfo.environment)
         sampler = PressureSampler.system(roots: roots)
         if arguments.has("--model") {
             sampler.temperatureSources.append(ThermalModelSource())
@@ -44,6 +46,20 @@ struct PressureInput {
     func observedSource(_ arguments: Arguments) throws -> any SampleSource {
         guard let path = arguments.value("--trace") else { return sampler }
         return TraceReplaySource(trace: try PressureTrace.read(from: path), pacing: .recordedTimes)
+    }
+
+    /// The PSI triggers an observer of the host also wakes on, armed at the classifier's
+    /// `fair` thresholds; none for a replayed trace (`trace`), or where the kernel does not
+    /// allow them (said once on stderr: the observer then samples on its interval alone).
+    func triggers(trace: String?) -> [PSITrigger] {
+        guard trace == nil else { return [] }
+        switch PSITrigger.arm(for: classifier.configuration, roots: roots) {
+        case .success(let armed):
+            return armed
+        case .failure(let reason):
+            Console.error("headroom: note: PSI triggers not armed: \(reason); sampling only")
+            return []
+        }
     }
 
     /// One sample now on the monotonic clock.

@@ -93,7 +93,8 @@ enum ServeCommand {
             let metrics = try HeadroomMetrics()
             let observer = PressureObserver(
                 source: try input.observedSource(arguments),
-                classifier: input.classifier, interval: interval)
+                classifier: input.classifier, interval: interval,
+                triggers: input.triggers(trace: arguments.value("--trace")))
             let service = HostService(
                 configuration: HostGovernorConfiguration(
                     lease: arguments.seconds("--lease"),

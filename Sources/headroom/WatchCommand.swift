@@ -33,18 +33,9 @@ enum WatchCommand {
             let interval = arguments.seconds("--interval")
             let limit = arguments.optionalInteger("--samples") ?? Int.max
             let input = try PressureInput(arguments)
-            // PSI triggers wake the observer at once where the kernel allows them.
-            var triggers: [PSITrigger] = []
-            switch PSITrigger.arm(
-                for: input.classifier.configuration,
-                roots: SystemRoots.from(environment: ProcessInfo.processInfo.environment))
-            {
-            case .success(let armed): triggers = armed
-            case .failure(let reason): Console.error("headroom: note: \(reason); sampling only")
-            }
             let observer = PressureObserver(
                 source: input.sampler, classifier: input.classifier, interval: interval,
-                triggers: triggers)
+                triggers: input.triggers(trace: nil))
             let readings = observer.readings()
             let task = Task { await observer.run() }
             let json = arguments.has("--json")
