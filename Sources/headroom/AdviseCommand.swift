@@ -20,27 +20,20 @@ enum AdviseCommand {
             people. --trace FILE replays pressure in its recorded time and stops at its end.
             Ends on SIGINT or SIGTERM (exit 130, 143) or when stdout's reader goes away (0).
             """,
-        options: PressureInput.options + [
-            .path("--ladder", "FILE", "the pipeline's registration (JSON)").required(),
-            .flag("--json", "print JSON lines"),
-            .number(
-                "--interval", "S", "seconds between samples within reach of a threshold",
-                in: 0.1...3600, default: 1),
-            PressureInput.traceOption,
-        ],
+        options: Options.self,
         run: { arguments in
             try arguments.expectNoPositionals()
-            guard let path = arguments.value("--ladder") else {
+            guard let path = arguments[\.ladder] else {
                 throw UsageError(description: "--ladder: expected the pipeline's registration file")
             }
             let registration = try decodeStrictly(
                 ClientRegistration.self, from: InputFile.read(path), file: path)
-            let input = try PressureInput(arguments)
+            let input = try PressureInput(arguments, \.pressure)
             let clock = ContinuousRunClock()
             let observer = PressureObserver(
-                source: try input.observedSource(arguments),
-                classifier: input.classifier, interval: arguments.seconds("--interval"),
-                clock: clock, triggers: input.triggers(trace: arguments.value("--trace")))
+                source: try input.observedSource(trace: arguments[\.trace]),
+                classifier: input.classifier, interval: arguments[\.interval],
+                clock: clock, triggers: input.triggers(trace: arguments[\.trace]))
             let (changes, feed) = AsyncStream.makeStream(of: AdviceChange.self)
             let governor = HostGovernor(
                 configuration: HostGovernorConfiguration(
@@ -50,7 +43,7 @@ enum AdviseCommand {
                 onChange: { feed.yield($0) })
             let readings = observer.readings()
             _ = try governor.register(registration, at: clock.now)
-            let json = arguments.has("--json")
+            let json = arguments[\.json]
             let stop = StopSignal()
             try await withSignalCancellation(stop) {
                 try await withThrowingTaskGroup(of: Void.self) { group in
@@ -76,6 +69,19 @@ enum AdviseCommand {
             }
             return stop.exitCode ?? 0
         })
+
+    /// `headroom advise`'s options.
+    struct Options: CommandOptions {
+        let pressure = PressureInput.Options()
+        let ladder = Option<String?>.path(
+            "--ladder", "FILE", "the pipeline's registration (JSON)"
+        ).required()
+        let json = Option<Bool>.flag("--json", "print JSON lines")
+        let interval = Option<Duration>.seconds(
+            "--interval", "S", "seconds between samples within reach of a threshold",
+            in: 0.1...3600, default: 1)
+        let trace = PressureInput.traceOption
+    }
 
     /// The advice on one line of JSON.
     private static func line(_ advice: ClientAdvice) -> String {

@@ -2,7 +2,8 @@ import Files
 import Units
 
 /// The command line's grammar: each command declares its options once — name, value type,
-/// default, help — and from that one declaration come the parser (`Arguments`), the help text
+/// default, help (``Option``, in the command's ``CommandOptions``) — and from that one
+/// declaration come the parser (`Arguments`, which parses each value once), the help text
 /// (`Command.help`) and the shell completions (`Completions`). `--name value`, `--name=value`,
 /// boolean `--flag`s and positionals (everything after `--` is positional); every mistake is a
 /// `UsageError` naming the option and what was expected: an unknown option, a missing value, a
@@ -179,20 +180,23 @@ struct Arguments: Sendable {
     let positionals: [String]
     /// The words after `--`, when it was given (a command to run, for `launch measure`).
     let afterSeparator: [String]?
-    private let values: [String: String]
-    private let flags: Set<String>
     private let specs: [String: OptionSpec]
+    /// Each given option's value, parsed by its declaration.
+    private let parsed: [String: any Sendable]
 
     /// Parses `words` (the arguments after the command name) against `options`, checking
-    /// every value against its declaration.
-    init(command: String, words: [String], options: [OptionSpec]) throws(UsageError) {
+    /// every value against its declaration and parsing it once.
+    init(command: String, words: [String], options: [any OptionDeclaration]) throws(UsageError) {
         self.command = command
         var specs: [String: OptionSpec] = [:]
-        for option in options { specs[option.name] = option }
+        var declarations: [String: any OptionDeclaration] = [:]
+        for option in options {
+            specs[option.spec.name] = option.spec
+            declarations[option.spec.name] = option
+        }
         self.specs = specs
+        var parsed: [String: any Sendable] = [:]
         var positionals: [String] = []
-        var values: [String: String] = [:]
-        var flags: Set<String> = []
         var index = 0
         var onlyPositionals = false
         var separator: Int?
@@ -210,11 +214,11 @@ struct Arguments: Sendable {
             }
             let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
             let name = parts[0]
-            guard let spec = specs[name] else {
+            guard let spec = specs[name], let declaration = declarations[name] else {
                 throw UsageError(
                     description: "unknown option \(name); see `headroom \(command) --help`")
             }
-            guard values[name] == nil, !flags.contains(name) else {
+            guard parsed[name] == nil else {
                 throw UsageError(description: "\(name): given twice; expected it once")
             }
             if let placeholder = spec.value {
@@ -228,28 +232,28 @@ struct Arguments: Sendable {
                     throw UsageError(description: "\(name): expected a value (\(placeholder))")
                 }
                 try spec.check(value)
-                values[name] = value
+                parsed[name] = try declaration.parse(value)
             } else {
                 guard parts.count == 1 else {
                     throw UsageError(description: "\(name): is a flag and takes no value")
                 }
-                flags.insert(name)
+                parsed[name] = try declaration.parse("")
             }
         }
         self.positionals = positionals
         self.afterSeparator = separator.map { Array(positionals[$0...]) }
-        self.values = values
-        self.flags = flags
+        self.parsed = parsed
     }
 
-    /// The destination given for the output option `option`, checked before the work that
-    /// writes it starts (see ``Destination``); `nil` when the option was not given.
-    func destination(_ option: String) throws(UsageError) -> Destination? {
-        guard let path = value(option) else { return nil }
-        guard case .path(.output(let kind)) = specs[option]?.kind else {
-            preconditionFailure("\(option) is read as a destination but is not declared as one")
+    /// The value of `option`: as given, else its value when absent.
+    subscript<Value>(option: Option<Value>) -> Value {
+        let name = option.spec.name
+        precondition(specs[name] != nil, "\(name) is read by `\(command)` but not declared by it")
+        guard let given = parsed[name] else { return option.absent }
+        guard let value = given as? Value else {
+            preconditionFailure("\(name) is read as \(Value.self) but parsed as \(type(of: given))")
         }
-        return try Self.destination(path, as: kind, for: option)
+        return value
     }
 
     /// `path` checked as a destination of `kind`; errors name `option` (or the positional's
@@ -264,60 +268,8 @@ struct Arguments: Sendable {
         }
     }
 
-    /// Whether the boolean `flag` was given.
-    func has(_ flag: String) -> Bool { flags.contains(flag) }
-
-    /// The value given for `option`, or its declared default.
-    func value(_ option: String) -> String? { values[option] ?? specs[option]?.defaultValue }
-
-    /// The value given for `option`, else its declared default (declaring none is a
-    /// programming error).
-    func text(_ option: String) -> String {
-        guard let text = value(option) else {
-            preconditionFailure("\(option) is read with a default but declares none")
-        }
-        return text
-    }
-
-    /// Whether `option` was given on the command line (not just defaulted).
-    func isGiven(_ option: String) -> Bool { values[option] != nil || flags.contains(option) }
-
-    /// The number given for `option` (checked against its declared range when parsed), else
-    /// its declared default; `nil` without either.
-    func optionalNumber(_ option: String) -> Double? { value(option).flatMap(Double.init) }
-
-    /// The number given for `option`, else its declared default (declaring none is a
-    /// programming error).
-    func number(_ option: String) -> Double {
-        guard let number = optionalNumber(option) else {
-            preconditionFailure("\(option) is read as a number but declares none by default")
-        }
-        return number
-    }
-
-    /// The integer given for `option`, else its declared default; `nil` without either.
-    func optionalInteger(_ option: String) -> Int? { value(option).flatMap { Int($0) } }
-
-    /// The integer given for `option`, else its declared default (declaring none is a
-    /// programming error).
-    /// The number of seconds given for `option`, else its declared default, as a duration.
-    func seconds(_ option: String) -> Duration { .seconds(number(option)) }
-
-    /// The seconds given for `option` as a duration; `nil` when it was not given and declares
-    /// no default.
-    func optionalSeconds(_ option: String) -> Duration? {
-        optionalNumber(option).map { Duration.seconds($0) }
-    }
-
-    /// The frames per second given for `option`, else its declared default.
-    func frameRate(_ option: String) -> FrameRate { FrameRate(framesPerSecond: number(option)) }
-
-    func integer(_ option: String) -> Int {
-        guard let integer = optionalInteger(option) else {
-            preconditionFailure("\(option) is read as an integer but declares none by default")
-        }
-        return integer
-    }
+    /// Whether `option` (its name) was given on the command line.
+    func isGiven(_ option: String) -> Bool { parsed[option] != nil }
 
     /// The one positional argument named `name` in messages (`FILE`); exactly one is expected.
     func single(_ name: String) throws(UsageError) -> String {

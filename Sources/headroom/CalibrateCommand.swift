@@ -31,40 +31,30 @@ enum CalibrateCommand {
             "resolutionScale", "frameRateScale", "detector"}. HOG is measured at the sizes it
             runs at on video (its work per pixel grows with the frame), at a few frames a second.
             """,
-        options: [
-            .number(
-                "--seconds", "S", "total measuring time (20 s takes about 25 s)", in: 1...600,
-                default: 20),
-            .output("--out", "FILE", "write the profile here instead of the calibrated directory"),
-            StorageCommand.storageOption,
-            .choice(
-                "--detector", DetectorKind.allCases.map(\.rawValue),
-                "the detector to measure: the one `run` will use (blob for the scene, hog for"
-                    + " real video)", default: DetectorKind.blob.rawValue),
-            .flag("--json", "print the calibration report as JSON"),
-        ],
+        options: Options.self,
         run: { arguments in
             try arguments.expectNoPositionals()
-            let seconds = arguments.number("--seconds")
             guard
-                let path = arguments.value("--out")
+                let path = arguments[\.out]?.path
                     ?? ProfileCatalog().calibratedPath(for: ProfileCatalog.hostProfileName)
             else {
                 throw UsageError(
                     description:
                         "--out: expected a file, since neither XDG_CONFIG_HOME nor HOME is set")
             }
-            // Checked before calibration measures for half a minute.
-            _ = try Arguments.destination(path, as: .file, for: "--out")
+            // The calibrated directory's path is checked before calibration measures for half a
+            // minute, as a given --out was when parsed.
+            if arguments[\.out] == nil {
+                _ = try Arguments.destination(path, as: .file, for: "--out")
+            }
             let calibration = HostCalibration(
-                seconds: seconds,
-                detector: DetectorKind(rawValue: arguments.text("--detector")) ?? .blob)
+                seconds: arguments[\.seconds], detector: arguments[\.detector])
             let display = CalibrationDisplay(isLive: isatty(STDERR_FILENO) == 1)
             var report = try await withSignalCancellation {
                 try await calibration.run { display.show($0) }
             }
             display.finish()
-            let storage = arguments.value("--storage") ?? StorageCommand.defaultDirectory
+            let storage = arguments[\.storage] ?? StorageCommand.defaultDirectory
             do {
                 let measurement = try WriteRateProbe.measure(in: StorageCommand.open(storage))
                 report.profile.storageWriteRate = measurement.rate
@@ -78,7 +68,7 @@ enum CalibrateCommand {
                     "headroom calibrate: the storage write rate was not measured: \(error)")
             }
             try AtomicFile.write(Console.jsonData(report.profile), to: path)
-            if arguments.has("--json") {
+            if arguments[\.json] {
                 Console.json(report)
             } else {
                 Console.out(CalibrationText(report: report, path: path).text)
@@ -86,6 +76,21 @@ enum CalibrateCommand {
             return 0
         })
 
+    /// `headroom calibrate`'s options.
+    struct Options: CommandOptions {
+        let seconds = Option<Double>.number(
+            "--seconds", "S", "total measuring time (20 s takes about 25 s)", in: 1...600,
+            default: 20)
+        let out = Option<Destination?>.output(
+            "--out", "FILE", "write the profile here instead of the calibrated directory")
+        /// The reserve whose write rate is measured.
+        let storage = StorageCommand.storageOption
+        let detector = Option<DetectorKind>.choice(
+            "--detector",
+            "the detector to measure: the one `run` will use (blob for the scene, hog for"
+                + " real video)", default: .blob)
+        let json = Option<Bool>.flag("--json", "print the calibration report as JSON")
+    }
 }
 
 /// Progress on stderr: a bar redrawn in place on a terminal, a line per configuration

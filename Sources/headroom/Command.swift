@@ -9,11 +9,29 @@ struct Command: Sendable {
     var summary: String
     /// Paragraphs printed by `--help` after the usage.
     var details: String = ""
-    /// The options it accepts, besides `--help`.
-    var options: [OptionSpec]
+    /// The options it accepts, besides `--help`, as declared: each parses its own value.
+    var declarations: [any OptionDeclaration]
     /// Runs the command; returns the exit code (0 success, 1 a check failed).
     /// Throws `UsageError` or `ConfigurationError` for bad input (exit 2).
     var run: @Sendable (Arguments) async throws -> Int32
+
+    /// A command whose options are `options`'s typed declarations, read by `run` through
+    /// key paths into them (``Parsed``).
+    init<Options: CommandOptions>(
+        name: String, forms: [UsageForm] = [UsageForm()], summary: String, details: String = "",
+        options: Options.Type,
+        run: @escaping @Sendable (Parsed<Options>) async throws -> Int32
+    ) {
+        self.name = name
+        self.forms = forms
+        self.summary = summary
+        self.details = details
+        declarations = Options.declarations
+        self.run = { arguments in try await run(Parsed(arguments: arguments)) }
+    }
+
+    /// The options it accepts, besides `--help`.
+    var options: [OptionSpec] { declarations.map(\.spec) }
 
     /// The `--help` text.
     var help: String {

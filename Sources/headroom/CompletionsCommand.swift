@@ -11,7 +11,7 @@ enum CompletionsCommand {
             `headroom completions fish > ~/.config/fish/completions/headroom.fish`. Commands,
             their options, the words a choice accepts and file names complete.
             """,
-        options: [],
+        options: Options.self,
         run: { arguments in
             let shell = try arguments.single("SHELL")
             guard let script = Completions(commands: commands).script(for: shell) else {
@@ -20,6 +20,9 @@ enum CompletionsCommand {
             Console.write(script)
             return 0
         })
+
+    /// `headroom completions`'s options: none besides `--help`.
+    struct Options: CommandOptions {}
 }
 
 /// The completion scripts for a list of commands.

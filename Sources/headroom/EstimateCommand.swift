@@ -20,20 +20,20 @@ enum EstimateCommand {
             of the reserve's filesystem); over is exit 1, like any other budget. JSON adds
             "recording": {"dataRate", "remainingBytes", "fitsSeconds", "neededBytes", "fits"}.
             """,
-        options: [
-            SessionInput.profileOption,
-            .number(
-                "--duration", "SECONDS", "check a recording this long fits the reserve",
-                in: 0.001...31_536_000),
-            StorageCommand.storageOption.within("--duration"),
-            .flag("--json", "print the estimate as JSON"),
-        ],
+        options: Options.self,
         run: { arguments in
-            let input = try SessionInput(arguments)
+            let duration = arguments[\.duration]
+            if duration == nil, arguments[\.storage] != nil {
+                throw UsageError(description: "--storage: only with --duration")
+            }
+            let input = try SessionInput(
+                path: try arguments.single("FILE"), profileOverride: arguments[\.profile])
             let estimate = HardwareCostEstimator(profile: input.profile).cost(
                 of: input.configuration)
-            let recording = try recordingFit(input.configuration, arguments)
-            if arguments.has("--json") {
+            let recording = try duration.map {
+                try recordingFit(input.configuration, duration: $0, storage: arguments[\.storage])
+            }
+            if arguments[\.json] {
                 Console.json(EstimateOutput(estimate: estimate, recording: recording))
             } else {
                 var text = EstimateText(estimate: estimate, configuration: input.configuration)
@@ -44,21 +44,23 @@ enum EstimateCommand {
             return estimate.fits && recording?.fits != false ? 0 : 1
         })
 
-    /// The fit of the session's recordings for `--duration`, if asked.
+    /// `headroom estimate`'s options.
+    struct Options: CommandOptions {
+        let profile = SessionInput.profileOption
+        let duration = Option<Double?>.number(
+            "--duration", "SECONDS", "check a recording this long fits the reserve",
+            in: 0.001...31_536_000)
+        let storage = StorageCommand.storageOption.within("--duration")
+        let json = Option<Bool>.flag("--json", "print the estimate as JSON")
+    }
+
+    /// The fit of the session's recordings for `duration` seconds (`--duration`) in the
+    /// reserve at `storage` (`--storage`, else the default one).
     private static func recordingFit(
-        _ configuration: SessionConfiguration, _ arguments: Arguments
-    ) throws -> RecordingFit? {
-        guard arguments.value("--duration") != nil else {
-            if arguments.value("--storage") != nil {
-                throw UsageError(description: "--storage: only with --duration")
-            }
-            return nil
-        }
-        let duration = arguments.number("--duration")
+        _ configuration: SessionConfiguration, duration: Double, storage: String?
+    ) throws -> RecordingFit {
         let usesReserve = configuration.outputs.contains { $0.usesProVideoStorage }
-        let status = try StorageCommand.open(
-            arguments.value("--storage") ?? StorageCommand.defaultDirectory
-        ).status()
+        let status = try StorageCommand.open(storage ?? StorageCommand.defaultDirectory).status()
         guard
             let fit = RecordingFit(
                 configuration: configuration, duration: duration,

@@ -17,12 +17,7 @@ enum EvaluateCommand {
             "idr", "idsw", "fp", "fn", "mt", "ml", "groundTruthBoxes", "objects"}; hota0 and
             locA0 are HOTA and LocA at 0.05 (TrackEval's HOTA(0) and LocA(0)).
             """,
-        options: [
-            .number(
-                "--iou", "T", "minimum IoU of a CLEAR-MOT and identity match", in: 0...1,
-                default: 0.5),
-            .flag("--json", "print the metrics as JSON"),
-        ],
+        options: Options.self,
         run: { arguments in
             guard arguments.positionals.count == 2 else {
                 throw UsageError(
@@ -30,15 +25,23 @@ enum EvaluateCommand {
                         "expected GT.txt and TRACKS.txt, got \(arguments.positionals.count) arguments"
                 )
             }
-            let iou = arguments.number("--iou")
+            let iou = arguments[\.iou]
             let truth = try MOTInput.readIdentities(arguments.positionals[0])
             let tracks = try MOTInput.readIdentities(arguments.positionals[1])
             let scores = MOTInput.Scores(truth: truth, tracks: tracks, minimumIoU: iou)
-            if arguments.has("--json") {
+            if arguments[\.json] {
                 Console.json(MOTInput.jsonFields(scores))
             } else {
                 Console.out(MOTInput.text(scores))
             }
             return 0
         })
+
+    /// `headroom evaluate`'s options.
+    struct Options: CommandOptions {
+        let iou = Option<Double>.number(
+            "--iou", "T", "minimum IoU of a CLEAR-MOT and identity match", in: 0...1,
+            default: 0.5)
+        let json = Option<Bool>.flag("--json", "print the metrics as JSON")
+    }
 }

@@ -19,41 +19,6 @@ enum LaunchCommand {
         LaunchMeasure.runOnceName: ["--session", "--no-deferred", "--label", "--frames"],
     ]
 
-    static let options: [OptionSpec] = [
-        .path("--db", "PATH", "the history database"),
-        .choice(
-            "--format", LaunchReportFormat.allCases.map(\.rawValue), "report format",
-            default: LaunchReportFormat.json.rawValue),
-        .output("--out", "PATH", "write the report to PATH atomically instead of stdout"),
-        .path("--from", "FILE", "report: read this JSON report instead of the history"),
-        .integer(
-            "--runs", "N",
-            "history: runs to summarize (default 20); measure: launches to make"
-                + " (default 10, at most 10000)", in: 1...100_000),
-        .option("--label", "LABEL", "history: only runs with LABEL; measure, import: label runs"),
-        .number("--alpha", "P", "compare: significance level", in: 0.0001...0.5, default: 0.05),
-        .number(
-            "--min-change", "R", "compare: smallest relative change that counts", in: 0...10,
-            default: 0.05),
-        .path("--session", "FILE", "measure: the session to launch"),
-        .path("--frames", "FILE", "measure: frames from this .y4m file (default: a pattern)"),
-        .flag("--no-deferred", "measure: start every output before the first frame"),
-        .option(
-            "--ready", "NAME", "measure -- CMD: the event that ends the launch (default ready)"),
-        .number(
-            "--timeout", "S",
-            "measure -- CMD: seconds to say ready before the run fails (default 60)",
-            in: 0.01...86_400),
-        .path("--output", "FILE", "measure -- CMD: the program's stdout and stderr into FILE"),
-        .integer(
-            "--pid", "PID", "import: the process of a Chrome trace to import",
-            in: 0...Int(Int32.max)),
-        .output(
-            "--out-dir", "DIR", "report, measure: write each run's report into DIR", .directory),
-        .flag("--check", "history: check the database's integrity"),
-        .flag("--json", "print JSON"),
-    ]
-
     static let command = Command(
         name: "launch",
         forms: [
@@ -110,21 +75,9 @@ enum LaunchCommand {
             when it holds several).
             The history is $XDG_DATA_HOME/headroom/history.sqlite3 unless --db PATH.
             """,
-        options: options,
+        options: Options.self,
         run: { arguments in
-            guard let name = arguments.positionals.first, let allowed = subcommands[name] else {
-                throw UsageError(
-                    description:
-                        "expected a subcommand: report, history, compare, measure or import"
-                        + (arguments.positionals.first.map { ", got \"\($0)\"" } ?? ""))
-            }
-            for option in options.map(\.name)
-            where !allowed.contains(option)
-                && arguments.isGiven(option)
-            {
-                throw UsageError(description: "\(option) does not apply to `launch \(name)`")
-            }
-            let rest = Array(arguments.positionals.dropFirst())
+            let (name, rest) = try subcommand(arguments)
             switch name {
             case "report": return try report(arguments, rest)
             case "import": return try importReports(arguments, rest)
@@ -132,35 +85,135 @@ enum LaunchCommand {
             case "compare": return try LaunchHistoryText.compare(arguments, rest)
             case "measure":
                 if let command = arguments.afterSeparator {
-                    guard !command.isEmpty, rest.count == command.count else {
-                        throw UsageError(
-                            description: command.isEmpty
-                                ? "expected a command after --"
-                                : "unexpected argument \"\(rest[0])\" before --")
-                    }
                     return try await ProgramLaunchMeasure.measure(arguments, command: command)
-                }
-                for option in ProgramLaunchMeasure.programOptions where arguments.isGiven(option) {
-                    throw UsageError(description: "\(option): only with a command (-- CMD ARGS...)")
                 }
                 return try await LaunchMeasure.measure(arguments, rest)
             default: return try await LaunchMeasure.runOnce(arguments, rest)
             }
         })
 
+    /// `headroom launch`'s options, shared by its subcommands (``subcommands`` says which
+    /// subcommand takes which).
+    struct Options: CommandOptions {
+        let db = Option<String?>.path("--db", "PATH", "the history database")
+        let format = Option<LaunchReportFormat>.choice("--format", "report format", default: .json)
+        let out = Option<Destination?>.output(
+            "--out", "PATH", "write the report to PATH atomically instead of stdout")
+        let from = Option<String?>.path(
+            "--from", "FILE", "report: read this JSON report instead of the history")
+        /// History: the runs summarized; measure: the launches made.
+        let runs = Option<Int?>.integer(
+            "--runs", "N",
+            "history: runs to summarize (default 20); measure: launches to make"
+                + " (default 10, at most 10000)", in: 1...100_000)
+        let label = Option<String?>.text(
+            "--label", "LABEL", "history: only runs with LABEL; measure, import: label runs")
+        let alpha = Option<Double>.number(
+            "--alpha", "P", "compare: significance level", in: 0.0001...0.5, default: 0.05)
+        let minChange = Option<Double>.number(
+            "--min-change", "R", "compare: smallest relative change that counts", in: 0...10,
+            default: 0.05)
+        let session = Option<String?>.path("--session", "FILE", "measure: the session to launch")
+        let frames = Option<String?>.path(
+            "--frames", "FILE", "measure: frames from this .y4m file (default: a pattern)")
+        let noDeferred = Option<Bool>.flag(
+            "--no-deferred", "measure: start every output before the first frame")
+        let ready = Option<String?>.text(
+            "--ready", "NAME", "measure -- CMD: the event that ends the launch (default ready)")
+        let timeout = Option<Duration?>.seconds(
+            "--timeout", "S",
+            "measure -- CMD: seconds to say ready before the run fails (default 60)",
+            in: 0.01...86_400)
+        let output = Option<String?>.path(
+            "--output", "FILE", "measure -- CMD: the program's stdout and stderr into FILE")
+        let pid = Option<Int?>.integer(
+            "--pid", "PID", "import: the process of a Chrome trace to import",
+            in: 0...Int(Int32.max))
+        let outDir = Option<Destination?>.output(
+            "--out-dir", "DIR", "report, measure: write each run's report into DIR", .directory)
+        let check = Option<Bool>.flag("--check", "history: check the database's integrity")
+        let json = Option<Bool>.flag("--json", "print JSON")
+    }
+
+    /// The subcommand named first and its operands, every rule between the options checked
+    /// before any work: each option given applies to the subcommand (``subcommands``),
+    /// `measure`'s to what it measures (a session or a command), `report`'s `--out-dir` not
+    /// with `--out` or `--from`.
+    private static func subcommand(_ arguments: Parsed<Options>) throws(UsageError)
+        -> (name: String, rest: [String])
+    {
+        guard let name = arguments.positionals.first, let allowed = subcommands[name] else {
+            throw UsageError(
+                description:
+                    "expected a subcommand: report, history, compare, measure or import"
+                    + (arguments.positionals.first.map { ", got \"\($0)\"" } ?? ""))
+        }
+        assert(
+            Set(subcommands.values.joined()).isSubset(of: Options.declarations.map(\.spec.name)),
+            "launch's subcommands name an option it does not declare")
+        let given = givenOptions(arguments)
+        if let option = given.first(where: { !allowed.contains($0) }) {
+            throw UsageError(description: "\(option) does not apply to `launch \(name)`")
+        }
+        let rest = Array(arguments.positionals.dropFirst())
+        if name == "report", arguments[\.outDir] != nil,
+            arguments[\.out] != nil || arguments[\.from] != nil
+        {
+            throw UsageError(description: "--out-dir writes runs of the history; drop --out/--from")
+        }
+        if name == "measure", let command = arguments.afterSeparator {
+            guard !command.isEmpty, rest.count == command.count else {
+                throw UsageError(
+                    description: command.isEmpty
+                        ? "expected a command after --"
+                        : "unexpected argument \"\(rest[0])\" before --")
+            }
+            for option in ProgramLaunchMeasure.sessionOptions where given.contains(option) {
+                throw UsageError(
+                    description: "\(option) measures Headroom's own session;"
+                        + " drop it or the command")
+            }
+        } else if name == "measure" {
+            for option in ProgramLaunchMeasure.programOptions where given.contains(option) {
+                throw UsageError(description: "\(option): only with a command (-- CMD ARGS...)")
+            }
+        }
+        return (name, rest)
+    }
+
+    /// The names of the options given on the command line, in declaration order (the tables
+    /// of option names, ``subcommands`` and measure's, are checked against them); every option
+    /// is listed here.
+    private static func givenOptions(_ arguments: Parsed<Options>) -> [String] {
+        func ifGiven<Value>(_ key: KeyPath<Options, Option<Value>>) -> String? {
+            arguments.isGiven(key) ? arguments.name(key) : nil
+        }
+        let options: [String?] = [
+            ifGiven(\.db), ifGiven(\.format), ifGiven(\.out), ifGiven(\.from), ifGiven(\.runs),
+            ifGiven(\.label), ifGiven(\.alpha), ifGiven(\.minChange), ifGiven(\.session),
+            ifGiven(\.frames), ifGiven(\.noDeferred), ifGiven(\.ready), ifGiven(\.timeout),
+            ifGiven(\.output), ifGiven(\.pid), ifGiven(\.outDir), ifGiven(\.check),
+            ifGiven(\.json),
+        ]
+        assert(options.count == Options.declarations.count, "an option of launch is not listed")
+        return options.compactMap { $0 }
+    }
+
     /// Adds JSON reports (from `report --format json`, `measure --out-dir`, another machine)
     /// to the history, each validated first.
-    private static func importReports(_ arguments: Arguments, _ files: [String]) throws -> Int32 {
+    private static func importReports(_ arguments: Parsed<Options>, _ files: [String]) throws
+        -> Int32
+    {
         guard !files.isEmpty else {
             throw UsageError(description: "expected one or more JSON report FILEs")
         }
-        let processID = arguments.optionalInteger("--pid")
+        let processID = arguments[\.pid]
         let reports = try files.map { file in
             let document = try parsed(InputFile.read(file), file: file)
             var report: LaunchReport
             if ChromeTrace.isTrace(document) {
                 report = try ChromeTrace.report(
-                    document, file: file, processID: processID, label: arguments.value("--label"))
+                    document, file: file, processID: processID, label: arguments[\.label])
             } else {
                 guard processID == nil else {
                     throw UsageError(
@@ -168,10 +221,10 @@ enum LaunchCommand {
                 }
                 report = try LaunchReport.decode(document, file: file)
             }
-            if let label = arguments.value("--label") { report.label = label }
+            if let label = arguments[\.label] { report.label = label }
             return report
         }
-        let store = try store(arguments, isWriting: true)
+        let store = try store(arguments[\.db], isWriting: true)
         // All or nothing: every file was validated above, and the runs go in one transaction.
         let outcomes = try store.importRuns(reports)
         var added: [String] = []
@@ -193,14 +246,13 @@ enum LaunchCommand {
         do { return try JSONParser.parse(data) } catch { throw error.inFile(file) }
     }
 
-    /// The history named by `--db`, or the default one; a command that adds to it
+    /// The history named by `--db` (`given`), or the default one; a command that adds to it
     /// (`isWriting`) is refused before its work when it can only be read.
-    static func store(_ arguments: Arguments, mustExist: Bool = false, isWriting: Bool = false)
+    static func store(_ given: String?, mustExist: Bool = false, isWriting: Bool = false)
         throws -> HistoryStore
     {
         let path =
-            arguments.value("--db")
-            ?? HistoryStore.defaultPath(environment: ProcessInfo.processInfo.environment)
+            given ?? HistoryStore.defaultPath(environment: ProcessInfo.processInfo.environment)
         // SQLite takes "" for a temporary database, where a history would be lost.
         guard !path.isEmpty else {
             throw UsageError(description: "--db: expected a path, got an empty one")
@@ -234,33 +286,25 @@ enum LaunchCommand {
         }
     }
 
-    private static func report(_ arguments: Arguments, _ rest: [String]) throws -> Int32 {
+    private static func report(_ arguments: Parsed<Options>, _ rest: [String]) throws -> Int32 {
         guard rest.count <= 1 else {
             throw UsageError(description: "expected at most one RUN, got \(rest.count)")
         }
-        if arguments.value("--out-dir") != nil
-            && (arguments.value("--out") != nil || arguments.value("--from") != nil)
-        {
-            throw UsageError(description: "--out-dir writes runs of the history; drop --out/--from")
-        }
-        let out = try arguments.destination("--out")
-        let outDirectory = try arguments.destination("--out-dir")
-        // The declaration lists exactly the formats, so the parsed value is one of them.
-        let format = LaunchReportFormat(rawValue: arguments.text("--format")) ?? .json
+        let format = arguments[\.format]
         let report: LaunchReport
-        if let file = arguments.value("--from") {
+        if let file = arguments[\.from] {
             guard rest.isEmpty else {
                 throw UsageError(description: "give either RUN or --from FILE, not both")
             }
             report = try LaunchReport.decode(InputFile.read(file), file: file)
         } else {
-            let store = try store(arguments)
+            let store = try store(arguments[\.db])
             let runs = try store.runs(matching: selector(rest.first ?? "last~1"))
             guard let newest = runs.first else {
                 Console.error("headroom launch report: no run matches \"\(rest.first ?? "last")\"")
                 return 2
             }
-            if let directory = outDirectory?.path {
+            if let directory = arguments[\.outDir]?.path {
                 for run in runs {
                     let path = "\(directory)/run-\(run.id).\(format.fileExtension)"
                     try format.write(store.report(run.id), to: path)
@@ -270,7 +314,7 @@ enum LaunchCommand {
             }
             report = try store.report(newest.id)
         }
-        if let path = out?.path {
+        if let path = arguments[\.out]?.path {
             try format.write(report, to: path)
         } else {
             Console.out(String(decoding: format.render(report), as: UTF8.self))

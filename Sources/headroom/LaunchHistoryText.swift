@@ -5,23 +5,25 @@ import History
 /// JSON.
 enum LaunchHistoryText {
     /// p50/p95 per metric over the latest runs.
-    static func history(_ arguments: Arguments, _ rest: [String]) throws -> Int32 {
+    static func history(_ arguments: Parsed<LaunchCommand.Options>, _ rest: [String]) throws
+        -> Int32
+    {
         guard rest.isEmpty else {
             throw UsageError(description: "unexpected argument \"\(rest[0])\"")
         }
         // Checking a history must not create one.
-        let store = try LaunchCommand.store(arguments, mustExist: arguments.has("--check"))
-        if arguments.has("--check") {
+        let store = try LaunchCommand.store(arguments[\.db], mustExist: arguments[\.check])
+        if arguments[\.check] {
             let intact = try store.isIntact()
             Console.out("\(store.path): \(intact ? "intact" : "DAMAGED (integrity_check failed)")")
             return intact ? 0 : 1
         }
-        let count = arguments.optionalInteger("--runs") ?? 20
-        let runs = try store.runs(label: arguments.value("--label"), limit: count)
+        let count = arguments[\.runs] ?? 20
+        let runs = try store.runs(label: arguments[\.label], limit: count)
         let failed = runs.filter { !$0.isCompleted }
         let timeline = try store.timeline(of: runs.filter(\.isCompleted).map(\.id))
         let statistics = MetricStatistics.all(timeline.samples, meanTimes: timeline.meanTimes)
-        if arguments.has("--json") {
+        if arguments[\.json] {
             Console.json(
                 HistoryDocument(
                     runs: runs.count, metrics: statistics,
@@ -44,7 +46,7 @@ enum LaunchHistoryText {
                 milliseconds(metric.maximum),
             ])
         }
-        let label = arguments.value("--label").map { " labelled \"\($0)\"" } ?? ""
+        let label = arguments[\.label].map { " labelled \"\($0)\"" } ?? ""
         let failedText = failed.isEmpty ? "" : "; \(failed.count) failed, left out of the figures"
         Console.out(
             "\(runs.count) latest runs\(label) (runs \(runs.last!.id)–\(runs.first!.id))\(failedText)\n"
@@ -60,15 +62,16 @@ enum LaunchHistoryText {
     }
 
     /// Per-metric change between two selections, exit 1 on a significant regression.
-    static func compare(_ arguments: Arguments, _ rest: [String]) throws -> Int32 {
+    static func compare(_ arguments: Parsed<LaunchCommand.Options>, _ rest: [String]) throws
+        -> Int32
+    {
         guard rest.count == 2 else {
             throw UsageError(
                 description: "expected two run selections A and B, got \(rest.count) arguments")
         }
         let comparison = LaunchComparison(
-            significance: arguments.number("--alpha"),
-            minimumRelativeChange: arguments.number("--min-change"))
-        let store = try LaunchCommand.store(arguments)
+            significance: arguments[\.alpha], minimumRelativeChange: arguments[\.minChange])
+        let store = try LaunchCommand.store(arguments[\.db])
         var samples: [[LaunchMetric: [Double]]] = []
         var failures: [FailureShare] = []
         for text in rest {
@@ -86,7 +89,7 @@ enum LaunchHistoryText {
         let failsMore = failures[1].share > failures[0].share
         let regressions = changes.filter { $0.verdict == .regression }
         let regressionCount = regressions.count + (failsMore ? 1 : 0)
-        if arguments.has("--json") {
+        if arguments[\.json] {
             Console.json(
                 CompareDocument(
                     changes: changes, regressions: regressionCount, failedA: failures[0].failed,

@@ -28,26 +28,30 @@ enum LaunchMeasure {
         }
         """
 
-    static func measure(_ arguments: Arguments, _ rest: [String]) async throws -> Int32 {
+    /// Launches the session `--runs` times (default 10), each in a fresh process, and stores
+    /// every report.
+    static func measure(_ arguments: Parsed<LaunchCommand.Options>, _ rest: [String])
+        async throws -> Int32
+    {
         guard rest.isEmpty else {
             throw UsageError(description: "unexpected argument \"\(rest[0])\"")
         }
-        let count = arguments.optionalInteger("--runs") ?? 10
+        let count = arguments[\.runs] ?? 10
         guard count <= 10_000 else {
             throw UsageError(
                 description: "--runs: measure makes at most 10000 launches, got \(count)")
         }
-        let deferred = !arguments.has("--no-deferred")
-        let label = arguments.value("--label") ?? (deferred ? "deferred" : "no-deferred")
+        let deferred = !arguments[\.noDeferred]
+        let label = arguments[\.label] ?? (deferred ? "deferred" : "no-deferred")
         // Check the session here so that a bad file is one clear error, not N child failures.
-        if let path = arguments.value("--session") { _ = try SessionConfiguration.load(from: path) }
-        if let path = arguments.value("--frames") { _ = try Y4MFrameSource(path: path) }
-        let store = try LaunchCommand.store(arguments, isWriting: true)
-        let outDirectory = try arguments.destination("--out-dir")
+        if let path = arguments[\.session] { _ = try SessionConfiguration.load(from: path) }
+        if let path = arguments[\.frames] { _ = try Y4MFrameSource(path: path) }
+        let store = try LaunchCommand.store(arguments[\.db], isWriting: true)
+        let outDirectory = arguments[\.outDir]
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         var words = [LaunchCommand.command.name, runOnceName, "--label", label]
-        if let path = arguments.value("--session") { words += ["--session", path] }
-        if let path = arguments.value("--frames") { words += ["--frames", path] }
+        if let path = arguments[\.session] { words += ["--session", path] }
+        if let path = arguments[\.frames] { words += ["--frames", path] }
         if !deferred { words.append("--no-deferred") }
 
         var stored: [(RunID, LaunchReport)] = []
@@ -58,7 +62,7 @@ enum LaunchMeasure {
                 try LaunchReportFormat.json.write(report, to: "\(directory)/run-\(id).json")
             }
             stored.append((id, report))
-            if !arguments.has("--json") {
+            if !arguments[\.json] {
                 let first =
                     report.timeToFirstPreviewFrame.map {
                         LaunchHistoryText.milliseconds($0.seconds)
@@ -69,7 +73,7 @@ enum LaunchMeasure {
         }
         let firstFrames = stored.compactMap { $0.1.timeToFirstPreviewFrame?.seconds }.sorted()
         let median = MetricStatistics.percentile(firstFrames, 0.5)
-        if arguments.has("--json") {
+        if arguments[\.json] {
             Console.json(
                 MeasureDocument(
                     label: label, runs: stored.map(\.0), medianFirstPreviewFrame: median))
@@ -83,14 +87,16 @@ enum LaunchMeasure {
 
     /// One launch: process start → app init → configuration → start → first preview frame →
     /// every output ready; prints the report as JSON.
-    static func runOnce(_ arguments: Arguments, _ rest: [String]) async throws -> Int32 {
+    static func runOnce(_ arguments: Parsed<LaunchCommand.Options>, _ rest: [String])
+        async throws -> Int32
+    {
         let timeline = LaunchTimeline.startingAtProcessStart()
         timeline.begin(.appInit)
-        let path = arguments.value("--session")
+        let path = arguments[\.session]
         var configuration =
             try path.map { try SessionConfiguration.load(from: $0) }
             ?? SessionConfiguration.decode(Data(defaultSession.utf8), file: "default session")
-        let deferred = !arguments.has("--no-deferred")
+        let deferred = !arguments[\.noDeferred]
         if !deferred {
             for index in configuration.outputs.indices {
                 configuration.outputs[index].isDeferredStartEnabled = false
@@ -98,7 +104,7 @@ enum LaunchMeasure {
         }
         let profile = try ProfileCatalog().profile(configuration.profile)
         let frameSource: any FrameSource =
-            try arguments.value("--frames").map { try Y4MFrameSource(path: $0) }
+            try arguments[\.frames].map { try Y4MFrameSource(path: $0) }
             ?? PatternFrameSource()
         let session = CaptureSession(
             configuration: configuration, estimator: HardwareCostEstimator(profile: profile),
@@ -124,7 +130,7 @@ enum LaunchMeasure {
         }
         await session.stopRunning()
         let report = timeline.report(
-            label: arguments.value("--label") ?? "",
+            label: arguments[\.label] ?? "",
             metadata: [
                 "session": path ?? "examples/sessions/launch-photo-movie.json",
                 "deferredStart": String(deferred),

@@ -16,31 +16,35 @@ enum PlanCommand {
             {"fits", "strategy", "trades": [{"kind", "camera", "from", "to"}], "original",
             "planned", "configuration", "retainedPixelRate"}.
             """,
-        options: [
-            SessionInput.profileOption,
-            .number(
-                "--min-frame-rate", "FPS", "lowest frame rate to step down to", in: 1...240,
-                default: 15),
-            .output("--out", "FILE", "write the planned session to FILE"),
-            .flag("--json", "print the plan as JSON"),
-        ],
+        options: Options.self,
         run: { arguments in
-            let input = try SessionInput(arguments)
-            let out = try arguments.destination("--out")
-            let floor = arguments.frameRate("--min-frame-rate")
+            let input = try SessionInput(
+                path: try arguments.single("FILE"), profileOverride: arguments[\.profile])
+            let out = arguments[\.out]
             let planner = CapturePlanner(
-                estimator: HardwareCostEstimator(profile: input.profile), minimumFrameRate: floor)
+                estimator: HardwareCostEstimator(profile: input.profile),
+                minimumFrameRate: arguments[\.minFrameRate])
             let plan = planner.plan(for: input.configuration)
             if let out {
                 try AtomicFile.write(plan.configuration.jsonData(), to: out.path)
             }
-            if arguments.has("--json") {
+            if arguments[\.json] {
                 Console.json(plan)
             } else {
-                Console.out(text(of: plan, written: arguments.value("--out")))
+                Console.out(text(of: plan, written: out?.path))
             }
             return plan.fits ? 0 : 1
         })
+
+    /// `headroom plan`'s options.
+    struct Options: CommandOptions {
+        let profile = SessionInput.profileOption
+        let minFrameRate = Option<FrameRate>.frameRate(
+            "--min-frame-rate", "FPS", "lowest frame rate to step down to", in: 1...240,
+            default: 15)
+        let out = Option<Destination?>.output("--out", "FILE", "write the planned session to FILE")
+        let json = Option<Bool>.flag("--json", "print the plan as JSON")
+    }
 
     private static func text(of plan: CapturePlan, written: String?) -> String {
         let before = plan.original.hardwareCost.fraction.fixed(2)

@@ -15,27 +15,41 @@ struct PressureInput {
     var roots: SystemRoots
 
     /// `--config FILE` and `--model`.
-    static let options: [OptionSpec] = [
-        .path("--config", "FILE", "level rules, hysteresis and budget curve as JSON"),
-        .flag(
+    struct Options: OptionGroup {
+        /// `--config FILE`.
+        let config = Option<String?>.path(
+            "--config", "FILE", "level rules, hysteresis and budget curve as JSON")
+        /// `--model`.
+        let model = Option<Bool>.flag(
             "--model",
             "add a simulated CPU temperature (first-order thermal model driven by this"
-                + " process's CPU use); labelled simulated"),
-    ]
+                + " process's CPU use); labelled simulated")
+    }
 
-    init(_ arguments: Arguments) throws {
+    /// The input `group` of a command's `arguments` declares.
+    init<Command: CommandOptions>(_ arguments: Parsed<Command>, _ group: KeyPath<Command, Options>)
+        throws
+    {
+        try self.init(
+            config: arguments[group.appending(path: \.config)],
+            model: arguments[group.appending(path: \.model)])
+    }
+
+    /// The host's sources (with the thermal model when `model`), classified by the rules in
+    /// the file `config` (the defaults without one).
+    init(config: String?, model: Bool) throws {
         roots = SystemRoots.from(environment: ProcessInfo.processInfo.environment)
         sampler = PressureSampler.system(roots: roots)
-        if arguments.has("--model") {
+        if model {
             sampler.temperatureSources.append(ThermalModelSource())
         }
-        let configuration = try arguments.value("--config").map(PressureConfiguration.load)
+        let configuration = try config.map(PressureConfiguration.load)
         classifier = PressureClassifier(configuration: configuration ?? PressureConfiguration())
     }
 
     /// `--trace FILE` for the long-running commands that can replay pressure (`serve`,
     /// `advise`).
-    static let traceOption = OptionSpec.path(
+    static let traceOption = Option<String?>.path(
         "--trace", "FILE",
         "pressure from a recorded trace, replayed in its recorded time; stops at its end")
 
@@ -43,14 +57,14 @@ struct PressureInput {
     /// host's sources.
     ///
     /// - Throws: ``Files/ConfigurationError`` naming the trace file when it cannot be read.
-    func observedSource(_ arguments: Arguments) throws -> any SampleSource {
-        guard let path = arguments.value("--trace") else { return sampler }
+    func observedSource(trace: String?) throws -> any SampleSource {
+        guard let path = trace else { return sampler }
         return TraceReplaySource(trace: try PressureTrace.read(from: path), pacing: .recordedTimes)
     }
 
     /// The PSI triggers an observer of the host also wakes on, armed at the classifier's
-    /// `fair` thresholds; none for a replayed trace (`trace`), or where the kernel does not
-    /// allow them (said once on stderr: the observer then samples on its interval alone).
+    /// `fair` thresholds; none for a replayed trace, or where the kernel does not allow them
+    /// (said once on stderr: the observer then samples on its interval alone).
     func triggers(trace: String?) -> [PSITrigger] {
         guard trace == nil else { return [] }
         switch PSITrigger.arm(for: classifier.configuration, roots: roots) {

@@ -17,30 +17,24 @@ enum ProfilesCommand {
             + " prints a profile (JSON) with that camera's modes on this machine's budgets"
             + " (--profile, default the generic one); save it as NAME.json in the profiles"
             + " directory.",
-        options: [
-            .flag("--json", "print the profiles as JSON, with every number's source"),
-            .path("--v4l2", "FILE|-", "a camera's `v4l2-ctl --list-formats-ext` output")
-                .required(),
-            .option("--name", "NAME", "the new profile's name (default v4l2-camera)"),
-            SessionInput.profileOption,
-        ],
+        options: Options.self,
         run: { arguments in
             try arguments.expectNoPositionals()
-            if let listing = arguments.value("--v4l2") {
+            if let listing = arguments[\.v4l2] {
                 let text = String(decoding: try InputFile.read(listing), as: UTF8.self)
                 let formats = try V4L2FormatList(parsing: text, file: listing)
                 var profile =
-                    try arguments.value("--profile").map {
+                    try arguments[\.profile].map {
                         try SessionInput.profile($0, override: true, file: nil)
                     } ?? .genericDesktop
                 profile = profile.withV4L2Camera(formats, sensor: "v4l2", from: listing)
-                profile.name = arguments.value("--name") ?? "v4l2-camera"
+                profile.name = arguments[\.name] ?? "v4l2-camera"
                 for skipped in formats.skipped { Console.error("headroom profiles: \(skipped)") }
                 Console.json(profile)
                 return 0
             }
             let profiles = try ProfileCatalog().allProfiles()
-            if arguments.has("--json") {
+            if arguments[\.json] {
                 Console.json(profiles)
                 return 0
             }
@@ -58,4 +52,17 @@ enum ProfilesCommand {
             Console.out(table.text)
             return 0
         })
+
+    /// `headroom profiles`'s options.
+    struct Options: CommandOptions {
+        let json = Option<Bool>.flag(
+            "--json", "print the profiles as JSON, with every number's source")
+        let v4l2 = Option<String?>.path(
+            "--v4l2", "FILE|-", "a camera's `v4l2-ctl --list-formats-ext` output"
+        ).required()
+        let name = Option<String?>.text(
+            "--name", "NAME", "the new profile's name (default v4l2-camera)")
+        /// The budgets the `--v4l2` profile starts from (default the generic one).
+        let profile = SessionInput.profileOption
+    }
 }

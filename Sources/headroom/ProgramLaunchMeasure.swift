@@ -17,34 +17,34 @@ enum ProgramLaunchMeasure {
         "sh", "bash", "dash", "zsh", "python", "python3", "node", "ruby", "perl", "env",
     ]
 
-    /// The options that only measure a Headroom session.
+    /// The options that only measure a Headroom session (names of ``LaunchCommand/Options``).
     static let sessionOptions = ["--session", "--frames", "--no-deferred"]
-    /// The options that only measure a program.
+    /// The options that only measure a program (names of ``LaunchCommand/Options``).
     static let programOptions = ["--ready", "--timeout", "--output"]
 
-    static func measure(_ arguments: Arguments, command: [String]) async throws -> Int32 {
-        for option in sessionOptions where arguments.isGiven(option) {
-            throw UsageError(
-                description: "\(option) measures Headroom's own session; drop it or the command")
-        }
+    /// Launches `command` `--runs` times (default 10) and stores every run (`launch` has
+    /// checked its options: none of ``sessionOptions``).
+    static func measure(_ arguments: Parsed<LaunchCommand.Options>, command: [String])
+        async throws -> Int32
+    {
         guard ExecutableSearch.find(command[0]) != nil else {
             throw UsageError(description: "-- \(command[0]): no such program in PATH")
         }
-        let count = arguments.optionalInteger("--runs") ?? 10
+        let count = arguments[\.runs] ?? 10
         guard count <= 10_000 else {
             throw UsageError(
                 description: "--runs: measure makes at most 10000 launches, got \(count)")
         }
-        let label = arguments.value("--label") ?? defaultLabel(command)
-        let json = arguments.has("--json")
+        let label = arguments[\.label] ?? defaultLabel(command)
+        let json = arguments[\.json]
         // The history first: a bad --db must not have truncated --output already.
-        let store = try LaunchCommand.store(arguments, isWriting: true)
-        let outDirectory = try arguments.destination("--out-dir")
-        let output = try outputDestination(arguments, json: json)
+        let store = try LaunchCommand.store(arguments[\.db], isWriting: true)
+        let outDirectory = arguments[\.outDir]
+        let output = try outputDestination(arguments[\.output], json: json)
         defer { if case .descriptor(let descriptor) = output { close(descriptor) } }
         let request = TracedLaunchRequest(
-            command: command, label: label, readyName: arguments.value("--ready") ?? "ready",
-            timeout: arguments.optionalSeconds("--timeout") ?? .seconds(60), output: output,
+            command: command, label: label, readyName: arguments[\.ready] ?? "ready",
+            timeout: arguments[\.timeout] ?? .seconds(60), output: output,
             environment: ProcessInfo.processInfo.environment)
         let stop = StopSignal()
         let stored = try await withSignalCancellation(stop) {
@@ -126,11 +126,10 @@ enum ProgramLaunchMeasure {
         return name(command[0])
     }
 
-    /// `--output FILE` (truncated once, appended to by every run), else stderr with `--json`
-    /// so that stdout stays JSON, else Headroom's own output.
-    private static func outputDestination(_ arguments: Arguments, json: Bool) throws -> ChildOutput
-    {
-        guard let path = arguments.value("--output") else {
+    /// `--output FILE` (`path`; truncated once, appended to by every run), else stderr with
+    /// `--json` so that stdout stays JSON, else Headroom's own output.
+    private static func outputDestination(_ path: String?, json: Bool) throws -> ChildOutput {
+        guard let path else {
             return json ? .standardError : .passThrough
         }
         // A stream, not a file replaced whole: /dev/null or a terminal are fine sinks, and a

@@ -19,40 +19,25 @@ enum QualityCommand {
             as JSON (atomically), the form `QualityTable` decodes. The same options give the
             same table on every machine.
             """,
-        options: [
-            .option("--fps", "LIST", "frame rates, comma-separated (default 30,20,15)"),
-            .option("--strides", "LIST", "inference strides (default 1,2,3,5)"),
-            .option("--scales", "LIST", "detector scales in (0, 1] (default 0.5)"),
-            .number("--seconds", "S", "seconds of scene per setting", in: 1...3600, default: 20),
-            .option("--seeds", "LIST", "scene seeds; rows are means over them (default 1,2,3)"),
-            .integer("--people", "N", "people in the scene", in: 1...100, default: 6),
-            .option("--size", "WxH", "frame size in pixels (default 320x180)"),
-            .flag("--fixed", "keep the camera still instead of following the subject"),
-            .output("--out", "FILE", "write the table as JSON"),
-            .flag("--json", "print the table as JSON"),
-        ],
+        options: Options.self,
         run: { arguments in
             try arguments.expectNoPositionals()
-            let out = try arguments.destination("--out")
-            let rates = try list(arguments, "--fps", default: [30, 20, 15], in: 1...240)
-            let strides = try list(arguments, "--strides", default: [1, 2, 3, 5], in: 1...100)
-                .map { Int($0) }
-            let scales = try list(arguments, "--scales", default: [0.5], in: 0.05...1)
+            let out = arguments[\.out]
+            let rates = arguments[\.fps]
+            let strides = arguments[\.strides].map { Int($0) }
+            let scales = arguments[\.scales]
             var scene = SyntheticScene.Configuration()
-            scene.people = arguments.integer("--people")
+            scene.people = arguments[\.people]
             let size =
-                try TrackCommand.imageSize(arguments.value("--size"), option: "--size") ?? (
-                    320, 180
-                )
-            let seeds = try list(arguments, "--seeds", default: [1, 2, 3], in: 0...1e15)
-                .map { UInt64($0) }
+                try TrackCommand.imageSize(arguments[\.size], option: "--size") ?? (320, 180)
+            let seeds = arguments[\.seeds].map { UInt64($0) }
             var generator = QualityTableGenerator(
                 scene: scene,
-                duration: arguments.seconds("--seconds"),
+                duration: arguments[\.seconds],
                 width: Int(size.width), height: Int(size.height))
             generator.seeds = seeds
             let table =
-                arguments.has("--fixed")
+                arguments[\.fixed]
                 ? try generator.generate(
                     rig: FixedRig(), frameRates: rates.map(FrameRate.init(framesPerSecond:)),
                     strides: strides, scales: scales)
@@ -63,7 +48,7 @@ enum QualityCommand {
             if let out {
                 try AtomicFile.write(Console.jsonData(table), to: out.path)
             }
-            if arguments.has("--json") {
+            if arguments[\.json] {
                 Console.json(table)
             } else {
                 Console.out(table.markdown)
@@ -71,22 +56,51 @@ enum QualityCommand {
             return 0
         })
 
-    /// A comma-separated list of numbers in `range`, or `defaultValue` when absent.
-    static func list(
-        _ arguments: Arguments, _ option: String, default defaultValue: [Double],
+    /// `headroom quality`'s options.
+    struct Options: CommandOptions {
+        let fps = Option<[Double]>.list(
+            "--fps", "LIST", "frame rates, comma-separated (default 30,20,15)",
+            default: [30, 20, 15], in: 1...240)
+        let strides = Option<[Double]>.list(
+            "--strides", "LIST", "inference strides (default 1,2,3,5)", default: [1, 2, 3, 5],
+            in: 1...100)
+        let scales = Option<[Double]>.list(
+            "--scales", "LIST", "detector scales in (0, 1] (default 0.5)", default: [0.5],
+            in: 0.05...1)
+        let seconds = Option<Duration>.seconds(
+            "--seconds", "S", "seconds of scene per setting", in: 1...3600, default: 20)
+        let seeds = Option<[Double]>.list(
+            "--seeds", "LIST", "scene seeds; rows are means over them (default 1,2,3)",
+            default: [1, 2, 3], in: 0...1e15)
+        let people = Option<Int>.integer(
+            "--people", "N", "people in the scene", in: 1...100, default: 6)
+        let size = Option<String?>.text("--size", "WxH", "frame size in pixels (default 320x180)")
+        let fixed = Option<Bool>.flag(
+            "--fixed", "keep the camera still instead of following the subject")
+        let out = Option<Destination?>.output("--out", "FILE", "write the table as JSON")
+        let json = Option<Bool>.flag("--json", "print the table as JSON")
+    }
+}
+
+extension Option where Value == [Double] {
+    /// An option taking comma-separated numbers, each within `range`; `defaultValue` when not
+    /// given (the help states it, as the option's own text).
+    fileprivate static func list(
+        _ name: String, _ value: String, _ help: String, default defaultValue: [Double],
         in range: ClosedRange<Double>
-    ) throws(UsageError) -> [Double] {
-        guard let text = arguments.value(option) else { return defaultValue }
-        var values: [Double] = []
-        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let value = Double(part), value.isFinite, range.contains(value) else {
-                throw UsageError(
-                    description:
-                        "\(option): expected comma-separated numbers from \(range.lowerBound.trimmed()) to \(range.upperBound.trimmed()), got \"\(text)\""
-                )
+    ) -> Self {
+        Self(.option(name, value, help), absent: defaultValue) { text throws(UsageError) in
+            var values: [Double] = []
+            for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let number = Double(part), number.isFinite, range.contains(number) else {
+                    throw UsageError(
+                        description:
+                            "\(name): expected comma-separated numbers from \(range.lowerBound.trimmed()) to \(range.upperBound.trimmed()), got \"\(text)\""
+                    )
+                }
+                values.append(number)
             }
-            values.append(value)
+            return values
         }
-        return values
     }
 }

@@ -1,3 +1,4 @@
+import Files
 import Foundation
 import Locking
 import Pressure
@@ -13,23 +14,18 @@ enum RecordCommand {
             trace atomically to --out. Times in the trace start at 0. Stopped early (SIGINT,
             SIGTERM), it writes the samples taken so far and exits 130 or 143.
             """,
-        options: PressureInput.options.filter { $0.name == "--model" } + [
-            .number("--seconds", "N", "how long to record", in: 0.01...86400).required(),
-            .output("--out", "FILE", "where to write the trace").required(),
-            .number("--interval", "S", "seconds between samples", in: 0.01...3600, default: 1),
-        ],
+        options: Options.self,
         run: { arguments in
             try arguments.expectNoPositionals()
-            guard arguments.value("--seconds") != nil else {
+            guard let seconds = arguments[\.seconds] else {
                 throw UsageError(description: "--seconds: expected how long to record")
             }
-            let seconds = arguments.number("--seconds")
             let duration = Duration.seconds(seconds)
-            guard let out = try arguments.destination("--out")?.path else {
+            guard let out = arguments[\.out]?.path else {
                 throw UsageError(description: "--out: expected the trace file to write")
             }
-            let interval = arguments.seconds("--interval")
-            let input = try PressureInput(arguments)
+            let interval = arguments[\.interval]
+            let input = try PressureInput(config: nil, model: arguments[\.model])
             let clock = ContinuousRunClock()
             let start = clock.now
             let taken = LockedState<[PressureSample]>([])
@@ -66,4 +62,17 @@ enum RecordCommand {
             }
             return stop.exitCode ?? 0
         })
+
+    /// `headroom record`'s options.
+    struct Options: CommandOptions {
+        let model = PressureInput.Options().model
+        let seconds = Option<Double?>.number(
+            "--seconds", "N", "how long to record", in: 0.01...86400
+        ).required()
+        let out = Option<Destination?>.output(
+            "--out", "FILE", "where to write the trace"
+        ).required()
+        let interval = Option<Duration>.seconds(
+            "--interval", "S", "seconds between samples", in: 0.01...3600, default: 1)
+    }
 }

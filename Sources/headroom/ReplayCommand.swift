@@ -20,18 +20,14 @@ enum ReplayCommand {
             "worstLevel", "minimumSustainableShare", "simulated", "governorChanges": [{"time",
             "from", "to", "level", "systemPressureCost", "reason"}]}.
             """,
-        options: PressureInput.options.filter { $0.name == "--config" } + [
-            .path("--policy", "FILE", "governor policy JSON"),
-            .flag("--json", "print the summary as JSON"),
-        ],
+        options: Options.self,
         run: { arguments in
             let path = try arguments.single("FILE")
             let trace = try PressureTrace.read(from: path)
-            let configuration = try arguments.value("--config").map(PressureConfiguration.load)
+            let configuration = try arguments[\.config].map(PressureConfiguration.load)
             var classifier = PressureClassifier(
                 configuration: configuration ?? PressureConfiguration())
-            let policy =
-                try arguments.value("--policy").map(GovernorPolicy.load) ?? GovernorPolicy()
+            let policy = try arguments[\.policy].map(GovernorPolicy.load) ?? GovernorPolicy()
             let session = PipelineRun.defaultSession
             // The default run's pipeline, alone on a host governor, as `headroom run` governs it.
             var consumer = GovernorReplay(
@@ -50,7 +46,7 @@ enum ReplayCommand {
             let governorChanges = consumer.changes.map {
                 RunGovernorChange($0, since: .origin)
             }
-            if arguments.has("--json") {
+            if arguments[\.json] {
                 Console.json(ReplayOutput(summary: summary, governorChanges: governorChanges))
                 return 0
             }
@@ -76,6 +72,14 @@ enum ReplayCommand {
             Console.out(lines.joined(separator: "\n"))
             return 0
         })
+
+    /// `headroom replay`'s options.
+    struct Options: CommandOptions {
+        /// The pressure commands' `--config` alone: a trace has no sources to model.
+        let config = PressureInput.Options().config
+        let policy = Option<String?>.path("--policy", "FILE", "governor policy JSON")
+        let json = Option<Bool>.flag("--json", "print the summary as JSON")
+    }
 }
 
 /// The replay summary with the governor's changes beside its own keys.

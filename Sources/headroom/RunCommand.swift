@@ -54,88 +54,28 @@ enum RunCommand {
             framing window, encoded by ffmpeg. Every place a run writes (--out, --record,
             --record-pressure, --annotate) is checked before it starts.
             """,
-        options: [
-            .number(
-                "--seconds", "S", "how long to run; by default the scenario's length (20 or 75)",
-                in: 1...86_400),
-            .choice(
-                "--scenario", RunScenario.all.map(\.name), "the conditions", default: "default"),
-            .choice(
-                "--governor", RunOptions.Governance.allCases.map(\.rawValue),
-                "adapt the pipeline to pressure and to its own missed frame deadlines (on), to"
-                    + " pressure only, or not at all", default: "on"),
-            .flag("--compare", "run with the governor on, then off, and compare"),
-            .choice(
-                "--clock", RunTiming.allCases.map(\.rawValue),
-                "play the run on real time, or on virtual time: as fast as the machine goes, the"
-                    + " same report on any machine (the scene only)",
-                default: RunTiming.real.rawValue),
-            .integer(
-                "--seed", "N", "seed of the synthetic scene", in: 0...Int(Int32.max), default: 1),
-            .path("--session", "FILE", "capture session JSON (default: one 960x540@30 camera)"),
-            SessionInput.profileOption,
-            .path("--policy", "FILE", "governor policy JSON"),
-            .output("--record", "PATH", "record the frames as a Y4M movie to PATH"),
-            .path(
-                "--trace", "FILE",
-                "pressure from a recorded trace, replayed in time (the same levels on any machine)"),
-            .output(
-                "--record-pressure", "FILE", "write the pressure samples the run took as a trace"),
-            StorageCommand.storageOption,
-            .path("--source", "FILE|-|v4l2:DEVICE", "real video instead of the synthetic scene"),
-            .choice(
-                "--pace", VideoPacing.allCases.map(\.rawValue),
-                "take video frames at the video's rate (file) or as fast as they go (max)",
-                default: VideoPacing.file.rawValue
-            ).within("--source"),
-            .path("--gt", "FILE", "MOTChallenge ground truth for --source, by video frame")
-                .within("--source"),
-            .choice(
-                "--detector", DetectorKind.allCases.map(\.rawValue),
-                "the detector (default: hog with --source, blob for the scene)"),
-            SceneCommand.styleOption,
-            .output("--annotate", "FILE.mp4", "write the annotated frames as a video"),
-            .output("--out", "DIR", "where to write the reports (default runs/<time>)", .directory),
-            .path("--db", "PATH", "the history database"),
-            .option(
-                "--serve", "ADDR",
-                "serve /metrics, /healthz, /status and API v1 on HOST:PORT while running: other"
-                    + " pipelines register and share the host's budget with the run"),
-            .integer(
-                "--priority", "N", "the run's priority among the host's pipelines (0-100)",
-                in: 0...100, default: 50
-            ).within("--serve"),
-            ServiceAccess.tokenFileOption.within("--serve"),
-            .flag("--json", "print the summary as JSON (no live display)"),
-        ],
+        options: Options.self,
         run: { arguments in
-            try arguments.expectNoPositionals()
-            if arguments.has("--compare") {
-                for option in ["--record", "--source", "--annotate"]
-                where arguments.value(option) != nil {
-                    throw UsageError(description: "\(option): one per run, not with --compare")
-                }
-            }
             var options = try runOptions(arguments)
-            let json = arguments.has("--json")
+            let json = arguments[\.json]
             // Every destination is checked before the run: a run never ends with results it
             // cannot write.
-            let out = try Arguments.destination(
-                arguments.value("--out") ?? "runs/\(timestamp())", as: .directory, for: "--out"
-            ).path
-            let pressureDestination = try arguments.destination("--record-pressure")
-            let recordDestination = try arguments.destination("--record")
-            let annotationDestination = try arguments.destination("--annotate")
-            let traceFile = arguments.value("--trace")
+            let out =
+                try arguments[\.out]
+                ?? Arguments.destination("runs/\(timestamp())", as: .directory, for: "--out")
+            let pressureDestination = arguments[\.recordPressure]
+            let recordDestination = arguments[\.record]
+            let annotationDestination = arguments[\.annotate]
+            let traceFile = arguments[\.trace]
             let timeline = LaunchTimeline.startingAtProcessStart()
-            let history = try LaunchCommand.store(arguments, isWriting: true)
-            let token = try arguments.value("--token-file").map(BearerToken.load)
+            let history = try LaunchCommand.store(arguments[\.db], isWriting: true)
+            let token = try arguments[\.tokenFile].map(BearerToken.load)
 
             var summaries: [RunSummary] = []
             // --compare: the governor as asked (on, unless --governor says otherwise), then off.
             let governed = options.governance == .off ? .full : options.governance
             let modes: [RunOptions.Governance] =
-                arguments.has("--compare") ? [governed, .off] : [options.governance]
+                arguments[\.compare] ? [governed, .off] : [options.governance]
             // SIGINT or SIGTERM ends the run early; its report and history row are still
             // written, marked interrupted, and the command exits 130 or 143.
             let stop = StopSignal()
@@ -146,7 +86,8 @@ enum RunCommand {
             for (index, governance) in modes.enumerated() where stop.received == nil {
                 options.governance = governance
                 let directory =
-                    modes.count > 1 ? "\(out)/governor-\(governance == .off ? "off" : "on")" : out
+                    modes.count > 1
+                    ? "\(out.path)/governor-\(governance == .off ? "off" : "on")" : out.path
                 options.outputs.recording =
                     recordDestination?.path
                     ?? (options.configuration.outputs.contains { $0.kind == .movie }
@@ -164,8 +105,7 @@ enum RunCommand {
                 }
                 let run = try PipelineRun(
                     options: options, timeline: index == 0 ? timeline : LaunchTimeline())
-                let server = try serve(
-                    run, at: arguments.value("--serve"), token: token, quiet: json)
+                let server = try serve(run, at: arguments[\.serve], token: token, quiet: json)
                 // The server is one of the run's services and stops with it; this stops it
                 // when the run is refused before its services start (over budget).
                 defer { server?.stop() }
@@ -244,6 +184,67 @@ enum RunCommand {
             return stop.exitCode ?? (resultsMoved || hasFailed ? 1 : 0)
         })
 
+    /// `headroom run`'s options.
+    struct Options: CommandOptions {
+        let seconds = Option<Duration?>.seconds(
+            "--seconds", "S", "how long to run; by default the scenario's length (20 or 75)",
+            in: 1...86_400)
+        let scenario = Option<RunScenario>.choice(
+            "--scenario", RunScenario.all.map(\.name), "the conditions", default: "default",
+            make: { try? RunScenario.named($0) })
+        let governor = Option<RunOptions.Governance>.choice(
+            "--governor",
+            "adapt the pipeline to pressure and to its own missed frame deadlines (on), to"
+                + " pressure only, or not at all", default: .full)
+        let compare = Option<Bool>.flag(
+            "--compare", "run with the governor on, then off, and compare")
+        let clock = Option<RunTiming>.choice(
+            "--clock",
+            "play the run on real time, or on virtual time: as fast as the machine goes, the"
+                + " same report on any machine (the scene only)", default: .real)
+        let seed = Option<Int>.integer(
+            "--seed", "N", "seed of the synthetic scene", in: 0...Int(Int32.max), default: 1)
+        let session = Option<String?>.path(
+            "--session", "FILE", "capture session JSON (default: one 960x540@30 camera)")
+        let profile = SessionInput.profileOption
+        let policy = Option<String?>.path("--policy", "FILE", "governor policy JSON")
+        let record = Option<Destination?>.output(
+            "--record", "PATH", "record the frames as a Y4M movie to PATH")
+        let trace = Option<String?>.path(
+            "--trace", "FILE",
+            "pressure from a recorded trace, replayed in time (the same levels on any machine)")
+        let recordPressure = Option<Destination?>.output(
+            "--record-pressure", "FILE", "write the pressure samples the run took as a trace")
+        let storage = StorageCommand.storageOption
+        let source = Option<String?>.path(
+            "--source", "FILE|-|v4l2:DEVICE", "real video instead of the synthetic scene")
+        let pace = Option<VideoPacing>.choice(
+            "--pace", "take video frames at the video's rate (file) or as fast as they go (max)",
+            default: .file
+        ).within("--source")
+        let gt = Option<String?>.path(
+            "--gt", "FILE", "MOTChallenge ground truth for --source, by video frame"
+        ).within("--source")
+        let detector = Option<DetectorKind?>.choice(
+            "--detector", "the detector (default: hog with --source, blob for the scene)")
+        let scene = SceneCommand.styleOption
+        let annotate = Option<Destination?>.output(
+            "--annotate", "FILE.mp4", "write the annotated frames as a video")
+        let out = Option<Destination?>.output(
+            "--out", "DIR", "where to write the reports (default runs/<time>)", .directory)
+        let db = Option<String?>.path("--db", "PATH", "the history database")
+        let serve = Option<String?>.text(
+            "--serve", "ADDR",
+            "serve /metrics, /healthz, /status and API v1 on HOST:PORT while running: other"
+                + " pipelines register and share the host's budget with the run")
+        let priority = Option<Int>.integer(
+            "--priority", "N", "the run's priority among the host's pipelines (0-100)",
+            in: 0...100, default: 50
+        ).within("--serve")
+        let tokenFile = ServiceAccess.tokenFileOption.within("--serve")
+        let json = Option<Bool>.flag("--json", "print the summary as JSON (no live display)")
+    }
+
     /// The files a run's report went to, and whether they went somewhere else than asked.
     private struct WrittenReports {
         var paths: [String]
@@ -279,81 +280,64 @@ enum RunCommand {
         }
     }
 
-    private static func runOptions(_ arguments: Arguments) throws -> RunOptions {
-        let scenario = try RunScenario.named(arguments.text("--scenario"))
-        var options = RunOptions(
-            duration: arguments.optionalSeconds("--seconds"), scenario: scenario,
-            source: .scene(
-                seed: UInt64(arguments.integer("--seed")), style: SceneCommand.style(arguments)),
-            governance: RunOptions.Governance(rawValue: arguments.text("--governor")) ?? .full)
-        options.timing = RunTiming(rawValue: arguments.text("--clock")) ?? .real
-        for option in ["--priority", "--token-file"]
-        where arguments.isGiven(option) && arguments.value("--serve") == nil {
-            throw UsageError(description: "\(option): applies to --serve's API; give --serve too")
+    /// The run's options from the command line, every rule between options checked here.
+    private static func runOptions(_ arguments: Parsed<Options>) throws -> RunOptions {
+        try arguments.expectNoPositionals()
+        if arguments[\.compare] {
+            for option in [\Options.record, \.annotate] where arguments.isGiven(option) {
+                throw UsageError(
+                    description: "\(arguments.name(option)): one per run, not with --compare")
+            }
+            if arguments.isGiven(\.source) {
+                throw UsageError(description: "--source: one per run, not with --compare")
+            }
         }
-        options.priority = arguments.integer("--priority")
-        if options.timing == .virtual, arguments.value("--source") != nil {
+        if arguments[\.serve] == nil {
+            if arguments.isGiven(\.priority) || arguments.isGiven(\.tokenFile) {
+                let option = arguments.isGiven(\.priority) ? "--priority" : "--token-file"
+                throw UsageError(
+                    description: "\(option): applies to --serve's API; give --serve too")
+            }
+        }
+        let clock = arguments[\.clock]
+        if clock == .virtual, arguments[\.source] != nil {
             throw UsageError(
                 description:
                     "--clock virtual: plays the synthetic scene; real video runs on real time")
         }
-        if arguments.value("--session") != nil {
-            let input = try SessionInput(arguments, fileOption: "--session")
+        if arguments[\.source] == nil, arguments[\.gt] != nil || arguments.isGiven(\.pace) {
+            throw UsageError(description: "--gt and --pace apply to --source only")
+        }
+        var options = RunOptions(
+            duration: arguments[\.seconds], scenario: arguments[\.scenario],
+            source: .scene(seed: UInt64(arguments[\.seed]), style: arguments[\.scene]),
+            governance: arguments[\.governor])
+        options.timing = clock
+        options.priority = arguments[\.priority]
+        if let session = arguments[\.session] {
+            let input = try SessionInput(path: session, profileOverride: arguments[\.profile])
             options.configuration = input.configuration
             options.profile = input.profile
-        } else if let profile = arguments.value("--profile") {
+        } else if let profile = arguments[\.profile] {
             options.profile = try SessionInput.profile(profile, override: true, file: nil)
             options.configuration.profile = profile
         }
-        if let policy = arguments.value("--policy") {
+        if let policy = arguments[\.policy] {
             options.policy = try GovernorPolicy.load(from: policy)
         }
-        options.outputs.storageDirectory =
-            arguments.value("--storage") ?? StorageCommand.defaultDirectory
-        options.detector = arguments.value("--detector").flatMap(DetectorKind.init) ?? .blob
-        if let source = arguments.value("--source") {
-            try useVideo(source, in: &options, arguments)
-            if options.detector != .blob {
-                // The standard quality table was measured on the rendered scene with its blob
-                // detector: it says nothing of a real detector on real footage. Without it the
-                // governor walks the detector's own ladder.
-                options.qualityTable = QualityTable(rows: [])
-                if arguments.value("--policy") == nil {
-                    options.policy.inferenceLadder = GovernorPolicy.inferenceLadder(
-                        for: options.detector)
-                }
-            }
-        } else if arguments.value("--gt") != nil || arguments.value("--pace") != "file" {
-            throw UsageError(description: "--gt and --pace apply to --source only")
+        options.outputs.storageDirectory = arguments[\.storage] ?? StorageCommand.defaultDirectory
+        if let source = arguments[\.source] {
+            let video = try VideoFrameSource(
+                input: VideoInput(argument: source), pacing: arguments[\.pace])
+            options.useVideo(
+                video, groundTruth: try arguments[\.gt].map(MOTInput.readIdentities) ?? [],
+                detector: arguments[\.detector], keepsDuration: arguments[\.seconds] != nil,
+                keepsSession: arguments[\.session] != nil, keepsPolicy: arguments[\.policy] != nil)
+        } else {
+            options.choose(arguments[\.detector] ?? .blob, keepsPolicy: true)
         }
-        if arguments.value("--record") != nil,
-            !options.configuration.outputs.contains(where: { $0.kind == .movie })
-        {
-            options.configuration.outputs.append(
-                CaptureOutput(kind: .movie, usesProVideoStorage: true))
-        }
+        if arguments[\.record] != nil { options.addMovieOutput() }
         return options
-    }
-
-    /// Opens the video `source` and sets the run up for it: the session's camera takes the
-    /// video's size and frame rate (unless `--session` gives one), the run lasts until the
-    /// video ends (unless `--seconds`), the HOG people detector runs (unless `--detector`).
-    private static func useVideo(
-        _ source: String, in options: inout RunOptions, _ arguments: Arguments
-    ) throws {
-        let pacing = VideoPacing(rawValue: arguments.text("--pace")) ?? .file
-        let video = try VideoFrameSource(input: VideoInput(argument: source), pacing: pacing)
-        options.source = .video(
-            video, groundTruth: try arguments.value("--gt").map(MOTInput.readIdentities) ?? [])
-        if arguments.value("--detector") == nil { options.detector = .hog }
-        if arguments.optionalNumber("--seconds") == nil { options.duration = .seconds(86_400) }
-        guard arguments.value("--session") == nil else { return }
-        // Pacing "max" asks the session for frames faster than the video's rate.
-        let rate = pacing == .max ? min(240, video.frameRate * 4) : video.frameRate
-        options.configuration.cameras[0].format = CameraFormat(
-            width: video.header.width, height: video.header.height,
-            maxFrameRate: FrameRate(
-                framesPerSecond: (rate.framesPerSecond * 1000).rounded(.up) / 1000))
     }
 
     /// Starts serving `run`'s metrics and its host service (API v1) at `address`, if given.

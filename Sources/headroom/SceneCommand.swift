@@ -22,50 +22,36 @@ enum SceneCommand {
             with ffmpeg (.mp4, .mkv, .y4m, ...), frame 1 of gt.txt being its first, so that
             `headroom run --source FILE --gt DIR/gt.txt` can play the scene back as real video.
             """,
-        options: [
-            .number("--seconds", "S", "seconds of scene", in: 0.1...3600, default: 20),
-            .integer("--seed", "N", "scene seed", in: 0...Int.max, default: 1),
-            .integer("--people", "N", "people in the scene", in: 1...100, default: 6),
-            styleOption,
-            .number("--fps", "F", "frames per second", in: 1...240, default: 30),
-            .integer("--stride", "N", "run the detector every N-th frame", in: 1...100, default: 1),
-            .number("--scale", "S", "detector scale", in: 0.05...1, default: 0.5),
-            .option("--size", "WxH", "frame size in pixels (default 320x180)"),
-            .flag("--fixed", "keep the camera still"),
-            .output("--video", "FILE", "also encode the rendered frames as a video with ffmpeg"),
-            .flag("--json", "print the file names and counts as JSON"),
-        ],
+        options: Options.self,
         run: { arguments in
             let directory = try Arguments.destination(
                 arguments.single("DIR"), as: .directory, for: "DIR"
             ).path
-            _ = try arguments.destination("--video")
             var scene = SyntheticScene.Configuration()
-            scene.seed = UInt64(arguments.integer("--seed"))
-            scene.people = arguments.integer("--people")
-            scene.style = style(arguments)
+            scene.seed = UInt64(arguments[\.seed])
+            scene.people = arguments[\.people]
+            scene.style = arguments[\.scene]
             let size =
-                try TrackCommand.imageSize(arguments.value("--size"), option: "--size") ?? (
-                    320, 180
-                )
-            let seconds = arguments.number("--seconds")
-            let fps = arguments.number("--fps")
-            let stride = arguments.integer("--stride")
-            let scale = arguments.number("--scale")
+                try TrackCommand.imageSize(arguments[\.size], option: "--size") ?? (320, 180)
+            let duration = arguments[\.seconds]
+            let frameRate = arguments[\.fps]
+            let stride = arguments[\.stride]
+            let scale = arguments[\.scale]
+            let video = arguments[\.video]
             func run<Rig: CameraRig>(_ rig: Rig) throws -> (
                 truth: [MOTRecord], detections: [MOTRecord], tracks: [MOTRecord]
             ) {
                 var sceneRun = try SceneRun(
                     scene: scene, rig: rig, width: Int(size.width), height: Int(size.height),
                     tracker: TrackerConfiguration(), scale: scale, stride: stride,
-                    frameRate: FrameRate(framesPerSecond: fps))
-                let encoder = try arguments.value("--video").map {
+                    frameRate: frameRate)
+                let encoder = try video.map {
                     try VideoEncoder(
-                        path: $0, width: Int(size.width), height: Int(size.height),
-                        frameRate: FrameRate(framesPerSecond: fps), layout: .gray, field: "--video")
+                        path: $0.path, width: Int(size.width), height: Int(size.height),
+                        frameRate: frameRate, layout: .gray, field: "--video")
                 }
                 var encodingError: ConfigurationError?
-                let result = sceneRun.run(duration: .seconds(seconds)) { frame in
+                let result = sceneRun.run(duration: duration) { frame in
                     guard encodingError == nil else { return }
                     do throws(ConfigurationError) {
                         try encoder?.write(frame.pixels)
@@ -77,7 +63,7 @@ enum SceneCommand {
                 try encoder?.finish()
                 return (result.groundTruth, result.detections, result.hypotheses)
             }
-            let result = arguments.has("--fixed") ? try run(FixedRig()) : try run(try StandMotors())
+            let result = arguments[\.fixed] ? try run(FixedRig()) : try run(try StandMotors())
             let files = [
                 ("gt.txt", result.truth), ("det.txt", result.detections),
                 ("tracks.txt", result.tracks),
@@ -85,7 +71,7 @@ enum SceneCommand {
             for (name, records) in files {
                 try AtomicFile.write(MOTFile.format(records), to: directory + "/" + name)
             }
-            if arguments.has("--json") {
+            if arguments[\.json] {
                 Console.json([
                     "directory": directory, "groundTruthBoxes": String(result.truth.count),
                     "detections": String(result.detections.count),
@@ -99,14 +85,28 @@ enum SceneCommand {
             return 0
         })
 
-    /// `--scene STYLE`: how the synthetic scene's people look.
-    static let styleOption = OptionSpec.choice(
-        "--scene", SceneStyle.allCases.map(\.rawValue), "how people look in the synthetic scene",
-        default: SceneStyle.twoTone.rawValue)
-
-    /// The style `--scene` names (validated by the option's choices).
-    static func style(_ arguments: Arguments) -> SceneStyle {
-        arguments.value("--scene").flatMap(SceneStyle.init(rawValue:)) ?? .twoTone
+    /// `headroom scene`'s options.
+    struct Options: CommandOptions {
+        let seconds = Option<Duration>.seconds(
+            "--seconds", "S", "seconds of scene", in: 0.1...3600, default: 20)
+        let seed = Option<Int>.integer("--seed", "N", "scene seed", in: 0...Int.max, default: 1)
+        let people = Option<Int>.integer(
+            "--people", "N", "people in the scene", in: 1...100, default: 6)
+        let scene = SceneCommand.styleOption
+        let fps = Option<FrameRate>.frameRate(
+            "--fps", "F", "frames per second", in: 1...240, default: 30)
+        let stride = Option<Int>.integer(
+            "--stride", "N", "run the detector every N-th frame", in: 1...100, default: 1)
+        let scale = Option<Double>.number(
+            "--scale", "S", "detector scale", in: 0.05...1, default: 0.5)
+        let size = Option<String?>.text("--size", "WxH", "frame size in pixels (default 320x180)")
+        let fixed = Option<Bool>.flag("--fixed", "keep the camera still")
+        let video = Option<Destination?>.output(
+            "--video", "FILE", "also encode the rendered frames as a video with ffmpeg")
+        let json = Option<Bool>.flag("--json", "print the file names and counts as JSON")
     }
 
+    /// `--scene STYLE`: how the synthetic scene's people look.
+    static let styleOption = Option<SceneStyle>.choice(
+        "--scene", "how people look in the synthetic scene", default: .twoTone)
 }

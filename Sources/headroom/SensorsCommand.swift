@@ -15,12 +15,10 @@ enum SensorsCommand {
             [{"id", "source", "label", "celsius", "high", "critical", "stale", ...}],
             "unavailable": [{"source", "reason"}], "thermal", "simulated"}.
             """,
-        options: PressureInput.options.filter { $0.name == "--model" } + [
-            .flag("--json", "print the sensors as JSON")
-        ],
+        options: Options.self,
         run: { arguments in
             try arguments.expectNoPositionals()
-            let input = try PressureInput(arguments)
+            let input = try PressureInput(config: nil, model: arguments[\.model])
             let sample = input.sampleNow()
             var classifier = input.classifier
             let reading = classifier.classify(sample)
@@ -28,7 +26,7 @@ enum SensorsCommand {
             for problem in Libsensors.shared.configurationProblems {
                 Console.error("headroom: warning: libsensors configuration: \(problem)")
             }
-            if arguments.has("--json") {
+            if arguments[\.json] {
                 Console.json(
                     SensorsReport(
                         sensors: reading.sensors, unavailable: sample.unavailable,
@@ -39,6 +37,12 @@ enum SensorsCommand {
             }
             return 0
         })
+
+    /// `headroom sensors`'s options.
+    struct Options: CommandOptions {
+        let model = PressureInput.Options().model
+        let json = Option<Bool>.flag("--json", "print the sensors as JSON")
+    }
 }
 
 /// The `sensors --json` document.

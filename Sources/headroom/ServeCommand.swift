@@ -1,4 +1,5 @@
 import Capture
+import Files
 import Foundation
 import Governor
 import HostService
@@ -50,54 +51,31 @@ enum ServeCommand {
             --max-connections (in total) closes the oldest idle one, and a connection silent for
             --idle-timeout seconds is closed.
             """,
-        options: PressureInput.options + [
-            .option("--listen", "ADDR", "HOST:PORT or [IPv6]:PORT to serve on"),
-            .number(
-                "--interval", "S",
-                "seconds between samples (below 1, only within reach of a threshold, once a"
-                    + " second otherwise)", in: 0.1...3600, default: 5),
-            .output(
-                "--textfile", "DIR", "also write DIR/headroom.prom after every sample", .directory),
-            .path("--socket", "PATH", "also serve on this Unix domain socket (created 0660)"),
-            ServiceAccess.tokenFileOption,
-            PressureInput.traceOption,
-            .number(
-                "--lease", "S", "seconds a client stays registered without a request",
-                in: 1...3600, default: 30),
-            .integer(
-                "--max-connections", "N", "connections open at once", in: 1...60000,
-                default: defaults.connectionLimit),
-            .integer(
-                "--max-connections-per-client", "N", "connections open at once per IP address",
-                in: 1...60000, default: defaults.perClientConnectionLimit),
-            .integer(
-                "--idle-timeout", "S", "seconds a silent connection stays open", in: 1...3600,
-                default: defaults.idleTimeoutSeconds),
-        ],
+        options: Options.self,
         run: { arguments in
             try arguments.expectNoPositionals()
-            let interval = arguments.seconds("--interval")
+            let interval = arguments[\.interval]
             var listen = ListenAddress.defaultLoopback
-            if let text = arguments.value("--listen") {
+            if let text = arguments[\.listen] {
                 do throws(HTTPServerError) {
                     listen = try ListenAddress(parsing: text)
                 } catch {
                     throw UsageError(description: error.description)
                 }
             }
-            let connectionLimit = arguments.integer("--max-connections")
-            let perClientConnectionLimit = arguments.integer("--max-connections-per-client")
-            let idleTimeout = arguments.integer("--idle-timeout")
-            let input = try PressureInput(arguments)
-            let token = try arguments.value("--token-file").map(BearerToken.load)
+            let connectionLimit = arguments[\.maxConnections]
+            let perClientConnectionLimit = arguments[\.maxConnectionsPerClient]
+            let idleTimeout = arguments[\.idleTimeout]
+            let input = try PressureInput(arguments, \.pressure)
+            let token = try arguments[\.tokenFile].map(BearerToken.load)
             let metrics = try HeadroomMetrics()
             let observer = PressureObserver(
-                source: try input.observedSource(arguments),
+                source: try input.observedSource(trace: arguments[\.trace]),
                 classifier: input.classifier, interval: interval,
-                triggers: input.triggers(trace: arguments.value("--trace")))
+                triggers: input.triggers(trace: arguments[\.trace]))
             let service = HostService(
                 configuration: HostGovernorConfiguration(
-                    lease: arguments.seconds("--lease"),
+                    lease: arguments[\.lease],
                     processorCount: ProcessInfo.processInfo.activeProcessorCount),
                 clock: ContinuousRunClock(), catalog: ProfileCatalog(), metrics: metrics)
             let listener = HTTPServerConfiguration(
@@ -105,7 +83,7 @@ enum ServeCommand {
                 perClientConnectionLimit: perClientConnectionLimit,
                 idleTimeoutSeconds: idleTimeout)
             var listeners = [listener]
-            if let socket = arguments.value("--socket") {
+            if let socket = arguments[\.socket] {
                 var local = listener
                 local.socketPath = socket
                 listeners.append(local)
@@ -113,9 +91,7 @@ enum ServeCommand {
             let exported = ExportedPressure(metrics: metrics)
             let exporter = MetricsExporter(
                 metrics: metrics, servers: listeners,
-                textfile: try arguments.destination("--textfile").map {
-                    TextfileWriter(directory: $0.path)
-                },
+                textfile: arguments[\.textfile].map { TextfileWriter(directory: $0.path) },
                 status: exported.current,
                 routes: { ServiceRoutes(service: service, metrics: $0, token: token) })
             // Write the textfile and bind before sampling, so that an unwritable directory or
@@ -141,9 +117,9 @@ enum ServeCommand {
                 try exporter.writeTextfile()
                 service.consume(first)
             }
-            let socket = arguments.value("--socket").map { " and unix:\($0)" } ?? ""
+            let socket = arguments[\.socket].map { " and unix:\($0)" } ?? ""
             Console.out("serving on \(address)\(socket) (/metrics /healthz /status /v1)")
-            reloadOnHangup(observer, configuration: arguments.value("--config"))
+            reloadOnHangup(observer, configuration: arguments[\.pressure.config])
             defer { SignalWatcher.shared.release(SIGHUP) }
             let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
             systemd.ready(status: "serving on \(address)\(socket)")
@@ -195,6 +171,35 @@ enum ServeCommand {
             _ = try await withSignalCancellation { try await group.run() }
             return 0
         })
+
+    /// `headroom serve`'s options.
+    struct Options: CommandOptions {
+        let pressure = PressureInput.Options()
+        let listen = Option<String?>.text(
+            "--listen", "ADDR", "HOST:PORT or [IPv6]:PORT to serve on")
+        let interval = Option<Duration>.seconds(
+            "--interval", "S",
+            "seconds between samples (below 1, only within reach of a threshold, once a"
+                + " second otherwise)", in: 0.1...3600, default: 5)
+        let textfile = Option<Destination?>.output(
+            "--textfile", "DIR", "also write DIR/headroom.prom after every sample", .directory)
+        let socket = Option<String?>.path(
+            "--socket", "PATH", "also serve on this Unix domain socket (created 0660)")
+        let tokenFile = ServiceAccess.tokenFileOption
+        let trace = PressureInput.traceOption
+        let lease = Option<Duration>.seconds(
+            "--lease", "S", "seconds a client stays registered without a request",
+            in: 1...3600, default: 30)
+        let maxConnections = Option<Int>.integer(
+            "--max-connections", "N", "connections open at once", in: 1...60000,
+            default: ServeCommand.defaults.connectionLimit)
+        let maxConnectionsPerClient = Option<Int>.integer(
+            "--max-connections-per-client", "N", "connections open at once per IP address",
+            in: 1...60000, default: ServeCommand.defaults.perClientConnectionLimit)
+        let idleTimeout = Option<Int>.integer(
+            "--idle-timeout", "S", "seconds a silent connection stays open", in: 1...3600,
+            default: ServeCommand.defaults.idleTimeoutSeconds)
+    }
 
     /// On SIGHUP (which would otherwise end the process), reads `configuration` again and
     /// gives the observer the new rules; a bad file is reported and the running rules kept.

@@ -5,7 +5,7 @@ import Telemetry
 /// address they announce, and the note a server beyond loopback prints.
 enum ServiceAccess {
     /// `--token-file FILE`: the bearer token state-changing requests from beyond loopback need.
-    static let tokenFileOption = OptionSpec.path(
+    static let tokenFileOption = Option<String?>.path(
         "--token-file", "FILE",
         "the token POST and DELETE from beyond loopback need (a file of mode 0600)")
 

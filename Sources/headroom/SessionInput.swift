@@ -8,24 +8,12 @@ struct SessionInput {
     /// The resolved device profile.
     var profile: DeviceProfile
 
-    /// The options every session-reading command accepts.
-    static let profileOption = OptionSpec.path(
+    /// `--profile`, which every session-reading command accepts.
+    static let profileOption = Option<String?>.path(
         "--profile", "NAME|FILE", "price on this device profile instead of the session's own")
 
-    /// Loads the session file named by the single positional argument.
-    init(_ arguments: Arguments) throws {
-        try self.init(path: arguments.single("FILE"), profileOverride: arguments.value("--profile"))
-    }
-
-    /// Loads the session file named by `option` (e.g. `--session`), which must be given.
-    init(_ arguments: Arguments, fileOption option: String) throws {
-        guard let path = arguments.value(option) else {
-            throw UsageError(description: "\(option): expected a session file")
-        }
-        try self.init(path: path, profileOverride: arguments.value("--profile"))
-    }
-
-    private init(path: String, profileOverride: String?) throws {
+    /// Loads the session file at `path`, priced on `profileOverride` (`--profile`) when given.
+    init(path: String, profileOverride: String?) throws {
         configuration = try SessionConfiguration.load(from: path)
         profile = try Self.profile(
             profileOverride ?? configuration.profile, override: profileOverride != nil, file: path)

@@ -18,29 +18,33 @@ enum StatusCommand {
             "headroom": {"current", "forecast", "forecastSeconds"}, "sustainableShare",
             "simulated", "thermal", "sensors", "board", "notes", "time", "isWithinReach"}.
             """,
-        options: PressureInput.options + [
-            .number(
-                "--forecast", "SECONDS", "forecast headroom this far ahead (takes 2 s)", in: 0...60),
-            .flag("--json", "print the reading as JSON"),
-        ],
+        options: Options.self,
         run: { arguments in
             try arguments.expectNoPositionals()
-            let input = try PressureInput(arguments)
+            let input = try PressureInput(arguments, \.pressure)
             var classifier = input.classifier
-            if arguments.value("--forecast") != nil {
+            let forecast = arguments[\.forecast]
+            if let forecast {
                 var configuration = classifier.configuration
-                configuration.headroom.forecastSeconds = arguments.number("--forecast")
+                configuration.headroom.forecastSeconds = forecast
                 classifier = PressureClassifier(configuration: configuration)
             }
-            let reading = forecastReading(
-                input, &classifier, wanted: arguments.value("--forecast") != nil)
-            if arguments.has("--json") {
+            let reading = forecastReading(input, &classifier, wanted: forecast != nil)
+            if arguments[\.json] {
                 Console.json(reading)
             } else {
                 Console.out(PressureText.status(reading))
             }
             return 0
         })
+
+    /// `headroom status`'s options.
+    struct Options: CommandOptions {
+        let pressure = PressureInput.Options()
+        let forecast = Option<Double?>.number(
+            "--forecast", "SECONDS", "forecast headroom this far ahead (takes 2 s)", in: 0...60)
+        let json = Option<Bool>.flag("--json", "print the reading as JSON")
+    }
 
     /// One reading; with a forecast asked for, the last of as many samples as a trend needs,
     /// `spacing` seconds apart on the monotonic clock.

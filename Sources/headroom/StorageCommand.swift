@@ -10,7 +10,7 @@ enum StorageCommand {
     ]
 
     /// The option every command that records takes.
-    static let storageOption = OptionSpec.path(
+    static let storageOption = Option<String?>.path(
         "--storage", "DIR",
         "the pro video storage reserve (default $XDG_DATA_HOME/headroom/storage)")
 
@@ -36,20 +36,15 @@ enum StorageCommand {
             or over the filesystem's free space. Opening the reserve first recovers recordings
             of killed processes: cut to their last whole frame, kept as NAME.recovered.EXT.
             """,
-        options: [
-            storageOption,
-            .path("--destination", "PATH", "status: where a recording would go"),
-            .flag("--json", "print the reserve's status as JSON"),
-        ],
+        options: Options.self,
         run: { arguments in
             guard let name = arguments.positionals.first, let allowed = subcommands[name] else {
                 throw UsageError(
                     description: "expected a subcommand: status, allocate, release or replenish"
                         + (arguments.positionals.first.map { ", got \"\($0)\"" } ?? ""))
             }
-            if let option = ["--destination"].first(where: {
-                !allowed.contains($0) && arguments.isGiven($0)
-            }) {
+            let option = arguments.name(\.destination)
+            if arguments.isGiven(\.destination), !allowed.contains(option) {
                 throw UsageError(description: "\(option) does not apply to `storage \(name)`")
             }
             let operands = Array(arguments.positionals.dropFirst())
@@ -57,7 +52,7 @@ enum StorageCommand {
             if name != "allocate", let extra = operands.first {
                 throw UsageError(description: "unexpected argument \"\(extra)\" after \(name)")
             }
-            let directory = arguments.value("--storage") ?? defaultDirectory
+            let directory = arguments[\.storage] ?? defaultDirectory
             do {
                 let reserve = try open(directory)
                 let progress = Progress(verb: progressVerb[name] ?? name)
@@ -68,9 +63,9 @@ enum StorageCommand {
                 default: break
                 }
                 progress.finish()
-                var status = try reserve.status(destination: arguments.value("--destination"))
+                var status = try reserve.status(destination: arguments[\.destination])
                 status.sustainedWriteRate = measuredWriteRate
-                if arguments.has("--json") {
+                if arguments[\.json] {
                     Console.json(status)
                 } else {
                     Console.out(text(status))
@@ -78,7 +73,7 @@ enum StorageCommand {
                 return 0
             } catch let error as StorageError {
                 if error.isUsageError { throw UsageError(description: error.description) }
-                if case .notSupported = error, name == "status", !arguments.has("--json") {
+                if case .notSupported = error, name == "status", !arguments[\.json] {
                     Console.out("reserve      \(directory)\nsupported    no: \(error)")
                     return 1
                 }
@@ -86,6 +81,14 @@ enum StorageCommand {
                 return 1
             }
         })
+
+    /// `headroom storage`'s options.
+    struct Options: CommandOptions {
+        let storage = StorageCommand.storageOption
+        let destination = Option<String?>.path(
+            "--destination", "PATH", "status: where a recording would go")
+        let json = Option<Bool>.flag("--json", "print the reserve's status as JSON")
+    }
 
     /// The reserve directory unless `--storage` names one.
     static var defaultDirectory: String {

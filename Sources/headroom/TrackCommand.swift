@@ -22,20 +22,12 @@ enum TrackCommand {
             "idp", "idr", "idsw", "fp", "fn", "mt", "ml", "groundTruthBoxes", "objects"). MOTP
             is the mean IoU of matched pairs (higher is better).
             """,
-        options: [
-            .output("--out", "TRACKS.txt", "write the tracks in MOTChallenge format"),
-            .path("--gt", "GT.txt", "ground truth to score the tracks against"),
-            .integer(
-                "--stride", "N", "use detections only on every N-th frame", in: 1...1000, default: 1
-            ),
-            .option("--image-size", "WxH", "read boxes as normalized coordinates of this image"),
-            .flag("--json", "print the results as JSON"),
-        ],
+        options: Options.self,
         run: { arguments in
             let path = try arguments.single("DETECTIONS.txt")
-            let out = try arguments.destination("--out")
-            let stride = arguments.integer("--stride")
-            let scale = try imageSize(arguments.value("--image-size"))
+            let out = arguments[\.out]
+            let stride = arguments[\.stride]
+            let scale = try imageSize(arguments[\.imageSize])
             var records = try MOTInput.read(path)
             if let scale {
                 records = records.map { record in
@@ -47,7 +39,7 @@ enum TrackCommand {
                     return copy
                 }
             }
-            let truth = try arguments.value("--gt").map { path throws(UsageError) in
+            let truth = try arguments[\.gt].map { path throws(UsageError) in
                 try MOTInput.readIdentities(path)
             }
             let lastFrame = max(records.map(\.frame).max() ?? 0, truth?.map(\.frame).max() ?? 0)
@@ -82,7 +74,7 @@ enum TrackCommand {
             }
             let identities = Set(tracks.map(\.id)).count
             let scores = truth.map { MOTInput.Scores(truth: $0, tracks: tracks) }
-            if arguments.has("--json") {
+            if arguments[\.json] {
                 var fields: [String: Double] = [
                     "frames": Double(lastFrame), "tracks": Double(identities),
                     "trackBoxes": Double(tracks.count), "framesPerSecond": framesPerSecond,
@@ -93,12 +85,24 @@ enum TrackCommand {
                 var text =
                     "Tracked \(lastFrame) frames: \(identities) tracks, \(tracks.count) boxes, "
                     + "\(Int(framesPerSecond.rounded())) frames/s (tracking only)."
-                if let out = arguments.value("--out") { text += "\nTracks written to \(out)." }
+                if let out { text += "\nTracks written to \(out.path)." }
                 if let scores { text += "\n\n" + MOTInput.text(scores) }
                 Console.out(text)
             }
             return 0
         })
+
+    /// `headroom track`'s options.
+    struct Options: CommandOptions {
+        let out = Option<Destination?>.output(
+            "--out", "TRACKS.txt", "write the tracks in MOTChallenge format")
+        let gt = Option<String?>.path("--gt", "GT.txt", "ground truth to score the tracks against")
+        let stride = Option<Int>.integer(
+            "--stride", "N", "use detections only on every N-th frame", in: 1...1000, default: 1)
+        let imageSize = Option<String?>.text(
+            "--image-size", "WxH", "read boxes as normalized coordinates of this image")
+        let json = Option<Bool>.flag("--json", "print the results as JSON")
+    }
 
     /// Parses `WxH` into positive numbers.
     /// `WIDTHxHEIGHT` given for `option`, each side from 1 to 16384 pixels (a frame of the

@@ -18,28 +18,18 @@ enum WatchCommand {
             short). --json prints one JSON reading per line (the `status --json` form, on one
             line), at the same moments.
             """,
-        options: PressureInput.options + [
-            .number(
-                "--interval", "S", "seconds between samples within reach of a threshold",
-                in: 0.01...3600, default: 1),
-            .integer(
-                "--samples", "N", "stop after N samples (default: run until interrupted)",
-                in: 1...Int.max),
-            .flag("--changes", "print only the first reading and level changes"),
-            .flag("--json", "print JSON lines"),
-        ],
+        options: Options.self,
         run: { arguments in
             try arguments.expectNoPositionals()
-            let interval = arguments.seconds("--interval")
-            let limit = arguments.optionalInteger("--samples") ?? Int.max
-            let input = try PressureInput(arguments)
+            let limit = arguments[\.samples] ?? Int.max
+            let input = try PressureInput(arguments, \.pressure)
             let observer = PressureObserver(
-                source: input.sampler, classifier: input.classifier, interval: interval,
-                triggers: input.triggers(trace: nil))
+                source: input.sampler, classifier: input.classifier,
+                interval: arguments[\.interval], triggers: input.triggers(trace: nil))
             let readings = observer.readings()
             let task = Task { await observer.run() }
-            let json = arguments.has("--json")
-            let everyReading = Console.isTerminal && !arguments.has("--changes")
+            let json = arguments[\.json]
+            let everyReading = Console.isTerminal && !arguments[\.changes]
             // SIGINT or SIGTERM ends the watch cleanly (exit 130 or 143); so does the reader
             // of a pipe going away (`watch | head -1`), noticed at the next sample.
             let stop = StopSignal()
@@ -52,6 +42,20 @@ enum WatchCommand {
             await task.value
             return stop.exitCode ?? 0
         })
+
+    /// `headroom watch`'s options.
+    struct Options: CommandOptions {
+        let pressure = PressureInput.Options()
+        let interval = Option<Duration>.seconds(
+            "--interval", "S", "seconds between samples within reach of a threshold",
+            in: 0.01...3600, default: 1)
+        let samples = Option<Int?>.integer(
+            "--samples", "N", "stop after N samples (default: run until interrupted)",
+            in: 1...Int.max)
+        let changes = Option<Bool>.flag(
+            "--changes", "print only the first reading and level changes")
+        let json = Option<Bool>.flag("--json", "print JSON lines")
+    }
 
     /// Prints every reading (`everyReading`), or the first and every level change, until
     /// `limit` readings, the end of the stream (cancellation), or stdout's reader going away.

@@ -25,7 +25,7 @@ func headroomMain(_ words: [String]) async -> Int32 {
         return 0
     }
     do {
-        let arguments = try Arguments(command: name, words: rest, options: command.options)
+        let arguments = try Arguments(command: name, words: rest, options: command.declarations)
         return try await command.run(arguments)
     } catch let error as UsageError {
         Console.error("headroom \(name): \(error)")

@@ -6,16 +6,23 @@ import Testing
 /// The declarative option layer: what `headroom` accepts and refuses, and that help and
 /// completions come from the same declarations.
 struct ArgumentsTests {
-    static let options: [OptionSpec] = [
-        .number("--seconds", "S", "how long", in: 1...600, default: 20),
-        .integer("--seed", "N", "the seed", in: 0...100),
-        .choice("--governor", ["on", "off"], "the governor", default: "on"),
-        .path("--out", "DIR", "where"),
-        .flag("--json", "JSON"),
-    ]
+    enum Switch: String, CaseIterable, Sendable {
+        case on, off
+    }
 
-    func parse(_ words: [String]) throws(UsageError) -> Arguments {
-        try Arguments(command: "test", words: words, options: Self.options)
+    struct TestOptions: CommandOptions {
+        let seconds = Option<Duration>.seconds(
+            "--seconds", "S", "how long", in: 1...600, default: 20)
+        let seed = Option<Int?>.integer("--seed", "N", "the seed", in: 0...100)
+        let governor = Option<Switch>.choice("--governor", "the governor", default: .on)
+        let out = Option<String?>.path("--out", "DIR", "where")
+        let json = Option<Bool>.flag("--json", "JSON")
+    }
+
+    func parse(_ words: [String]) throws(UsageError) -> Parsed<TestOptions> {
+        Parsed(
+            arguments: try Arguments(
+                command: "test", words: words, options: TestOptions.declarations))
     }
 
     func refusal(_ words: [String]) -> String? {
@@ -30,23 +37,24 @@ struct ArgumentsTests {
     @Test("values, defaults, flags, `=` and positionals")
     func parses() throws {
         let arguments = try parse(["a", "--seconds", "30", "--seed=7", "--json", "b"])
-        #expect(arguments.number("--seconds") == 30)
-        #expect(arguments.optionalInteger("--seed") == 7)
-        #expect(arguments.text("--governor") == "on")
-        #expect(arguments.isGiven("--seconds") && !arguments.isGiven("--governor"))
-        #expect(arguments.has("--json") && !arguments.has("--out"))
+        #expect(arguments[\.seconds] == .seconds(30))
+        #expect(arguments[\.seed] == 7)
+        #expect(arguments[\.governor] == .on)
+        #expect(arguments.isGiven(\.seconds) && !arguments.isGiven(\.governor))
+        #expect(arguments[\.json] && arguments[\.out] == nil)
         #expect(arguments.positionals == ["a", "b"])
         let defaults = try parse([])
-        #expect(defaults.number("--seconds") == 20)
-        #expect(defaults.optionalInteger("--seed") == nil)
-        #expect(defaults.value("--out") == nil)
+        #expect(defaults[\.seconds] == .seconds(20))
+        #expect(defaults[\.seed] == nil)
+        #expect(defaults[\.out] == nil && !defaults[\.json])
+        #expect(try parse(["--governor", "off"])[\.governor] == .off)
     }
 
     @Test("after `--` everything is positional, options and `-` included")
     func separator() throws {
         let arguments = try parse(["--json", "--", "--seconds", "-", "-x"])
         #expect(arguments.positionals == ["--seconds", "-", "-x"])
-        #expect(arguments.number("--seconds") == 20)
+        #expect(arguments[\.seconds] == .seconds(20))
         #expect(try parse(["-"]).positionals == ["-"])
     }
 
@@ -81,8 +89,7 @@ struct ArgumentsTests {
     @Test("help shows each option's range and default from its declaration")
     func help() {
         let command = Command(
-            name: "test", summary: "A test.", options: Self.options,
-            run: { _ in 0 })
+            name: "test", summary: "A test.", options: TestOptions.self, run: { _ in 0 })
         #expect(command.help.contains("--seconds S        how long (1 to 600, default 20)"))
         #expect(command.help.contains("--governor on|off  the governor (default on)"))
         #expect(command.help.contains("--seed N           the seed (0 to 100)"))
@@ -93,7 +100,10 @@ struct ArgumentsTests {
         let bash = try #require(Completions(commands: commands).script(for: "bash"))
         let fish = try #require(Completions(commands: commands).script(for: "fish"))
         for command in commands {
-            _ = try Arguments(command: command.name, words: [], options: command.options)
+            _ = try Arguments(command: command.name, words: [], options: command.declarations)
+            let names = command.options.map(\.name)
+            #expect(
+                Set(names).count == names.count, "headroom \(command.name) declares a name twice")
             #expect(bash.contains("  \(command.name))"))
             #expect(fish.contains("-a \(command.name) "))
             for option in command.options {
@@ -130,19 +140,19 @@ struct ArgumentsTests {
 
     @Test("a usage form nests refinements, leaves required options bare and wraps at 100 columns")
     func usageForm() {
+        struct DemoOptions: CommandOptions {
+            let a = Option<Bool>.flag("--a", "a")
+            let b = Option<String?>.text("--b", "B", "b")
+            let source = Option<String?>.path("--source", "FILE", "source").required()
+            let pace = Option<String?>.text("--pace", "MODE", "pace").within("--source")
+            let long = Option<String?>.text("--long", String(repeating: "X", count: 60), "long")
+        }
         let command = Command(
             name: "demo",
             forms: [
                 UsageForm("FILE"), UsageForm("other", [.oneOf(["--a", "--b"])], then: "-- CMD"),
             ],
-            summary: "",
-            options: [
-                .flag("--a", "a"), .option("--b", "B", "b"),
-                .path("--source", "FILE", "source").required(),
-                .option("--pace", "MODE", "pace").within("--source"),
-                .option("--long", String(repeating: "X", count: 60), "long"),
-            ],
-            run: { _ in 0 })
+            summary: "", options: DemoOptions.self, run: { _ in 0 })
         #expect(
             command.usage == """
                 usage: headroom demo FILE --source FILE [--pace MODE] [--a] [--b B]
@@ -171,19 +181,20 @@ struct ArgumentsTests {
 
     @Test("a destination option checks its path: a FIFO, /proc and an empty path are refused")
     func destinationOption() throws {
-        let options: [OptionSpec] = [
-            .output("--out", "FILE", "where"), .output("--dir", "DIR", "where", .directory),
-        ]
-        func destination(_ words: [String], _ name: String) throws(UsageError) -> Destination? {
-            try Arguments(command: "test", words: words, options: options).destination(name)
+        struct WriterOptions: CommandOptions {
+            let out = Option<Destination?>.output("--out", "FILE", "where")
+            let dir = Option<Destination?>.output("--dir", "DIR", "where", .directory)
         }
-        #expect(try destination([], "--out") == nil)
-        #expect(try destination(["--out", "/tmp/x.json"], "--out")?.path == "/tmp/x.json")
-        #expect(throws: UsageError.self) { try destination(["--out", "/dev/null"], "--out") }
-        #expect(throws: UsageError.self) { try destination(["--dir", "/proc/x"], "--dir") }
-        let error = try #require(throws: UsageError.self) {
-            try destination(["--out", "/dev/null"], "--out")
+        func parse(_ words: [String]) throws(UsageError) -> Parsed<WriterOptions> {
+            Parsed(
+                arguments: try Arguments(
+                    command: "test", words: words, options: WriterOptions.declarations))
         }
+        #expect(try parse([])[\.out] == nil)
+        #expect(try parse(["--out", "/tmp/x.json"])[\.out]?.path == "/tmp/x.json")
+        #expect(throws: UsageError.self) { try parse(["--out", "/dev/null"]) }
+        #expect(throws: UsageError.self) { try parse(["--dir", "/proc/x"]) }
+        let error = try #require(throws: UsageError.self) { try parse(["--out", "/dev/null"]) }
         #expect(error.description.hasPrefix("--out: /dev/null: is a character device"))
     }
 
