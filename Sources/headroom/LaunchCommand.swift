@@ -151,7 +151,7 @@ enum LaunchCommand {
         assert(
             Set(subcommands.values.joined()).isSubset(of: Options.declarations.map(\.spec.name)),
             "launch's subcommands name an option it does not declare")
-        let given = givenOptions(arguments)
+        let given = arguments.givenNames
         if let option = given.first(where: { !allowed.contains($0) }) {
             throw UsageError(description: "\(option) does not apply to `launch \(name)`")
         }
@@ -179,24 +179,6 @@ enum LaunchCommand {
             }
         }
         return (name, rest)
-    }
-
-    /// The names of the options given on the command line, in declaration order (the tables
-    /// of option names, ``subcommands`` and measure's, are checked against them); every option
-    /// is listed here.
-    private static func givenOptions(_ arguments: Parsed<Options>) -> [String] {
-        func ifGiven<Value>(_ key: KeyPath<Options, Option<Value>>) -> String? {
-            arguments.isGiven(key) ? arguments.name(key) : nil
-        }
-        let options: [String?] = [
-            ifGiven(\.db), ifGiven(\.format), ifGiven(\.out), ifGiven(\.from), ifGiven(\.runs),
-            ifGiven(\.label), ifGiven(\.alpha), ifGiven(\.minChange), ifGiven(\.session),
-            ifGiven(\.frames), ifGiven(\.noDeferred), ifGiven(\.ready), ifGiven(\.timeout),
-            ifGiven(\.output), ifGiven(\.pid), ifGiven(\.outDir), ifGiven(\.check),
-            ifGiven(\.json),
-        ]
-        assert(options.count == Options.declarations.count, "an option of launch is not listed")
-        return options.compactMap { $0 }
     }
 
     /// Adds JSON reports (from `report --format json`, `measure --out-dir`, another machine)

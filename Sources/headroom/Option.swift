@@ -287,6 +287,12 @@ struct Parsed<Options: CommandOptions>: Sendable {
         arguments.isGiven(options[keyPath: key].spec.name)
     }
 
+    /// The names of the options given, in the order the command declares them (for rules
+    /// written as tables of names).
+    var givenNames: [String] {
+        Options.declarations.map(\.spec.name).filter(arguments.isGiven)
+    }
+
     /// The option at `key`'s name, for messages.
     func name<Value>(_ key: KeyPath<Options, Option<Value>>) -> String {
         options[keyPath: key].spec.name
