@@ -165,13 +165,27 @@ public struct ClientRegistration: Hashable, Sendable, Codable {
         try decodeStrictly(ClientRegistration.self, from: data, file: nil)
     }
 
-    /// Throws unless `name` has 1–64 characters, none of them a control character.
+    /// The most Unicode scalars a client name has.
+    public static let nameScalarLimit = 64
+    /// The most UTF-8 bytes a client name has.
+    public static let nameByteLimit = 256
+
+    /// Throws unless `name` has 1–64 Unicode scalars in at most 256 UTF-8 bytes, none of them
+    /// a control or format character (the bidi overrides, zero-width characters, tags), a line
+    /// or paragraph separator, a surrogate or unassigned: a name is shown in lists, metrics
+    /// and terminals, where such characters would hide or disguise what it says.
     static func checkName(_ name: String, key: some CodingKey, _ decoder: any Decoder) throws {
-        guard (1...64).contains(name.count),
-            !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        let refused: Set<Unicode.GeneralCategory> = [
+            .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned,
+        ]
+        guard (1...nameScalarLimit).contains(name.unicodeScalars.count),
+            name.utf8.count <= nameByteLimit,
+            !name.unicodeScalars.contains(where: { refused.contains($0.properties.generalCategory) })
         else {
             throw decoder.invalidValue(
-                key, "expected 1 to 64 characters and no control characters")
+                key,
+                "expected 1 to 64 characters (at most 256 bytes), none of them a control,"
+                    + " format or separator character")
         }
     }
 }

@@ -102,7 +102,8 @@ public final class HostGovernor: Sendable {
     /// was, removed, or its lease ended).
     public func advice(for id: ClientID, at time: MonotonicInstant) -> ClientAdvice? {
         state.withLock { state in
-            expire(&state, at: time)
+            // A lease that ended now gives its share back to the others at once.
+            if !expire(&state, at: time).isEmpty { arbitrate(&state, at: time) }
             guard var client = state.clients[id] else { return nil }
             client.renewLease(at: time, lease: configuration.lease)
             state.clients[id] = client
@@ -205,11 +206,17 @@ public final class HostGovernor: Sendable {
 
     // MARK: - Arbitration
 
+    /// Forgets the clients whose lease has ended by `time`. The host is then unsettled:
+    /// whoever expired them arbitrates (at once, or with its own change), so the others get
+    /// the share back whichever request or reading found the lease ended.
     @discardableResult
     private func expire(_ state: inout State, at time: MonotonicInstant) -> [ClientID] {
         let expired = state.clients.values.filter { $0.hasExpired(at: time) }.map(\.id)
         for id in expired { state.clients[id] = nil }
-        if !expired.isEmpty { state.revision += 1 }
+        if !expired.isEmpty {
+            state.revision += 1
+            state.isSettled = false
+        }
         return expired.sorted()
     }
 

@@ -32,6 +32,8 @@ public struct ServiceRoutes: HTTPRequestHandler {
 
     /// The answer to `request`.
     public func respond(to request: HTTPRequest) -> HTTPAnswer {
+        // Every answer — a client list, a scrape — is of the clients whose lease still runs.
+        service.expireLeases()
         guard request.path == "/v1" || request.path.hasPrefix("/v1/") else {
             if request.path == "/" && (request.method == "GET" || request.method == "HEAD") {
                 return .response(

@@ -326,6 +326,27 @@ struct HostGovernorTests {
         #expect(alone.frameRate == 30 && alone.ladderStep == 0)
     }
 
+    @Test("a lease that ends inside another client's request gives its share back too")
+    func leaseEndingInARequest() throws {
+        let governor = HostGovernor(configuration: Self.configuration)
+        let gone = try governor.register(
+            Self.registration("gone", priority: 9, share: 0.6), at: instant(0))
+        let stays = try governor.register(
+            Self.registration("stays", priority: 1, share: 0.6), at: instant(0))
+        governor.update(level: .fair, sustainableShare: 0.7, at: instant(1))
+        #expect(governor.advice(for: stays.id, at: instant(1))!.frameRate < 30)
+        // The survivor asks before each reading: its request, not a reading, finds the lease
+        // ended (at 30 s), and the readings after it are the same as before.
+        for second in stride(from: 2.0, through: 90, by: 1) {
+            _ = governor.advice(for: stays.id, at: instant(second))
+            governor.update(level: .fair, sustainableShare: 0.7, at: instant(second))
+        }
+        #expect(governor.advice(for: gone.id, at: instant(90)) == nil)
+        #expect(governor.clients.map(\.id) == [stays.id])
+        let alone = try #require(governor.advice(for: stays.id, at: instant(90)))
+        #expect(alone.frameRate == 30 && alone.ladderStep == 0)
+    }
+
     @Test("at most clientLimit clients")
     func clientLimit() throws {
         let governor = HostGovernor(
@@ -432,6 +453,34 @@ struct HostGovernorTests {
             (
                 #"{"name":"a","priority":"high","nominalFrameRate":30,"minFrameRate":10,"ladder":[{"name":"x","cost":1}]}"#,
                 "priority"
+            ),
+            // A right-to-left override, a zero-width space, a byte-order mark, a line
+            // separator and a tag character hide what a name says.
+            (
+                #"{"name":"cam\u202Eera","priority":1,"nominalFrameRate":30,"minFrameRate":10,"ladder":[{"name":"x","cost":1}]}"#,
+                "name"
+            ),
+            (
+                #"{"name":"a\u200Bb","priority":1,"nominalFrameRate":30,"minFrameRate":10,"ladder":[{"name":"x","cost":1}]}"#,
+                "name"
+            ),
+            (
+                #"{"name":"\uFEFFa","priority":1,"nominalFrameRate":30,"minFrameRate":10,"ladder":[{"name":"x","cost":1}]}"#,
+                "name"
+            ),
+            (
+                #"{"name":"a\u2028b","priority":1,"nominalFrameRate":30,"minFrameRate":10,"ladder":[{"name":"x","cost":1}]}"#,
+                "name"
+            ),
+            (
+                #"{"name":"a\uDB40\uDC41","priority":1,"nominalFrameRate":30,"minFrameRate":10,"ladder":[{"name":"x","cost":1}]}"#,
+                "name"
+            ),
+            // One grapheme of 3,000 combining marks: 64 characters are counted as scalars.
+            (
+                #"{"name":"e"# + String(repeating: "\u{301}", count: 3000)
+                    + #"","priority":1,"nominalFrameRate":30,"minFrameRate":10,"ladder":[{"name":"x","cost":1}]}"#,
+                "name"
             ),
             (
                 #"{"name":"a","priority":1,"nominalFrameRate":30,"minFrameRate":10,"ladder":[{"name":"x","cost":1}],"shedFirst":"quality"}"#,
