@@ -180,7 +180,8 @@ public struct ClientRegistration: Hashable, Sendable, Codable {
         ]
         guard (1...nameScalarLimit).contains(name.unicodeScalars.count),
             name.utf8.count <= nameByteLimit,
-            !name.unicodeScalars.contains(where: { refused.contains($0.properties.generalCategory) })
+            !name.unicodeScalars.contains(where: { refused.contains($0.properties.generalCategory) }
+            )
         else {
             throw decoder.invalidValue(
                 key,
