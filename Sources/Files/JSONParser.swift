@@ -229,13 +229,30 @@ public struct JSONParser {
         }
     }
 
+    /// Four hex digits, exactly (`UInt16(_:radix:)` alone would take a sign: `\\u+041`).
     private mutating func parseHexUnit() throws(ConfigurationError) -> UInt16 {
-        guard offset + 4 <= bytes.count,
-            let unit = UInt16(
-                String(decoding: bytes[offset..<offset + 4], as: UTF8.self), radix: 16)
-        else { throw syntaxError("expected four hex digits after \\u") }
+        guard offset + 4 <= bytes.count else {
+            throw syntaxError("expected four hex digits after \\u")
+        }
+        var unit: UInt16 = 0
+        for byte in bytes[offset..<offset + 4] {
+            guard let digit = Self.hexDigit(byte) else {
+                throw syntaxError("expected four hex digits after \\u")
+            }
+            unit = unit << 4 | UInt16(digit)
+        }
         offset += 4
         return unit
+    }
+
+    /// The value of one hex digit, `nil` for any other byte.
+    private static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     private mutating func expectWord(_ word: String) throws(ConfigurationError) {

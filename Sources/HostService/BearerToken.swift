@@ -45,10 +45,16 @@ public struct BearerToken: Sendable {
         return try BearerToken(String(decoding: data, as: UTF8.self), file: path)
     }
 
-    /// Whether an `Authorization` header value carries this token (compared in constant time).
+    /// Whether an `Authorization` header value carries this token (compared in constant
+    /// time). The scheme is case-insensitive and may be followed by more than one space, and
+    /// white space around the token is ignored (RFC 7235, RFC 9110 §11.1).
     public func accepts(authorization header: String?) -> Bool {
-        guard let header, header.hasPrefix("Bearer ") else { return false }
-        let offered = Array(header.utf8.dropFirst("Bearer ".utf8.count))
+        guard let header else { return false }
+        let parts = header.split(
+            maxSplits: 1, omittingEmptySubsequences: true,
+            whereSeparator: { $0 == " " || $0 == "\t" })
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return false }
+        let offered = Array(parts[1].trimmingCharacters(in: .whitespaces).utf8)
         guard offered.count == secret.count else { return false }
         var difference: UInt8 = 0
         for (a, b) in zip(offered, secret) { difference |= a ^ b }

@@ -24,6 +24,8 @@ public final class HTTPServer: Sendable {
         let daemon: OpaquePointer
         let port: UInt16
         let dispatcher: Dispatcher
+        /// The Unix domain socket the server bound, if any.
+        let unixSocket: UnixListenSocket?
     }
 
     /// Creates a server for the metrics `endpoint`; nothing listens until ``start()`` or
@@ -75,14 +77,15 @@ public final class HTTPServer: Sendable {
         let handler = handler
         let result: Result<Void, HTTPServerError> = state.withLock { state in
             guard state == nil else { return .success(()) }
-            var listenSocket: Int32 = -1
+            var unixSocket: UnixListenSocket?
             if let path = configuration.socketPath {
                 do throws(HTTPServerError) {
-                    listenSocket = try UnixListenSocket.open(path, backlog: Self.listenBacklog)
+                    unixSocket = try UnixListenSocket(path, backlog: Self.listenBacklog)
                 } catch {
                     return .failure(error)
                 }
             }
+            let listenSocket = unixSocket?.descriptor ?? -1
             let dispatcher = Dispatcher(
                 handler: handler, configuration: configuration,
                 ledger: ConnectionLedger(
@@ -99,15 +102,16 @@ public final class HTTPServer: Sendable {
             }
             guard let daemon else {
                 let reason = errno == 0 ? "libmicrohttpd refused to start" : Self.lastError()
-                if listenSocket >= 0 {
-                    close(listenSocket)
-                    UnixListenSocket.remove(configuration.socketPath)
+                if let unixSocket {
+                    close(unixSocket.descriptor)
+                    unixSocket.remove()
                 }
                 return .failure(
                     .cannotStart(address: configuration.listenDescription, reason: reason))
             }
             state = Serving(
-                daemon: daemon, port: headroom_mhd_bound_port(daemon), dispatcher: dispatcher)
+                daemon: daemon, port: headroom_mhd_bound_port(daemon), dispatcher: dispatcher,
+                unixSocket: unixSocket)
             return .success(())
         }
         try result.get()
@@ -123,7 +127,7 @@ public final class HTTPServer: Sendable {
             // (and its connection resumed) first.
             serving.dispatcher.endStreams()
             MHD_stop_daemon(serving.daemon)
-            UnixListenSocket.remove(configuration.socketPath)
+            serving.unixSocket?.remove()
             state = nil
         }
     }

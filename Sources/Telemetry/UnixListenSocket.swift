@@ -4,14 +4,22 @@
 
 /// The listening Unix domain socket of a server on a path: created with mode 0660 so that the
 /// socket's group may connect and nobody else, replacing a stale socket a killed server left,
-/// never anything else.
-enum UnixListenSocket {
+/// never anything else; removed at the end only if the path still names the socket this
+/// server made (not another instance's, bound there since).
+struct UnixListenSocket: Sendable {
+    /// The listening descriptor.
+    let descriptor: Int32
+    /// Where it was bound.
+    let path: String
+    /// The socket file's identity when bound: its device and inode.
+    private let identity: (device: UInt64, inode: UInt64)
+
     /// A bound, listening socket at `path`.
     ///
     /// - Throws: ``HTTPServerError/unusableSocketPath(_:reason:)`` when the path is too long,
     ///   holds something that is not a socket, or a live server already listens there;
     ///   ``HTTPServerError/cannotStart(address:reason:)`` when the socket cannot be bound.
-    static func open(_ path: String, backlog: UInt32) throws(HTTPServerError) -> Int32 {
+    init(_ path: String, backlog: UInt32) throws(HTTPServerError) {
         func unusable(_ reason: String) -> HTTPServerError {
             .unusableSocketPath(path, reason: reason)
         }
@@ -33,7 +41,7 @@ enum UnixListenSocket {
             guard status.st_mode & S_IFMT == S_IFSOCK else {
                 throw unusable("the path exists and is not a socket")
             }
-            guard !isListening(&address) else {
+            guard !Self.isListening(&address) else {
                 throw unusable("another server is listening there")
             }
             unlink(path)
@@ -45,20 +53,27 @@ enum UnixListenSocket {
                 bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        guard bound == 0, chmod(path, 0o660) == 0, listen(descriptor, Int32(backlog)) == 0 else {
+        var made = stat()
+        guard bound == 0, lstat(path, &made) == 0, chmod(path, 0o660) == 0,
+            listen(descriptor, Int32(backlog)) == 0
+        else {
             let reason = String(cString: strerror(errno))
             close(descriptor)
             if bound == 0 { unlink(path) }
             throw failure(reason)
         }
-        return descriptor
+        self.descriptor = descriptor
+        self.path = path
+        identity = (UInt64(made.st_dev), UInt64(made.st_ino))
     }
 
-    /// Removes the socket at `path`, if it is one.
-    static func remove(_ path: String?) {
-        guard let path else { return }
+    /// Removes the socket file, if the path still names the one this server bound.
+    func remove() {
         var status = stat()
-        if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK { unlink(path) }
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK,
+            UInt64(status.st_dev) == identity.device, UInt64(status.st_ino) == identity.inode
+        else { return }
+        unlink(path)
     }
 
     /// Whether a server accepts connections at `address`.

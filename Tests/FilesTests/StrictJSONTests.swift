@@ -94,6 +94,12 @@ struct StrictJSONTests {
         #expect(problem("{} x")?.problem.hasPrefix("not valid JSON: unexpected text after") == true)
         #expect(problem("{\"a\": \"\u{01}\"}")?.problem.contains("control character") == true)
         #expect(problem("[01]")?.problem.hasPrefix("not valid JSON") == true)
+        // Four hex digits exactly: no sign, no space.
+        for escape in [#"\u+041"#, #"\u-041"#, #"\u 041"#, #"\u04G1"#] {
+            #expect(
+                problem("[\"\(escape)\"]")?.problem.contains("four hex digits") == true, "\(escape)"
+            )
+        }
     }
 
     @Test("nesting beyond the limit is refused without exhausting the stack")

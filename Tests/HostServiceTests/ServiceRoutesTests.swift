@@ -221,6 +221,12 @@ struct ServiceRoutesTests {
         chmod(path, 0o600)
         let token = try BearerToken.load(from: path)
         #expect(token.accepts(authorization: "Bearer s3cret-token-0123456789"))
+        // The scheme in any case, more than one space, white space after the token.
+        #expect(token.accepts(authorization: "bearer s3cret-token-0123456789"))
+        #expect(token.accepts(authorization: "BEARER  s3cret-token-0123456789 "))
+        #expect(!token.accepts(authorization: "Basic s3cret-token-0123456789"))
+        #expect(!token.accepts(authorization: "Bearers3cret-token-0123456789"))
+        #expect(!token.accepts(authorization: "Bearer s3cret-token-012345678"))
         try "short".write(toFile: path, atomically: false, encoding: .utf8)
         chmod(path, 0o600)
         #expect(throws: (any Error).self) { try BearerToken.load(from: path) }

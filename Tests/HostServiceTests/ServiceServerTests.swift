@@ -107,6 +107,17 @@ import Units
         close(stale)
         #expect(bound == 0 && access(path, F_OK) == 0)
         try Self.server(fixture, socketPath: path).stop()
+        // A server whose socket file was removed and taken by another instance leaves the
+        // other's socket when it stops.
+        let first = try Self.server(fixture, socketPath: path)
+        unlink(path)
+        let second = try Self.server(fixture, socketPath: path)
+        first.stop()
+        #expect(access(path, F_OK) == 0, "the second server's socket was removed")
+        let answer = try RawHTTPClient(socketPath: path).get("/v1/clients")
+        #expect(answer.hasPrefix("HTTP/1.1 200"))
+        second.stop()
+        #expect(access(path, F_OK) != 0)
         // A file in the way is not replaced.
         #expect(FileManager.default.createFile(atPath: path, contents: Data("keep".utf8)))
         defer { unlink(path) }
