@@ -4,6 +4,11 @@ import Telemetry
 /// The service's recent events, kept in a ring so that a reader can resume with
 /// `Last-Event-ID`, and the readers waiting for the next one.
 ///
+/// Event ids count up from ``firstID``, by default a random number for each log (so for each
+/// process of `serve`): an id from an earlier process is then, all but surely, not one this
+/// log gave, and a reader resuming with it gets every event kept instead of skipping the new
+/// process's first ones.
+///
 /// Memory is bounded whatever the readers do: the ring keeps ``capacity`` events, a reader
 /// holds only its position and one event's bytes, at most ``readerLimit`` readers are open, and
 /// a reader more than ``lagLimit`` events behind is closed (it may reconnect and resume).
@@ -14,12 +19,14 @@ public final class EventLog: Sendable {
     public let readerLimit: Int
     /// How far behind the newest event a reader may fall before it is closed.
     public let lagLimit: Int
+    /// The first event's id.
+    public let firstID: Int
 
     private struct State {
         var events: [ServiceEvent] = []
         /// Index in `events` of the oldest event once the ring is full.
         var start = 0
-        var latestID = 0
+        var latestID: Int
         var heartbeats = 0
         var readers = 0
         var isClosed = false
@@ -27,16 +34,24 @@ public final class EventLog: Sendable {
         var nextWaker = 0
     }
 
-    private let state = LockedState(State())
+    private let state: LockedState<State>
 
-    /// An empty log.
-    public init(capacity: Int = 1024, readerLimit: Int = 256, lagLimit: Int = 256) {
+    /// A random first id: 1 to 2⁴⁰, far below 2⁵³ (exact in JavaScript and JSON readers).
+    public static func randomFirstID() -> Int { Int.random(in: 1...(1 << 40)) }
+
+    /// An empty log whose first event will have id `firstID` (at least 1).
+    public init(
+        capacity: Int = 1024, readerLimit: Int = 256, lagLimit: Int = 256,
+        firstID: Int = randomFirstID()
+    ) {
         self.capacity = max(1, capacity)
         self.readerLimit = readerLimit
         self.lagLimit = min(lagLimit, capacity)
+        self.firstID = max(1, firstID)
+        state = LockedState(State(latestID: self.firstID - 1))
     }
 
-    /// The newest event's id (0 before the first).
+    /// The newest event's id (``firstID`` − 1 before the first).
     public var latestID: Int { state.withLock { $0.latestID } }
 
     /// How many readers are open.
@@ -80,21 +95,28 @@ public final class EventLog: Sendable {
     }
 
     /// A new reader that sends the events after `lastEventID` (a resuming client's
-    /// `Last-Event-ID`; an id this log never gave, from an earlier process, counts as none;
-    /// one further back than ``lagLimit`` resumes that far back, saying what was missed), or
-    /// only new events without one; nil when ``readerLimit`` readers are open.
+    /// `Last-Event-ID`: one further back than ``lagLimit`` resumes that far back, saying what
+    /// was missed; an id this log never gave — from an earlier process, or 0 — sends every
+    /// event kept, within the lag limit), or only new events without one; nil when
+    /// ``readerLimit`` readers are open.
     public func reader(after lastEventID: Int?) -> EventReader? {
         state.withLock { state -> EventReader? in
             guard state.readers < readerLimit, !state.isClosed else { return nil }
             state.readers += 1
             var cursor = state.latestID
             var greeting = ": headroom events after \(cursor)\n\n"
-            if let lastEventID, lastEventID >= 0, lastEventID <= state.latestID {
-                cursor = max(lastEventID, state.latestID - lagLimit)
+            let oldest = max(firstID - 1, state.latestID - lagLimit)
+            if let lastEventID, ((firstID - 1)...state.latestID).contains(lastEventID) {
+                cursor = max(lastEventID, oldest)
                 greeting =
                     cursor == lastEventID
                     ? ": resuming after \(cursor)\n\n"
                     : ": events \(lastEventID + 1) to \(cursor) are no longer kept\n\n"
+            } else if let lastEventID {
+                cursor = oldest
+                greeting =
+                    ": \(lastEventID) is not an id of these events (the service restarted?):"
+                    + " every event kept, from \(cursor + 1)\n\n"
             }
             return EventReader(
                 log: self, cursor: cursor, heartbeats: state.heartbeats, greeting: greeting)

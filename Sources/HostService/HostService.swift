@@ -11,8 +11,8 @@ import Units
 /// It is fed by the pressure observer (``consume(_:)``, on the sampling thread: quick, never
 /// blocking): each reading is kept for `GET /v1/pressure`, fed to the governor (which may
 /// change clients' advice, each change an `advice` event), and a change of level is a
-/// `pressure` event; readers get a keep-alive comment at the first reading 15 s after the last
-/// one, and expired leases are let go. Every time is the injected clock's, so a test (or a
+/// `pressure` event, and expired leases are let go. ``sendKeepAlives()``, a service of its own,
+/// gives readers a keep-alive comment every 15 s whatever the readings do. Every time is the injected clock's, so a test (or a
 /// replayed trace, or a run on virtual time) drives the whole service. ``close()`` ends every event stream.
 public final class HostService: Sendable {
     /// The governor of every registered pipeline.
@@ -29,13 +29,11 @@ public final class HostService: Sendable {
 
     private struct Latest {
         var reading: PressureReading?
-        var lastHeartbeat: MonotonicInstant?
         /// The governor's revision they were published at.
         var publishedRevision = -1
     }
 
-    /// The least time between keep-alive comments on the event streams: one goes with the
-    /// first reading this long after the last.
+    /// The time between keep-alive comments on the event streams.
     public static let heartbeatInterval = Duration.seconds(15)
 
     /// A service with no clients and no reading yet.
@@ -64,16 +62,28 @@ public final class HostService: Sendable {
         events.close()
     }
 
+    /// Sends every reader a keep-alive comment every ``heartbeatInterval`` of the service's
+    /// clock until cancelled: proxies keep the streams open, and a reader whose client has
+    /// gone is found (its write fails) within the interval. Run it as a service beside the
+    /// server.
+    ///
+    /// - Throws: `CancellationError` when cancelled.
+    public func sendKeepAlives() async throws {
+        var next = clock.now
+        while true {
+            next = next.advanced(by: Self.heartbeatInterval)
+            try await clock.sleep(until: next)
+            events.heartbeat()
+        }
+    }
+
     /// Takes one reading: kept, given to the governor, a `pressure` event when the level
-    /// changed (and for the first reading), a keep-alive when one is due.
+    /// changed (and for the first reading).
     public func consume(_ reading: PressureReading) {
         let now = clock.now
-        let (previous, heartbeatDue) = latest.withLock { latest in
-            let previous = latest.reading
-            latest.reading = reading
-            let due = now.isAtLeast(Self.heartbeatInterval, after: latest.lastHeartbeat)
-            if due { latest.lastHeartbeat = now }
-            return (previous, due)
+        let previous = latest.withLock { latest in
+            defer { latest.reading = reading }
+            return latest.reading
         }
         governor.update(level: reading.level, sustainableShare: reading.sustainableShare, at: now)
         if previous?.level != reading.level {
@@ -81,7 +91,6 @@ public final class HostService: Sendable {
                 name: "pressure",
                 data: ServiceJSON.line(PressureDocument(reading: reading, from: previous?.level)))
         }
-        if heartbeatDue && previous != nil { events.heartbeat() }
         publishMetrics()
     }
 

@@ -7,7 +7,11 @@
 /// is idle. The policy closes the oldest idle connection rather than refusing the new one, so
 /// a flood of idle connections from one address never locks out a scraper that shares it
 /// (loopback, NAT): the scraper's connection is the newest and leaves the idle queue as soon
-/// as its request is read. Only when nothing else is idle is the new connection itself closed.
+/// as its request is read. A connection holding a *stream* (an event stream's long response)
+/// is given up next, oldest first: a stream can be resumed (`Last-Event-ID`), so readers never
+/// lock out a scrape or a request from their address, however many they are and whether their
+/// clients are still there. Only when nothing else is idle or streaming is the new connection
+/// itself closed.
 ///
 /// A pure value: the server keeps it under a lock and does the closing.
 struct ConnectionLedger<Connection: Hashable, Client: Hashable> {
@@ -20,6 +24,8 @@ struct ConnectionLedger<Connection: Hashable, Client: Hashable> {
     private var openCount: [Client: Int] = [:]
     private var idle = InsertionOrderedSet<Connection>()
     private var idleByClient: [Client: InsertionOrderedSet<Connection>] = [:]
+    private var streaming = InsertionOrderedSet<Connection>()
+    private var streamingByClient: [Client: InsertionOrderedSet<Connection>] = [:]
 
     /// A ledger with no connection; both limits are at least 1.
     init(totalLimit: Int, perClientLimit: Int) {
@@ -41,11 +47,17 @@ struct ConnectionLedger<Connection: Hashable, Client: Hashable> {
         idle.contains(connection)
     }
 
+    /// Whether `connection` is open and holding a stream.
+    func isStreaming(_ connection: Connection) -> Bool {
+        streaming.contains(connection)
+    }
+
     /// Records a new idle connection from `client` and returns the connections to close so
-    /// that both bounds hold again: the client's oldest idle connection when the client is
-    /// over its bound, then the oldest idle connection of all when the total is. The new
-    /// connection is chosen only when nothing older is idle. Those returned are forgotten at
-    /// once; their later ``closed(_:)`` does nothing.
+    /// that both bounds hold again: when the client is over its bound, its oldest idle
+    /// connection, else its oldest stream; then, when the total is over, the oldest idle
+    /// connection of all, else the oldest stream. The new connection is chosen only when
+    /// nothing older is idle or streaming. Those returned are forgotten at once; their later
+    /// ``closed(_:)`` does nothing.
     mutating func opened(_ connection: Connection, from client: Client) -> [Connection] {
         guard clients[connection] == nil else { return [] }
         clients[connection] = client
@@ -53,15 +65,34 @@ struct ConnectionLedger<Connection: Hashable, Client: Hashable> {
         idle.append(connection)
         idleByClient[client, default: InsertionOrderedSet()].append(connection)
         var closing: [Connection] = []
-        if count(from: client) > perClientLimit, let oldest = idleByClient[client]?.first {
+        if count(from: client) > perClientLimit,
+            let oldest = oldestOther(idleByClient[client], streamingByClient[client], connection)
+        {
             forget(oldest)
             closing.append(oldest)
         }
-        if count > totalLimit, let oldest = idle.first {
+        if count > totalLimit, let oldest = oldestOther(idle, streaming, connection) {
             forget(oldest)
             closing.append(oldest)
         }
         return closing
+    }
+
+    /// The oldest idle connection other than `new`, else the oldest stream, else `new`.
+    private func oldestOther(
+        _ idle: InsertionOrderedSet<Connection>?, _ streams: InsertionOrderedSet<Connection>?,
+        _ new: Connection
+    ) -> Connection? {
+        if let oldest = idle?.first, oldest != new { return oldest }
+        return streams?.first ?? idle?.first
+    }
+
+    /// The connection's response is a stream: it stays busy until the stream ends, and may be
+    /// given up for a new connection once nothing is idle.
+    mutating func streamStarted(_ connection: Connection) {
+        guard let client = clients[connection] else { return }
+        streaming.append(connection)
+        streamingByClient[client, default: InsertionOrderedSet()].append(connection)
     }
 
     /// The request's headers have arrived: the connection is busy until ``requestEnded(_:)``.
@@ -75,6 +106,7 @@ struct ConnectionLedger<Connection: Hashable, Client: Hashable> {
     /// newest idle one.
     mutating func requestEnded(_ connection: Connection) {
         guard let client = clients[connection] else { return }
+        removeStream(connection, of: client)
         idle.append(connection)
         idleByClient[client, default: InsertionOrderedSet()].append(connection)
     }
@@ -89,7 +121,14 @@ struct ConnectionLedger<Connection: Hashable, Client: Hashable> {
         idle.remove(connection)
         idleByClient[client]?.remove(connection)
         if idleByClient[client]?.isEmpty == true { idleByClient[client] = nil }
+        removeStream(connection, of: client)
         openCount[client]! -= 1
         if openCount[client] == 0 { openCount[client] = nil }
+    }
+
+    private mutating func removeStream(_ connection: Connection, of client: Client) {
+        streaming.remove(connection)
+        streamingByClient[client]?.remove(connection)
+        if streamingByClient[client]?.isEmpty == true { streamingByClient[client] = nil }
     }
 }

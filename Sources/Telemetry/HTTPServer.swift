@@ -195,18 +195,30 @@ private final class Dispatcher: Sendable {
         self.connections = LockedState(ledger)
     }
 
-    /// Records a new connection and closes those the ledger gives up, the new one included
-    /// when nothing else is idle.
+    /// Records a new connection and closes those the ledger gives up (an idle one, else a
+    /// stream, whose response is ended first), the new one included when nothing else is idle
+    /// or streaming.
     func opened(_ connection: ServedConnection, from client: ClientAddress) {
         connections.withLock { ledger in
             // Under the lock: libmicrohttpd closes a socket only after telling `closed`, which
             // waits for this lock, so every socket the ledger returns is still the one it
             // names. `shutdown` ends the TCP connection; the thread that polls it then sees
-            // the end, closes the socket and frees its slot.
+            // the end, closes the socket and frees its slot. A stream waiting for its next
+            // event is suspended, and libmicrohttpd does not poll it: ending the stream
+            // resumes it.
             for closing in ledger.opened(connection, from: client) where closing.socket >= 0 {
+                let ending = streams.withLock { streams in
+                    streams.values.filter { $0.handle == closing.handle }
+                }
+                for body in ending { body.end() }
                 shutdown(closing.socket, Int32(SHUT_RDWR))
             }
         }
+    }
+
+    /// The connection's response is a stream (see ``ConnectionLedger/streamStarted(_:)``).
+    func streamStarted(_ connection: ServedConnection) {
+        connections.withLock { $0.streamStarted(connection) }
     }
 
     func requestStarted(_ connection: ServedConnection) {
@@ -267,6 +279,9 @@ private final class StreamedBody: Sendable {
         self.source = source
         self.connection = ConnectionHandle(pointer: connection)
     }
+
+    /// The connection's handle.
+    var handle: OpaquePointer { connection.pointer }
 
     /// Fills `buffer` from the source: a byte count, 0 after suspending the connection, or
     /// the end of the stream.
@@ -454,6 +469,7 @@ private func send(
     }
     defer { MHD_destroy_response(mhdResponse) }
     addHeaders(contentType: stream.contentType, stream.headers, to: mhdResponse)
+    dispatcher.streamStarted(ServedConnection(connection))
     return MHD_queue_response(connection, UInt32(stream.status), mhdResponse)
 }
 

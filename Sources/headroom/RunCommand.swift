@@ -109,7 +109,14 @@ enum RunCommand {
                 // The server is one of the run's services and stops with it; this stops it
                 // when the run is refused before its services start (over budget).
                 defer { server?.stop() }
-                let serving = server.map { server in [Service.holding("http") { server.stop() }] }
+                let serving = server.map { server in
+                    [
+                        Service.holding("http") { server.stop() },
+                        Service("keep-alive", ending: .runsUntilCancelled) {
+                            try await run.service.sendKeepAlives()
+                        },
+                    ]
+                }
                 let display = RunDisplay(
                     isLive: !json && Console.isTerminal, isQuiet: json, duration: options.duration)
                 if !json { Console.out(display.header(options)) }

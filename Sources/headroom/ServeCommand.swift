@@ -149,6 +149,10 @@ enum ServeCommand {
                     })
                 }
             ]
+            services.append(
+                Service("keep-alive", ending: .runsUntilCancelled, isOnClock: false) {
+                    try await service.sendKeepAlives()
+                })
             if let interval = systemd.watchdogInterval {
                 services.append(
                     Service("watchdog", ending: .runsUntilCancelled, isOnClock: false) {

@@ -23,7 +23,7 @@ struct EventLogTests {
 
     @Test("a reader gets new events in order, in the event-stream format")
     func eventsInOrder() throws {
-        let log = EventLog()
+        let log = EventLog(firstID: 1)
         log.append(name: "pressure", data: #"{"level":"nominal"}"#)
         let reader = try #require(log.reader(after: nil))
         #expect(Self.drain(reader).text == ": headroom events after 1\n\n")
@@ -35,21 +35,39 @@ struct EventLogTests {
         )
     }
 
-    @Test("Last-Event-ID resumes after that event; an unknown id starts fresh")
+    @Test("Last-Event-ID resumes after that event; an unknown id gets every event kept")
     func resumes() throws {
-        let log = EventLog()
+        let log = EventLog(firstID: 1)
         for index in 1...5 { log.append(name: "advice", data: "{\"n\":\(index)}") }
         let resumed = Self.drain(try #require(log.reader(after: 3))).text
         #expect(resumed.hasPrefix(": resuming after 3\n\nid: 4\n"))
         #expect(resumed.contains("id: 5\n"))
         #expect(!resumed.contains("id: 3\n"))
-        let fresh = Self.drain(try #require(log.reader(after: 99))).text
+        let unknown = Self.drain(try #require(log.reader(after: 99))).text
+        #expect(unknown.hasPrefix(": 99 is not an id of these events"))
+        #expect(unknown.contains("id: 1\n") && unknown.contains("id: 5\n"))
+        let fresh = Self.drain(try #require(log.reader(after: nil))).text
         #expect(fresh == ": headroom events after 5\n\n")
+    }
+
+    @Test("a reader resuming with an id of an earlier process misses none of the new one's")
+    func resumesAcrossARestart() throws {
+        // Two processes: each log's ids start at a random number of its own.
+        let earlier = EventLog()
+        for index in 1...5 { earlier.append(name: "advice", data: "{\"n\":\(index)}") }
+        let lastSeen = earlier.latestID
+        let restarted = EventLog()
+        #expect(restarted.firstID != earlier.firstID)
+        restarted.append(name: "pressure", data: #"{"level":"nominal"}"#)
+        restarted.append(name: "advice", data: "{}")
+        let resumed = Self.drain(try #require(restarted.reader(after: lastSeen))).text
+        #expect(resumed.contains("id: \(restarted.firstID)\nevent: pressure\n"))
+        #expect(resumed.contains("id: \(restarted.firstID + 1)\nevent: advice\n"))
     }
 
     @Test("a waiting reader is woken by the next event and by a keep-alive")
     func wakes() throws {
-        let log = EventLog()
+        let log = EventLog(firstID: 1)
         let reader = try #require(log.reader(after: nil))
         _ = Self.drain(reader)
         let woken = LockedState(0)
@@ -67,7 +85,7 @@ struct EventLogTests {
 
     @Test("a reader that falls behind is closed, never grows; the log keeps its capacity")
     func fallsBehind() throws {
-        let log = EventLog(capacity: 64, readerLimit: 4, lagLimit: 16)
+        let log = EventLog(capacity: 64, readerLimit: 4, lagLimit: 16, firstID: 1)
         let reader = try #require(log.reader(after: nil))
         _ = Self.drain(reader)
         for index in 0..<1000 { log.append(name: "advice", data: "{\"n\":\(index)}") }
@@ -93,7 +111,7 @@ struct EventLogTests {
 
     @Test("closing the log ends every stream")
     func closes() throws {
-        let log = EventLog()
+        let log = EventLog(firstID: 1)
         let reader = try #require(log.reader(after: nil))
         _ = Self.drain(reader)
         log.close()
@@ -117,5 +135,27 @@ struct EventLogTests {
         // One for the registration, one for the shedding.
         #expect(text.components(separatedBy: "event: advice\n").count == 3)
         #expect(text.contains("\"name\":\"people\""))
+    }
+
+    @Test(
+        "keep-alives reach every reader every 15 s of the service's clock, with no reading",
+        .timeLimit(.minutes(1)))
+    func keepAlivesWithoutReadings() async throws {
+        let fixture = try ServiceFixture()
+        let reader = try #require(fixture.service.events.reader(after: nil))
+        _ = Self.drain(reader)
+        let keepAlives = Task { try await fixture.service.sendKeepAlives() }
+        defer { keepAlives.cancel() }
+        for _ in 0..<3 {
+            while fixture.clock.sleeperCount == 0 { await Task.yield() }
+            #expect(Self.drain(reader).text.isEmpty, "nothing before the interval")
+            fixture.clock.advance(by: HostService.heartbeatInterval)
+            var text = ""
+            while text.isEmpty {
+                await Task.yield()
+                text = Self.drain(reader).text
+            }
+            #expect(text == ": keep-alive\n\n")
+        }
     }
 }

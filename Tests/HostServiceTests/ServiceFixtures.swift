@@ -14,7 +14,7 @@ struct ServiceFixture {
     let routes: ServiceRoutes
     let metrics: HeadroomMetrics
 
-    init(token: BearerToken? = nil, events: EventLog = EventLog()) throws {
+    init(token: BearerToken? = nil, events: EventLog = EventLog(firstID: 1)) throws {
         metrics = try HeadroomMetrics()
         service = HostService(
             configuration: HostGovernorConfiguration(processorCount: 2), clock: clock,

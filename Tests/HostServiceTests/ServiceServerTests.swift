@@ -74,6 +74,38 @@ import Units
         #expect(fixture.service.events.readerCount == 0)
     }
 
+    @Test("event readers holding every slot of their address never lock out a request")
+    func readersNeverLockOut() throws {
+        let fixture = try ServiceFixture()
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(
+                listen: try ListenAddress(parsing: "127.0.0.1:0"), perClientConnectionLimit: 4),
+            handler: fixture.routes)
+        try server.start()
+        defer { server.stop() }
+        let client = RawHTTPClient(port: server.port)
+        var readers: [Int32] = []
+        defer { for reader in readers { close(reader) } }
+        for _ in 0..<4 {
+            let descriptor = try client.connect()
+            readers.append(descriptor)
+            RawHTTPClient.send(
+                "GET /v1/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n",
+                on: descriptor)
+            _ = RawHTTPClient.read(until: "headroom events after", from: descriptor)
+        }
+        #expect(fixture.service.events.readerCount == 4)
+        // Every slot of loopback is a waiting reader: a read, a scrape and a registration
+        // are answered all the same, each in the place of the oldest reader.
+        #expect(try client.get("/v1/pressure").hasPrefix("HTTP/1.1 "))
+        #expect(try client.get("/metrics").hasPrefix("HTTP/1.1 200"))
+        let created = try client.request("POST", "/v1/clients", body: ServiceFixture.registration)
+        #expect(created.hasPrefix("HTTP/1.1 201"))
+        // The oldest reader was ended, and may resume.
+        let ended = RawHTTPClient.read(until: "never sent", from: readers[0])
+        #expect(!ended.contains("never sent"))
+    }
+
     @Test("the Unix socket: mode 0660, served, removed on stop; a stale one is replaced")
     func unixSocket() throws {
         let path =

@@ -49,6 +49,32 @@ import Testing
         #expect(ledger.count == 2)
     }
 
+    @Test func streamsGiveWayToANewConnectionOnceNothingIsIdleOldestFirst() {
+        var ledger = ConnectionLedger<Int, String>(totalLimit: 100, perClientLimit: 3)
+        // Three readers from loopback hold every slot of the address.
+        for reader in 1...3 {
+            _ = ledger.opened(reader, from: "loopback")
+            ledger.requestStarted(reader)
+            ledger.streamStarted(reader)
+            #expect(ledger.isStreaming(reader))
+        }
+        // A scrape from the same address: the oldest reader gives way (it may resume).
+        #expect(ledger.opened(4, from: "loopback") == [1])
+        ledger.requestStarted(4)
+        // Idle connections go before streams.
+        ledger.requestEnded(4)
+        #expect(ledger.opened(5, from: "loopback") == [4])
+        ledger.requestStarted(5)
+        // A stream that ended is idle again, and goes first.
+        ledger.requestEnded(3)
+        #expect(!ledger.isStreaming(3))
+        #expect(ledger.opened(6, from: "loopback") == [3])
+        // A request in progress (not a stream) is never given up.
+        ledger.requestStarted(6)
+        #expect(ledger.opened(7, from: "loopback") == [2])
+        #expect(ledger.opened(8, from: "loopback") == [7])
+    }
+
     @Test func closingAConnectionAlreadyGivenUpChangesNothing() {
         var ledger = ConnectionLedger<Int, String>(totalLimit: 1, perClientLimit: 1)
         _ = ledger.opened(1, from: "a")

@@ -32,6 +32,9 @@ public final class ManualClock: ThreadWaitingClock {
     /// How many threads are waiting on the clock; lets a test wait until a waiter arrived.
     public var waiterCount: Int { state.withLock { $0.waiters.count } }
 
+    /// How many tasks are sleeping on the clock; lets a test wait until a sleeper arrived.
+    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
     /// Moves time forward by `duration` and wakes the waiters now due.
     public func advance(by duration: Duration) {
         let (due, woken) = state.withLock { state in
