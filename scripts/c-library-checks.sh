@@ -35,6 +35,17 @@ fixture
 "$work/check-asan" "$work/board/sys" "$work/board/proc" "$work/report-asan.json" \
   || fail "check.c under AddressSanitizer"
 
+# Marks under attack (Tests/CLibrary/marks.c): a gone reader, a full pipe, descriptor 3
+# reused for the program's own file, names that are not names. Under a timeout: a blocked
+# mark would hang; a SIGPIPE would kill (exit 141).
+cc -Wall -Wextra -Werror -o "$work/marks" Tests/CLibrary/marks.c $flags
+for mode in gone full "reused $work/data.bin" names; do
+  status=0
+  # shellcheck disable=SC2086  # the mode's words
+  timeout -s KILL 20 "$work/marks" $mode 2>"$work/marks.err" || status=$?
+  [[ $status -eq 0 ]] || { fail "marks $mode: exit $status"; cat "$work/marks.err"; }
+done
+
 # The example: first frame before the encoder (deferred) and after it (eager).
 cc -Wall -Wextra -Werror -o "$work/launch" examples/c/launch.c $flags
 ffmpeg -loglevel error -y -f lavfi -i testsrc2=size=640x480:rate=30 -frames:v 3 -pix_fmt yuv420p \
@@ -64,4 +75,4 @@ if ((failures > 0)); then
   echo "c-library-checks: $failures failure(s)"
   exit 1
 fi
-echo "c-library-checks: all passed (check.c plain and under ASan, the C example deferred and eager)"
+echo "c-library-checks: all passed (check.c plain and under ASan, marks under attack, the C example deferred and eager)"

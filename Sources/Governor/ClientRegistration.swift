@@ -175,13 +175,8 @@ public struct ClientRegistration: Hashable, Sendable, Codable {
     /// or paragraph separator, a surrogate or unassigned: a name is shown in lists, metrics
     /// and terminals, where such characters would hide or disguise what it says.
     static func checkName(_ name: String, key: some CodingKey, _ decoder: any Decoder) throws {
-        let refused: Set<Unicode.GeneralCategory> = [
-            .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned,
-        ]
         guard (1...nameScalarLimit).contains(name.unicodeScalars.count),
-            name.utf8.count <= nameByteLimit,
-            !name.unicodeScalars.contains(where: { refused.contains($0.properties.generalCategory) }
-            )
+            name.utf8.count <= nameByteLimit, !name.unicodeScalars.contains(where: \.hidesText)
         else {
             throw decoder.invalidValue(
                 key,

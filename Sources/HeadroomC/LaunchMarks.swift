@@ -25,20 +25,35 @@ public enum CLaunchMarks {
         guard let name, name.pointee != 0 else {
             return LastError.fail(CStatus.invalidArgument, "name: expected a non-empty string")
         }
-        let descriptor = TraceDescriptor.number
-        if descriptor >= 0 {
+        if let pipe = TraceDescriptor.given {
             let phase: UInt8 =
                 switch kind {
                 case .begin: UInt8(ascii: "B")
                 case .end: UInt8(ascii: "E")
                 case .mark: UInt8(ascii: "i")
                 }
-            guard TraceDescriptor.write(phase, name, descriptor: descriptor) else {
+            switch TraceDescriptor.write(phase, name, into: pipe) {
+            case .success:
+                return CStatus.ok
+            case .failure(.badName(let problem)):
+                return LastError.fail(CStatus.invalidArgument, "name: \(problem)")
+            case .failure(.notThePipe):
                 return LastError.fail(
                     CStatus.inputOutput,
-                    "HEADROOM_TRACE_FD \(descriptor): \(String(cString: strerror(errno)))")
+                    "HEADROOM_TRACE_FD \(pipe.number) is no longer the trace pipe (closed, and"
+                        + " the descriptor reused?): the mark is dropped")
+            case .failure(.full):
+                let dropped = TraceDescriptor.dropped.load(ordering: .relaxed)
+                return LastError.fail(
+                    CStatus.inputOutput,
+                    "HEADROOM_TRACE_FD \(pipe.number): the pipe is full, nobody reads it; the"
+                        + " mark is dropped (\(dropped) so far)")
+            case .failure(.failed(let code)):
+                return LastError.fail(
+                    CStatus.inputOutput,
+                    "HEADROOM_TRACE_FD \(pipe.number): \(String(cString: strerror(code)))"
+                        + (code == EPIPE ? " (the measurement has ended)" : ""))
             }
-            return CStatus.ok
         }
         let phase = PhaseNames.shared.phase(name)
         switch kind {

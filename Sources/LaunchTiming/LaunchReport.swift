@@ -43,6 +43,9 @@ public struct PhaseInterval: Hashable, Codable, Sendable {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
+        if let problem = PhaseNameRule.problem(with: name) {
+            throw decoder.invalidValue(CodingKeys.name, problem)
+        }
         let startSeconds = try container.decode(Double.self, forKey: .start)
         let durationSeconds = try container.decode(Double.self, forKey: .duration)
         depth = try container.decodeIfPresent(Int.self, forKey: .depth) ?? 0
@@ -86,6 +89,9 @@ public struct PhaseMark: Hashable, Codable, Sendable {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
+        if let problem = PhaseNameRule.problem(with: name) {
+            throw decoder.invalidValue(CodingKeys.name, problem)
+        }
         let seconds = try container.decode(Double.self, forKey: .time)
         guard LaunchReport.secondsRange.contains(seconds) else {
             throw decoder.invalidValue(CodingKeys.time, LaunchReport.secondsProblem(seconds))

@@ -68,7 +68,12 @@ public struct TraceEvent: Hashable, Sendable {
         guard let phase = Phase(rawValue: code == "I" ? "i" : code) else { return nil }
         var name = ""
         switch fields["name"] {
-        case .string(let text)?: name = text
+        case .string(let text)? where text.isEmpty && phase == .end: break
+        case .string(let text)?:
+            if let problem = PhaseNameRule.problem(with: text) {
+                throw ConfigurationError(path: field("name"), problem: problem)
+            }
+            name = text
         case nil where phase == .end: break
         default: throw ConfigurationError(path: field("name"), problem: "expected a string")
         }

@@ -65,6 +65,10 @@ public struct TracedLaunchRequest: Sendable {
 public enum TracedLaunch {
     /// The environment variable naming the trace descriptor.
     public static let descriptorVariable = "HEADROOM_TRACE_FD"
+    /// The environment variable holding the trace pipe's identity, `DEVICE:INODE` as `fstat`
+    /// gives them: a writer checks that the descriptor is still that pipe before each line
+    /// (a program may close descriptor 3 and open a file of its own there).
+    public static let identityVariable = "HEADROOM_TRACE_ID"
     /// The descriptor number the program finds its trace pipe at.
     public static let descriptorNumber: Int32 = 3
     /// How long a program has to exit after SIGTERM before it is killed, in seconds.
@@ -125,6 +129,10 @@ public enum TracedLaunch {
         }
         var environment = request.environment
         environment[descriptorVariable] = String(descriptorNumber)
+        var pipeStatus = stat()
+        if fstat(trace[1], &pipeStatus) == 0 {
+            environment[identityVariable] = "\(pipeStatus.st_dev):\(pipeStatus.st_ino)"
+        }
         let startedAt = Date().timeIntervalSince1970
         let spawnedAt = MonotonicClock.now()
         var pid: pid_t = 0

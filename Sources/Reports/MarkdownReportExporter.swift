@@ -1,12 +1,15 @@
 import Foundation
 import LaunchTiming
+import Units
 
 /// Renders a launch report as Markdown: a summary line, the phases indented by nesting, then
 /// the marks; times in milliseconds.
 public enum MarkdownReportExporter {
     /// The report as Markdown text.
     public static func render(_ report: LaunchReport) -> String {
-        var lines = ["# Launch report\(report.label.isEmpty ? "" : ": \(report.label)")", ""]
+        var lines = [
+            "# Launch report\(report.label.isEmpty ? "" : ": \(escaped(report.label))")", "",
+        ]
         let origin = report.origin == .processStart ? "process start" : "timeline start"
         var summary = "Times in milliseconds since the \(origin)."
         if let first = report.timeToFirstPreviewFrame {
@@ -52,17 +55,21 @@ public enum MarkdownReportExporter {
 
     /// `text` as Markdown shows it and nothing more: a `|` would end a table cell, and `<`,
     /// `>` and `&` would pass HTML (a phase named `<script>…`) to any renderer that allows it.
-    /// Line breaks become spaces, so one name stays one row.
+    /// Line breaks become spaces, so one name stays one row; any other character that hides
+    /// text (an escape, a bell, a bidi override: ``Units/Unicode/Scalar/hidesText``) is shown
+    /// as its code, `\u{1B}`, so a report read in a terminal cannot clear or rewrite it.
     static func escaped(_ text: String) -> String {
         var escaped = ""
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "|": escaped += "\\|"
             case "<": escaped += "&lt;"
             case ">": escaped += "&gt;"
             case "&": escaped += "&amp;"
-            case "\n", "\r", "\r\n": escaped += " "
-            default: escaped.append(character)
+            case "\n", "\r": escaped += " "
+            case _ where scalar.hidesText:
+                escaped += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: escaped.unicodeScalars.append(scalar)
             }
         }
         return escaped

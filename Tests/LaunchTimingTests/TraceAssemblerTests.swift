@@ -95,6 +95,13 @@ struct TraceAssemblerTests {
             (#"{"ph":"i","name":"x","args":3}"#, "args: expected an object"),
             (#"{"ph":"i","name":"x","tid":1.5}"#, "tid: expected an integer id"),
             (#"[1]"#, "expected an event object"),
+            // Names that would merge, hide or rewrite what is shown.
+            (#"{"ph":"B","name":"a\u0000b"}"#, "name: expected no control"),
+            (#"{"ph":"i","name":"\u001b[2Jclear"}"#, "name: expected no control"),
+            (#"{"ph":"i","name":"x\u202Ey"}"#, "name: expected no control"),
+            (#"{"ph":"i","name":""}"#, "name: expected a name"),
+            (#"{"ph":"i","name":""# + String(repeating: "x", count: 1025) + #""}"#,
+                "name: expected at most 1024 bytes"),
         ]
         for (line, problem) in cases {
             #expect(throws: ConfigurationError.self, "\(line)") { try event(line) }

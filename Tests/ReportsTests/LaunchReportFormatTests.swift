@@ -3,6 +3,7 @@ import Foundation
 import LaunchTiming
 import Reports
 import Testing
+import Units
 
 private func sampleReport() -> LaunchReport {
     LaunchReport(
@@ -120,6 +121,16 @@ private func sampleReport() -> LaunchReport {
     #expect(!text.contains("<script>"))
     #expect(text.contains("| &lt;script&gt;alert(1)&lt;/script&gt; |"))
     #expect(text.contains("| two lines &amp; more |"))
+}
+
+@Test func markdownShowsTerminalEscapesAsCodesInTheTitleToo() {
+    var report = sampleReport()
+    report.label = "app<b>\u{1B}[2J"
+    report.phases[0].name = "bell\u{07}\u{202E}"
+    let text = MarkdownReportExporter.render(report)
+    #expect(text.hasPrefix("# Launch report: app&lt;b&gt;\\u{1B}[2J\n"))
+    #expect(text.contains("| bell\\u{7}\\u{202E} |"))
+    #expect(!text.unicodeScalars.contains { $0 != "\n" && $0.hidesText })
 }
 
 @Test func reportsAreWrittenWholeToTheirPath() throws {
