@@ -100,8 +100,10 @@ struct TraceAssemblerTests {
             (#"{"ph":"i","name":"\u001b[2Jclear"}"#, "name: expected no control"),
             (#"{"ph":"i","name":"x\u202Ey"}"#, "name: expected no control"),
             (#"{"ph":"i","name":""}"#, "name: expected a name"),
-            (#"{"ph":"i","name":""# + String(repeating: "x", count: 1025) + #""}"#,
-                "name: expected at most 1024 bytes"),
+            (
+                #"{"ph":"i","name":""# + String(repeating: "x", count: 1025) + #""}"#,
+                "name: expected at most 1024 bytes"
+            ),
         ]
         for (line, problem) in cases {
             #expect(throws: ConfigurationError.self, "\(line)") { try event(line) }
