@@ -96,7 +96,8 @@ int headroom_on_level_change(headroom_observer *observer, headroom_level_callbac
 /* Prices a capture session (the JSON schema of `headroom estimate FILE`) and writes the
  * estimate, as `headroom estimate --json` prints it, NUL-terminated into out. A bad session
  * is HEADROOM_ERROR_INVALID_ARGUMENT with the field path in the message
- * ("cameras[0].format.maxFrameRate: expected ..."). */
+ * ("cameras[0].format.maxFrameRate: expected ..."). The session's "profile" is a name,
+ * built-in or calibrated, never a path: no file a session names is read. */
 int headroom_estimate(const char *session_json, char *out, size_t out_size);
 
 #ifdef __cplusplus

@@ -72,6 +72,24 @@ public struct ProfileCatalog: Sendable {
         )
     }
 
+    /// The profile named `reference`, built-in or calibrated, never a file the reference
+    /// names: for references that come from someone else than the one who runs Headroom (an
+    /// API request, a library call's session), which must not make Headroom read, or tell of,
+    /// any file they like.
+    ///
+    /// - Throws: ``ConfigurationError`` naming `field` when the reference is a path or an
+    ///   unknown name.
+    public func profile(named reference: String, field: String = "profile")
+        throws(ConfigurationError) -> DeviceProfile
+    {
+        guard !reference.contains("/"), !reference.hasSuffix(".json") else {
+            throw ConfigurationError(
+                path: field,
+                problem: "expected a profile name, built-in or calibrated; no file is read here")
+        }
+        return try profile(reference, field: field)
+    }
+
     /// The built-in profiles followed by the calibrated ones (sorted by name; a calibrated file
     /// whose name a built-in already has is left out).
     ///

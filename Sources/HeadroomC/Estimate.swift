@@ -7,6 +7,8 @@ import Foundation
 /// `headroom estimate --json` prints it — into `out` as a NUL-terminated string.
 /// `HEADROOM_ERROR_INVALID_ARGUMENT` with the field path in the message (`cameras[0].format…`)
 /// for a bad session, `HEADROOM_ERROR_BUFFER_TOO_SMALL` when `out_size` cannot hold it.
+/// The session's `profile` is a name (built-in or calibrated), never a path: a session handed
+/// to a library call may come from anyone, and must not make it read, or tell of, a file.
 @_cdecl("headroom_estimate")
 public func headroomEstimate(
     _ session: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<CChar>?, _ outSize: Int
@@ -21,7 +23,7 @@ public func headroomEstimate(
     do {
         let configuration = try SessionConfiguration.decode(
             Data(bytes: session, count: strlen(session)))
-        let profile = try ProfileCatalog().profile(configuration.profile)
+        let profile = try ProfileCatalog().profile(named: configuration.profile)
         estimate = HardwareCostEstimator(profile: profile).cost(of: configuration)
     } catch {
         return LastError.fail(CStatus.invalidArgument, "\(error)")

@@ -146,12 +146,7 @@ public struct ServiceRoutes: HTTPRequestHandler {
     private func estimate(_ body: [UInt8]) -> HTTPResponse {
         do {
             let session = try SessionConfiguration.decode(Data(body))
-            guard !session.profile.contains("/"), !session.profile.hasSuffix(".json") else {
-                throw ConfigurationError(
-                    path: "profile",
-                    problem: "expected a profile name; the service reads no files on request")
-            }
-            let profile = try service.catalog.profile(session.profile)
+            let profile = try service.catalog.profile(named: session.profile)
             return Self.json(200, HardwareCostEstimator(profile: profile).cost(of: session))
         } catch {
             return Self.error(400, error)

@@ -71,6 +71,13 @@ int main(int argc, char **argv) {
     CHECK(strstr(headroom_last_error(), "bytes") != NULL && tiny[0] == 0);
     CHECK(headroom_estimate(NULL, out, sizeof out) == HEADROOM_ERROR_INVALID_ARGUMENT);
     CHECK(headroom_estimate("{", out, sizeof out) == HEADROOM_ERROR_INVALID_ARGUMENT);
+    /* A profile is a name: a session naming a file gets no word of it (exists or not). */
+    const char *probing =
+        "{\"profile\": \"/etc/passwd\", \"cameras\": [{\"id\": \"c\", \"format\": "
+        "{\"width\": 640, \"height\": 480, \"maxFrameRate\": 30}}], \"outputs\": []}";
+    CHECK(headroom_estimate(probing, out, sizeof out) == HEADROOM_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(headroom_last_error(), "expected a profile name") != NULL);
+    CHECK(strstr(headroom_last_error(), "passwd") == NULL);
 
     /* Marks into the in-process timeline (not measured: no HEADROOM_TRACE_FD), from four
      * threads at once, then the report. */
