@@ -128,7 +128,7 @@ let package = Package(
         tests("LifecycleTests", ["Lifecycle", "Locking", "Units"]),
         tests("CaptureTests", ["Units", "Capture", "Files", "LaunchTiming", "Storage"]),
         tests("PressureTests", ["Pressure", "Files", "TestSupport", "Units"]),
-        tests("HistoryTests", ["History", "LaunchTiming"]),
+        tests("HistoryTests", ["History", "LaunchTiming", "Locking"]),
         tests("TrackingTests", ["Tracking"]),
         tests("DockTests", ["Units", "Dock", "Tracking"]),
         tests(

@@ -65,9 +65,7 @@ public final class HistoryStore: Sendable {
 
     /// A history opened read-only cannot be upgraded: it must have this code's schema.
     private static func checkReadable(_ connection: SQLiteConnection) throws(HistoryError) {
-        let version = try connection.prepare("PRAGMA user_version", operation: "read version")
-        _ = try version.step()
-        let current = Int(version.integer(0))
+        let current = try schemaVersion(of: connection)
         guard current == schemaVersion else {
             throw HistoryError(
                 path: connection.path, operation: "open read-only",
@@ -77,10 +75,29 @@ public final class HistoryStore: Sendable {
         }
     }
 
-    private static func migrate(_ connection: SQLiteConnection) throws(HistoryError) {
+    /// The schema version the file says it has; the statement is done with on return, so
+    /// no read transaction stays open (one would make `BEGIN IMMEDIATE` fail at once, without
+    /// waiting, while another process creates the schema).
+    private static func schemaVersion(of connection: SQLiteConnection) throws(HistoryError)
+        -> Int
+    {
         let version = try connection.prepare("PRAGMA user_version", operation: "read version")
         _ = try version.step()
-        let current = Int(version.integer(0))
+        return Int(version.integer(0))
+    }
+
+    private static func migrate(_ connection: SQLiteConnection) throws(HistoryError) {
+        try connection.transaction("create the schema") { () throws(HistoryError) in
+            try migrateInTransaction(connection)
+        }
+    }
+
+    /// Brings the schema up to date; in a write transaction, so of two processes creating a
+    /// new history at once, the second finds the first's schema.
+    private static func migrateInTransaction(_ connection: SQLiteConnection)
+        throws(HistoryError)
+    {
+        let current = try schemaVersion(of: connection)
         guard current <= schemaVersion else {
             throw HistoryError(
                 path: connection.path, operation: "open",
@@ -88,26 +105,24 @@ public final class HistoryStore: Sendable {
                     "schema version \(current) is newer than \(schemaVersion); upgrade Headroom")
         }
         guard current < schemaVersion else { return }
-        try connection.transaction("create the schema") { () throws(HistoryError) in
-            if current < 1 { try createVersion1(connection) }
-            if current < 2 {
-                // A content hash per imported run, so importing it again is recognized.
-                try connection.execute(
-                    """
-                    ALTER TABLE runs ADD COLUMN content_hash TEXT;
-                    CREATE UNIQUE INDEX runs_content_hash ON runs(content_hash)
-                        WHERE content_hash IS NOT NULL;
-                    """, operation: "upgrade the schema")
-            }
-            if current < 3 {
-                // Failed launches (their reason as JSON) and a run's notes (a JSON array).
-                try connection.execute(
-                    "ALTER TABLE runs ADD COLUMN failure TEXT; ALTER TABLE runs ADD COLUMN notes TEXT;",
-                    operation: "upgrade the schema")
-            }
+        if current < 1 { try createVersion1(connection) }
+        if current < 2 {
+            // A content hash per imported run, so importing it again is recognized.
             try connection.execute(
-                "PRAGMA user_version = \(schemaVersion);", operation: "upgrade the schema")
+                """
+                ALTER TABLE runs ADD COLUMN content_hash TEXT;
+                CREATE UNIQUE INDEX runs_content_hash ON runs(content_hash)
+                    WHERE content_hash IS NOT NULL;
+                """, operation: "upgrade the schema")
         }
+        if current < 3 {
+            // Failed launches (their reason as JSON) and a run's notes (a JSON array).
+            try connection.execute(
+                "ALTER TABLE runs ADD COLUMN failure TEXT; ALTER TABLE runs ADD COLUMN notes TEXT;",
+                operation: "upgrade the schema")
+        }
+        try connection.execute(
+            "PRAGMA user_version = \(schemaVersion);", operation: "upgrade the schema")
     }
 
     private static func createVersion1(_ connection: SQLiteConnection) throws(HistoryError) {

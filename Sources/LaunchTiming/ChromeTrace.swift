@@ -85,13 +85,10 @@ public enum ChromeTrace {
         }.map(\.event)
         let exported = otherData["origin"] == ReportOrigin.processStart.rawValue
         let origin = exported ? 0 : events.map { $0.timestamp! }.min()!
-        var assembler = TraceAssembler(originMicroseconds: origin)
-        for event in events { assembler.add(event) }
-        assembler.note(.otherKind, count: skipped)
-        var metadata = otherData.filter { !exporterKeys.contains($0.key) }
-        metadata["importedFrom"] = (file as NSString).lastPathComponent
-        metadata["pid"] = String(chosen.id)
-        let span = ((assembler.lastEventMicroseconds ?? origin) - origin) / 1e6
+        // A file is refused whole when it spans more than a report holds (the assembler
+        // would skip the events beyond, as it does for a program's lines).
+        let end = events.map { $0.timestamp! + ($0.duration ?? 0) }.max() ?? origin
+        let span = (end - origin) / 1e6
         guard span <= LaunchReport.secondsRange.upperBound else {
             throw ConfigurationError(
                 path: prefix,
@@ -99,11 +96,21 @@ public enum ChromeTrace {
                     "the events of process \(chosen.id) span \(span) s; a launch report holds at"
                     + " most \(Int(LaunchReport.secondsRange.upperBound)) s")
         }
+        var assembler = TraceAssembler(originMicroseconds: origin)
+        for event in events { assembler.add(event) }
+        assembler.note(.otherKind, count: skipped)
+        var metadata = otherData.filter { !exporterKeys.contains($0.key) }
+        metadata["importedFrom"] = (file as NSString).lastPathComponent
+        metadata["pid"] = String(chosen.id)
+        let startedAt = otherData["startedAt"].map { Double($0) ?? .nan } ?? 0
+        if let problem = LaunchReport.startedAtProblem(startedAt) {
+            throw ConfigurationError(path: "otherData.startedAt", problem: problem)
+        }
         return assembler.report(
             label: label ?? chosen.name
                 ?? ((file as NSString).lastPathComponent as NSString)
                 .deletingPathExtension,
-            startedAt: otherData["startedAt"].flatMap(Double.init) ?? 0,
+            startedAt: startedAt,
             origin: exported ? .processStart : .timelineStart,
             endMicroseconds: assembler.lastEventMicroseconds ?? origin, metadata: metadata)
     }

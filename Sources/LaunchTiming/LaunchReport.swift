@@ -118,6 +118,16 @@ public struct LaunchReport: Hashable, Codable, Sendable {
     /// week (the bound keeps every exporter's arithmetic and layout finite).
     public static let secondsRange: ClosedRange<Double> = 0...604_800
 
+    /// When a launch may have started, in seconds since 1970: up to the year 2100.
+    public static let startedAtRange: ClosedRange<Double> = 0...4_102_444_800
+
+    /// `startedAt` checked against ``startedAtRange``, the problem when it is outside.
+    public static func startedAtProblem(_ value: Double) -> String? {
+        startedAtRange.contains(value)
+            ? nil
+            : "expected seconds since 1970 from 0 to \(Int(startedAtRange.upperBound)), got \(value)"
+    }
+
     /// `expected seconds from 0 to 604800, got 1e+308`.
     static func secondsProblem(_ value: Double) -> String {
         "expected seconds from 0 to \(Int(secondsRange.upperBound)), got \(value)"
@@ -172,9 +182,10 @@ public struct LaunchReport: Hashable, Codable, Sendable {
         phases.first { $0.name == name }
     }
 
-    /// The time of the first mark named `name`, since the origin.
+    /// When the first mark named `name` happened, or else the first phase of that name began
+    /// (a program may end its launch with a `B` or an `X` named ready), since the origin.
     public func time(of name: String) -> Duration? {
-        marks.first { $0.name == name }?.time
+        marks.first { $0.name == name }?.time ?? phases.first { $0.name == name }?.start
     }
 
     /// The time to the first preview frame since the origin, when it was marked.
@@ -201,6 +212,9 @@ public struct LaunchReport: Hashable, Codable, Sendable {
         }
         label = try container.decode(String.self, forKey: .label)
         startedAt = try container.decode(Double.self, forKey: .startedAt)
+        if let problem = Self.startedAtProblem(startedAt) {
+            throw decoder.invalidValue(CodingKeys.startedAt, problem)
+        }
         origin = try container.decode(ReportOrigin.self, forKey: .origin)
         phases = try container.decode([PhaseInterval].self, forKey: .phases)
         marks = try container.decode([PhaseMark].self, forKey: .marks)

@@ -76,6 +76,14 @@ public struct TraceAssembler: Sendable {
             notes.add(.beforeStart, "\"\(event.name)\" \(Self.millisecondsText(early)) ms early")
             return false
         }
+        // A report holds a week (LaunchReport.secondsRange): what ends later could be stored
+        // but never imported again.
+        let endSeconds = (time - originMicroseconds + (event.duration ?? 0)) / 1e6
+        guard LaunchReport.secondsRange.contains(endSeconds) else {
+            notes.add(
+                .beyondRange, "\"\(event.name)\" at \(Self.millisecondsText(endSeconds * 1000)) ms")
+            return false
+        }
         let name = Self.standardNames[event.name]?.name ?? event.name
         let elapsed = Duration.seconds((time - originMicroseconds) / 1e6)
         let thread = event.threadID ?? 0
@@ -172,6 +180,8 @@ public struct TraceNotes: Sendable {
         case otherKind
         /// Events timed after they were read: not on `CLOCK_MONOTONIC`.
         case afterArrival
+        /// Events ending beyond the week a report holds.
+        case beyondRange
     }
 
     private var counts: [Kind: (count: Int, example: String?)] = [:]
@@ -200,6 +210,9 @@ public struct TraceNotes: Sendable {
                 case .afterArrival:
                     "\(count) event(s) timed after they were read (ts not on CLOCK_MONOTONIC?)"
                         + " stamped when read"
+                case .beyondRange:
+                    "\(count) event(s) ending more than \(Int(LaunchReport.secondsRange.upperBound))"
+                        + " s after the start ignored"
                 }
             return example.map { "\(text); the first: \($0)" } ?? text
         }

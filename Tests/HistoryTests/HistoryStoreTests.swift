@@ -1,6 +1,7 @@
 import Foundation
 import History
 import LaunchTiming
+import Locking
 import Testing
 
 func temporaryDatabase() -> String {
@@ -173,4 +174,24 @@ func report(label: String, firstFrame: Double, start: Double = 0.01) -> LaunchRe
     failed.failure = .exited(status: 2)
     let added = try store.add(failed)
     #expect(try store.report(added).failure == .exited(status: 2))
+}
+
+@Test func processesCreatingOneNewHistoryAtOnceAllOpenIt() throws {
+    // Each opening is its own connection, as each `launch measure` of a parallel CI job is:
+    // the schema is created once, in a write transaction the others wait for.
+    for _ in 0..<5 {
+        let path = temporaryDatabase()
+        let failures = LockedState<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+            do {
+                let store = try HistoryStore(path: path)
+                try store.add(report(label: "parallel", firstFrame: 0.1 + Double(index) / 100))
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        let failed = failures.withLock { $0 }
+        #expect(failed.isEmpty, "\(failed)")
+        #expect(try HistoryStore(path: path).runs(label: "parallel").count == 8)
+    }
 }

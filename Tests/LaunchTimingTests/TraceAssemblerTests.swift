@@ -203,4 +203,39 @@ struct TraceAssemblerTests {
             try ChromeTrace.report(Data(trace.utf8), file: "t.json")
         }
     }
+
+    @Test("what a report could not hold is never stored: a phase past a week, a start of inf")
+    func storedIsImportable() throws {
+        // A program's X event lasting 2^53 µs: a note, not a phase import would refuse.
+        var assembler = TraceAssembler(originMicroseconds: 0)
+        assembler.add(TraceEvent(phase: .instant, name: "early", timestamp: 10))
+        assembler.add(
+            TraceEvent(phase: .complete, name: "forever", timestamp: 20, duration: 9e15))
+        let report = assembler.report(
+            label: "x", startedAt: 1_700_000_000, origin: .timelineStart, endMicroseconds: 30)
+        #expect(report.phases.allSatisfy { $0.name != "forever" })
+        #expect(report.notes.contains { $0.contains("604800 s after the start ignored") })
+        _ = try LaunchReport.decode(JSONEncoder().encode(report))
+        // A trace saying it started at infinity (or at no number) is refused, not stored.
+        for startedAt in ["inf", "nan", "-1", "soon"] {
+            let trace =
+                #"{"traceEvents":[{"ph":"i","name":"a","ts":0}],"otherData":{"startedAt":""#
+                + startedAt + #""}}"#
+            let error = try #require(throws: ConfigurationError.self) {
+                try ChromeTrace.report(Data(trace.utf8), file: "t.json")
+            }
+            #expect(error.description.contains("otherData.startedAt"), "\(startedAt)")
+        }
+    }
+
+    @Test("a launch ended by a B or an X named ready has its ready time")
+    func readyAsAPhase() {
+        var assembler = TraceAssembler(originMicroseconds: 0, readyName: "ready")
+        assembler.add(TraceEvent(phase: .begin, name: "app", timestamp: 10))
+        let isReady = assembler.add(TraceEvent(phase: .begin, name: "ready", timestamp: 2000))
+        #expect(isReady)
+        let report = assembler.report(
+            label: "x", startedAt: 0, origin: .timelineStart, endMicroseconds: 2000)
+        #expect(report.time(of: "ready") == .milliseconds(2))
+    }
 }
