@@ -203,7 +203,8 @@ public struct ServiceRoutes: HTTPRequestHandler {
         guard let token else {
             return Self.error(
                 403, path: "",
-                "requests that change state need --token-file when serving beyond loopback")
+                "requests that change state from beyond this machine need the service to be"
+                    + " started with --token-file, and the token in Authorization: Bearer")
         }
         guard token.accepts(authorization: request.headers["authorization"]) else {
             var response = Self.error(

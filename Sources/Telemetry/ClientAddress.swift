@@ -12,6 +12,11 @@ struct ClientAddress: Hashable, Sendable {
     /// The 128-bit address's least significant half.
     let low: UInt64
 
+    /// Whether the address is this machine's loopback: 127.0.0.0/8 (IPv4-mapped) or ::1.
+    var isLoopback: Bool {
+        high == 0 && (low == 1 || (low >> 32 == 0xffff && (low >> 24) & 0xff == 127))
+    }
+
     /// The address in `address`; addresses of another family than IPv4 and IPv6 all map to
     /// one key (libmicrohttpd serves only TCP/IP, so there are none in practice).
     init(_ address: UnsafePointer<sockaddr>?) {

@@ -1,5 +1,5 @@
 /// A request as the HTTP server hands it to its handler: method, path, the headers handlers
-/// use, the body, and whether it came in over loopback or a Unix socket.
+/// use, the body, and whether it came from this machine (loopback or a Unix socket).
 public struct HTTPRequest: Sendable, Hashable {
     /// `GET`, `POST`, `DELETE`, …
     public var method: String
@@ -10,7 +10,8 @@ public struct HTTPRequest: Sendable, Hashable {
     public var headers: [String: String]
     /// The body (at most the server's ``HTTPServerConfiguration/bodyLimit`` bytes).
     public var body: [UInt8]
-    /// Whether the listener is local: a loopback address or a Unix domain socket.
+    /// Whether the request came from this machine: over a Unix domain socket, or from a
+    /// loopback address (127.0.0.0/8, ::1) — on a loopback listener or on one bound beyond.
     public var isLocal: Bool
 
     /// The header names the server collects for its handler.

@@ -428,7 +428,9 @@ private func answerRequest(
     }
     let request = HTTPRequest(
         method: String(cString: method), path: String(cString: url), headers: headers,
-        body: pending.body, isLocal: dispatcher.configuration.isLocal)
+        body: pending.body,
+        isLocal: dispatcher.configuration.isLocal
+            || ClientAddress(headroom_mhd_client_address(connection)).isLoopback)
     pending.body = []
     switch dispatcher.handler.respond(to: request) {
     case .response(let response):

@@ -23,6 +23,7 @@ enum ServiceAccess {
         Console.error(
             "\(command): note: serving beyond loopback on \(address)"
                 + (token == nil
-                    ? "; POST and DELETE are refused from there without --token-file" : ""))
+                    ? "; POST and DELETE from other machines are refused without --token-file"
+                    : "; POST and DELETE from other machines need its token"))
     }
 }

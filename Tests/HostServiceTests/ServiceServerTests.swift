@@ -74,6 +74,19 @@ import Units
         #expect(fixture.service.events.readerCount == 0)
     }
 
+    @Test("bound beyond loopback without a token, this machine's own requests may change state")
+    func loopbackPeersOnAWideListener() throws {
+        let fixture = try ServiceFixture()
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(listen: try ListenAddress(parsing: "0.0.0.0:0")),
+            handler: fixture.routes)
+        try server.start()
+        defer { server.stop() }
+        let created = try RawHTTPClient(port: server.port).request(
+            "POST", "/v1/clients", body: ServiceFixture.registration)
+        #expect(created.hasPrefix("HTTP/1.1 201"), "\(created.prefix(200))")
+    }
+
     @Test("event readers holding every slot of their address never lock out a request")
     func readersNeverLockOut() throws {
         let fixture = try ServiceFixture()

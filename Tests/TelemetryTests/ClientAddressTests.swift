@@ -28,4 +28,20 @@ import Testing
         #expect(address(ipv6: "2001:db8::1") != address(ipv6: "2001:db8::2"))
         #expect(address(ipv6: "2001:db8::1") != address(ipv6: "2001:db9::1"))
     }
+
+    @Test func loopbackIs127Slash8AndColonColonOneOnly() {
+        for loopback in [
+            address(ipv4: "127.0.0.1"), address(ipv4: "127.1.2.3"),
+            address(ipv6: "::1"), address(ipv6: "::ffff:127.0.0.1"),
+        ] {
+            #expect(loopback.isLoopback)
+        }
+        for other in [
+            address(ipv4: "128.0.0.1"), address(ipv4: "10.0.0.1"),
+            address(ipv4: "0.0.0.0"), address(ipv6: "::2"), address(ipv6: "fe80::1"),
+            address(ipv6: "::127.0.0.1"),
+        ] {
+            #expect(!other.isLoopback)
+        }
+    }
 }
