@@ -313,12 +313,15 @@ public final class HostGovernor: Sendable {
         state.isSettled = state.clients.values.allSatisfy { client in
             targets[client.id] == client.position && client.isPaused == pausing
         }
-        publish(&state, in: order)
+        publish(&state, in: order, targets: targets, at: time)
     }
 
     /// Gives each client the advice for its position; a client whose advice asks for
     /// something new gets the next sequence number and is handed to `onChange`.
-    private func publish(_ state: inout State, in order: [ClientID]) {
+    private func publish(
+        _ state: inout State, in order: [ClientID], targets: [ClientID: Int],
+        at time: MonotonicInstant
+    ) {
         let unknown = configuration.unknownShare
         let demand = state.clients.values.reduce(Share.zero) { $0 + $1.demand(unknown: unknown) }
         for id in order {
@@ -341,31 +344,71 @@ public final class HostGovernor: Sendable {
                 for: client, advice: advice, lateness: lateness, budget: state.budget,
                 demand: demand,
                 isPolicyFloor: client.position > 0
-                    && client.position <= floorPosition(of: client, hostLevel: state.level))
+                    && client.position <= floorPosition(of: client, hostLevel: state.level),
+                restoring: restoring(client, to: targets[id] ?? client.position, at: time))
             client.advice = advice
             state.clients[id] = client
             onChange(AdviceChange(client: id, name: client.registration.name, advice: advice))
         }
     }
 
+    /// What a client shed further than its target waits for: the target's settings and how
+    /// long until the restore dwell lets it move; nil when it is not waiting to restore.
+    private func restoring(_ client: Client, to target: Int, at time: MonotonicInstant)
+        -> (settings: String, wait: Duration)?
+    {
+        guard !client.isPaused, target < client.position else { return nil }
+        let dwell = configuration.policy.restoreDwell
+        let ready =
+            [client.easedSince, client.lastChange].compactMap { $0?.advanced(by: dwell) }
+            .max() ?? time
+        let position = client.chain.positions[target]
+        let name = client.registration.ladder[position.ladderStep].name
+        return (
+            "\(position.frameRate.framesPerSecond.trimmed()) fps, \(name)",
+            max(.zero, ready.duration(since: time))
+        )
+    }
+
     private func reason(
         for client: Client, advice: ClientAdvice, lateness: String?, budget: Double,
-        demand: Share, isPolicyFloor: Bool
+        demand: Share, isPolicyFloor: Bool, restoring: (settings: String, wait: Duration)?
     ) -> String {
         if client.isPaused { return "shutdown: pause until pressure eases" }
         var parts: [String] = []
         if let lateness { parts.append(lateness) }
+        if lateness == nil, client.lateSheds > 0, restoring == nil {
+            let restore = configuration.policy.restoreDwell.seconds.trimmed()
+            parts.append(
+                "kept \(client.lateSheds) step(s) lighter for its earlier lateness: one step back"
+                    + " after \(restore) s on time")
+        }
+        if let restoring {
+            parts.append(
+                "\(advice.level): easing, back to \(restoring.settings) once the host has stayed"
+                    + " eased for the restore dwell (in \(restoring.wait.seconds.trimmed(1)) s)")
+        }
+        // Lateness may shed a pipeline on a host that is not under pressure: say both.
+        let level =
+            advice.actingLevel == advice.level
+            ? "\(advice.level)" : "\(advice.level) host, shed as \(advice.actingLevel)"
+        guard restoring == nil else {
+            parts.append(
+                "priority \(client.registration.priority) runs at \(advice.frameRate.framesPerSecond.trimmed()) fps, \(advice.ladderName) meanwhile"
+            )
+            return parts.joined(separator: "; ")
+        }
         let settings = "\(advice.frameRate.framesPerSecond.trimmed()) fps, \(advice.ladderName)"
         if isPolicyFloor {
             let cap =
                 advice.frameRate < client.registration.nominalFrameRate
                 ? "cap \(advice.frameRate.framesPerSecond.trimmed()) fps, " : ""
-            parts.append("\(advice.actingLevel): \(cap)\(advice.ladderName) by the policy")
+            parts.append("\(level): \(cap)\(advice.ladderName) by the policy")
         } else if client.position == 0 {
             parts.append("\(advice.level): nominal settings (\(settings))")
         } else {
             parts.append(
-                "\(advice.actingLevel): the host sustains \(budget.trimmed(2)) of its budget, the"
+                "\(level): the host sustains \(budget.trimmed(2)) of its budget, the"
                     + " clients now use \(demand.fraction.trimmed(2)); priority \(client.registration.priority)"
                     + " runs at \(settings)")
         }

@@ -193,6 +193,36 @@ struct HostGovernorTests {
             share: share)
     }
 
+    @Test("reasons say what is so: lateness on a nominal host, and the wait to restore")
+    func reasonsSayWhatIsSo() throws {
+        let governor = HostGovernor(configuration: Self.configuration)
+        let client = try governor.register(
+            Self.registration("late", priority: 5, share: 0.3), at: instant(0))
+        governor.update(level: .nominal, sustainableShare: 1, at: instant(1))
+        let late = try #require(governor.reportLateness(0.6, for: client.id, at: instant(2)))
+        #expect(late.level == .nominal && late.actingLevel == .critical)
+        #expect(late.reason.contains("pipeline late: 60%"))
+        #expect(late.reason.contains("nominal host, shed as critical"), "\(late.reason)")
+        #expect(!late.reason.contains("; critical:"))
+        // On time again: still lighter for a while, and the reason says why and for how long.
+        let eased = try #require(governor.reportLateness(0, for: client.id, at: instant(3)))
+        #expect(eased.frameRate == late.frameRate)
+        #expect(
+            eased.reason.hasPrefix(
+                "kept 1 step(s) lighter for its earlier lateness: one step back"
+                    + " after 10 s on time"), "\(eased.reason)")
+        // Pressure that eases: the wait to restore is said, with its time.
+        let shared = HostGovernor(configuration: Self.configuration)
+        let pressed = try shared.register(
+            Self.registration("pressed", priority: 5, share: 0.8), at: instant(0))
+        shared.update(level: .serious, sustainableShare: 0.3, at: instant(1))
+        shared.update(level: .nominal, sustainableShare: 1, at: instant(5))
+        let waiting = try #require(shared.advice(for: pressed.id, at: instant(5)))
+        #expect(waiting.frameRate < 30)
+        #expect(waiting.reason.contains("nominal: easing, back to 30 fps, s0"), "\(waiting.reason)")
+        #expect(waiting.reason.contains("restore dwell (in 10 s)"), "\(waiting.reason)")
+    }
+
     @Test("restoring goes in reverse: the higher priority first, after the restore dwell")
     func restoresInReverse() throws {
         let governor = HostGovernor(configuration: Self.configuration)
