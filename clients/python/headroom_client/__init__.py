@@ -10,6 +10,9 @@ with backoff, so a pipeline never stops because Headroom did::
     client.register("people", priority=5, nominal_frame_rate=10, min_frame_rate=2,
                     ladder=[LadderStep("full", 184), LadderStep("0.75", 86)])
     advice = client.advice()  # .frame_rate, .ladder_step, .ladder_name, .reason
+
+``advice()`` and ``report()`` never raise: whatever the service does (absent, slow, refusing,
+answering nonsense), they return nominal advice (``advice.is_fallback``) with the reason.
 """
 
 from .client import (
@@ -18,6 +21,7 @@ from .client import (
     Event,
     HeadroomError,
     LadderStep,
+    ProtocolError,
     RequestError,
     ServiceUnavailable,
 )
@@ -28,6 +32,7 @@ __all__ = [
     "Event",
     "HeadroomError",
     "LadderStep",
+    "ProtocolError",
     "RequestError",
     "ServiceUnavailable",
 ]

@@ -3,10 +3,21 @@ Unix socket, stopped after each test."""
 
 import os
 import subprocess
+import sys
 import tempfile
 from typing import Iterator, List, Optional
 
 import pytest
+
+try:
+    import headroom_client  # noqa: F401 (installed, as scripts/python-client-checks.sh does)
+except ImportError:
+    # Run from the checkout: the source tree, after anything installed, here and in the
+    # Python programs the tests start.
+    _source = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    sys.path.append(_source)
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        filter(None, [os.environ.get("PYTHONPATH"), _source]))
 
 
 class Service:
