@@ -57,6 +57,9 @@ expect 2 "--max-connections-per-client: expected an integer from 1 to 60000" -- 
 expect 2 "--idle-timeout: expected an integer from 1 to 3600" -- serve --idle-timeout 0.5
 printf 'a file, not a directory\n' >"$work/plain"
 expect 2 "--textfile: $work/plain/sub: $work/plain is not a directory" -- serve --listen 127.0.0.1:0 --textfile "$work/plain/sub"
+# A mistyped collector directory is not made (node_exporter would never read it).
+expect 2 "--textfile: $work/no-such-collector is not a directory; expected the existing directory" -- serve --listen 127.0.0.1:0 --textfile "$work/no-such-collector"
+[[ ! -e $work/no-such-collector ]] || { echo "FAIL serve made the mistyped textfile directory"; failures=$((failures + 1)); }
 expect 2 "--priority: applies to --serve's API; give --serve too" -- run --priority 10 --seconds 1
 expect 2 "--token-file: applies to --serve's API; give --serve too" -- run --token-file "$work/plain" --seconds 1
 expect 2 "--priority: expected an integer from 0 to 100" -- run --serve 127.0.0.1:0 --priority 101

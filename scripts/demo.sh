@@ -26,8 +26,20 @@ bold=$'\033[1m' plain=$'\033[0m'
 [[ -t 1 && -z ${NO_COLOR:-} ]] || bold='' plain=''
 say() { printf '\n%s== %s%s\n' "$bold" "$1" "$plain"; [[ -z ${2:-} ]] || fold -s -w 96 <<<"$2"; echo; }
 
-echo "demo: building headroom (release)…" >&2
-swift build -c release --product headroom 2>&1 | tail -n 1 >&2
+# The release build: a first one takes minutes (about 4 on 2 cores); its progress is shown
+# as it goes, and a failure shows the compiler's own last lines.
+echo "demo: building headroom (release; a first build takes a few minutes)…" >&2
+build_log=$(mktemp)
+trap 'rm -f "$build_log"' EXIT
+status=0
+swift build -c release --product headroom 2>&1 | tee "$build_log" \
+  | { grep --line-buffered -E '^\[[0-9]+/[0-9]+\]' || true; } \
+  | awk 'NR % 20 == 1 { print "demo:   " $1 " " $2 " " $3; fflush() }' >&2 || status=$?
+if ((status != 0)); then
+  echo "demo: the build failed (exit $status); its last lines:" >&2
+  tail -n 30 "$build_log" >&2
+  exit 1
+fi
 headroom="$(swift build -c release --show-bin-path)/headroom"
 
 say "1. Will this configuration run? Two 4K60 cameras on a Jetson Orin NX" \

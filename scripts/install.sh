@@ -55,4 +55,12 @@ if [[ $group == yes ]] && ! getent group headroom >/dev/null; then
 fi
 echo "installed into $prefix: bin/headroom, lib/systemd/system/headroom.service, completions,"
 echo "  lib/libheadroom.so, include/headroom.h, lib/pkgconfig/headroom.pc"
-echo "start it with: systemctl daemon-reload && systemctl enable --now headroom"
+# systemd looks for units under /usr/lib, /usr/local/lib and /etc, not under any prefix: from
+# elsewhere the unit is enabled by its path (systemctl links it in).
+case $prefix in
+  /usr | /usr/local) echo "start it with: systemctl daemon-reload && systemctl enable --now headroom" ;;
+  *)
+    echo "systemd does not look in $prefix; start it with:"
+    echo "  systemctl enable --now $prefix/lib/systemd/system/headroom.service"
+    ;;
+esac

@@ -49,6 +49,7 @@ start_serve() {
 }
 
 step "two headroom serve instances"
+mkdir -p "$work/textfile"
 start_serve a --textfile "$work/textfile"
 start_serve b --model
 echo "   a on :$a_port, b on :$b_port"

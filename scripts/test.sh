@@ -21,8 +21,8 @@ step() {
   local title=$1 output start=$SECONDS status=0
   shift
   output=$(mktemp)
-  printf '%-62s' "$title"
   if [[ -t 1 ]]; then
+    printf '%-62s' "$title"
     # On a terminal, the step's latest line (a build's [n/m]) is shown as it goes.
     { "$@" 2>&1 || echo $? >"$output.status"; } | tee "$output" | while IFS= read -r line; do
       printf '\r%-62s %s\033[K' "$title" "${line:0:60}"
@@ -30,7 +30,20 @@ step() {
     [[ -f $output.status ]] && status=$(<"$output.status") && rm -f "$output.status"
     printf '\r%-62s\033[K' "$title"
   else
-    "$@" >"$output" 2>&1 || status=$?
+    # On a pipe (CI, `| tee`), the start is said at once and, while the step runs, a line a
+    # minute, so a long step is never silent.
+    echo "$title …"
+    "$@" >"$output" 2>&1 &
+    local pid=$! next=60
+    while kill -0 "$pid" 2>/dev/null; do
+      if ((SECONDS - start >= next)); then
+        echo "  … $title: $((SECONDS - start)) s so far"
+        next=$((next + 60))
+      fi
+      sleep 1
+    done
+    wait "$pid" || status=$?
+    printf '%-62s' "$title"
   fi
   { echo "== $title"; cat "$output"; } >>"$log"
   if ((status != 0)); then

@@ -63,6 +63,20 @@ enum ServeCommand {
                     throw UsageError(description: error.description)
                 }
             }
+            // node_exporter reads one existing directory: a mistyped one is not made.
+            if let textfile = arguments[\.textfile] {
+                var isDirectory: ObjCBool = false
+                guard
+                    FileManager.default.fileExists(
+                        atPath: textfile.path, isDirectory: &isDirectory),
+                    isDirectory.boolValue
+                else {
+                    throw UsageError(
+                        description:
+                            "--textfile: \(textfile.path) is not a directory; expected the existing"
+                            + " directory node_exporter reads (--collector.textfile.directory)")
+                }
+            }
             let connectionLimit = arguments[\.maxConnections]
             let perClientConnectionLimit = arguments[\.maxConnectionsPerClient]
             let idleTimeout = arguments[\.idleTimeout]

@@ -5,6 +5,7 @@
  * from then on.
  *
  *   cc -o launch examples/c/launch.c $(pkg-config --cflags --libs headroom)
+ *   ffmpeg -f lavfi -i testsrc2=size=640x480:rate=30 -frames:v 3 -pix_fmt yuv420p frames.y4m
  *   headroom launch measure --runs 10 -- ./launch frames.y4m
  *   headroom launch measure --runs 10 --label eager -- ./launch --no-deferred frames.y4m
  *   headroom launch compare launch eager

@@ -25,7 +25,13 @@ from headroom_client import Client, LadderStep  # noqa: E402
 from headroom_client import launch  # noqa: E402
 
 launch.begin("imports")
-import cv2  # noqa: E402
+try:
+    import cv2  # noqa: E402
+except ImportError:
+    sys.exit(
+        "people_detector.py: needs OpenCV's Python module, Debian's python3-opencv"
+        " (apt install python3-opencv). A virtualenv sees it only when made with"
+        " --system-site-packages; or run it with /usr/bin/python3.")
 
 launch.end("imports")
 
@@ -114,7 +120,10 @@ def main() -> int:
     window_work, window_frames, window_late, window_dropped = [], 0, 0, 0
     steps_used = {}
     start = time.monotonic()
-    last_report = start
+    last_report = last_progress = start
+    if not arguments.json:
+        print(f"people_detector.py: {arguments.source}, {fps:g} fps"
+              + ("" if client is None else f", governed by {arguments.service}"), file=sys.stderr)
     next_due = 0.0  # video time at which the next frame may be processed (the advised rate)
     index = -1
     first_frame = True
@@ -171,6 +180,11 @@ def main() -> int:
                         0.5, (0, 255, 0), 1)
             writer.write(frame)
         now = time.monotonic()
+        if not arguments.json and now - last_progress >= 10.0:
+            # A line every 10 s on stderr: a long video is never silent.
+            last_progress = now
+            print(f"people_detector.py: {now - start:.0f} s, frame {index + 1}, {processed} processed,"
+                  f" {LADDER[step][0]} at {rate:g} fps", file=sys.stderr)
         if client is not None and now - last_report >= 1.0:
             advice = client.report(
                 window_frames, late=window_late, dropped=window_dropped, work_seconds=window_work,
