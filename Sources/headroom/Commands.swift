@@ -20,4 +20,5 @@ let commands: [Command] = [
     ServeCommand.command,
     AdviseCommand.command,
     CompletionsCommand.command,
+    ManualCommand.command,
 ]

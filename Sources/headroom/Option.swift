@@ -69,6 +69,17 @@ struct Option<Value: Sendable>: OptionDeclaration {
     /// The value of `text`.
     func parse(_ text: String) throws(UsageError) -> any Sendable { try convert(text) }
 
+    /// The same option with its value (given or absent) made a `Transformed`: seconds as a
+    /// duration, say.
+    func map<Transformed: Sendable>(
+        _ transform: @escaping @Sendable (Value) -> Transformed
+    ) -> Option<Transformed> {
+        let convert = self.convert
+        return Option<Transformed>(spec, absent: transform(absent)) { text throws(UsageError) in
+            transform(try convert(text))
+        }
+    }
+
     /// This option, shown inside `parent`'s brackets in the usage.
     func within(_ parent: String) -> Self {
         var refined = self
@@ -143,9 +154,7 @@ extension Option where Value == Duration? {
     static func seconds(
         _ name: String, _ value: String, _ help: String, in range: ClosedRange<Double>
     ) -> Self {
-        Self(.number(name, value, help, in: range), absent: nil) { text throws(UsageError) in
-            .seconds(try parseNumber(text, of: name))
-        }
+        Option<Double?>.number(name, value, help, in: range).map { $0.map { Duration.seconds($0) } }
     }
 }
 
@@ -155,10 +164,8 @@ extension Option where Value == Duration {
         _ name: String, _ value: String, _ help: String, in range: ClosedRange<Double>,
         default defaultValue: Double
     ) -> Self {
-        Self(
-            .number(name, value, help, in: range, default: defaultValue),
-            absent: .seconds(defaultValue)
-        ) { text throws(UsageError) in .seconds(try parseNumber(text, of: name)) }
+        Option<Double>.number(name, value, help, in: range, default: defaultValue)
+            .map { Duration.seconds($0) }
     }
 }
 
@@ -168,12 +175,8 @@ extension Option where Value == FrameRate {
         _ name: String, _ value: String, _ help: String, in range: ClosedRange<Double>,
         default defaultValue: Double
     ) -> Self {
-        Self(
-            .number(name, value, help, in: range, default: defaultValue),
-            absent: FrameRate(framesPerSecond: defaultValue)
-        ) { text throws(UsageError) in
-            FrameRate(framesPerSecond: try parseNumber(text, of: name))
-        }
+        Option<Double>.number(name, value, help, in: range, default: defaultValue)
+            .map(FrameRate.init(framesPerSecond:))
     }
 }
 
