@@ -24,7 +24,12 @@ done
 # say TITLE [TEXT]: a step's title (bold on a terminal, never with NO_COLOR) and what it shows.
 bold=$'\033[1m' plain=$'\033[0m'
 [[ -t 1 && -z ${NO_COLOR:-} ]] || bold='' plain=''
-say() { printf '\n%s== %s%s\n' "$bold" "$1" "$plain"; [[ -z ${2:-} ]] || fold -s -w 96 <<<"$2"; echo; }
+say() {
+  printf '\n%s== %s%s\n' "$bold" "$1" "$plain"
+  # The text as one paragraph, wrapped at 96 columns (its source lines are not the screen's).
+  [[ -z ${2:-} ]] || tr '\n' ' ' <<<"$2" | fold -s -w 96
+  echo
+}
 
 # The release build: a first one takes minutes (about 4 on 2 cores); its progress is shown
 # as it goes, and a failure shows the compiler's own last lines.
@@ -32,9 +37,18 @@ echo "demo: building headroom (release; a first build takes a few minutes)…" >
 build_log=$(mktemp)
 trap 'rm -f "$build_log"' EXIT
 status=0
-swift build -c release --product headroom 2>&1 | tee "$build_log" \
-  | { grep --line-buffered -E '^\[[0-9]+/[0-9]+\]' || true; } \
-  | awk 'NR % 20 == 1 { print "demo:   " $1 " " $2 " " $3; fflush() }' >&2 || status=$?
+# progress: the build's latest "[n/m] …" line, at most one every 10 s, as it happens.
+progress() {
+  local line last=-10
+  while IFS= read -r line; do
+    [[ $line =~ ^\[[0-9]+/[0-9]+\] ]] || continue
+    if ((SECONDS - last >= 10)); then
+      echo "demo:   ${line:0:90}" >&2
+      last=$SECONDS
+    fi
+  done
+}
+swift build -c release --product headroom 2>&1 | tee "$build_log" | progress || status=$?
 if ((status != 0)); then
   echo "demo: the build failed (exit $status); its last lines:" >&2
   tail -n 30 "$build_log" >&2
@@ -73,4 +87,6 @@ fi
 say "4. What it left" \
   "runs/demo/run.html (launch waterfall, pressure and temperature with the governor's changes,
 frame rate and stride, quality), run.md, run.json, launch.trace.json (open in ui.perfetto.dev)
-and launch.md; the run is in the history too (\`headroom launch history\`)."
+and launch.md; the run is in the history too (\`headroom launch history\`). The README's other
+commands call \`headroom\`: this build is $headroom (\`export PATH=$(dirname "$headroom"):\$PATH\`),
+or install the package (README, Install)."

@@ -21,6 +21,8 @@ packages=(
   python3-opencv
   libopencv-objdetect-dev
   opencv-doc
+  dpkg-dev
+  lintian
 )
 
 # Waits for the package manager's lock when another apt or dpkg holds it.

@@ -29,9 +29,10 @@ try:
     import cv2  # noqa: E402
 except ImportError:
     sys.exit(
-        "people_detector.py: needs OpenCV's Python module, Debian's python3-opencv"
-        " (apt install python3-opencv). A virtualenv sees it only when made with"
-        " --system-site-packages; or run it with /usr/bin/python3.")
+        f"people_detector.py: needs OpenCV's Python module, Debian's python3-opencv"
+        f" (apt install python3-opencv), which only Debian's own Python sees; this is"
+        f" {sys.executable}. Run it with /usr/bin/python3, or from a virtualenv made by"
+        f" /usr/bin/python3 -m venv --system-site-packages.")
 
 launch.end("imports")
 

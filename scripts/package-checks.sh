@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# The Debian package as a user meets it: built by scripts/package.sh, checked by lintian (no
+# errors; the warnings docs/install.md justifies), installed with dpkg -i, used — `headroom
+# status`, the installed unit's own ExecStart serving /metrics and API v1 on its socket, a C
+# program built with `pkg-config --cflags --libs headroom` against the installed library, the
+# Python client from Debian's python3, the man pages — then purged, leaving no file behind
+# (the file lists before and after compared). Needs root (dpkg); without it, says so and
+# checks only the package's contents and lintian.
+# Usage: scripts/package-checks.sh [--show]
+set -euo pipefail
+show=${1:-}
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+work=$(mktemp -d)
+cleanup() {
+  [[ -n ${serve_pid:-} ]] && kill "$serve_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+failures=0
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+
+deb=$(scripts/package.sh "$work/package" | tail -n 1)
+[[ -f $deb ]] || { echo "package-checks: no package built"; exit 1; }
+size=$(stat -c %s "$deb")
+dpkg-deb -c "$deb" >"$work/contents"
+[[ -n $show ]] && { echo "$deb: $((size / 1024)) KiB"; awk '{print $6}' "$work/contents"; dpkg-deb -f "$deb" Depends; }
+for path in ./usr/bin/headroom ./lib/systemd/system/headroom.service \
+  ./usr/share/man/man1/headroom.1.gz ./usr/share/man/man8/headroom.service.8.gz \
+  ./usr/include/headroom.h ./usr/share/doc/headroom/copyright \
+  ./usr/lib/python3/dist-packages/headroom_client/client.py; do
+  grep -q " $path\$" "$work/contents" || fail "the package lacks $path"
+done
+grep -q "libheadroom.so.0$" "$work/contents" || fail "the package lacks libheadroom.so.0"
+depends=$(dpkg-deb -f "$deb" Depends)
+[[ $depends != *swift* ]] || fail "Depends names Swift: $depends"
+for library in libsensors libmicrohttpd libsqlite3; do
+  [[ $depends == *$library* ]] || fail "Depends lacks $library: $depends"
+done
+
+# The binary needs no Swift library at run time.
+dpkg-deb -x "$deb" "$work/extracted"
+if ldd "$work/extracted/usr/bin/headroom" | grep -i swift; then fail "the binary links a Swift library"; fi
+
+# lintian: no errors (E:); the warnings are listed for docs/install.md.
+lintian --tag-display-limit 0 "$deb" >"$work/lintian" 2>&1 || true
+[[ -n $show ]] && cat "$work/lintian"
+if grep -q '^E: ' "$work/lintian"; then fail "lintian errors:"; grep '^E: ' "$work/lintian"; fi
+
+if [[ $(id -u) -ne 0 ]]; then
+  echo "package-checks: note: not root, so the package was not installed and purged"
+  ((failures == 0)) && { echo "package-checks: the package's contents and lintian passed"; exit 0; }
+  exit 1
+fi
+
+# What the package may touch: everything it installs, and systemd's and dpkg-helper's state.
+listing() {
+  { find /usr /lib /etc /var/lib/systemd /run/headroom -xdev 2>/dev/null || true; } \
+    | grep -v -e '^/etc/group' -e '^/etc/gshadow' -e '^/etc/.pwd.lock' -e '^/etc/ld.so.cache' \
+    | sort
+}
+dpkg -s headroom >/dev/null 2>&1 && dpkg --purge headroom >/dev/null
+listing >"$work/before"
+dpkg -i "$deb" >"$work/dpkg-i.log" 2>&1 || { fail "dpkg -i"; cat "$work/dpkg-i.log"; }
+[[ $(dpkg-query -W -f='${Status}' headroom) == "install ok installed" ]] || fail "not installed"
+getent group headroom >/dev/null || fail "no system group headroom after install"
+
+/usr/bin/headroom status >"$work/status" 2>&1 || fail "the installed headroom status: $(cat "$work/status")"
+grep -q "level" "$work/status" || fail "headroom status printed no level"
+
+# The unit's own command line, as systemd would start it (its runtime directory made first).
+command=$(sed -n 's/^ExecStart=//p' /lib/systemd/system/headroom.service)
+[[ $command == /usr/bin/headroom\ serve* ]] || fail "ExecStart: $command"
+mkdir -p /run/headroom
+# shellcheck disable=SC2086  # ExecStart's words
+$command >"$work/serve.out" 2>"$work/serve.err" &
+serve_pid=$!
+for _ in $(seq 1 100); do [[ -S /run/headroom/api.sock ]] && break; sleep 0.1; done
+code=$(curl -s -o /dev/null -w '%{http_code}' --unix-socket /run/headroom/api.sock http://localhost/v1/pressure)
+[[ $code == 200 ]] || fail "the installed service: /v1/pressure on its socket answered $code: $(cat "$work/serve.err")"
+curl -s --unix-socket /run/headroom/api.sock http://localhost/metrics | grep -q '^headroom_' \
+  || fail "the installed service: no headroom_ metrics"
+/usr/bin/python3 - <<'EOF' || fail "the installed Python client against the installed service"
+from headroom_client import Client, LadderStep
+client = Client("unix:/run/headroom/api.sock")
+advice = client.register("package-check", priority=5, nominal_frame_rate=10, min_frame_rate=2,
+                         ladder=[LadderStep("full", 1.0)])
+assert not advice.is_fallback, advice.reason
+client.close()
+EOF
+kill "$serve_pid"
+wait "$serve_pid" || true
+serve_pid=
+rmdir /run/headroom 2>/dev/null || true
+
+# A C program against the installed library, through pkg-config.
+cat >"$work/estimate.c" <<'EOF'
+#include <headroom.h>
+#include <stdio.h>
+#include <string.h>
+int main(void) {
+    char out[65536];
+    const char *session = "{\"cameras\": [{\"id\": \"c\", \"format\": {\"width\": 640, "
+                          "\"height\": 480, \"maxFrameRate\": 30}}], \"outputs\": []}";
+    if (headroom_estimate(session, out, sizeof out) != HEADROOM_OK) {
+        fprintf(stderr, "%s\n", headroom_last_error());
+        return 1;
+    }
+    return strstr(out, "hardwareCost") ? 0 : 1;
+}
+EOF
+# shellcheck disable=SC2046  # pkg-config's words
+cc -Wall -Werror -o "$work/estimate" "$work/estimate.c" $(pkg-config --cflags --libs headroom) \
+  && "$work/estimate" || fail "a C program built with pkg-config against the installed library"
+
+man -P cat headroom 2>/dev/null | grep -q "headroom estimate" || fail "man headroom"
+man -P cat headroom.service 2>/dev/null | grep -q "Type=notify" || fail "man headroom.service"
+[[ -n $show ]] && man -P cat headroom 2>/dev/null | head -30
+
+dpkg --purge headroom >"$work/purge.log" 2>&1 || { fail "dpkg --purge"; cat "$work/purge.log"; }
+listing >"$work/after"
+if ! diff "$work/before" "$work/after" >"$work/left"; then
+  fail "the purge left a difference:"; cat "$work/left"
+fi
+
+if ((failures > 0)); then
+  echo "package-checks: $failures failure(s)"
+  exit 1
+fi
+echo "package-checks: $(basename "$deb") ($((size / 1024)) KiB): lintian without errors, installed, served, linked, purged clean"

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Builds the Debian package headroom_VERSION_ARCH.deb into DIR (default .build/package): the
+# release binary with the Swift runtime linked in (no Swift toolchain on the target: only
+# Debian's libraries, its Depends computed from the binaries by dpkg-shlibdeps), the systemd
+# unit (enabled and started on install, as Debian's dh_installsystemd does, stopped and
+# removed with the package), the man pages headroom(1) (written by `headroom manual` from
+# the option declarations) and headroom.service(8), shell completions, libheadroom with its
+# header and pkg-config file, the Python client, and /usr/share/doc/headroom.
+#
+# One package, not headroom + libheadroom + libheadroom-dev: the library is a thin C face of
+# the same code, versioned with the binary and used by programs measured or governed on the
+# same host; splitting it would ask users to match three versions for one feature. Lintian's
+# warnings that follow from that choice are listed in docs/install.md.
+#
+# Usage: scripts/package.sh [DIR]
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/env.sh
+out=$(realpath -m "${1:-.build/package}")
+mkdir -p "$out"
+
+# The release build, the Swift runtime linked statically (a scratch path of its own, so the
+# regular release build is not rebuilt).
+scratch=.build/static
+swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product headroom
+# A shared library takes the static runtime only when told at link time too, and then needs
+# the static libraries' directory.
+static_libraries=$(dirname "$(command -v swift)")/../lib/swift_static/linux
+# (A scratch path of its own: its flags differ, and would rebuild the binary's modules.)
+swift build -c release --static-swift-stdlib --scratch-path "$scratch-library" \
+  --product headroom-c -Xswiftc -static-stdlib -Xlinker -L"$static_libraries" \
+  -Xlinker -soname -Xlinker libheadroom.so.0
+bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
+library_bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch-library" \
+  --show-bin-path)
+
+version=$(sed -n 's/^let headroomVersion = "\(.*\)"/\1/p' Sources/headroom/Version.swift)
+architecture=$(dpkg --print-architecture)
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+root=$stage/root
+install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/lib/$multiarch/pkgconfig" \
+  "$root/usr/include" "$root/lib/systemd/system" "$root/usr/share/man/man1" \
+  "$root/usr/share/man/man8" "$root/usr/share/bash-completion/completions" \
+  "$root/usr/share/zsh/vendor-completions" "$root/usr/share/fish/vendor_completions.d" \
+  "$root/usr/share/doc/headroom" "$root/usr/lib/python3/dist-packages/headroom_client"
+
+install -m 0755 "$bin/headroom" "$root/usr/bin/headroom"
+install -m 0644 "$library_bin/libheadroom-c.so" "$root/usr/lib/$multiarch/libheadroom.so.0"
+ln -s libheadroom.so.0 "$root/usr/lib/$multiarch/libheadroom.so"
+strip --strip-unneeded "$root/usr/bin/headroom" "$root/usr/lib/$multiarch/libheadroom.so.0"
+install -m 0644 include/headroom.h "$root/usr/include/headroom.h"
+sed "s|@PREFIX@|/usr|; s|@VERSION@|$version|; s|\${prefix}/lib|\${prefix}/lib/$multiarch|" \
+  dist/headroom.pc.in >"$root/usr/lib/$multiarch/pkgconfig/headroom.pc"
+sed "s|/usr/local/bin/headroom|/usr/bin/headroom|g; s|file:///usr/local/share/doc|file:///usr/share/doc|g;
+     s|^# scripts/install.sh installs it.*|# Installed by the headroom package.|" \
+  dist/headroom.service >"$root/lib/systemd/system/headroom.service"
+chmod 0644 "$root/lib/systemd/system/headroom.service"
+
+# The man pages: headroom(1) from the declarations, headroom.service(8) from dist/.
+"$root/usr/bin/headroom" manual | gzip -9n >"$root/usr/share/man/man1/headroom.1.gz"
+gzip -9n <dist/headroom.service.8 >"$root/usr/share/man/man8/headroom.service.8.gz"
+"$root/usr/bin/headroom" completions bash >"$root/usr/share/bash-completion/completions/headroom"
+"$root/usr/bin/headroom" completions zsh >"$root/usr/share/zsh/vendor-completions/_headroom"
+"$root/usr/bin/headroom" completions fish >"$root/usr/share/fish/vendor_completions.d/headroom.fish"
+install -m 0644 clients/python/headroom_client/*.py "$root/usr/lib/python3/dist-packages/headroom_client/"
+install -m 0644 dist/copyright "$root/usr/share/doc/headroom/copyright"
+install -m 0644 docs/service.md docs/launch.md docs/api.md "$root/usr/share/doc/headroom/"
+printf 'headroom (%s) unstable; urgency=medium\n\n  * Built from %s.\n\n -- %s  %s\n' \
+  "$version" "$(git rev-parse --short HEAD 2>/dev/null || echo "a source tree")" \
+  "Headroom maintainers <maintainers@headroom.invalid>" "$(date -R -d @"${SOURCE_DATE_EPOCH:-0}")" \
+  | gzip -9n >"$root/usr/share/doc/headroom/changelog.gz"
+
+# Depends from the binaries, as Debian computes them (dpkg-shlibdeps wants a debian/control).
+mkdir -p "$stage/debian"
+printf 'Source: headroom\n\nPackage: headroom\nArchitecture: any\n' >"$stage/debian/control"
+depends=$(cd "$stage" && dpkg-shlibdeps -O --warnings=0 -e"root/usr/bin/headroom" \
+  -e"root/usr/lib/$multiarch/libheadroom.so.0" | sed -n 's/^shlibs:Depends=//p')
+
+size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
+cat >"$root/DEBIAN/control" <<EOF
+Package: headroom
+Version: $version
+Architecture: $architecture
+Maintainer: Headroom maintainers <maintainers@headroom.invalid>
+Installed-Size: $size
+Depends: $depends, adduser, init-system-helpers (>= 1.54~), python3
+Recommends: ffmpeg, lm-sensors
+Suggests: python3-opencv, prometheus-node-exporter
+Section: utils
+Priority: optional
+Homepage: https://headroom.invalid/
+Description: capture-session pricing, thermal pressure and a governor for cameras
+ Headroom prices a camera capture session before it is committed, reads thermal
+ and power pressure with an Android-compatible headroom forecast, and governs
+ camera pipelines on the host (frame rate and inference load, with hysteresis)
+ through an HTTP API, a C library (libheadroom) and a Python client. It also
+ times launches and records video through a preallocated reserve. The headroom
+ service runs as a systemd unit with Prometheus metrics.
+EOF
+install -m 0755 dist/debian/postinst dist/debian/prerm dist/debian/postrm "$root/DEBIAN/"
+# The library: ldconfig runs after the package is installed or removed, and programs built
+# against it depend on this package from this version on.
+echo "activate-noawait ldconfig" >"$root/DEBIAN/triggers"
+echo "libheadroom 0 headroom (>= $version)" >"$root/DEBIAN/shlibs"
+chmod 0644 "$root/DEBIAN/triggers" "$root/DEBIAN/shlibs"
+
+deb="$out/headroom_${version}_${architecture}.deb"
+dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
+echo "$deb"
