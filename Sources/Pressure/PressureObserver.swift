@@ -86,17 +86,8 @@ public final class PressureObserver: Sendable {
     /// The time to the next sample after `reading`: ``interval`` within reach of a threshold,
     /// the configuration's slow interval (never shorter than ``interval``) otherwise.
     public func pace(after reading: PressureReading) -> Duration {
-        Self.pace(
-            after: reading, interval: interval,
-            slowInterval: state.withLock { $0.classifier.configuration.sampling.slowInterval })
-    }
-
-    /// The time to the next sample after `reading` for a sampler of `interval` whose
-    /// configuration's slow interval is `slowInterval`.
-    public static func pace(
-        after reading: PressureReading, interval: Duration, slowInterval: Duration
-    ) -> Duration {
-        reading.isWithinReach ? interval : max(interval, slowInterval)
+        guard !reading.isWithinReach else { return interval }
+        return max(interval, state.withLock { $0.classifier.configuration.sampling.slowInterval })
     }
 
     /// A new stream of every reading from now on, buffered by `bufferingPolicy` (by default

@@ -80,6 +80,21 @@ struct Option<Value: Sendable>: OptionDeclaration {
         }
     }
 
+    /// The same option with `value` when it is not given, shown in the help as `shown`.
+    func defaulting<Wrapped: Sendable>(to value: Wrapped, shown: String) -> Option<Wrapped>
+    where Value == Wrapped? {
+        var defaulted = spec
+        defaulted.defaultValue = shown
+        let convert = self.convert
+        let name = spec.name
+        return Option<Wrapped>(defaulted, absent: value) { text throws(UsageError) in
+            guard let parsed = try convert(text) else {
+                throw UsageError(description: "\(name): expected a value, got \"\(text)\"")
+            }
+            return parsed
+        }
+    }
+
     /// This option, shown inside `parent`'s brackets in the usage.
     func within(_ parent: String) -> Self {
         var refined = self
@@ -132,7 +147,7 @@ extension Option where Value == Double? {
         _ name: String, _ value: String, _ help: String, in range: ClosedRange<Double>
     ) -> Self {
         Self(.number(name, value, help, in: range), absent: nil) { text throws(UsageError) in
-            try parseNumber(text, of: name)
+            try parseValue(text, of: name, expected: "a number")
         }
     }
 }
@@ -143,9 +158,8 @@ extension Option where Value == Double {
         _ name: String, _ value: String, _ help: String, in range: ClosedRange<Double>,
         default defaultValue: Double
     ) -> Self {
-        Self(.number(name, value, help, in: range, default: defaultValue), absent: defaultValue) {
-            text throws(UsageError) in try parseNumber(text, of: name)
-        }
+        Option<Double?>.number(name, value, help, in: range)
+            .defaulting(to: defaultValue, shown: defaultValue.trimmed())
     }
 }
 
@@ -186,7 +200,7 @@ extension Option where Value == Int? {
         _ name: String, _ value: String, _ help: String, in range: ClosedRange<Int>
     ) -> Self {
         Self(.integer(name, value, help, in: range), absent: nil) { text throws(UsageError) in
-            try parseInteger(text, of: name)
+            try parseValue(text, of: name, expected: "an integer")
         }
     }
 }
@@ -197,9 +211,8 @@ extension Option where Value == Int {
         _ name: String, _ value: String, _ help: String, in range: ClosedRange<Int>,
         default defaultValue: Int
     ) -> Self {
-        Self(.integer(name, value, help, in: range, default: defaultValue), absent: defaultValue) {
-            text throws(UsageError) in try parseInteger(text, of: name)
-        }
+        Option<Int?>.integer(name, value, help, in: range)
+            .defaulting(to: defaultValue, shown: String(defaultValue))
     }
 }
 
@@ -241,20 +254,15 @@ extension Option {
     }
 }
 
-/// `text` as a number (already checked against the option's range).
-private func parseNumber(_ text: String, of name: String) throws(UsageError) -> Double {
-    guard let number = Double(text) else {
-        throw UsageError(description: "\(name): expected a number, got \"\(text)\"")
+/// `text` as a `Parsed` (already checked against the option's range); `expected` names the
+/// kind in the message.
+private func parseValue<Parsed: LosslessStringConvertible>(
+    _ text: String, of name: String, expected: String
+) throws(UsageError) -> Parsed {
+    guard let value = Parsed(text) else {
+        throw UsageError(description: "\(name): expected \(expected), got \"\(text)\"")
     }
-    return number
-}
-
-/// `text` as an integer (already checked against the option's range).
-private func parseInteger(_ text: String, of name: String) throws(UsageError) -> Int {
-    guard let integer = Int(text) else {
-        throw UsageError(description: "\(name): expected an integer, got \"\(text)\"")
-    }
-    return integer
+    return value
 }
 
 /// `text` as a case of `Choice` (already checked against the option's words).
