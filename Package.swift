@@ -51,6 +51,8 @@ let package = Package(
         .systemLibrary(
             name: "CMicroHTTPD", path: "Sources/CMicroHTTPD",
             providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(
+            name: "CMosquitto", path: "Sources/CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // Modules.
         module("Units", ["Locking"]),
@@ -58,6 +60,7 @@ let package = Package(
         module("Locking"),
         module("LaunchTiming", ["Units", "CSpawn", "Files", "Locking"]),
         module("Lifecycle", ["Locking", "Units"]),
+        module("MQTT", ["CMosquitto", "Files", "Locking"]),
         module("Storage", ["CStorage", "Files", "Locking", "Units"]),
         module("Capture", ["Units", "Files", "LaunchTiming", "Locking", "Storage"]),
         module("Pressure", ["Units", "CSensors", "CWakeup", "Files", "Locking"]),
@@ -77,6 +80,10 @@ let package = Package(
         module(
             "HostService",
             ["Units", "Capture", "Files", "Governor", "Locking", "Pressure", "Telemetry"]),
+        // The host service on MQTT: Home Assistant discovery and state, Frigate as a client.
+        module(
+            "MQTTBridge",
+            ["Units", "Files", "Governor", "HostService", "Locking", "MQTT", "Pressure"]),
         module(
             "Pipeline",
             [
@@ -99,8 +106,8 @@ let package = Package(
             dependencies: [
                 "Units",
                 "Capture", "Dock", "Files", "Governor", "History", "HostService", "LaunchTiming",
-                "Lifecycle", "Locking", "Pipeline", "Pressure", "Reports", "Storage", "Telemetry",
-                "Tracking",
+                "Lifecycle", "Locking", "MQTT", "MQTTBridge", "Pipeline", "Pressure", "Reports",
+                "Storage", "Telemetry", "Tracking",
             ],
             swiftSettings: strictSettings),
         .executableTarget(
@@ -117,7 +124,7 @@ let package = Package(
         // Test doubles several test targets share (the manual pressure clock, a raw HTTP
         // client); not part of any product.
         .target(
-            name: "TestSupport", dependencies: ["Locking", "Pressure", "Units"],
+            name: "TestSupport", dependencies: ["Locking", "MQTT", "Pressure", "Units"],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings),
         tests("UnitsTests", ["Locking", "Units"]),
@@ -126,6 +133,13 @@ let package = Package(
         tests("StorageTests", ["Storage", "CStorage"]),
         tests("LaunchTimingTests", ["Units", "LaunchTiming", "Files"]),
         tests("LifecycleTests", ["Lifecycle", "Locking", "Units"]),
+        tests("MQTTTests", ["MQTT", "Files", "Locking", "TestSupport"]),
+        tests(
+            "MQTTBridgeTests",
+            [
+                "MQTTBridge", "MQTT", "Capture", "HostService", "Governor", "Locking",
+                "Pressure", "TestSupport", "Units",
+            ]),
         tests("CaptureTests", ["Units", "Capture", "Files", "LaunchTiming", "Storage"]),
         tests("PressureTests", ["Pressure", "Files", "TestSupport", "Units"]),
         tests("HistoryTests", ["History", "LaunchTiming", "Locking"]),

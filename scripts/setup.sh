@@ -23,6 +23,9 @@ packages=(
   opencv-doc
   dpkg-dev
   lintian
+  libmosquitto-dev
+  mosquitto
+  mosquitto-clients
 )
 
 # Waits for the package manager's lock when another apt or dpkg holds it.

@@ -1,10 +1,6 @@
 import Files
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The secret that requests changing the service's state must carry when they come from
 /// beyond loopback: `Authorization: Bearer TOKEN`, read from a file only its owner can read.
 public struct BearerToken: Sendable {
@@ -30,19 +26,7 @@ public struct BearerToken: Sendable {
     ///
     /// - Throws: ``Files/ConfigurationError`` naming the file and what was wrong with it.
     public static func load(from path: String) throws(ConfigurationError) -> BearerToken {
-        var status = stat()
-        guard stat(path, &status) == 0 else {
-            throw ConfigurationError(
-                file: path, path: "", problem: "cannot read: \(String(cString: strerror(errno)))")
-        }
-        guard status.st_mode & 0o077 == 0 else {
-            throw ConfigurationError(
-                file: path, path: "",
-                problem: "expected a file only its owner may read (mode 0600), got mode 0"
-                    + String(status.st_mode & 0o777, radix: 8))
-        }
-        let data = try InputFile.read(path, limit: 4096 + 64)
-        return try BearerToken(String(decoding: data, as: UTF8.self), file: path)
+        try BearerToken(SecretFile.read(path, limit: 4096 + 64), file: path)
     }
 
     /// Whether an `Authorization` header value carries this token (compared in constant

@@ -24,6 +24,10 @@ public final class HostService: Sendable {
     public let clock: any RunClock
     /// The profiles `POST /v1/estimate` prices sessions on (by name only).
     public let catalog: ProfileCatalog
+    /// A signal after every change a follower of the whole state may publish: a reading, a
+    /// client's advice, a client registered or let go. In-process followers (the MQTT bridge)
+    /// subscribe with `.bufferingNewest(1)` and read the state when woken.
+    public let changes = Broadcast<Void>()
     private let metrics: HeadroomMetrics?
     private let latest = LockedState(Latest())
 
@@ -49,17 +53,22 @@ public final class HostService: Sendable {
         self.clock = clock
         self.catalog = catalog
         self.metrics = metrics
+        let changes = changes
         governor = HostGovernor(
             configuration: configuration,
-            onChange: { change in events.append(name: "advice", data: ServiceJSON.line(change)) })
+            onChange: { change in
+                events.append(name: "advice", data: ServiceJSON.line(change))
+                changes.yield(())
+            })
     }
 
     /// The latest reading; nil before the first.
     public var latestReading: PressureReading? { latest.withLock { $0.reading } }
 
-    /// Ends every event stream: the service is stopping.
+    /// Ends every event stream and the followers' change signal: the service is stopping.
     public func close() {
         events.close()
+        changes.close()
     }
 
     /// Sends every reader a keep-alive comment every ``heartbeatInterval`` of the service's
@@ -92,11 +101,38 @@ public final class HostService: Sendable {
                 data: ServiceJSON.line(PressureDocument(reading: reading, from: previous?.level)))
         }
         publishMetrics()
+        changes.yield(())
     }
 
     /// Lets go of the clients whose lease has ended.
     public func expireLeases() {
-        if !governor.expireLeases(at: clock.now).isEmpty { publishMetrics() }
+        if !governor.expireLeases(at: clock.now).isEmpty { clientsChanged() }
+    }
+
+    /// Registers a pipeline with the governor: leased (let go after ``HostGovernorConfiguration/lease``
+    /// without a request) unless `leased` is false (a pipeline this process drives itself).
+    ///
+    /// - Throws: ``HostGovernorError/clientLimitReached(_:)`` when the host is full.
+    public func register(_ registration: ClientRegistration, leased: Bool = true)
+        throws(HostGovernorError) -> (id: ClientID, advice: ClientAdvice)
+    {
+        let registered = try governor.register(registration, at: clock.now, leased: leased)
+        clientsChanged()
+        return registered
+    }
+
+    /// Lets a client go at once; whether it was registered.
+    @discardableResult
+    public func remove(_ id: ClientID) -> Bool {
+        guard governor.remove(id, at: clock.now) else { return false }
+        clientsChanged()
+        return true
+    }
+
+    /// A client was registered or let go: the metrics and the followers hear of it.
+    func clientsChanged() {
+        publishMetrics()
+        changes.yield(())
     }
 
     /// Publishes the registered clients and their advised frame rates, when they changed.

@@ -102,8 +102,7 @@ public struct ServiceRoutes: HTTPRequestHandler {
             return Self.error(400, error)
         }
         do {
-            let (id, advice) = try service.governor.register(registration, at: service.clock.now)
-            service.publishMetrics()
+            let (id, advice) = try service.register(registration)
             return Self.json(
                 201,
                 Registered(
@@ -137,9 +136,7 @@ public struct ServiceRoutes: HTTPRequestHandler {
     }
 
     private func remove(_ text: Substring) -> HTTPResponse {
-        guard let id = ClientID(text), service.governor.remove(id, at: service.clock.now)
-        else { return Self.unknownClient(text) }
-        service.publishMetrics()
+        guard let id = ClientID(text), service.remove(id) else { return Self.unknownClient(text) }
         return HTTPResponse(status: 204, contentType: Self.jsonType, body: "")
     }
 

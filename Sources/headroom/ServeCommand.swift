@@ -50,6 +50,12 @@ enum ServeCommand {
             a scrape wait: a connection beyond --max-connections-per-client (per IP address) or
             --max-connections (in total) closes the oldest idle one, and a connection silent for
             --idle-timeout seconds is closed.
+
+            With --mqtt URL it also publishes the state on MQTT with Home Assistant discovery
+            (docs/home-assistant.md): the level, throttling, temperature, headroom and each
+            client's advice as one device, retained, on change and every --mqtt-heartbeat
+            seconds, `offline` as its last will. A broker that is away or slow never holds up
+            sampling or the API: it reconnects with a growing delay and the newest state wins.
             """,
         options: Options.self,
         run: { arguments in
@@ -102,6 +108,7 @@ enum ServeCommand {
                 local.socketPath = socket
                 listeners.append(local)
             }
+            let mqtt = try MQTTPublishing.service(arguments, \.mqtt, host: service)
             let exported = ExportedPressure(metrics: metrics)
             let exporter = MetricsExporter(
                 metrics: metrics, servers: listeners,
@@ -167,6 +174,7 @@ enum ServeCommand {
                 Service("keep-alive", ending: .runsUntilCancelled, isOnClock: false) {
                     try await service.sendKeepAlives()
                 })
+            if let mqtt { services.append(mqtt) }
             if let interval = systemd.watchdogInterval {
                 services.append(
                     Service("watchdog", ending: .runsUntilCancelled, isOnClock: false) {
@@ -217,6 +225,7 @@ enum ServeCommand {
         let idleTimeout = Option<Int>.integer(
             "--idle-timeout", "S", "seconds a silent connection stays open", in: 1...3600,
             default: ServeCommand.defaults.idleTimeoutSeconds)
+        let mqtt = MQTTPublishing.Options()
     }
 
     /// On SIGHUP (which would otherwise end the process), reads `configuration` again and

@@ -90,7 +90,12 @@ extension Command {
             let lead = (index == 0 ? "usage: " : "       ") + "headroom \(name)"
             var line = lead
             let indent = String(repeating: " ", count: lead.count + 1)
-            for part in form.parts(options: options) {
+            // A part too long for a line of its own (an option with many refinements) breaks
+            // before its inner brackets.
+            let pieces = form.parts(options: options).flatMap { part in
+                indent.count + part.count <= 100 ? [part] : Self.bracketPieces(of: part)
+            }
+            for part in pieces {
                 if line.count + 1 + part.count > 100 && line != lead && line != indent {
                     lines.append(line)
                     line = indent + part
@@ -101,5 +106,21 @@ extension Command {
             lines.append(line)
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `part` split before each inner `[`: `[--mqtt URL`, `[--mqtt-node ID]`, ….
+    private static func bracketPieces(of part: String) -> [String] {
+        var pieces: [String] = []
+        var current = ""
+        for word in part.split(separator: " ") {
+            if word.hasPrefix("["), !current.isEmpty {
+                pieces.append(current)
+                current = String(word)
+            } else {
+                current += current.isEmpty ? String(word) : " " + word
+            }
+        }
+        if !current.isEmpty { pieces.append(current) }
+        return pieces
     }
 }

@@ -1,0 +1,35 @@
+import Files
+
+/// A user name and password for a broker, read from a file only its owner may read: the user
+/// on the first line, the password on the second.
+public struct MQTTCredentials: Sendable, Equatable {
+    /// The user name.
+    public var user: String
+    /// The password.
+    public var password: String
+
+    /// Credentials with these values.
+    public init(user: String, password: String) {
+        self.user = user
+        self.password = password
+    }
+
+    /// The credentials in the file at `path` (mode 0600 or 0400).
+    ///
+    /// - Throws: ``Files/ConfigurationError`` naming the file and what was wrong: its mode,
+    ///   or not two non-empty lines.
+    public static func load(from path: String) throws(ConfigurationError) -> MQTTCredentials {
+        let text = try SecretFile.read(path, limit: 4096)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            $0.hasSuffix("\r") ? $0.dropLast() : $0
+        }
+        guard lines.count >= 2, !lines[0].isEmpty, !lines[1].isEmpty,
+            lines.dropFirst(2).allSatisfy(\.isEmpty)
+        else {
+            throw ConfigurationError(
+                file: path, path: "",
+                problem: "expected the user name on the first line and the password on the second")
+        }
+        return MQTTCredentials(user: String(lines[0]), password: String(lines[1]))
+    }
+}

@@ -1,0 +1,124 @@
+import Files
+import HostService
+import Lifecycle
+import Locking
+import MQTT
+import MQTTBridge
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `serve --mqtt URL`: the host's state on an MQTT broker with Home Assistant discovery, as a
+/// service of `serve`.
+enum MQTTPublishing {
+    /// The options.
+    struct Options: OptionGroup {
+        /// `--mqtt URL`.
+        let url = Option<String?>.text(
+            "--mqtt", "URL",
+            "also publish the state to this MQTT broker (mqtt://HOST[:PORT], mqtts:// for TLS)"
+                + " with Home Assistant discovery")
+        /// `--mqtt-prefix TOPIC`.
+        let prefix = Option<String?>.text(
+            "--mqtt-prefix", "TOPIC", "the state topics' first levels (default headroom)"
+        ).within("--mqtt")
+        /// `--mqtt-node ID`.
+        let node = Option<String?>.text(
+            "--mqtt-node", "ID",
+            "this host's id in topics and Home Assistant (default"
+                + " headroom_HOSTNAME)"
+        ).within("--mqtt")
+        /// `--mqtt-discovery-prefix TOPIC`.
+        let discoveryPrefix = Option<String?>.text(
+            "--mqtt-discovery-prefix", "TOPIC",
+            "Home Assistant's discovery prefix (default homeassistant)"
+        ).within("--mqtt")
+        /// `--mqtt-credentials FILE`.
+        let credentials = Option<String?>.path(
+            "--mqtt-credentials", "FILE",
+            "the broker's user name on the first line, password on the second (mode 0600)"
+        ).within("--mqtt")
+        /// `--mqtt-ca FILE`.
+        let certificateAuthority = Option<String?>.path(
+            "--mqtt-ca", "FILE",
+            "the CA certificate an mqtts:// broker's is checked against (default: the system's)"
+        ).within("--mqtt")
+        /// `--mqtt-heartbeat S`.
+        let heartbeat = Option<Duration>.seconds(
+            "--mqtt-heartbeat", "S",
+            "publish the whole state at least this often; Home Assistant shows it unavailable"
+                + " after three without one", in: 5...3600, default: 60
+        ).within("--mqtt")
+    }
+
+    /// The publisher `group`'s options ask for, as a service of `serve`; nil without `--mqtt`.
+    ///
+    /// - Throws: ``UsageError`` for an option that cannot be used (a bad URL or topic, a
+    ///   credentials file readable by others, a TLS option libmosquitto refuses), or an MQTT
+    ///   option given without `--mqtt`.
+    static func service<Command: CommandOptions>(
+        _ arguments: Parsed<Command>, _ group: KeyPath<Command, Options>, host: HostService
+    ) throws -> Service? {
+        func value<Value>(_ option: KeyPath<Options, Option<Value>>) -> Value {
+            arguments[group.appending(path: option)]
+        }
+        guard let url = value(\.url) else {
+            let refinements = arguments.givenNames.filter { $0.hasPrefix("--mqtt-") }
+            if let first = refinements.first {
+                throw UsageError(description: "\(first): needs --mqtt URL (the broker)")
+            }
+            return nil
+        }
+        do {
+            let broker = try MQTTBroker(parsing: url)
+            let hostName = Self.hostName()
+            let topics = try MQTTTopics(
+                prefix: value(\.prefix) ?? "headroom",
+                node: value(\.node) ?? MQTTTopics.nodeID(hostName: hostName),
+                discoveryPrefix: value(\.discoveryPrefix) ?? "homeassistant")
+            if value(\.certificateAuthority) != nil, !broker.usesTLS {
+                throw UsageError(description: "--mqtt-ca: needs an mqtts:// broker, got \(url)")
+            }
+            let connection = try MQTTConnection(
+                broker: broker, clientID: topics.node, will: HostStatePublisher.will(for: topics),
+                credentials: try value(\.credentials).map(MQTTCredentials.load),
+                certificateAuthority: value(\.certificateAuthority))
+            // Each new state of the connection once, not at every reconnection attempt.
+            let lastStatus = LockedState<String?>("")
+            connection.onStatus { status in
+                let isNew = lastStatus.withLock { last in
+                    defer { last = status }
+                    return last != status
+                }
+                guard isNew else { return }
+                Console.error("headroom serve: \(broker): \(status ?? "connected")")
+            }
+            let publisher = HostStatePublisher(
+                connection: connection, topics: topics, service: host, hostName: hostName,
+                version: headroomVersion, heartbeat: value(\.heartbeat))
+            Console.error(
+                "headroom serve: publishing to \(broker) under \(topics.prefix)/\(topics.node),"
+                    + " discovery on \(topics.discovery)")
+            return Service("mqtt", ending: .runsUntilCancelled, isOnClock: false) {
+                try await publisher.run()
+            }
+        } catch let error as MQTTError {
+            throw UsageError(description: "--mqtt: \(error)")
+        } catch let error as MQTTBridgeError {
+            throw UsageError(description: error.description)
+        } catch let error as ConfigurationError {
+            throw UsageError(description: "--mqtt-credentials: \(error)")
+        }
+    }
+
+    /// This machine's name, as `hostname` prints it.
+    private static func hostName() -> String {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let result = buffer.withUnsafeMutableBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { gethostname($0.baseAddress!, $0.count - 1) }
+        }
+        guard result == 0 else { return "host" }
+        return String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
+    }
+}

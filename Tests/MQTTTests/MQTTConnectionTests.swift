@@ -1,0 +1,126 @@
+import Files
+import Foundation
+import Locking
+import MQTT
+import TestSupport
+import Testing
+
+@Suite(.serialized, .timeLimit(.minutes(1)))
+struct MQTTConnectionTests {
+    @Test("broker URLs: mqtt and mqtts, default ports, IPv6, and what is refused")
+    func urls() throws {
+        #expect(try MQTTBroker(parsing: "mqtt://broker") == MQTTBroker(host: "broker"))
+        #expect(
+            try MQTTBroker(parsing: "mqtts://h:8884")
+                == MQTTBroker(host: "h", port: 8884, usesTLS: true))
+        #expect(try MQTTBroker(parsing: "mqtt://[::1]:1884").host == "::1")
+        #expect(try MQTTBroker(parsing: "mqtt://[::1]:1884").description == "mqtt://[::1]:1884")
+        for bad in ["http://h", "mqtt://", "mqtt://h:0", "mqtt://h:port", "mqtt://h/x"] {
+            #expect(throws: MQTTError.self, "\(bad)") { try MQTTBroker(parsing: bad) }
+        }
+    }
+
+    @Test("published through a real broker: received live, and retained for a later subscriber")
+    func roundTrip() async throws {
+        let broker = try MosquittoBroker()
+        let inbox = Inbox()
+        let publisher = try MQTTConnection(broker: broker.broker, clientID: "publisher")
+        let connected = Inbox()
+        publisher.onConnect { _ in connected.add(MQTTMessage(topic: "up", text: "")) }
+        try publisher.start()
+        defer { publisher.stop() }
+        #expect(await connected.first(on: "up") != nil)
+        #expect(
+            publisher.publish(
+                MQTTMessage(topic: "headroom/state", text: "nominal", isRetained: true)))
+        let subscriber = try MQTTConnection(broker: broker.broker, clientID: "subscriber")
+        subscriber.onConnect { $0.subscribe("headroom/#") }
+        subscriber.onMessage { inbox.add($0) }
+        try subscriber.start()
+        defer { subscriber.stop() }
+        let retained = await inbox.first(on: "headroom/state")
+        #expect(retained?.text == "nominal" && retained?.isRetained == true)
+        publisher.publish(MQTTMessage(topic: "headroom/live", text: "serious"))
+        #expect(await inbox.first(on: "headroom/live")?.text == "serious")
+    }
+
+    @Test("a broker that goes away: publishing drops without blocking, and reconnecting resumes")
+    func reconnects() async throws {
+        let broker = try MosquittoBroker()
+        let inbox = Inbox()
+        let connections = LockedState(0)
+        let subscriber = try MQTTConnection(broker: broker.broker, clientID: "follower")
+        subscriber.onConnect { connection in
+            connections.withLock { $0 += 1 }
+            connection.subscribe("headroom/#")
+        }
+        subscriber.onMessage { inbox.add($0) }
+        try subscriber.start()
+        defer { subscriber.stop() }
+        let publisher = try MQTTConnection(broker: broker.broker, clientID: "source")
+        try publisher.start()
+        defer { publisher.stop() }
+        #expect(waitUntil { publisher.isConnected && connections.withLock { $0 } == 1 })
+        broker.stop()
+        #expect(waitUntil { !publisher.isConnected })
+        #expect(!publisher.publish(MQTTMessage(topic: "headroom/lost", text: "x")))
+        try broker.start()
+        // libmosquitto retries after 1 s, then 2 s, …: within 10 s both are back.
+        #expect(waitUntil { publisher.isConnected && connections.withLock { $0 } == 2 })
+        #expect(connections.withLock { $0 } == 2, "the subscriber connected again (and subscribed)")
+        #expect(publisher.publish(MQTTMessage(topic: "headroom/back", text: "y")))
+        #expect(await inbox.first(on: "headroom/back")?.text == "y")
+        #expect(await inbox.first(on: "headroom/lost") == nil)
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct MQTTConnectionWithoutBrokerTests {
+    @Test("no broker at all: start returns, publishing drops, stop returns at once")
+    func noBroker() throws {
+        let nobody = try MosquittoBroker()
+        let address = nobody.broker
+        nobody.stop()
+        let connection = try MQTTConnection(broker: address, clientID: "alone")
+        try connection.start()
+        #expect(!connection.publish(MQTTMessage(topic: "headroom/x", text: "x")))
+        #expect(!connection.isConnected)
+        connection.stop()
+    }
+}
+
+@Suite struct MQTTCredentialsTests {
+    /// A file holding `text` with `mode`.
+    func file(_ text: String, mode: Int) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "credentials-\(UUID().uuidString)"
+        ).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+        return path
+    }
+
+    @Test("user on the first line, password on the second, from a file only its owner reads")
+    func loads() throws {
+        let path = try file("camera\ns3cret pass\n", mode: 0o600)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(
+            try MQTTCredentials.load(from: path)
+                == MQTTCredentials(user: "camera", password: "s3cret pass"))
+    }
+
+    @Test("a file others may read, or not two lines, is refused saying why")
+    func refused() throws {
+        let open = try file("camera\nsecret\n", mode: 0o644)
+        let short = try file("camera\n", mode: 0o600)
+        defer { for path in [open, short] { try? FileManager.default.removeItem(atPath: path) } }
+        #expect(
+            throws: ConfigurationError(
+                file: open, path: "",
+                problem: "expected a file only its owner may read (mode 0600), got mode 0644")
+        ) {
+            try MQTTCredentials.load(from: open)
+        }
+        #expect(throws: ConfigurationError.self) { try MQTTCredentials.load(from: short) }
+    }
+}
