@@ -220,9 +220,10 @@ def main() -> int:
         video_time = index / fps
         if rate <= 0 or video_time + 1e-9 < next_due:
             continue  # the advice: fewer frames (or a pause)
-        # The camera's clock: a wanted frame that arrived while we were busy is gone.
+        # The camera's clock: a wanted frame that arrived while we were busy is gone (but for the
+        # first, which a deferred start loads the detector for).
         lateness = time.monotonic() - start - video_time
-        if lateness > 1.0 / fps:
+        if lateness > 1.0 / fps and processed > 0:
             dropped += 1
             window_dropped += 1
             continue
