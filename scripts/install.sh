@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs Headroom: the binary, the systemd unit (with ExecStart at the installed binary),
-# shell completions for bash, zsh and fish, and libheadroom for C and C++ (lib/libheadroom.so,
-# include/headroom.h, lib/pkgconfig/headroom.pc). Builds release binaries unless --from DIR
-# names a build directory that has them. Safe to run twice.
+# shell completions for bash, zsh and fish, libheadroom for C and C++ (lib/libheadroom.so,
+# include/headroom.h, lib/pkgconfig/headroom.pc), and the person detector's model
+# (share/headroom/models, by scripts/person-model.sh: downloaded once, verified). Builds
+# release binaries unless --from DIR names a build directory that has them. Safe to run twice.
 # Usage: scripts/install.sh [--prefix DIR (default /usr/local)] [--from BUILD-DIR]
 #        [--no-group]   (skip creating the system group "headroom" that may use the socket)
 set -euo pipefail
@@ -48,13 +49,14 @@ mv "$prefix/lib/systemd/system/headroom.service.tmp" "$prefix/lib/systemd/system
 "$prefix/bin/headroom" completions fish >"$prefix/share/fish/vendor_completions.d/headroom.fish"
 install -m 0644 docs/service.md "$prefix/share/doc/headroom/service.md"
 install -m 0644 docs/launch.md "$prefix/share/doc/headroom/launch.md"
+scripts/person-model.sh --dir "$prefix/share/headroom/models" >/dev/null
 if [[ $group == yes ]] && ! getent group headroom >/dev/null; then
   if [[ $(id -u) -eq 0 ]]; then groupadd --system headroom; else
     echo "install: note: not root, so no group \"headroom\"; the socket is then the service's own" >&2
   fi
 fi
 echo "installed into $prefix: bin/headroom, lib/systemd/system/headroom.service, completions,"
-echo "  lib/libheadroom.so, include/headroom.h, lib/pkgconfig/headroom.pc"
+echo "  lib/libheadroom.so, include/headroom.h, lib/pkgconfig/headroom.pc, share/headroom/models"
 # systemd looks for units under /usr/lib, /usr/local/lib and /etc, not under any prefix: from
 # elsewhere the unit is enabled by its path (systemctl links it in).
 case $prefix in
@@ -62,5 +64,6 @@ case $prefix in
   *)
     echo "systemd does not look in $prefix; start it with:"
     echo "  systemctl enable --now $prefix/lib/systemd/system/headroom.service"
+    echo "the person detector finds its model there with XDG_DATA_DIRS=$prefix/share:/usr/local/share:/usr/share"
     ;;
 esac

