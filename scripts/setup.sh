@@ -28,6 +28,8 @@ packages=(
   libmosquitto-dev
   mosquitto
   mosquitto-clients
+  iproute2
+  util-linux
 )
 
 # Waits for the package manager's lock when another apt or dpkg holds it.

@@ -18,6 +18,7 @@ __all__ = [
     "Advice",
     "Client",
     "Event",
+    "GovernedClient",
     "HeadroomError",
     "LadderStep",
     "ProtocolError",
@@ -147,6 +148,34 @@ class Event:
     id: Optional[int]
     name: str
     data: Dict[str, Any]
+
+
+@dataclass(frozen=True)
+class GovernedClient:
+    """A pipeline the service governs, as ``GET /v1/clients`` lists it: its ``id`` and
+    ``name``, its ``priority``, its ``share`` of the host's budget (declared or learned; None
+    while unknown), its ``demand`` now, and its current ``advice``."""
+
+    id: str
+    name: str
+    priority: int
+    share: Optional[float]
+    demand: float
+    advice: Advice
+
+    @classmethod
+    def from_json(cls, value: Any, where: str = "client") -> "GovernedClient":
+        """The client in an answer's JSON; ProtocolError (naming the field) otherwise."""
+        value = _object(value, where)
+        share = value.get("share")
+        return cls(
+            id=_string(value, "id", where),
+            name=_string(value, "name", where),
+            priority=_integer(value, "priority", where),
+            share=None if share is None else _number(value, "share", where),
+            demand=_number(value, "demand", where),
+            advice=Advice.from_json(_field(value, "advice", where), f"{where}.advice"),
+        )
 
 
 @dataclass
@@ -493,6 +522,20 @@ class Client:
                                     f"{_clean(repr(version), 40)}")
             _string(reading, "level", where)
             return reading
+
+        return self._attempt(work)
+
+    def clients(self) -> List[GovernedClient]:
+        """Every pipeline the service governs now (``GET /v1/clients``), highest priority
+        first. Raises a HeadroomError: ServiceUnavailable, ProtocolError or RequestError."""
+        def work(deadline: _Deadline) -> List[GovernedClient]:
+            where = "GET /v1/clients"
+            answer = _object(self._request("GET", "/v1/clients", None, deadline), where)
+            listed = _field(answer, "clients", where)
+            if not isinstance(listed, list):
+                raise ProtocolError(f"{where}.clients: expected an array, got {_kind(listed)}")
+            return [GovernedClient.from_json(value, f"{where}.clients[{index}]")
+                    for index, value in enumerate(listed)]
 
         return self._attempt(work)
 

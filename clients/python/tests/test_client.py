@@ -49,6 +49,20 @@ def test_register_advice_report_close(service):
     assert error.value.status == 404
 
 
+def test_clients_lists_the_governed_pipelines(service):
+    assert Client(service.url).clients() == []
+    low, high = Client(service.url), Client(service.url)
+    register(low, name="low", priority=2)
+    register(high, name="high", priority=9)
+    listed = Client(service.url).clients()
+    assert [(entry.name, entry.id) for entry in listed] == [
+        ("high", high.client_id), ("low", low.client_id)]
+    assert listed[0].priority == 9 and listed[0].advice.ladder_name == "hog-1.0"
+    assert listed[0].demand >= 0
+    low.close()
+    assert [entry.name for entry in Client(service.url).clients()] == ["high"]
+
+
 def test_the_unix_socket_serves_the_same_api(service):
     client = Client("unix:" + service.socket_path)
     assert not register(client).is_fallback
