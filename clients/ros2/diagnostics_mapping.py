@@ -215,11 +215,13 @@ class DiagnosticsState:
     """What the node knows of the service between two publications, shared by the thread
     following ``/v1/events``, the thread polling ``/v1/pressure`` and ``/v1/clients``, and the
     publisher: the latest reading, each governed pipeline's latest advice, and when the
-    service last answered. Every method takes a lock and returns at once.
+    service last answered a poll. Every method takes a lock and returns at once.
 
     ``clock`` gives monotonic seconds (``time.monotonic``; a test passes its own). The
-    statuses are STALE once the service has not answered for more than ``stale_after``
-    seconds, or before it ever answered."""
+    statuses are STALE once no poll has been answered for more than ``stale_after`` seconds,
+    or before the first. Only a poll makes them fresh: it also says which pipelines are
+    governed, so a service that restarted is not shown with the pipelines of the one that
+    died. Events, between polls, bring a change of level or advice at once."""
 
     def __init__(self, url: str, hardware_id: str, stale_after: float,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -233,15 +235,12 @@ class DiagnosticsState:
         self._answered_at: Optional[float] = None
         self._error: Optional[str] = None
 
-    def _answered(self) -> None:
-        self._answered_at = self._clock()
-        self._error = None
-
     def polled(self, reading: Mapping[str, Any], clients: Sequence[GovernedClient]) -> None:
         """A successful poll: the current reading and the pipelines governed now (those not
         listed have left). An advice event newer than the listing (a higher ``seq``) is kept."""
         with self._lock:
-            self._answered()
+            self._answered_at = self._clock()
+            self._error = None
             self._reading = reading
             pipelines: Dict[str, _Pipeline] = {}
             for client in clients:
@@ -256,7 +255,6 @@ class DiagnosticsState:
         """A ``pressure`` event: the reading at a change of level, kept unless an older one
         than the reading already kept (by its ``time``)."""
         with self._lock:
-            self._answered()
             kept = self._reading
             kept_time = _number(kept.get("time")) if kept is not None else None
             new_time = _number(reading.get("time"))
@@ -275,7 +273,6 @@ class DiagnosticsState:
         except ProtocolError as error:
             raise ValueError(str(error)) from None
         with self._lock:
-            self._answered()
             known = self._pipelines.get(client_id)
             if known is not None and known.advice.seq > advice.seq:
                 return
@@ -320,7 +317,10 @@ class DiagnosticsState:
                        status.hardware_id, status.values) for status in pipelines)]
 
     def _stale_host(self, now: float) -> Status:
-        why = f": {self._error}" if self._error else ""
+        error = self._error
+        if error is not None and error.startswith(self.url + ": "):
+            error = error[len(self.url) + 2:]  # the URL is said once
+        why = f": {error}" if error else ""
         values: List[Tuple[str, str]] = [("url", self.url)]
         if self._answered_at is None:
             message = f"no answer yet from the headroom service at {self.url}{why}"

@@ -199,7 +199,7 @@ def test_the_service_gone_makes_every_status_stale_after_the_limit() -> None:
     state = DiagnosticsState("http://h", "cam", 3, clock=clock)
     state.polled(SERIOUS, [governed("a", "people", 2, advice())])
     clock.now += 3  # at the limit: still fresh
-    state.failed("connection refused")
+    state.failed("http://h: connection refused")
     assert [status.level for status in state.statuses()] == [Level.WARN, Level.OK]
     clock.now += 0.5
     host, people = state.statuses()
@@ -207,7 +207,7 @@ def test_the_service_gone_makes_every_status_stale_after_the_limit() -> None:
     assert host.message == (
         "headroom service gone: no answer from http://h for 4 s: connection refused")
     assert dict(host.values) == {"url": "http://h", "seconds_since_answer": "4",
-                                 "last_level": "serious", "error": "connection refused"}
+                                 "last_level": "serious", "error": "http://h: connection refused"}
     assert people.message == "headroom service gone; last: 10 fps, full"
     assert people.value("ladder_name") == "full"
     # Back: fresh again at once.
@@ -215,12 +215,28 @@ def test_the_service_gone_makes_every_status_stale_after_the_limit() -> None:
     assert [status.level for status in state.statuses()] == [Level.OK]
 
 
-def test_an_event_counts_as_an_answer() -> None:
+def test_only_a_poll_makes_the_statuses_fresh() -> None:
+    # After a restart the events may come back before a poll says which pipelines are
+    # governed: until then, the pipelines of the service that died stay STALE.
     clock = ManualClock()
     state = DiagnosticsState("http://h", "cam", 3, clock=clock)
     state.pressure_event(reading("critical", time=5))
+    assert state.is_stale
+    state.polled(reading("critical", time=5), [governed("a", "people", 2, advice())])
+    clock.now += 4
+    state.pressure_event(reading("fair", time=9))
+    state.advice_event({"client": "a", "name": "people", "advice": advice_json(advice(seq=2))})
+    assert [status.level for status in state.statuses()] == [Level.STALE, Level.STALE]
+    state.polled(reading("fair", time=10), [])
     [host] = state.statuses()
-    assert host.level == Level.ERROR
+    assert (host.level, host.value("level")) == (Level.OK, "fair")
+
+
+def test_an_event_brings_a_change_between_polls() -> None:
+    state = DiagnosticsState("http://h", "cam", 3, clock=ManualClock())
+    state.polled(reading("serious", time=5), [])
+    state.pressure_event(reading("critical", time=6))
+    assert state.statuses()[0].level == Level.ERROR
 
 
 def test_an_older_pressure_event_does_not_replace_a_newer_reading() -> None:

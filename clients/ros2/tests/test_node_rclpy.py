@@ -311,11 +311,14 @@ def test_everything_goes_stale_when_the_service_is_killed(run: Run) -> None:
 def test_the_node_follows_the_service_again_when_it_returns(run: Run) -> None:
     fresh = run.received[run.fresh_index]
     assert fresh.level(HOST) == "OK"  # the ramp's start again: fair
+    # The restarted service governs no pipeline: the dead one's pipeline is gone with it.
+    assert fresh.level(CLIENT) is None
     assert fresh.at - run.received[run.restarted_index].at <= 8
 
 
 def test_the_node_stops_cleanly_on_sigint(run: Run) -> None:
     assert run.node_exit == 0, run.node_log
-    assert "following the headroom service at http://127.0.0.1:" in run.node_log
+    # Following it, losing it, and following it again.
+    assert run.node_log.count("following the headroom service at http://127.0.0.1:") == 2
     assert "the headroom service does not answer" in run.node_log
     assert "Traceback" not in run.node_log
