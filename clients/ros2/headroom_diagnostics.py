@@ -11,7 +11,10 @@ there); this file is the only one that needs ``rclpy``. docs/ros2.md says how to
 
     source /opt/ros/humble/setup.bash
     python3 clients/ros2/headroom_diagnostics.py [--url URL] [--hardware-id ID] [--rate HZ]
-        [--stale-after S] [--ros-args ...]
+        [--stale-after S] [--timeout S] [--ros-args [-p NAME:=VALUE] ...]
+
+Each option is also a ROS parameter (``url``, ``hardware_id``, ``rate``, ``stale_after``,
+``timeout``), which wins over the option, so a launch file can set them.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import os
 import socket
 import sys
 import threading
+from dataclasses import dataclass
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 NODE_NAME = "headroom_diagnostics"
@@ -45,7 +49,8 @@ except ImportError as error:  # pragma: no cover - said plainly instead
              "clients/python, or the Debian package), or put clients/python on PYTHONPATH")
 
 
-def _positive_seconds(low: float, high: float) -> Callable[[str], float]:
+def _number(low: float, high: float) -> Callable[[str], float]:
+    """A parser of a number from `low` to `high`."""
     def parse(text: str) -> float:
         try:
             value = float(text)
@@ -57,10 +62,49 @@ def _positive_seconds(low: float, high: float) -> Callable[[str], float]:
     return parse
 
 
+def _url(text: str) -> str:
+    try:
+        Client(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix("url: ")) from None
+    return text
+
+
 def _hardware_id(text: str) -> str:
     if not text or not text.isprintable():
         raise argparse.ArgumentTypeError(f"expected printable text, got {text!r}")
     return text
+
+
+@dataclass(frozen=True)
+class Option:
+    """One setting of the node, declared once: a command-line option ``--NAME`` (``_`` as
+    ``-``) and a ROS parameter ``NAME`` (which wins when both are given), parsed from text by
+    ``parse`` (argparse.ArgumentTypeError for a bad value)."""
+
+    name: str
+    parse: Callable[[str], Any]
+    default: Callable[[], Any]
+    help: str
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+
+OPTIONS = (
+    Option("url", _url, lambda: DEFAULT_URL,
+           f"the service: http://HOST:PORT or unix:PATH (default {DEFAULT_URL})"),
+    Option("hardware_id", _hardware_id, socket.gethostname,
+           "each status's hardware_id (default the host name)"),
+    Option("rate", _number(0.1, 10), lambda: 1.0,
+           "publications a second (0.1 to 10, default 1)"),
+    Option("stale_after", _number(1, 3600), lambda: 3.0,
+           "seconds without an answer from the service before every status is STALE "
+           "(1 to 3600, default 3)"),
+    Option("timeout", _number(0.1, 60), lambda: 2.0,
+           "seconds a request to the service may take (0.1 to 60, default 2)"),
+)
 
 
 def parse_arguments(argv: Sequence[str]) -> Tuple[argparse.Namespace, List[str]]:
@@ -73,26 +117,35 @@ def parse_arguments(argv: Sequence[str]) -> Tuple[argparse.Namespace, List[str]]
     parser = argparse.ArgumentParser(
         prog=NODE_NAME,
         description="Publishes Headroom's host pressure and each governed pipeline's advice "
-                    f"on {TOPIC} (diagnostic_msgs/DiagnosticArray). Arguments after "
-                    "--ros-args go to ROS (remapping, namespace, logging).")
-    parser.add_argument("--url", default=DEFAULT_URL,
-                        help="the service: http://HOST:PORT or unix:PATH "
-                             f"(default {DEFAULT_URL})")
-    parser.add_argument("--hardware-id", type=_hardware_id, default=socket.gethostname(),
-                        help="each status's hardware_id (default the host name)")
-    parser.add_argument("--rate", type=_positive_seconds(0.1, 10), default=1.0,
-                        help="publications a second (0.1 to 10, default 1)")
-    parser.add_argument("--stale-after", type=_positive_seconds(1, 3600), default=3.0,
-                        help="seconds without an answer from the service before every status "
-                             "is STALE (1 to 3600, default 3)")
-    parser.add_argument("--timeout", type=_positive_seconds(0.1, 60), default=2.0,
-                        help="seconds a request to the service may take (default 2)")
-    arguments = parser.parse_args(ours)
-    try:
-        Client(arguments.url)
-    except ValueError as error:
-        parser.error(f"argument --url: {str(error).removeprefix('url: ')}")
-    return arguments, ros
+                    f"on {TOPIC} (diagnostic_msgs/DiagnosticArray). Each option is also a "
+                    "ROS parameter (--ros-args -p rate:=2), which wins; the other arguments "
+                    "after --ros-args go to ROS (remapping, namespace, logging).")
+    for option in OPTIONS:
+        parser.add_argument(option.flag, dest=option.name, type=option.parse,
+                            default=option.default(), help=option.help)
+    return parser.parse_args(ours), ros
+
+
+class SettingError(Exception):
+    """A ROS parameter's value the node cannot use; the message names the parameter."""
+
+
+def settings(node: Any, arguments: argparse.Namespace) -> argparse.Namespace:
+    """The settings: each option declared as a ROS parameter of `node` (any type, its default
+    the command line's value) and checked as the command line's are. Raises SettingError."""
+    from rcl_interfaces.msg import ParameterDescriptor
+
+    result = argparse.Namespace()
+    for option in OPTIONS:
+        default = getattr(arguments, option.name)
+        node.declare_parameter(option.name, default, ParameterDescriptor(
+            description=option.help, dynamic_typing=True))
+        value = node.get_parameter(option.name).value
+        try:
+            setattr(result, option.name, option.parse(str(value)))
+        except argparse.ArgumentTypeError as error:
+            raise SettingError(f"parameter {option.name}: {error}") from None
+    return result
 
 
 class ServiceFollower:
@@ -175,7 +228,8 @@ def to_message(statuses: Sequence[Status], stamp: Any) -> Any:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Runs the node until SIGINT or SIGTERM; the exit status (2 for a bad option)."""
+    """Runs the node until SIGINT or SIGTERM; the exit status (2 for a bad option or
+    parameter, 1 without rclpy)."""
     arguments, ros_arguments = parse_arguments(sys.argv[1:] if argv is None else argv)
     try:
         import rclpy
@@ -189,6 +243,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     rclpy.init(args=[NODE_NAME, *ros_arguments])
     node = rclpy.create_node(NODE_NAME)
     logger = node.get_logger()
+    try:
+        arguments = settings(node, arguments)
+    except SettingError as error:
+        print(f"{NODE_NAME}: {error}", file=sys.stderr)
+        node.destroy_node()
+        rclpy.try_shutdown()
+        return 2
     period = 1 / arguments.rate
     state = DiagnosticsState(arguments.url, arguments.hardware_id, arguments.stale_after)
     follower = ServiceFollower(arguments.url, state, period, arguments.timeout, logger.info)

@@ -21,6 +21,7 @@ from typing import Callable, Dict, Iterator, List, Optional, Tuple
 import pytest
 import rclpy
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
+from rclpy.context import Context
 from rclpy.executors import SingleThreadedExecutor
 
 from headroom_client import Client, LadderStep
@@ -52,14 +53,17 @@ class Received:
 
 
 class Recorder:
-    """An rclpy node subscribed to /diagnostics, spun in its own thread."""
+    """An rclpy node subscribed to /diagnostics (or `topic`), in a context of its own, spun in
+    its own thread."""
 
-    def __init__(self) -> None:
-        self.node = rclpy.create_node("headroom_diagnostics_test")
+    def __init__(self, topic: str = "/diagnostics", name: str = "headroom_diagnostics_test") -> None:
+        self.context = Context()
+        self.context.init()
+        self.node = rclpy.create_node(name, context=self.context)
         self.lock = threading.Lock()
         self.received: List[Received] = []
-        self.node.create_subscription(DiagnosticArray, "/diagnostics", self._take, 50)
-        self.executor = SingleThreadedExecutor()
+        self.node.create_subscription(DiagnosticArray, topic, self._take, 50)
+        self.executor = SingleThreadedExecutor(context=self.context)
         self.executor.add_node(self.node)
         self.thread = threading.Thread(target=self.executor.spin, daemon=True)
         self.thread.start()
@@ -90,6 +94,7 @@ class Recorder:
     def close(self) -> None:
         self.executor.shutdown()
         self.node.destroy_node()
+        self.context.try_shutdown()
 
 
 class Serve:
@@ -163,14 +168,15 @@ def run() -> Iterator[Run]:
         trace = os.path.join(directory, "ramp.jsonl")
         with open(RAMP) as source, open(trace, "w") as target:
             target.writelines(source.readlines()[RAMP_FROM_LINE - 1:])
-        rclpy.init()
         recorder = Recorder()
         serve = Serve(binary, trace)
         node_log = os.path.join(directory, "node.log")
         with open(node_log, "w") as log:
             node = subprocess.Popen(
-                [sys.executable, NODE, "--url", serve.url, "--hardware-id", HARDWARE_ID,
-                 "--stale-after", str(STALE_AFTER)], stdout=log, stderr=subprocess.STDOUT)
+                # The hardware id as a ROS parameter, the rest as options.
+                [sys.executable, NODE, "--url", serve.url, "--stale-after", str(STALE_AFTER),
+                 "--ros-args", "-p", f"hardware_id:={HARDWARE_ID}"],
+                stdout=log, stderr=subprocess.STDOUT)
         again: Optional[Serve] = None
         try:
             recorder.wait_for("first array", lambda r: r.level(HOST) is not None, 20)
@@ -209,7 +215,6 @@ def run() -> Iterator[Run]:
             if again is not None:
                 again.kill()
             recorder.close()
-            rclpy.shutdown()
 
 
 def test_print_the_run(run: Run) -> None:
@@ -322,3 +327,49 @@ def test_the_node_stops_cleanly_on_sigint(run: Run) -> None:
     assert run.node_log.count("following the headroom service at http://127.0.0.1:") == 2
     assert "the headroom service does not answer" in run.node_log
     assert "Traceback" not in run.node_log
+
+
+@pytest.mark.parametrize("parameter, named", [
+    ("rate:=0", "parameter rate: expected 0.1 to 10, got 0"),
+    ("stale_after:=true", "parameter stale_after: expected a number, got 'True'"),
+    ("url:=ftp://cam", "parameter url: expected http://HOST:PORT or unix:PATH, got 'ftp://cam'"),
+])
+def test_a_bad_parameter_exits_2_naming_it(parameter: str, named: str) -> None:
+    result = subprocess.run([sys.executable, NODE, "--ros-args", "-p", parameter],
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 2, result
+    assert named in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_over_the_unix_socket_remapped_and_stopped_by_sigterm() -> None:
+    binary = os.environ.get("HEADROOM")
+    if not binary:
+        pytest.fail("set HEADROOM to the headroom binary (scripts/ros2-checks.sh does)")
+    with tempfile.TemporaryDirectory() as directory:
+        api = os.path.join(directory, "api.sock")
+        serve = subprocess.Popen([binary, "serve", "--listen", "127.0.0.1:0", "--socket", api],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert serve.stdout.readline().startswith("serving on "), serve.stderr.read()
+        node = recorder = None
+        try:
+            recorder = Recorder("/headroom/diagnostics", "headroom_diagnostics_unix_test")
+            node = subprocess.Popen(
+                [sys.executable, NODE, "--url", "unix:" + api, "--ros-args",
+                 "-r", "/diagnostics:=/headroom/diagnostics"],
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            _, received = recorder.wait_for(
+                "a fresh host status on /headroom/diagnostics",
+                lambda r: r.level(HOST) not in (None, "STALE"), 20)
+            assert received.statuses[HOST].hardware_id == os.uname().nodename
+            node.send_signal(signal.SIGTERM)
+            assert node.wait(timeout=15) == 0
+            assert "Traceback" not in node.stdout.read()
+        finally:
+            if node is not None and node.poll() is None:
+                node.kill()
+                node.wait()
+            serve.kill()
+            serve.wait()
+            if recorder is not None:
+                recorder.close()
