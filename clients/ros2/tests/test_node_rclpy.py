@@ -42,9 +42,11 @@ LEVELS = {DiagnosticStatus.OK: "OK", DiagnosticStatus.WARN: "WARN",
 
 @dataclass
 class Received:
-    """One DiagnosticArray as received: when (monotonic seconds) and its statuses by name."""
+    """One DiagnosticArray as received: when (monotonic seconds), its header's stamp (seconds
+    and nanoseconds) and its statuses by name."""
 
     at: float
+    stamp: Tuple[int, int]
     statuses: Dict[str, DiagnosticStatus]
 
     def level(self, name: str) -> Optional[str]:
@@ -70,8 +72,9 @@ class Recorder:
 
     def _take(self, message: DiagnosticArray) -> None:
         with self.lock:
-            self.received.append(
-                Received(time.monotonic(), {status.name: status for status in message.status}))
+            self.received.append(Received(
+                time.monotonic(), (message.header.stamp.sec, message.header.stamp.nanosec),
+                {status.name: status for status in message.status}))
 
     def since(self, start: int = 0) -> List[Received]:
         with self.lock:
@@ -142,14 +145,15 @@ def timeline(run: Run) -> str:
             " <- serve started again before this" if index == run.restarted_index else "")
         lines.append(
             f"{received.at - first:6.2f} s  host {received.level(HOST) or '-':5} "
-            f"{host.message if host else '':<80.80}  people {received.level(CLIENT) or '-':5} "
+            f"{host.message if host else '':<86.86}  people {received.level(CLIENT) or '-':5} "
             f"{client.message if client else ''}{mark}")
     return "\n".join(lines)
 
 
 def echo(received: Received) -> str:
     """One array's statuses in `ros2 topic echo /diagnostics`'s layout (no ros2 CLI here)."""
-    lines = ["status:"]
+    lines = ["header:", "  stamp:", f"    sec: {received.stamp[0]}",
+             f"    nanosec: {received.stamp[1]}", "  frame_id: ''", "status:"]
     for status in received.statuses.values():
         lines += [f"- level: \"\\x{ord(status.level):02x}\"", f"  name: '{status.name}'",
                   f"  message: '{status.message}'", f"  hardware_id: {status.hardware_id}",
@@ -294,6 +298,9 @@ def test_arrays_come_once_a_second(run: Run) -> None:
     assert 0.85 <= statistics.median(gaps) <= 1.15, gaps
     # Over the whole span, one array a second give or take two.
     assert abs(len(gaps) - (times[-1] - times[0])) <= 2, (len(gaps), times[-1] - times[0])
+    # Stamped with the node's clock, later each time.
+    stamps = [received.stamp for received in run.received]
+    assert stamps[0][0] > 0 and all(a < b for a, b in zip(stamps, stamps[1:]))
 
 
 def test_everything_goes_stale_when_the_service_is_killed(run: Run) -> None:
