@@ -83,6 +83,7 @@ class Option:
     ``parse`` (argparse.ArgumentTypeError for a bad value)."""
 
     name: str
+    metavar: str
     parse: Callable[[str], Any]
     default: Callable[[], Any]
     help: str
@@ -93,16 +94,16 @@ class Option:
 
 
 OPTIONS = (
-    Option("url", _url, lambda: DEFAULT_URL,
+    Option("url", "URL", _url, lambda: DEFAULT_URL,
            f"the service: http://HOST:PORT or unix:PATH (default {DEFAULT_URL})"),
-    Option("hardware_id", _hardware_id, socket.gethostname,
+    Option("hardware_id", "ID", _hardware_id, socket.gethostname,
            "each status's hardware_id (default the host name)"),
-    Option("rate", _number(0.1, 10), lambda: 1.0,
+    Option("rate", "HZ", _number(0.1, 10), lambda: 1.0,
            "publications a second (0.1 to 10, default 1)"),
-    Option("stale_after", _number(1, 3600), lambda: 3.0,
+    Option("stale_after", "S", _number(1, 3600), lambda: 3.0,
            "seconds without an answer from the service before every status is STALE "
            "(1 to 3600, default 3)"),
-    Option("timeout", _number(0.1, 60), lambda: 2.0,
+    Option("timeout", "S", _number(0.1, 60), lambda: 2.0,
            "seconds a request to the service may take (0.1 to 60, default 2)"),
 )
 
@@ -121,8 +122,8 @@ def parse_arguments(argv: Sequence[str]) -> Tuple[argparse.Namespace, List[str]]
                     "ROS parameter (--ros-args -p rate:=2), which wins; the other arguments "
                     "after --ros-args go to ROS (remapping, namespace, logging).")
     for option in OPTIONS:
-        parser.add_argument(option.flag, dest=option.name, type=option.parse,
-                            default=option.default(), help=option.help)
+        parser.add_argument(option.flag, dest=option.name, metavar=option.metavar,
+                            type=option.parse, default=option.default(), help=option.help)
     return parser.parse_args(ours), ros
 
 
