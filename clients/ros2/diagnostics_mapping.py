@@ -127,8 +127,8 @@ def host_status(reading: Mapping[str, Any], hardware_id: str, clients: int) -> S
         values.append((f"factor {factor.get('kind', 'unknown')}",
                        f"{factor.get('level', 'unknown')}: {factor.get('detail', '')}"))
     sensors = [sensor for sensor in reading.get("sensors") or [] if isinstance(sensor, Mapping)]
-    hottest = max((_number(sensor.get("celsius")) for sensor in sensors
-                   if _number(sensor.get("celsius")) is not None), default=None)
+    temperatures = [_number(sensor.get("celsius")) for sensor in sensors]
+    hottest = max((celsius for celsius in temperatures if celsius is not None), default=None)
     if hottest is not None:
         values.append(("temperature_c", _decimal(hottest, 1)))
     headroom = reading.get("headroom")

@@ -8,6 +8,6 @@ NODE_FOLDER = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, NODE_FOLDER)
 
 try:
-    import headroom_client  # noqa: F401
+    import headroom_client  # noqa: F401 (installed, or else from the checkout)
 except ImportError:
     sys.path.append(os.path.join(os.path.dirname(NODE_FOLDER), "python"))
