@@ -79,6 +79,7 @@ step "signals: run, watch and serve mid-work" scripts/signal-checks.sh "$(headro
 step "launch checks (measure, compare, crash safety)" scripts/launch-checks.sh "$(headroom)"
 step "launch measure -- CMD: real children, failures, trace import" scripts/program-launch-checks.sh "$(headroom)"
 step "MQTT and Home Assistant: a real mosquitto, a ramp, an outage, kill -9" scripts/mqtt-checks.sh "$(headroom)"
+step "Frigate governed through its MQTT API: profiles, pause, restore" scripts/frigate-checks.sh "$(headroom)"
 step "ROS 2: /diagnostics from the host service (rclpy in its own network namespace)" scripts/ros2-checks.sh "$(headroom)"
 step "build libheadroom (the C library)" swift build --product headroom-c -Xswiftc -warnings-as-errors
 step "libheadroom from C: pkg-config, ASan, the C example measured" scripts/c-library-checks.sh "$(headroom)"

@@ -103,7 +103,8 @@ public struct ClientRegistration: Hashable, Sendable, Codable {
     /// The largest ladder a client may register.
     public static let ladderLimit = 16
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
+    /// A registration's fields, as the request body names them.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
         case name, priority, nominalFrameRate, minFrameRate, ladder, share, shedFirst
         case followsLevels
     }
@@ -128,36 +129,44 @@ public struct ClientRegistration: Hashable, Sendable, Codable {
                     + "; got \"\(order.prefix(32))\"")
         }
         self.shedFirst = shedFirst
-        try Self.checkName(name, key: CodingKeys.name, decoder)
+        if let broken = brokenRule {
+            throw decoder.invalidValue(broken.field, broken.problem)
+        }
+    }
+
+    /// The first rule of a registration this one breaks — the field and what was expected —
+    /// or nil when it keeps them all: a name of 1–64 visible characters, a priority from 0 to
+    /// 100, 0 < minimum ≤ nominal ≤ 1000 fps, 1–16 ladder steps heaviest first, a share in
+    /// (0, 1]. Decoding checks it; a client built in code (Frigate's) checks it too.
+    public var brokenRule: (field: CodingKeys, problem: String)? {
+        if !Self.isName(name) { return (.name, Self.nameRule) }
         guard (0...100).contains(priority) else {
-            throw decoder.invalidValue(
-                CodingKeys.priority, "expected an integer from 0 to 100, got \(priority)")
+            return (.priority, "expected an integer from 0 to 100, got \(priority)")
         }
         let nominal = nominalFrameRate.framesPerSecond
         let minimum = minFrameRate.framesPerSecond
         guard nominal.isFinite, nominal > 0, nominal <= 1000 else {
-            throw decoder.invalidValue(
-                CodingKeys.nominalFrameRate, "expected 0 < fps ≤ 1000, got \(nominal)")
+            return (.nominalFrameRate, "expected 0 < fps ≤ 1000, got \(nominal)")
         }
         guard minimum.isFinite, minimum > 0, minimum <= nominal else {
-            throw decoder.invalidValue(
-                CodingKeys.minFrameRate,
-                "expected 0 < fps ≤ nominalFrameRate (\(nominal)), got \(minimum)")
+            return (
+                .minFrameRate, "expected 0 < fps ≤ nominalFrameRate (\(nominal)), got \(minimum)"
+            )
         }
         guard (1...Self.ladderLimit).contains(ladder.count) else {
-            throw decoder.invalidValue(
-                CodingKeys.ladder,
-                "expected 1 to \(Self.ladderLimit) steps, got \(ladder.count)")
+            return (.ladder, "expected 1 to \(Self.ladderLimit) steps, got \(ladder.count)")
         }
         for index in ladder.indices.dropFirst() where ladder[index].cost > ladder[index - 1].cost {
-            throw decoder.invalidValue(
-                CodingKeys.ladder,
+            return (
+                .ladder,
                 "expected steps heaviest first, but step \(index) (\(ladder[index].cost)) costs"
-                    + " more than step \(index - 1) (\(ladder[index - 1].cost))")
+                    + " more than step \(index - 1) (\(ladder[index - 1].cost))"
+            )
         }
         if let share = share?.fraction, !(share.isFinite && share > 0 && share <= 1) {
-            throw decoder.invalidValue(CodingKeys.share, "expected 0 < share ≤ 1, got \(share)")
+            return (.share, "expected 0 < share ≤ 1, got \(share)")
         }
+        return nil
     }
 
     /// Parses and validates a registration; errors name the field path.
@@ -170,18 +179,23 @@ public struct ClientRegistration: Hashable, Sendable, Codable {
     /// The most UTF-8 bytes a client name has.
     public static let nameByteLimit = 256
 
-    /// Throws unless `name` has 1–64 Unicode scalars in at most 256 UTF-8 bytes, none of them
-    /// a control or format character (the bidi overrides, zero-width characters, tags), a line
+    /// What a name must be, in words.
+    static let nameRule =
+        "expected 1 to 64 characters (at most 256 bytes), none of them a control,"
+        + " format or separator character"
+
+    /// Whether `name` has 1–64 Unicode scalars in at most 256 UTF-8 bytes, none of them a
+    /// control or format character (the bidi overrides, zero-width characters, tags), a line
     /// or paragraph separator, a surrogate or unassigned: a name is shown in lists, metrics
     /// and terminals, where such characters would hide or disguise what it says.
+    static func isName(_ name: String) -> Bool {
+        (1...nameScalarLimit).contains(name.unicodeScalars.count)
+            && name.utf8.count <= nameByteLimit
+            && !name.unicodeScalars.contains(where: \.hidesText)
+    }
+
+    /// Throws unless `name` is one (``isName(_:)``), naming `key`.
     static func checkName(_ name: String, key: some CodingKey, _ decoder: any Decoder) throws {
-        guard (1...nameScalarLimit).contains(name.unicodeScalars.count),
-            name.utf8.count <= nameByteLimit, !name.unicodeScalars.contains(where: \.hidesText)
-        else {
-            throw decoder.invalidValue(
-                key,
-                "expected 1 to 64 characters (at most 256 bytes), none of them a control,"
-                    + " format or separator character")
-        }
+        guard isName(name) else { throw decoder.invalidValue(key, nameRule) }
     }
 }

@@ -61,12 +61,17 @@ public struct MQTTTopics: Sendable, Hashable {
             }
     }
 
+    /// Whether `text` is topic levels a prefix may be: separated by `/`, none empty, no
+    /// wildcard, no control character, at most 200 bytes.
+    static func isTopicLevels(_ text: String) -> Bool {
+        let levels = text.split(separator: "/", omittingEmptySubsequences: false)
+        return (1...200).contains(text.utf8.count)
+            && levels.allSatisfy { !$0.isEmpty && !$0.contains("+") && !$0.contains("#") }
+            && !text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
     private static func checkPrefix(_ prefix: String, _ option: String) throws(MQTTBridgeError) {
-        let levels = prefix.split(separator: "/", omittingEmptySubsequences: false)
-        guard (1...200).contains(prefix.utf8.count),
-            levels.allSatisfy({ !$0.isEmpty && !$0.contains("+") && !$0.contains("#") }),
-            !prefix.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else {
+        guard isTopicLevels(prefix) else {
             throw .badTopic(
                 "\(option): expected topic levels separated by \"/\", none empty, no \"+\" or"
                     + " \"#\", got \"\(prefix)\"")

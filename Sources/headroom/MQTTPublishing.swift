@@ -50,25 +50,34 @@ enum MQTTPublishing {
             "publish the whole state at least this often; Home Assistant shows it unavailable"
                 + " after three without one", in: 5...3600, default: 60
         ).within("--mqtt")
+        /// `--frigate FILE`.
+        let frigate = Option<String?>.path(
+            "--frigate", "FILE",
+            "govern a Frigate NVR through its MQTT API on the same broker: its cameras,"
+                + " priority and profiles, heaviest first (docs/home-assistant.md)"
+        ).within("--mqtt")
     }
 
-    /// The publisher `group`'s options ask for, as a service of `serve`; nil without `--mqtt`.
+    /// The services `group`'s options ask for: the publisher, and with `--frigate` Frigate's
+    /// governance; none without `--mqtt`.
     ///
     /// - Throws: ``UsageError`` for an option that cannot be used (a bad URL or topic, a
-    ///   credentials file readable by others, a TLS option libmosquitto refuses), or an MQTT
-    ///   option given without `--mqtt`.
-    static func service<Command: CommandOptions>(
+    ///   credentials file readable by others, a TLS option libmosquitto refuses, a Frigate
+    ///   file that is not one), or an MQTT option given without `--mqtt`.
+    static func services<Command: CommandOptions>(
         _ arguments: Parsed<Command>, _ group: KeyPath<Command, Options>, host: HostService
-    ) throws -> Service? {
+    ) throws -> [Service] {
         func value<Value>(_ option: KeyPath<Options, Option<Value>>) -> Value {
             arguments[group.appending(path: option)]
         }
         guard let url = value(\.url) else {
-            let refinements = arguments.givenNames.filter { $0.hasPrefix("--mqtt-") }
+            let refinements = arguments.givenNames.filter {
+                $0.hasPrefix("--mqtt-") || $0 == "--frigate"
+            }
             if let first = refinements.first {
                 throw UsageError(description: "\(first): needs --mqtt URL (the broker)")
             }
-            return nil
+            return []
         }
         do {
             let broker = try MQTTBroker(parsing: url)
@@ -80,35 +89,59 @@ enum MQTTPublishing {
             if value(\.certificateAuthority) != nil, !broker.usesTLS {
                 throw UsageError(description: "--mqtt-ca: needs an mqtts:// broker, got \(url)")
             }
-            let connection = try MQTTConnection(
-                broker: broker, clientID: topics.node, will: HostStatePublisher.will(for: topics),
-                credentials: try value(\.credentials).map(MQTTCredentials.load),
-                certificateAuthority: value(\.certificateAuthority))
-            // Each new state of the connection once, not at every reconnection attempt.
-            let lastStatus = LockedState<String?>("")
-            connection.onStatus { status in
-                let isNew = lastStatus.withLock { last in
-                    defer { last = status }
-                    return last != status
+            let credentials = try value(\.credentials).map(MQTTCredentials.load)
+            let frigate = try value(\.frigate).map(FrigateConfiguration.load)
+            /// A connection to the broker, saying each new state of it once.
+            func connection(_ clientID: String, will: MQTTMessage) throws -> MQTTConnection {
+                let connection = try MQTTConnection(
+                    broker: broker, clientID: clientID, will: will, credentials: credentials,
+                    certificateAuthority: value(\.certificateAuthority))
+                let lastStatus = LockedState<String?>("")
+                connection.onStatus { status in
+                    let isNew = lastStatus.withLock { last in
+                        defer { last = status }
+                        return last != status
+                    }
+                    guard isNew else { return }
+                    Console.error(
+                        "headroom serve: \(broker) (\(clientID)): \(status ?? "connected")")
                 }
-                guard isNew else { return }
-                Console.error("headroom serve: \(broker): \(status ?? "connected")")
+                return connection
             }
             let publisher = HostStatePublisher(
-                connection: connection, topics: topics, service: host, hostName: hostName,
+                connection: try connection(topics.node, will: HostStatePublisher.will(for: topics)),
+                topics: topics, service: host, hostName: hostName,
                 version: headroomVersion, heartbeat: value(\.heartbeat))
             Console.error(
                 "headroom serve: publishing to \(broker) under \(topics.prefix)/\(topics.node),"
                     + " discovery on \(topics.discovery)")
-            return Service("mqtt", ending: .runsUntilCancelled, isOnClock: false) {
-                try await publisher.run()
+            var services = [
+                Service("mqtt", ending: .runsUntilCancelled, isOnClock: false) {
+                    try await publisher.run()
+                }
+            ]
+            if let frigate {
+                let governance = FrigateGovernance(
+                    configuration: frigate,
+                    connection: try connection(
+                        "\(topics.node)_frigate", will: FrigateGovernance.will(for: frigate)),
+                    service: host, report: { Console.error("headroom serve: frigate: \($0)") })
+                Console.error(
+                    "headroom serve: governing Frigate (\(frigate.topicPrefix)/…, cameras"
+                        + " \(frigate.cameras.joined(separator: ", "))) through profiles"
+                        + " \(frigate.ladder.map(\.name).joined(separator: " → "))")
+                services.append(
+                    Service("frigate", ending: .runsUntilCancelled, isOnClock: false) {
+                        try await governance.run()
+                    })
             }
+            return services
         } catch let error as MQTTError {
             throw UsageError(description: "--mqtt: \(error)")
         } catch let error as MQTTBridgeError {
             throw UsageError(description: error.description)
         } catch let error as ConfigurationError {
-            throw UsageError(description: "--mqtt-credentials: \(error)")
+            throw UsageError(description: error.description)
         }
     }
 

@@ -108,7 +108,7 @@ enum ServeCommand {
                 local.socketPath = socket
                 listeners.append(local)
             }
-            let mqtt = try MQTTPublishing.service(arguments, \.mqtt, host: service)
+            let mqtt = try MQTTPublishing.services(arguments, \.mqtt, host: service)
             let exported = ExportedPressure(metrics: metrics)
             let exporter = MetricsExporter(
                 metrics: metrics, servers: listeners,
@@ -174,7 +174,7 @@ enum ServeCommand {
                 Service("keep-alive", ending: .runsUntilCancelled, isOnClock: false) {
                     try await service.sendKeepAlives()
                 })
-            if let mqtt { services.append(mqtt) }
+            services += mqtt
             if let interval = systemd.watchdogInterval {
                 services.append(
                     Service("watchdog", ending: .runsUntilCancelled, isOnClock: false) {

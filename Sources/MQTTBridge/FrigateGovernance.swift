@@ -1,0 +1,192 @@
+import Foundation
+import Governor
+import HostService
+import Locking
+import MQTT
+import Units
+
+/// Frigate governed as one of the host's clients, through Frigate's own MQTT API, as a
+/// service of `serve --frigate FILE`.
+///
+/// It registers Frigate with the host governor (not leased: this process speaks for it) and
+/// applies each advice: the ladder step's profile with `frigate/profile/set` (`none` at full
+/// quality), and, when the governor says pause, `frigate/CAMERA/detect/set OFF` on every
+/// camera, `ON` again when it no longer does — the governor's hysteresis decides when. It
+/// reads Frigate's work from `frigate/stats` (frames processed and skipped, the detectors'
+/// inference time) and reports it, and sends its settings again when Frigate says `online` on
+/// `frigate/available` (Frigate restarted with its own configuration). On a clean stop it
+/// hands Frigate back its full quality: `none`, detection on.
+public final class FrigateGovernance: Sendable {
+    /// Frigate's settings as Headroom last applied them.
+    public struct Applied: Hashable, Sendable {
+        /// The profile (`none` for Frigate's own configuration).
+        public var profile: String
+        /// Whether detection is on.
+        public var detects: Bool
+    }
+
+    /// The configuration.
+    public let configuration: FrigateConfiguration
+    private let connection: MQTTConnection
+    private let service: HostService
+    private let report: @Sendable (String) -> Void
+    private let state = LockedState(State())
+    private let wakes: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
+
+    private struct State {
+        var client: ClientID?
+        var applied: Applied?
+        /// Whether Frigate should hear the settings again whatever was applied.
+        var resends = true
+        var lastStats: MonotonicInstant?
+        var appliedCount = 0
+    }
+
+    /// Governance of the Frigate `configuration` describes through `connection` (to Frigate's
+    /// broker), registered with `service`; `report` is told each change applied, in words.
+    public init(
+        configuration: FrigateConfiguration, connection: MQTTConnection, service: HostService,
+        report: @escaping @Sendable (String) -> Void
+    ) {
+        self.configuration = configuration
+        self.connection = connection
+        self.service = service
+        self.report = report
+        (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// The last will of Frigate's connection: Frigate's own configuration (`none`) if Headroom
+    /// dies. (Detection paused on the cameras stays paused: a will is one message.)
+    public static func will(for configuration: FrigateConfiguration) -> MQTTMessage {
+        MQTTMessage(
+            topic: FrigateTopics(prefix: configuration.topicPrefix).profileSet, text: "none")
+    }
+
+    /// What Headroom applied last; nil before the first.
+    public var applied: Applied? { state.withLock { $0.applied } }
+
+    /// Registers Frigate, follows the advice until cancelled, then lets Frigate go with its
+    /// full quality.
+    ///
+    /// - Throws: ``Governor/HostGovernorError`` when the host takes no more clients, or
+    ///   ``MQTT/MQTTError`` when the connection cannot start.
+    public func run() async throws {
+        let (id, _) = try service.register(configuration.registration, leased: false)
+        state.withLock { $0.client = id }
+        defer { service.remove(id) }
+        let topics = FrigateTopics(prefix: configuration.topicPrefix)
+        let wake = wake
+        connection.onConnect { [state] connection in
+            connection.subscribe(topics.stats)
+            connection.subscribe(topics.available)
+            state.withLock { $0.resends = true }
+            wake.yield(())
+        }
+        connection.onMessage { [weak self] message in self?.receive(message, topics) }
+        try connection.start()
+        defer {
+            // Frigate back to its own configuration, detection on, before disconnecting.
+            apply(Applied(profile: "none", detects: true), reason: "Headroom stopped", force: true)
+            connection.stop()
+        }
+        let changes = service.changes.subscribe(bufferingPolicy: .bufferingNewest(1))
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { for await _ in changes { self.follow() } }
+            group.addTask { for await _ in self.wakes { self.follow() } }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Applies the advice in force, if it differs from what Frigate has.
+    func follow() {
+        guard let id = state.withLock({ $0.client }),
+            let advice = service.governor.advice(for: id, at: service.clock.now)
+        else { return }
+        let paused = advice.frameRate.framesPerSecond == 0 && configuration.pauses
+        let profile = configuration.ladder[advice.ladderStep].name
+        apply(Applied(profile: profile, detects: !paused), reason: advice.reason, force: false)
+    }
+
+    private func apply(_ wanted: Applied, reason: String, force: Bool) {
+        guard connection.isConnected else { return }
+        let topics = FrigateTopics(prefix: configuration.topicPrefix)
+        let previous: Applied?? = state.withLock { state in
+            guard force || state.resends || state.applied != wanted else { return .none }
+            return .some(state.applied)
+        }
+        guard case .some(let before) = previous else { return }
+        // What Frigate may not have: all of it after a (re)connection or its restart.
+        let resends = force || before == nil || state.withLock { $0.resends }
+        var sent = true
+        if resends || before?.profile != wanted.profile {
+            sent = connection.publish(MQTTMessage(topic: topics.profileSet, text: wanted.profile))
+        }
+        if resends || before?.detects != wanted.detects {
+            for camera in configuration.cameras {
+                sent =
+                    connection.publish(
+                        MQTTMessage(
+                            topic: topics.detectSet(camera), text: wanted.detects ? "ON" : "OFF"))
+                    && sent
+            }
+        }
+        guard sent else { return }
+        state.withLock { state in
+            state.applied = wanted
+            state.resends = false
+            state.appliedCount += 1
+        }
+        if before != wanted {
+            report(
+                "profile \(wanted.profile), detection \(wanted.detects ? "on" : "off") (\(reason))")
+        }
+    }
+
+    /// A message from Frigate: its stats (reported as work) or its availability.
+    private func receive(_ message: MQTTMessage, _ topics: FrigateTopics) {
+        switch message.topic {
+        case topics.available where message.text == "online":
+            state.withLock { $0.resends = true }
+            wake.yield(())
+        case topics.stats:
+            reportWork(message.payload)
+        default:
+            break
+        }
+    }
+
+    /// Reports the work in one `frigate/stats` payload: frames processed and skipped per
+    /// second over the cameras, times the time since the previous stats; the detectors'
+    /// inference time as the frames' work.
+    private func reportWork(_ payload: [UInt8]) {
+        guard let stats = FrigateStats(json: payload),
+            let id = state.withLock({ $0.client })
+        else { return }
+        let now = service.clock.now
+        let previous = state.withLock { state in
+            defer { state.lastStats = now }
+            return state.lastStats
+        }
+        guard let previous else { return }
+        let seconds = now.duration(since: previous).seconds
+        guard seconds > 0 else { return }
+        let work = WorkReport(
+            frames: Int((stats.processedPerSecond * seconds).rounded()),
+            late: 0, dropped: Int((stats.skippedPerSecond * seconds).rounded()),
+            workSeconds: .percentiles(
+                p50: stats.inferenceSeconds.p50, p95: stats.inferenceSeconds.p95),
+            target: .seconds(1 / configuration.detectFrameRate.framesPerSecond))
+        _ = service.governor.report(work, for: id, at: now)
+    }
+}
+
+/// Frigate's MQTT topics under its prefix.
+struct FrigateTopics {
+    let prefix: String
+    var stats: String { "\(prefix)/stats" }
+    var available: String { "\(prefix)/available" }
+    var profileSet: String { "\(prefix)/profile/set" }
+    func detectSet(_ camera: String) -> String { "\(prefix)/\(camera)/detect/set" }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// What Headroom reads from one `frigate/stats` payload: frames processed and skipped per
+/// second over every camera (`process_fps`, `skipped_fps`), and the detectors' inference time
+/// (`inference_speed`, milliseconds). Cameras are under `cameras` (Frigate 0.14 and later) or
+/// at the top level (earlier versions), each an object with `camera_fps`.
+public struct FrigateStats: Equatable, Sendable {
+    /// Frames the cameras' detection processed per second, summed.
+    public var processedPerSecond: Double
+    /// Frames skipped per second (detection could not keep up), summed.
+    public var skippedPerSecond: Double
+    /// The median and the slowest detector's inference time, seconds.
+    public var inferenceSeconds: (p50: Double, p95: Double)
+
+    /// Equal when every figure is.
+    public static func == (lhs: FrigateStats, rhs: FrigateStats) -> Bool {
+        lhs.processedPerSecond == rhs.processedPerSecond
+            && lhs.skippedPerSecond == rhs.skippedPerSecond
+            && lhs.inferenceSeconds == rhs.inferenceSeconds
+    }
+
+    /// The stats in `json`; nil when it is not a stats object with at least one camera and one
+    /// detector.
+    public init?(json: [UInt8]) {
+        guard
+            let root = (try? JSONSerialization.jsonObject(with: Data(json))) as? [String: Any]
+        else { return nil }
+        let cameraTable = (root["cameras"] as? [String: Any]) ?? root
+        let cameras = cameraTable.values.compactMap { $0 as? [String: Any] }
+            .filter { $0["camera_fps"] != nil }
+        let speeds = ((root["detectors"] as? [String: Any]) ?? [:]).values
+            .compactMap { ($0 as? [String: Any])?["inference_speed"] as? Double }
+            .filter { $0.isFinite && $0 > 0 }.sorted()
+        guard !cameras.isEmpty, !speeds.isEmpty else { return nil }
+        func sum(_ key: String) -> Double {
+            cameras.compactMap { $0[key] as? Double }.filter { $0.isFinite && $0 >= 0 }
+                .reduce(0, +)
+        }
+        processedPerSecond = sum("process_fps")
+        skippedPerSecond = sum("skipped_fps")
+        inferenceSeconds = (speeds[speeds.count / 2] / 1000, speeds.last! / 1000)
+    }
+}
