@@ -11,7 +11,9 @@
 #   - the headroom tracer: `headroom launch measure -- gst-launch-1.0 …` gets the pipeline's
 #     phases, first_frame and ready; without the variables it hooks nothing; a full or closed
 #     trace pipe never blocks or kills the pipeline.
-# Waits are on conditions with deadlines; no timings are asserted.
+# Waits are on conditions with deadlines; no timings are asserted. Pipelines that are stopped
+# with SIGINT (-e: an EOS first) run under `timeout --foreground`, which passes the signal on
+# once; a plain `timeout` also signals its process group, and a second SIGINT kills gst-launch.
 # Usage: scripts/gstreamer-checks.sh HEADROOM-BINARY [--show]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -141,7 +143,7 @@ cat >"$work/kill-ladder.json" <<'JSON'
  "ladder": [{"name": "full", "cost": 150}, {"name": "coarse", "cost": 44}]}
 JSON
 kill_port=$(serve_on 0 "$work/serve-kill.log" --trace "$work/ramp.jsonl")
-timeout 120 gst-launch-1.0 -e -m videotestsrc is-live=true \
+timeout --foreground 120 gst-launch-1.0 -e -m videotestsrc is-live=true \
   ! video/x-raw,width=64,height=48,framerate=30/1 \
   ! headroomrate service="http://127.0.0.1:$kill_port" ladder="$work/kill-ladder.json" \
   client-name=killed ! fakesink >"$work/kill.out" 2>&1 &
@@ -181,7 +183,7 @@ if [[ $show == --show ]]; then cat "$work/ramp.table"; fi
 
 note "enforce-rate=false observes only"
 observe_port=$(serve_on 0 "$work/serve-observe.log" --trace "$work/ramp.jsonl")
-timeout 60 gst-launch-1.0 -e -m videotestsrc is-live=true \
+timeout --foreground 60 gst-launch-1.0 -e -m videotestsrc is-live=true \
   ! video/x-raw,width=64,height=48,framerate=30/1 \
   ! headroomrate service="http://127.0.0.1:$observe_port" ladder="$work/kill-ladder.json" \
   enforce-rate=false ! fakesink >"$work/observe.out" 2>&1 &
