@@ -111,6 +111,30 @@ serve_on() {
   sed -n 's/^serving on 127.0.0.1:\([0-9]*\).*/\1/p' "$log"
 }
 has_message() { grep -q "$2" "$1" 2>/dev/null; }
+# live_pipeline LOG PORT PROPERTY...: a live 30 fps stream through headroomrate (following the
+# service on PORT) into fakesink, in the background until stop_pipeline; its pid in $live_pid.
+live_pipeline() {
+  local log=$1 port=$2
+  shift 2
+  timeout --foreground 120 gst-launch-1.0 -e -m videotestsrc is-live=true \
+    ! video/x-raw,width=64,height=48,framerate=30/1 \
+    ! headroomrate service="http://127.0.0.1:$port" "$@" ! fakesink >"$log" 2>&1 &
+  live_pid=$!
+  pids+=("$live_pid")
+}
+# stop_pipeline PID LOG WHAT: SIGINT (-e: an EOS first); it must end well, past its EOS.
+stop_pipeline() {
+  local status=0
+  kill -INT "$1" 2>/dev/null || true
+  wait "$1" || status=$?
+  ((status == 0)) || { fail "$3 ended with $status"; tail -5 "$2"; }
+  has_message "$2" 'headroom-eos' || fail "$3 did not reach EOS"
+}
+# judge_steps LOG KINDS TITLE: passed against advised at each step (scripts/gstreamer_steps.py).
+judge_steps() {
+  "$python" scripts/gstreamer_steps.py "$1" --expect "$2" >"$1.table" || { fail "$3: its steps"; cat "$1.table"; }
+  if [[ $show == --show ]]; then echo "$3:"; cat "$1.table"; fi
+}
 
 # The thermal ramp at twice its recorded speed (36 s); limits that take it to shutdown (85 °C).
 "$python" - "$repo/examples/traces/thermal-ramp.jsonl" "$work/ramp.jsonl" <<'PY'
@@ -142,13 +166,13 @@ cat >"$work/kill-ladder.json" <<'JSON'
 {"name": "killed", "priority": 5, "nominalFrameRate": 30, "minFrameRate": 7.5,
  "ladder": [{"name": "full", "cost": 150}, {"name": "coarse", "cost": 44}]}
 JSON
+# And beside both, a pipeline that only observes (checked below).
+observe_port=$(serve_on 0 "$work/serve-observe.log" --trace "$work/ramp.jsonl")
+live_pipeline "$work/observe.out" "$observe_port" ladder="$work/kill-ladder.json" enforce-rate=false
+observe_pid=$live_pid
 kill_port=$(serve_on 0 "$work/serve-kill.log" --trace "$work/ramp.jsonl")
-timeout --foreground 120 gst-launch-1.0 -e -m videotestsrc is-live=true \
-  ! video/x-raw,width=64,height=48,framerate=30/1 \
-  ! headroomrate service="http://127.0.0.1:$kill_port" ladder="$work/kill-ladder.json" \
-  client-name=killed ! fakesink >"$work/kill.out" 2>&1 &
-kill_pid=$!
-pids+=($kill_pid)
+live_pipeline "$work/kill.out" "$kill_port" ladder="$work/kill-ladder.json" client-name=killed
+kill_pid=$live_pid
 if wait_for 30 "the killed pipeline shedding to 7.5 fps" has_message "$work/kill.out" 'frame-rate=(double)7.5'; then
   # Shed until the ramp's next level (fair) closes that step.
   wait_for 30 "the ramp reaching fair" has_message "$work/kill.out" 'level=(string)fair' || true
@@ -161,39 +185,22 @@ if wait_for 30 "the killed pipeline shedding to 7.5 fps" has_message "$work/kill
     bash -c "curl -sf http://127.0.0.1:$kill_port/v1/clients | grep -q '\"killed\"'"
   wait_for 20 "advice again after the fallback" \
     bash -c "grep -A1000 'fallback=(boolean)true' '$work/kill.out' | grep -q 'fallback=(boolean)false'"
+  # Governed again: the replay, started anew, sheds it again.
+  wait_for 30 "shedding again after registering again" \
+    bash -c "grep -A1000 'fallback=(boolean)true' '$work/kill.out' | grep -q 'frame-rate=(double)7.5.*fallback=(boolean)false'"
 fi
-kill -INT "$kill_pid" 2>/dev/null || true # -e: an EOS, then the pipeline stops
-status=0
-wait "$kill_pid" || status=$?
-((status == 0)) || { fail "the killed pipeline ended with $status"; tail -5 "$work/kill.out"; }
-has_message "$work/kill.out" 'headroom-eos' || fail "the killed pipeline did not reach EOS"
-if [[ $show == --show ]]; then echo "service killed and back:"; fi
-"$python" scripts/gstreamer_steps.py "$work/kill.out" --expect shed,fallback,return >"$work/kill.table" \
-  || { fail "the killed service's steps"; cat "$work/kill.table"; }
-if [[ $show == --show ]]; then cat "$work/kill.table"; fi
+stop_pipeline "$kill_pid" "$work/kill.out" "the pipeline whose service was killed"
+judge_steps "$work/kill.out" shed,fallback,return "the service killed and back"
 
 status=0
 wait "$ramp_pid" || status=$?
 ((status == 0)) || { fail "the ramp pipeline ended with $status"; tail -5 "$work/ramp.out"; }
 grep -q 'Got EOS from element "pipeline0"' "$work/ramp.out" || fail "the ramp pipeline did not reach EOS"
-if [[ $show == --show ]]; then echo "the ramp:"; fi
-"$python" scripts/gstreamer_steps.py "$work/ramp.out" --expect shed,pause,eos >"$work/ramp.table" \
-  || { fail "the ramp's steps"; cat "$work/ramp.table"; }
-if [[ $show == --show ]]; then cat "$work/ramp.table"; fi
+judge_steps "$work/ramp.out" shed,pause,eos "the ramp"
 
 note "enforce-rate=false observes only"
-observe_port=$(serve_on 0 "$work/serve-observe.log" --trace "$work/ramp.jsonl")
-timeout --foreground 60 gst-launch-1.0 -e -m videotestsrc is-live=true \
-  ! video/x-raw,width=64,height=48,framerate=30/1 \
-  ! headroomrate service="http://127.0.0.1:$observe_port" ladder="$work/kill-ladder.json" \
-  enforce-rate=false ! fakesink >"$work/observe.out" 2>&1 &
-observe_pid=$!
-pids+=($observe_pid)
 wait_for 30 "advice of 7.5 fps while observing" has_message "$work/observe.out" 'frame-rate=(double)7.5' || true
-kill -INT "$observe_pid" 2>/dev/null || true
-status=0
-wait "$observe_pid" || status=$?
-((status == 0)) || { fail "the observing pipeline ended with $status"; tail -5 "$work/observe.out"; }
+stop_pipeline "$observe_pid" "$work/observe.out" "the observing pipeline"
 grep -q 'headroom-eos, in=(guint64)\([0-9]*\), out=(guint64)\1, drop=(guint64)0' "$work/observe.out" \
   || { fail "enforce-rate=false dropped buffers"; grep headroom-eos "$work/observe.out"; }
 

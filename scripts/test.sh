@@ -77,6 +77,7 @@ step "pro video storage on tmpfs and ext4" scripts/storage-checks.sh "$(headroom
 step "signals: run, watch and serve mid-work" scripts/signal-checks.sh "$(headroom)"
 step "launch checks (measure, compare, crash safety)" scripts/launch-checks.sh "$(headroom)"
 step "launch measure -- CMD: real children, failures, trace import" scripts/program-launch-checks.sh "$(headroom)"
+step "GStreamer: headroomrate and the headroom tracer in real pipelines" scripts/gstreamer-checks.sh "$(headroom)"
 step "build libheadroom (the C library)" swift build --product headroom-c -Xswiftc -warnings-as-errors
 step "libheadroom from C: pkg-config, ASan, the C example measured" scripts/c-library-checks.sh "$(headroom)"
 step "host service: API v1 with curl, advise, unit, install" scripts/service-checks.sh "$(headroom)"

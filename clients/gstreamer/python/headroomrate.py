@@ -200,7 +200,6 @@ class Settings:
     nominal_rate: Optional[float]  # None: from the negotiated caps
     min_rate: Optional[float]  # None: a quarter of the nominal rate
     ladder: Ladder
-    enforces_rate: bool
     poll_seconds: float
     report_seconds: float
 
@@ -413,6 +412,9 @@ class HeadroomRate(GstBase.BaseTransform):
         self._errors.pop(name, None)
         self._values[name] = checked
         self._explicit.add(name)
+        if name == "enforce-rate":  # takes effect at once, also while playing
+            with self._advice_lock:
+                self._gate = self._gate_for(self._advice)
 
     def _checked(self, name: str, value: Any) -> Any:
         """`value` for property `name`, or PropertyError saying what was expected."""
@@ -471,7 +473,7 @@ class HeadroomRate(GstBase.BaseTransform):
             service=values["service"], client_name=name[:64],
             priority=chosen("priority", "priority", 50),
             nominal_rate=nominal or None, min_rate=minimum or None, ladder=ladder,
-            enforces_rate=values["enforce-rate"], poll_seconds=values["poll-interval"],
+            poll_seconds=values["poll-interval"],
             report_seconds=values["report-interval"])
 
     # The element's life.
@@ -497,7 +499,6 @@ class HeadroomRate(GstBase.BaseTransform):
         self._gate = Gate.open()
         with self._advice_lock:
             self._advice = None
-        self._enforces = settings.enforces_rate
         self._follower = AdviceFollower(settings, self._follow, self._work, self._fail)
         self._follower.start()
         return True
@@ -531,13 +532,7 @@ class HeadroomRate(GstBase.BaseTransform):
         the element message when anything changed."""
         with self._advice_lock:
             previous, self._advice = self._advice, advice
-        if not self._enforces or advice.is_fallback:
-            gate = Gate.open()
-        elif advice.frame_rate == 0:
-            gate = Gate.closed()
-        else:
-            gate = Gate.at(advice.frame_rate)
-        self._gate = gate
+            self._gate = self._gate_for(advice)
         if previous is not None and (
                 previous.frame_rate, previous.ladder_step, previous.level,
                 previous.is_fallback) == (
@@ -562,6 +557,15 @@ class HeadroomRate(GstBase.BaseTransform):
                            ("fallback", bool(advice.is_fallback))):
             structure.set_value(key, value)
         self.post_message(Gst.Message.new_element(self, structure))
+
+    def _gate_for(self, advice: Optional[Advice]) -> Gate:
+        """What the buffer path does under `advice`: everything passes without advice, with
+        nominal advice (the service absent) or when only observing."""
+        if advice is None or advice.is_fallback or not self._values["enforce-rate"]:
+            return Gate.open()
+        if advice.frame_rate == 0:
+            return Gate.closed()
+        return Gate.at(advice.frame_rate)
 
     def _counts(self, name: str) -> Gst.Structure:
         """A structure `name` with the counters and the latest buffer's timestamp (`pts`,
