@@ -55,6 +55,10 @@ export GST_PLUGIN_PATH=$work/prefix/lib/gstreamer-1.0
 export GST_REGISTRY=$work/registry.bin
 unset PYTHONPATH GST_TRACERS GST_DEBUG HEADROOM_TRACE_FD HEADROOM_TRACE_ID
 
+note "the element's pacing and parsing (pytest)"
+PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=clients/gstreamer/python:clients/python "$python" -m pytest -q -p no:cacheprovider \
+  clients/gstreamer/tests >"$work/pytest.out" 2>&1 || { fail "pytest clients/gstreamer/tests"; tail -20 "$work/pytest.out"; }
+
 note "gst-inspect-1.0 documents both"
 gst-inspect-1.0 headroomrate >"$work/inspect.out" 2>&1 || fail "gst-inspect-1.0 headroomrate failed"
 for property in service client-name priority nominal-rate min-rate ladder enforce-rate \

@@ -36,7 +36,12 @@ gi.require_version("Gst", "1.0")
 gi.require_version("GstBase", "1.0")
 from gi.repository import GLib, GObject, Gst, GstBase  # noqa: E402
 
-from headroom_client import Advice, Client, LadderStep, RequestError  # noqa: E402
+try:
+    from headroom_client import Advice, Client, LadderStep, RequestError
+except ImportError as error:  # the loader shows this, instead of a missing element
+    raise ImportError(
+        "headroomrate needs the Python client headroom_client: scripts/install-gstreamer.sh "
+        "installs it beside the element (or pip install clients/python)") from error
 
 Gst.init(None)
 
@@ -188,6 +193,19 @@ class Gate:
         """One buffer per 1/rate seconds of timestamps (rate > 0, fps)."""
         fraction = Fraction(rate).limit_denominator(1001)
         return cls(False, False, fraction.numerator, fraction.denominator * Gst.SECOND)
+
+    def admits(self, pts: int, last: Optional[int]) -> bool:
+        """Whether a buffer stamped `pts` (ns) passes when the last one passed was stamped
+        `last` (None: none yet, or a new segment): it passes when it opens a new slot (or time
+        went back)."""
+        if self.passes_all:
+            return True
+        if self.drops_all:
+            return False
+        if last is None or pts < last:
+            return True
+        return ((pts + _TIMESTAMP_TOLERANCE_NS) * self.numerator // self.denominator
+                > (last + _TIMESTAMP_TOLERANCE_NS) * self.numerator // self.denominator)
 
 
 @dataclass(frozen=True)
@@ -597,17 +615,13 @@ class HeadroomRate(GstBase.BaseTransform):
         if gate.passes_all:
             self._out += 1
             return Gst.FlowReturn.OK
-        if not gate.drops_all:
-            if pts == Gst.CLOCK_TIME_NONE:
-                self._out += 1  # no timestamp to pace by: passed
-                return Gst.FlowReturn.OK
-            last = self._last_pts
-            if last is None or pts < last or (
-                    (pts + _TIMESTAMP_TOLERANCE_NS) * gate.numerator // gate.denominator
-                    > (last + _TIMESTAMP_TOLERANCE_NS) * gate.numerator // gate.denominator):
-                self._last_pts = pts
-                self._out += 1
-                return Gst.FlowReturn.OK
+        if pts == Gst.CLOCK_TIME_NONE and not gate.drops_all:
+            self._out += 1  # no timestamp to pace by: passed
+            return Gst.FlowReturn.OK
+        if gate.admits(pts, self._last_pts):
+            self._last_pts = pts
+            self._out += 1
+            return Gst.FlowReturn.OK
         self._drop += 1
         # GstBase.BASE_TRANSFORM_FLOW_DROPPED is GST_FLOW_CUSTOM_SUCCESS (Python lacks the name).
         return Gst.FlowReturn.CUSTOM_SUCCESS
