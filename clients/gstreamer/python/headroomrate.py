@@ -308,7 +308,8 @@ class HeadroomRate(GstBase.BaseTransform):
         "buffers by timestamp above the advised frame rate without renegotiating caps, drops "
         "every buffer while paused (events pass), and tells the application the advised "
         "ladder step (advice-changed, the headroom-advice element message) so it can switch "
-        "its inference setting. Passes everything while the service is absent.",
+        "its inference setting: advice-changed(rate fps, ladder step, step name, level). "
+        "Passes everything while the service is absent. docs/gstreamer.md",
         "Headroom <https://github.com/headroom>",
     )
     __gsttemplates__ = (
