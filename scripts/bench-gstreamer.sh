@@ -6,27 +6,35 @@
 #      time per buffer (N buffers less 0 buffers), in rounds, medians. headroomrate both with
 #      every buffer passing the open gate (no service) and through the rate path (a service
 #      advising 15 fps to a 10 fps stream: each buffer paced by its timestamp, all passing).
-#   2. the headroom tracer's effect on a measured launch: `launch measure --runs 10` of the
-#      vtest pipeline with GST_TRACERS=headroom and without, both to the program's exit.
+#   2. the headroom tracer's effect on a measured launch: `launch measure` of the vtest
+#      pipeline with GST_TRACERS=headroom and without, 10 runs each, alternating, both to the
+#      program's exit (wall time as measure stores it, and CPU time).
 #   3. `launch measure --runs 10` of the vtest pipeline with the tracer: its history table.
 #   4. (--ramp) the thermal ramp in its recorded time: passed against advised at each step.
-# Usage: scripts/bench-gstreamer.sh HEADROOM-BINARY [--buffers N] [--rounds N] [--ramp]
+# Usage: scripts/bench-gstreamer.sh HEADROOM-BINARY [--buffers N] [--rounds N]
+#        [--tracer-runs N (default 10)] [--ramp] [--only SECTION (1, 2 or 3; with --ramp, 4 too)]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-headroom=${1:?usage: scripts/bench-gstreamer.sh PATH-TO-headroom [--buffers N] [--rounds N] [--ramp]}
+headroom=${1:?usage: scripts/bench-gstreamer.sh PATH-TO-headroom [--buffers N] [--rounds N] [--tracer-runs N] [--ramp] [--only 1|2|3]}
 shift
 buffers=20000
 rounds=5
+tracer_runs=10
 ramp=no
+only=
 while (($#)); do
   case $1 in
     --buffers) buffers=${2:?--buffers: expected a count}; shift 2 ;;
     --rounds) rounds=${2:?--rounds: expected a count}; shift 2 ;;
+    --tracer-runs) tracer_runs=${2:?--tracer-runs: expected a count}; shift 2 ;;
     --ramp) ramp=yes; shift ;;
+    --only) only=${2:?--only: expected a section, 1 to 3}; shift 2 ;;
     *) echo "bench-gstreamer: unknown option $1" >&2; exit 2 ;;
   esac
 done
 python=/usr/bin/python3
+# wants SECTION: whether to run that section (all of them without --only).
+wants() { [[ -z $only || $only == "$1" ]]; }
 work=$(mktemp -d)
 serve_pid=
 trap '[[ -n $serve_pid ]] && kill "$serve_pid" 2>/dev/null; rm -rf "$work"' EXIT
@@ -88,6 +96,7 @@ cat >"$work/follow.json" <<'JSON'
  "followsLevels": true, "ladder": [{"name": "full", "cost": 1}]}
 JSON
 
+if wants 1; then
 echo "== 1. per-buffer cost: $buffers buffers, $rounds rounds (CPU time, medians)"
 "$python" - "$buffers" "$rounds" "$port" "$work/follow.json" <<'PY'
 import os, re, resource, statistics, subprocess, sys
@@ -138,14 +147,32 @@ print(f"  (the rate path paced {statistics.median(paced):.1%} of the buffers; th
       f"passed the open gate before the first advice)")
 PY
 
+fi
+
 vtest=$(dpkg -L opencv-doc 2>/dev/null | grep '/vtest\.avi$' | head -n 1)
 db=$work/history.sqlite3
 pipeline=(gst-launch-1.0 filesrc location="$vtest" ! decodebin ! videoconvert ! fakesink)
-echo "== 2. the tracer's effect: the whole vtest pipeline to its exit, 10 runs each"
-for run in $(seq 10); do # alternating, so the machine's drift hits both alike
-  "$headroom" launch measure --runs 1 --label without --ready never --db "$db" --output /dev/null -- "${pipeline[@]}" >/dev/null
-  GST_TRACERS=headroom "$headroom" launch measure --runs 1 --label with --ready never --db "$db" --output /dev/null -- "${pipeline[@]}" >/dev/null
-done
+if wants 2; then
+echo "== 2. the tracer's effect: the whole vtest pipeline to its exit, $tracer_runs runs each"
+# Alternating, so the machine's drift hits both alike; the CPU time of each measured run (the
+# program's and measure's own) beside the wall time `launch measure` stores.
+"$python" - "$headroom" "$db" "$tracer_runs" "${pipeline[@]}" <<'PY'
+import os, resource, statistics, subprocess, sys
+headroom, db, runs, pipeline = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+cpu = {"without": [], "with": []}
+for _ in range(runs):
+    for label in ("without", "with"):
+        env = dict(os.environ, GST_TRACERS="headroom") if label == "with" else os.environ
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run([headroom, "launch", "measure", "--runs", "1", "--label", label,
+                        "--ready", "never", "--db", db, "--output", "/dev/null", "--",
+                        *pipeline], env=env, stdout=subprocess.DEVNULL, check=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu[label].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+without, with_tracer = (statistics.median(cpu[label]) * 1000 for label in ("without", "with"))
+print(f"  median CPU time: {without:.1f} ms without, {with_tracer:.1f} ms with: "
+      f"{with_tracer / without:.3f}×")
+PY
 "$headroom" launch compare without with --db "$db" || true
 "$headroom" launch history --label without --db "$db" --json >"$work/without.json"
 "$headroom" launch history --label with --db "$db" --json >"$work/with.json"
@@ -158,15 +185,18 @@ def exit_p50(path):
             return row["p50"] * 1000
     sys.exit(f"{path}: no exit mark")
 without, with_tracer = exit_p50(sys.argv[1]), exit_p50(sys.argv[2])
-print(f"  median to exit: {without:.3f} ms without, {with_tracer:.3f} ms with: "
+print(f"  median wall time to exit: {without:.3f} ms without, {with_tracer:.3f} ms with: "
       f"{with_tracer / without:.3f}×")
 PY
+fi
 
+if wants 3; then
 echo "== 3. GST_TRACERS=headroom headroom launch measure --runs 10 -- ${pipeline[*]}"
 GST_TRACERS=headroom "$headroom" launch measure --runs 10 --label vtest --db "$db" --output /dev/null -- "${pipeline[@]}" | tail -n 1
 "$headroom" launch history --label vtest --db "$db"
+fi
 
-if [[ $ramp == yes ]]; then
+if [[ $ramp == yes ]] && wants 4; then
   echo "== 4. the thermal ramp in its recorded time (limits taking it to shutdown at 85 °C)"
   echo '{"temperature": {"sensors": {"model/cpu": {"high": 65, "critical": 85}}}}' >"$work/limits.json"
   cat >"$work/ramp.json" <<'JSON'
