@@ -170,6 +170,15 @@ cat >"$work/kill-ladder.json" <<'JSON'
 {"name": "killed", "priority": 5, "nominalFrameRate": 30, "minFrameRate": 7.5,
  "ladder": [{"name": "full", "cost": 150}, {"name": "coarse", "cost": 44}]}
 JSON
+# Beside them, a pipeline whose downstream takes 50 ms a buffer at 30 fps: its sink's QoS
+# events say so, the element reports them as late, and the governor sheds it (checked below).
+late_port=$(serve_on 0 "$work/serve-late.log")
+timeout --foreground 120 gst-launch-1.0 -e -m videotestsrc is-live=true \
+  ! video/x-raw,width=64,height=48,framerate=30/1 \
+  ! headroomrate service="http://127.0.0.1:$late_port" ! identity sleep-time=50000 \
+  ! fakesink sync=true qos=true >"$work/late.out" 2>&1 &
+late_pid=$!
+pids+=("$late_pid")
 # And beside both, a pipeline that only observes (checked below).
 observe_port=$(serve_on 0 "$work/serve-observe.log" --trace "$work/ramp.jsonl")
 live_pipeline "$work/observe.out" "$observe_port" ladder="$work/kill-ladder.json" enforce-rate=false
@@ -201,6 +210,13 @@ wait "$ramp_pid" || status=$?
 ((status == 0)) || { fail "the ramp pipeline ended with $status"; tail -5 "$work/ramp.out"; }
 grep -q 'Got EOS from element "pipeline0"' "$work/ramp.out" || fail "the ramp pipeline did not reach EOS"
 judge_steps "$work/ramp.out" shed,pause,eos "the ramp"
+
+note "late downstream (QoS) reported: the governor sheds the pipeline"
+late_advice() { (($(grep -c 'reason=(string)"pipeline\\ late' "$work/late.out") >= 2)); }
+# Two steps shed for lateness: the first is then a whole step, judged against its advice.
+wait_for 30 "advice shed for lateness, twice" late_advice || true
+stop_pipeline "$late_pid" "$work/late.out" "the late pipeline"
+judge_steps "$work/late.out" shed "the late pipeline"
 
 note "enforce-rate=false observes only"
 wait_for 30 "advice of 7.5 fps while observing" has_message "$work/observe.out" 'frame-rate=(double)7.5' || true
