@@ -344,6 +344,9 @@ static int open_trace_pipe(void) {
 
 static void headroom_tracer_finalize(GObject *object) {
   HeadroomTracer *self = HEADROOM_TRACER(object);
+  gint dropped = g_atomic_int_get(&self->dropped);
+  if (dropped > 0)
+    GST_WARNING_OBJECT(self, "%d trace line(s) dropped: the trace pipe was full", dropped);
   if (self->descriptor >= 0)
     close(self->descriptor);
   g_mutex_clear(&self->lock);
