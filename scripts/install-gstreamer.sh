@@ -2,7 +2,8 @@
 # Installs Headroom's GStreamer pieces (docs/gstreamer.md): the `headroom` tracer
 # (lib/gstreamer-1.0/libgstheadroomtracer.so, built here with warnings as errors) and the
 # `headroomrate` element (lib/gstreamer-1.0/python/headroomrate.py, with the headroom_client
-# package beside it, where GStreamer's Python loader puts it on sys.path). GStreamer finds
+# package beside it, where GStreamer's Python loader puts it on sys.path), and its guide
+# (share/doc/headroom/gstreamer.md). GStreamer finds
 # them through GST_PLUGIN_PATH=PREFIX/lib/gstreamer-1.0. Needs gcc, pkg-config and
 # libgstreamer1.0-dev to build; the element needs python3-gst-1.0 and
 # gstreamer1.0-python3-plugin-loader to load. Safe to run twice; scripts/install.sh runs it.
@@ -32,6 +33,8 @@ install -m 0644 clients/python/headroom_client/*.py clients/python/headroom_clie
   "$plugins/python/headroom_client/"
 install -m 0644 clients/gstreamer/python/headroomrate.py "$plugins/python/headroomrate.py.tmp"
 mv "$plugins/python/headroomrate.py.tmp" "$plugins/python/headroomrate.py"
+install -d "$prefix/share/doc/headroom"
+install -m 0644 docs/gstreamer.md "$prefix/share/doc/headroom/gstreamer.md"
 echo "installed into $plugins: libgstheadroomtracer.so (GST_TRACERS=headroom),"
 echo "  python/headroomrate.py (the headroomrate element) with python/headroom_client"
 echo "GStreamer looks there with: export GST_PLUGIN_PATH=$plugins"
