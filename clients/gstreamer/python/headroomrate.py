@@ -79,6 +79,8 @@ class Ladder:
     steps: Tuple[LadderStep, ...]
     # Registration fields from a file (`advise --ladder`'s format), by their API names.
     declared: Tuple[Tuple[str, Any], ...] = ()
+    # The file, for errors about its fields ("" for a ladder written in the property).
+    path: str = ""
 
     def field(self, key: str) -> Any:
         """A field the ladder file declared, or None."""
@@ -166,7 +168,7 @@ def _ladder_file(path: str) -> Ladder:
             _positive(entry.get("cost"), at + ".cost", "a cost > 0 (at most 1e6)"),
             None if quality is None else _positive(quality, at + ".quality", "0 < quality ≤ 1")))
     declared = tuple((key, value[key]) for key in sorted(value) if key != "ladder")
-    return Ladder(tuple(steps), declared)
+    return Ladder(tuple(steps), declared, path)
 
 
 @dataclass(frozen=True)
@@ -446,18 +448,21 @@ class HeadroomRate(GstBase.BaseTransform):
                 raise PropertyError(name, str(error).partition(": ")[2]) from None
             return value
         if name == "client-name":
+            if value is not None and not isinstance(value, str):
+                raise PropertyError(name, f"expected a string, got {value!r}")
             text = value or ""
             if text and not (len(text) <= 64 and text.isprintable()):
                 raise PropertyError(name, f"expected 1 to 64 printable characters, got {text!r}")
             return text
         if name == "priority":
-            if not 0 <= value <= 100:
-                raise PropertyError(name, f"expected an integer from 0 to 100, got {value}")
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100:
+                raise PropertyError(name, f"expected an integer from 0 to 100, got {value!r}")
             return value
         if name in ("nominal-rate", "min-rate"):
-            if not (math.isfinite(value) and 0 <= value <= 1000):
+            if (isinstance(value, bool) or not isinstance(value, (int, float))
+                    or not (math.isfinite(value) and 0 <= value <= 1000)):
                 raise PropertyError(name, f"expected frames a second from 0 (from the caps) "
-                                          f"to 1000, got {value:g}")
+                                          f"to 1000, got {value!r}")
             return value
         if name == "ladder":
             self._ladder = parse_ladder(value or "")
@@ -479,7 +484,11 @@ class HeadroomRate(GstBase.BaseTransform):
         def chosen(name: str, key: str, default: Any) -> Any:
             if name in self._explicit or ladder.field(key) is None:
                 return values[name] if name in self._explicit else default
-            return self._checked(name, ladder.field(key))
+            try:
+                return self._checked(name, ladder.field(key))
+            except PropertyError as error:  # named as in the file
+                problem = str(error).partition(": ")[2]
+                raise PropertyError(f"ladder ({ladder.path}): {key}", problem) from None
 
         program = GLib.get_prgname() or "gstreamer"
         # gst-python names the element's type "headroomrate+HeadroomRate", so its default

@@ -115,3 +115,37 @@ def test_a_bad_registration_file_is_refused_naming_the_field(tmp_path, body: str
     with pytest.raises(PropertyError) as refusal:
         parse_ladder(str(path))
     assert words in str(refusal.value)
+
+
+@pytest.mark.parametrize("field, words", [
+    ('"priority": "high"', "priority: expected an integer from 0 to 100, got 'high'"),
+    ('"priority": 101', "priority: expected an integer from 0 to 100, got 101"),
+    ('"nominalFrameRate": true', "nominalFrameRate: expected frames a second"),
+    ('"minFrameRate": -2', "minFrameRate: expected frames a second"),
+    ('"name": 5', "name: expected a string, got 5"),
+])
+def test_a_registration_file_field_is_checked_as_its_property(tmp_path, field: str,  # type: ignore[no-untyped-def]
+                                                              words: str) -> None:
+    from headroomrate import HeadroomRate
+
+    path = tmp_path / "ladder.json"
+    path.write_text('{"ladder": [{"name": "a", "cost": 1}], ' + field + "}")
+    element = HeadroomRate()
+    element.set_property("ladder", str(path))
+    with pytest.raises(PropertyError) as refusal:
+        element._settings()
+    assert f"ladder ({path}): {words}" in str(refusal.value)
+
+
+def test_properties_override_a_registration_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from headroomrate import HeadroomRate
+
+    path = tmp_path / "ladder.json"
+    path.write_text('{"name": "file", "priority": 5, "nominalFrameRate": 10, "minFrameRate": 2, '
+                    '"ladder": [{"name": "a", "cost": 1}]}')
+    element = HeadroomRate()
+    element.set_property("ladder", str(path))
+    element.set_property("priority", 70)
+    settings = element._settings()
+    assert (settings.client_name, settings.priority, settings.nominal_rate, settings.min_rate) == (
+        "file", 70, 10, 2)
