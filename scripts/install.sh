@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs Headroom: the binary, the systemd unit (with ExecStart at the installed binary),
 # shell completions for bash, zsh and fish, libheadroom for C and C++ (lib/libheadroom.so,
-# include/headroom.h, lib/pkgconfig/headroom.pc), and the person detector's model
-# (share/headroom/models, by scripts/person-model.sh: downloaded once, verified). Builds
-# release binaries unless --from DIR names a build directory that has them. Safe to run twice.
+# include/headroom.h, lib/pkgconfig/headroom.pc), the person detector's model
+# (share/headroom/models, by scripts/person-model.sh: downloaded once, verified) and, where
+# libgstreamer1.0-dev is installed, the GStreamer tracer and headroomrate element
+# (lib/gstreamer-1.0, scripts/install-gstreamer.sh). Builds release binaries unless --from DIR
+# names a build directory that has them. Safe to run twice.
 # Usage: scripts/install.sh [--prefix DIR (default /usr/local)] [--from BUILD-DIR]
 #        [--no-group]   (skip creating the system group "headroom" that may use the socket)
 set -euo pipefail
@@ -57,6 +59,11 @@ if [[ $group == yes ]] && ! getent group headroom >/dev/null; then
 fi
 echo "installed into $prefix: bin/headroom, lib/systemd/system/headroom.service, completions,"
 echo "  lib/libheadroom.so, include/headroom.h, lib/pkgconfig/headroom.pc, share/headroom/models"
+if pkg-config --exists gstreamer-1.0 2>/dev/null; then
+  scripts/install-gstreamer.sh --prefix "$prefix"
+else
+  echo "install: note: no GStreamer pieces (the headroom tracer, headroomrate): install libgstreamer1.0-dev to build them"
+fi
 # systemd looks for units under /usr/lib, /usr/local/lib and /etc, not under any prefix: from
 # elsewhere the unit is enabled by its path (systemctl links it in).
 case $prefix in

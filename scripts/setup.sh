@@ -30,6 +30,15 @@ packages=(
   mosquitto-clients
   iproute2
   util-linux
+  # GStreamer: gst-launch-1.0, the elements of the checks' pipelines (videotestsrc, avidemux,
+  # decodebin; avdec_msmpeg4 for vtest.avi), Python elements (headroomrate), the tracer's build.
+  gstreamer1.0-tools
+  gstreamer1.0-plugins-base
+  gstreamer1.0-plugins-good
+  gstreamer1.0-libav
+  python3-gst-1.0
+  gstreamer1.0-python3-plugin-loader
+  libgstreamer1.0-dev
 )
 
 # Waits for the package manager's lock when another apt or dpkg holds it.

@@ -78,6 +78,7 @@ step "pro video storage on tmpfs and ext4" scripts/storage-checks.sh "$(headroom
 step "signals: run, watch and serve mid-work" scripts/signal-checks.sh "$(headroom)"
 step "launch checks (measure, compare, crash safety)" scripts/launch-checks.sh "$(headroom)"
 step "launch measure -- CMD: real children, failures, trace import" scripts/program-launch-checks.sh "$(headroom)"
+step "GStreamer: headroomrate and the headroom tracer in real pipelines" scripts/gstreamer-checks.sh "$(headroom)"
 step "MQTT and Home Assistant: a real mosquitto, a ramp, an outage, kill -9" scripts/mqtt-checks.sh "$(headroom)"
 step "Frigate governed through its MQTT API: profiles, pause, restore" scripts/frigate-checks.sh "$(headroom)"
 step "ROS 2: /diagnostics from the host service (rclpy in its own network namespace)" scripts/ros2-checks.sh "$(headroom)"
