@@ -64,15 +64,16 @@ let package = Package(
         module("Storage", ["CStorage", "Files", "Locking", "Units"]),
         module("Capture", ["Units", "Files", "LaunchTiming", "Locking", "Storage"]),
         module("Pressure", ["Units", "CSensors", "CWakeup", "Files", "Locking"]),
-        // OpenCV's HOG people detector, behind a C interface (Debian's libopencv-objdetect-dev).
+        // OpenCV's HOG people detector and DNN module, behind a C interface (Debian's
+        // libopencv-objdetect-dev and libopencv-dnn-dev).
         .target(
             name: "COpenCV", path: "Sources/COpenCV",
             cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
             linkerSettings: [
-                .linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"),
-                .linkedLibrary("opencv_core"),
+                .linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_dnn"),
+                .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core"),
             ]),
-        module("Tracking", ["Units", "COpenCV"]),
+        module("Tracking", ["Units", "COpenCV", "Locking"]),
         module("Dock", ["Units", "LaunchTiming", "Locking", "Tracking"]),
         module("Governor", ["Units", "Pressure", "Capture", "Tracking", "Files", "Locking"]),
         module("History", ["Units", "CSQLite", "Files", "LaunchTiming", "Locking"]),
@@ -115,8 +116,8 @@ let package = Package(
             dependencies: [
                 "Units",
                 "Capture", "CMallocStats", "CStorage", "CWakeup", "Dock", "Governor",
-                "HostService", "LaunchTiming", "HeadroomC", "Locking", "Pipeline", "Pressure",
-                "Storage", "Telemetry", "Tracking",
+                "HostService", "LaunchTiming", "HeadroomC", "Locking", "MQTT", "MQTTBridge",
+                "Pipeline", "Pressure", "Storage", "Telemetry", "Tracking",
             ],
             swiftSettings: strictSettings),
 

@@ -22,6 +22,7 @@ packages=(
   pkg-config
   python3-opencv
   libopencv-objdetect-dev
+  libopencv-dnn-dev
   opencv-doc
   dpkg-dev
   lintian

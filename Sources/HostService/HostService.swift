@@ -24,9 +24,11 @@ public final class HostService: Sendable {
     public let clock: any RunClock
     /// The profiles `POST /v1/estimate` prices sessions on (by name only).
     public let catalog: ProfileCatalog
-    /// A signal after every change a follower of the whole state may publish: a reading, a
-    /// client's advice, a client registered or let go. In-process followers (the MQTT bridge)
-    /// subscribe with `.bufferingNewest(1)` and read the state when woken.
+    /// A signal after every change a follower must act on at once: the level, a client's
+    /// advice, a client registered or let go. In-process followers (the MQTT bridge, Frigate's
+    /// governance) subscribe with `.bufferingNewest(1)` and read the state when woken; values
+    /// that drift with every sample (temperatures, headroom) they read at their own pace, so
+    /// that a 10 Hz observer wakes nobody ten times a second.
     public let changes = Broadcast<Void>()
     private let metrics: HeadroomMetrics?
     private let latest = LockedState(Latest())
@@ -101,7 +103,7 @@ public final class HostService: Sendable {
                 data: ServiceJSON.line(PressureDocument(reading: reading, from: previous?.level)))
         }
         publishMetrics()
-        changes.yield(())
+        if previous?.level != reading.level { changes.yield(()) }
     }
 
     /// Lets go of the clients whose lease has ended.

@@ -183,8 +183,8 @@ public final class MQTTConnection: Sendable {
         handlers.state.withLock { $0.onMessage = handler }
     }
 
-    /// What to do each time a published message has been written (a publisher holding back
-    /// its newest state while ``hasBacklog`` publishes it then).
+    /// What to do each time a published message has been written (a publisher that holds its
+    /// newest state back while earlier messages are unwritten publishes it then).
     public func onPublished(_ handler: @escaping PublishedHandler) {
         handlers.state.withLock { $0.onPublished = handler }
     }
@@ -219,10 +219,6 @@ public final class MQTTConnection: Sendable {
                 message.isRetained) == MOSQ_ERR_SUCCESS.rawValue
         }
     }
-
-    /// Whether messages wait to be written to the broker (a slow broker or link): a publisher
-    /// that wants newest-wins holds its next state until this is false, so that nothing queues.
-    public var hasBacklog: Bool { mosquitto_want_write(handle.pointer) }
 
     /// Subscribes to `topic` (wildcards allowed); call it from ``onConnect(_:)`` so that it
     /// holds across reconnections.

@@ -9,8 +9,9 @@ import Units
 /// availability (`online`, and `offline` as the connection's last will and on a clean stop),
 /// the discovery payload, the state and the clients, all retained.
 ///
-/// It follows ``HostService/changes`` and publishes a topic only when its payload changed,
-/// and every topic every `heartbeat`; discovery again whenever the connection is made and when
+/// It follows ``HostService/changes`` (the level, advice, clients: published at once) and
+/// looks at the drifting values once every ``pace``, and publishes a topic only when its
+/// payload changed, and every topic every `heartbeat`; discovery again whenever the connection is made and when
 /// Home Assistant says `online` on its status topic. It never blocks sampling or the API (it
 /// runs on its own task and libmosquitto's thread) and never queues: while the broker is away
 /// nothing is published and, while earlier messages still wait to be written, a change waits
@@ -29,14 +30,26 @@ public final class HostStatePublisher: Sendable {
 
     /// What was published last, and what must be published whatever it was.
     private struct Published {
-        var payloads: [String: [UInt8]] = [:]
+        var state: HostStateDocument?
+        var clients: [String: ClientStateDocument]?
+        /// What the discovery payload last published was made from.
+        var discovered: DiscoveryBasis?
         /// Entities announced and their platforms, to remove those that are gone.
         var components: [String: String] = [:]
         var sendsDiscovery = true
         var refreshesState = true
-        /// A change was held back behind the backlog: published when the backlog is written.
+        /// Messages handed to libmosquitto and not yet written to the broker.
+        var unwritten = 0
+        /// A change was held back behind unwritten messages: published once they are written.
         var isHeldBack = false
         var count = 0
+    }
+
+    /// What a discovery payload is made from: the host's optional entities and the clients'
+    /// keys and names.
+    struct DiscoveryBasis: Hashable {
+        var offer: HomeAssistantDiscovery.Offer
+        var clients: [String: String]
     }
 
     /// A publisher of `service`'s state through `connection` (not yet started: ``run()``
@@ -59,6 +72,10 @@ public final class HostStatePublisher: Sendable {
         (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
+    /// How often values that drift with every sample (temperatures, headroom) are looked at:
+    /// Home Assistant needs no more, and a 10 Hz observer wakes the publisher once a second.
+    public static let pace = Duration.seconds(1)
+
     /// The last will the connection must carry: `offline`, retained, on the availability topic.
     public static func will(for topics: MQTTTopics) -> MQTTMessage {
         MQTTMessage(topic: topics.availability, text: "offline", isRetained: true)
@@ -76,7 +93,11 @@ public final class HostStatePublisher: Sendable {
         let status = topics.homeAssistantStatus
         connection.onConnect { [published] connection in
             connection.subscribe(status)
-            published.withLock { $0.sendsDiscovery = true }
+            published.withLock { published in
+                published.sendsDiscovery = true
+                // What was queued before the connection dropped is gone.
+                published.unwritten = 0
+            }
             wake.yield(())
         }
         connection.onMessage { [published] message in
@@ -85,11 +106,13 @@ public final class HostStatePublisher: Sendable {
             wake.yield(())
         }
         connection.onPublished { [published] in
-            let heldBack = published.withLock { published in
-                defer { published.isHeldBack = false }
-                return published.isHeldBack
+            let resumes = published.withLock { published in
+                published.unwritten = max(0, published.unwritten - 1)
+                guard published.unwritten == 0, published.isHeldBack else { return false }
+                published.isHeldBack = false
+                return true
             }
-            if heldBack { wake.yield(()) }
+            if resumes { wake.yield(()) }
         }
         try connection.start()
         defer {
@@ -101,12 +124,17 @@ public final class HostStatePublisher: Sendable {
             group.addTask { for await _ in changes { self.publishDue() } }
             group.addTask { for await _ in self.wakes { self.publishDue() } }
             group.addTask {
+                // The values that drift (temperatures, headroom) once a pace, the whole state
+                // every heartbeat.
                 let clock = self.service.clock
+                let beats = max(1, Int((self.heartbeat / Self.pace).rounded()))
                 var next = clock.now
+                var tick = 0
                 while !Task.isCancelled {
-                    next = next.advanced(by: self.heartbeat)
+                    next = next.advanced(by: Self.pace)
                     do { try await clock.sleep(until: next) } catch { return }
-                    self.published.withLock { $0.refreshesState = true }
+                    tick += 1
+                    if tick % beats == 0 { self.published.withLock { $0.refreshesState = true } }
                     self.publishDue()
                 }
             }
@@ -116,39 +144,51 @@ public final class HostStatePublisher: Sendable {
         }
     }
 
-    /// Publishes what changed, or everything that is due.
+    /// Publishes what changed, or everything that is due. What was published is compared as
+    /// values, so that a sample that changes nothing a person sees costs no encoding.
     func publishDue() {
         guard connection.isConnected, let reading = service.latestReading else { return }
         let state = HostStateDocument(reading)
         let clients = ClientKeys.assign(service.governor.clients)
+        let basis = DiscoveryBasis(
+            offer: HomeAssistantDiscovery.Offer(state), clients: clients.mapValues(\.name))
         published.withLock { published in
             let due = published.sendsDiscovery || published.refreshesState
             // Newest wins: while earlier messages wait to be written, this state waits too.
-            guard due || !connection.hasBacklog else {
+            guard due || published.unwritten == 0 else {
                 published.isHeldBack = true
                 return
             }
-            var discovery = HomeAssistantDiscovery(
-                topics: topics, hostName: hostName, version: version,
-                offer: HomeAssistantDiscovery.Offer(state), clients: clients, heartbeat: heartbeat)
-            let current = discovery.components.mapValues(\.platform)
-            for (key, platform) in published.components where current[key] == nil {
-                discovery.components[key] = .removal(platform: platform)
-            }
-            let messages = [
-                (topics.availability, Array("online".utf8), published.sendsDiscovery),
-                (topics.discovery, MQTTPayload.json(discovery), published.sendsDiscovery),
-                (topics.state, MQTTPayload.json(state), due),
-                (topics.clients, MQTTPayload.json(clients), due),
-            ]
-            for (topic, payload, forced) in messages
-            where forced || published.payloads[topic] != payload {
+            func send(_ topic: String, _ payload: [UInt8]) -> Bool {
                 guard publish(MQTTMessage(topic: topic, payload: payload, isRetained: true))
-                else { return }
-                published.payloads[topic] = payload
+                else { return false }
                 published.count += 1
+                published.unwritten += 1
+                return true
             }
-            published.components = current
+            if published.sendsDiscovery {
+                guard send(topics.availability, Array("online".utf8)) else { return }
+            }
+            if published.sendsDiscovery || published.discovered != basis {
+                var discovery = HomeAssistantDiscovery(
+                    topics: topics, hostName: hostName, version: version, offer: basis.offer,
+                    clients: clients, heartbeat: heartbeat)
+                let current = discovery.components.mapValues(\.platform)
+                for (key, platform) in published.components where current[key] == nil {
+                    discovery.components[key] = .removal(platform: platform)
+                }
+                guard send(topics.discovery, MQTTPayload.json(discovery)) else { return }
+                published.discovered = basis
+                published.components = current
+            }
+            if due || published.state != state {
+                guard send(topics.state, MQTTPayload.json(state)) else { return }
+                published.state = state
+            }
+            if due || published.clients != clients {
+                guard send(topics.clients, MQTTPayload.json(clients)) else { return }
+                published.clients = clients
+            }
             published.sendsDiscovery = false
             published.refreshesState = false
         }

@@ -4,6 +4,8 @@ import Governor
 import HostService
 import LaunchTiming
 import Locking
+import MQTT
+import MQTTBridge
 import Pipeline
 import Pressure
 import Telemetry
@@ -16,46 +18,65 @@ import Units
 /// The host service's cost: `headroom serve` as it runs, against the floor of any 10 Hz
 /// observer of the same sources.
 let serviceBenchmarks: [Benchmark] = [
-    Benchmark(
-        name: "service.serve-10hz-cpu",
+    serveBenchmark(
+        name: "service.serve-10hz-cpu", withMQTT: false,
         summary:
             "headroom serve's CPU per sample at a fixed 10 Hz with 8 event-stream readers, 4"
             + " registered clients and a scrape of /metrics every 5 s of each round (observer,"
-            + " service, exporter, HTTP server)",
+            + " service, exporter, HTTP server)"),
+    serveBenchmark(
+        name: "service.serve-10hz-mqtt-cpu", withMQTT: true,
+        summary:
+            "the same with --mqtt: the state published to a real mosquitto on loopback with"
+            + " Home Assistant discovery (its publisher task and libmosquitto's thread)"),
+]
+
+/// `headroom serve` at 10 Hz against the floor, with or without an MQTT publisher.
+private func serveBenchmark(name: String, withMQTT: Bool, summary: String) -> Benchmark {
+    Benchmark(
+        name: name, summary: summary,
         baselineSummary:
             "the floor: a thread waking at 10 Hz to pread the same value files (PSI at 2 Hz), nothing else",
         targetNanoseconds: nil, targetRatio: 2,
         measure: {
             let sensors = try SensorTree.prepare()
             let seconds = observerSeconds()
+            let broker = withMQTT ? BenchBroker() : nil
+            if withMQTT, broker == nil {
+                throw BenchmarkSetupError(
+                    description:
+                        "no mosquitto to publish to (Debian's mosquitto: apt install mosquitto)")
+            }
             var readers = 0
             var scrapes = 0
+            var published = 0
             let (served, floor) = try await interleavedWithFloor(rounds: 5, seconds: seconds) {
-                let round = try await serveCPU(seconds: $0)
+                let round = try await serveCPU(seconds: $0, broker: broker?.broker)
                 readers = round.readers
                 scrapes += round.scrapes
+                published += round.published
                 return round.cpu
             }
             let parts = try warmParts()
+            var extras = [
+                "sensors": sensors,
+                "samples": String(served.samples),
+                "event readers connected": String(readers),
+                "scrapes answered": String(scrapes),
+                "cpu": String(
+                    format: "%.4f%% of one core over %.0f s (the median of 5 rounds)",
+                    served.share * 100, served.wall),
+                "floor": String(format: "%.4f%% of one core", floor.share * 100),
+                "warm: reading offered for export": format(parts.offer),
+                "warm: a scrape's status (made and published)": format(parts.status),
+                "warm: service consume": format(parts.consume),
+            ]
+            if withMQTT { extras["MQTT messages published (5 rounds)"] = String(published) }
             return Measurement(
                 nanoseconds: served.cpuPerSample * 1e9,
-                baselineNanoseconds: floor.cpuPerSample * 1e9,
-                extras: [
-                    "sensors": sensors,
-                    "samples": String(served.samples),
-                    "event readers connected": String(readers),
-                    "scrapes answered": String(scrapes),
-                    "cpu": String(
-                        format: "%.4f%% of one core over %.0f s (the median of 5 rounds)",
-                        served.share * 100, served.wall),
-                    "floor": String(format: "%.4f%% of one core", floor.share * 100),
-                    "warm: reading offered for export": format(parts.offer),
-                    "warm: a scrape's status (made and published)": format(
-                        parts.status),
-                    "warm: service consume": format(parts.consume),
-                ])
+                baselineNanoseconds: floor.cpuPerSample * 1e9, extras: extras)
         })
-]
+}
 
 /// Where time goes when warm: a reading offered for export (what a sample pays), the status
 /// a scrape then makes and publishes (a reading unlike the last, as after 15 s of readings),
@@ -101,8 +122,8 @@ private func benchRegistration(_ index: Int) -> ClientRegistration {
 /// with 4 registered clients and 8 readers of `/v1/events` on real loopback connections, and
 /// `/metrics` scraped every 5 s from the round's start (Prometheus scrapes every 15 s by
 /// default).
-private func serveCPU(seconds: Double) async throws -> (
-    cpu: ObserverCPU, readers: Int, scrapes: Int
+private func serveCPU(seconds: Double, broker: MQTTBroker?) async throws -> (
+    cpu: ObserverCPU, readers: Int, scrapes: Int, published: Int
 ) {
     var configuration = PressureConfiguration()
     configuration.sampling.slowInterval = .milliseconds(100)
@@ -129,6 +150,16 @@ private func serveCPU(seconds: Double) async throws -> (
     let port = exporter.server?.port ?? 0
     let readers = (0..<8).compactMap { _ in EventStreamReader(port: port) }
     defer { for reader in readers { reader.close() } }
+    // With a broker, the state published as `serve --mqtt` does, from the first reading on.
+    let topics = try MQTTTopics(node: "headroom_bench")
+    let publisher = try broker.map {
+        HostStatePublisher(
+            connection: try MQTTConnection(
+                broker: $0, clientID: "headroom-bench", will: HostStatePublisher.will(for: topics)),
+            topics: topics, service: service, hostName: "bench", version: "bench",
+            heartbeat: .seconds(60))
+    }
+    let publishing = publisher.map { publisher in Task { try await publisher.run() } }
     let firstReading = LockedState(false)
     let task = Task {
         await observer.run(onReading: { reading in
@@ -140,6 +171,10 @@ private func serveCPU(seconds: Double) async throws -> (
     // From the first reading on: starting the thread and discovering every sensor are not
     // what a sample costs.
     while !firstReading.withLock({ $0 }) { await sleepOnAThread(seconds: 0.01) }
+    // And once connected and announced (availability, discovery, state, clients): a
+    // connection is made once in a service's life, not per sample.
+    while let publisher, publisher.publishedCount < 4 { await sleepOnAThread(seconds: 0.01) }
+    let publishedBefore = publisher?.publishedCount ?? 0
     let samplesBefore = source.count.load(ordering: .relaxed)
     let before = processCPUSeconds()
     let wallStart = MonotonicClock.now()
@@ -149,9 +184,12 @@ private func serveCPU(seconds: Double) async throws -> (
     let samples = source.count.load(ordering: .relaxed) - samplesBefore
     task.cancel()
     await task.value
+    publishing?.cancel()
+    try await publishing?.value
     service.close()
     return (
-        ObserverCPU(samples: samples, cpu: cpu, wall: wall), service.events.readerCount, scrapes
+        ObserverCPU(samples: samples, cpu: cpu, wall: wall), service.events.readerCount, scrapes,
+        (publisher?.publishedCount ?? 0) - publishedBefore
     )
 }
 
@@ -187,7 +225,7 @@ private func scraping(port: UInt16, every: Double, for seconds: Double) async ->
 }
 
 /// A TCP connection to the loopback address.
-private final class LoopbackConnection: Sendable {
+final class LoopbackConnection: Sendable {
     private let descriptor: Int32
 
     /// Connects to `127.0.0.1:port`; nil when it cannot.

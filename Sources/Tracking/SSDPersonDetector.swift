@@ -1,0 +1,110 @@
+import COpenCV
+import Locking
+
+/// The neural person detector: an SSDLite-MobileNetV2 trained on people (``PersonModel``),
+/// run by OpenCV's DNN module on the frame's luma copied into three channels, the whole frame
+/// resized to the network's input.
+///
+/// The governor's knob is the input size (``scale``): 1 is 300 × 300, the size the network was
+/// trained at; below 1 the input keeps a 4:3 frame's shape, 400 × 300 × `scale` (0.8 is
+/// 320 × 240). One text graph (made for 300 × 300) serves every size, with one network per
+/// size (OpenCV 4.6 keeps the anchors of the first size a network ran at). Boxes scoring at
+/// least ``scoreThreshold`` are kept, those wider than ``widestShare`` of the frame dropped,
+/// and overlapping ones thinned (``overlapThreshold``). Measured on OpenCV's `vtest.avi`
+/// against 27 people counted by eye (docs/run.md): luma at 0.2 finds more than colour at any
+/// threshold.
+public struct SSDPersonDetector: Detector, Sendable {
+    /// The input-size knob, in (0, 1]: 1 is 300 × 300, below it 400 × 300 × `scale`.
+    public var scale: Double
+    /// The least score a box needs (the network's sigmoid, 0–1).
+    public var scoreThreshold = 0.2
+    /// Boxes overlapping a better one by more than this IoU are dropped.
+    public var overlapThreshold = 0.3
+    /// Boxes wider than this share of the frame are dropped (the network's whole-frame false
+    /// boxes at small inputs).
+    public var widestShare = 0.5
+    /// The most people reported in a frame.
+    public static let capacity = 100
+
+    private let networks: PersonNetworks
+
+    /// A detector of `model` at `scale`.
+    ///
+    /// - Throws: ``PersonModelError`` when OpenCV cannot read the model.
+    public init(model: PersonModel, scale: Double = 1) throws(PersonModelError) {
+        self.scale = scale
+        networks = PersonNetworks(model: model)
+        _ = try networks.network(for: Self.inputSize(scale: 1))
+    }
+
+    /// The network's input, width × height, at `scale`.
+    public static func inputSize(scale: Double) -> (width: Int, height: Int) {
+        let scale = min(max(scale, 0.1), 1)
+        guard scale < 1 else { return (300, 300) }
+        return (Int((400 * scale).rounded()), Int((300 * scale).rounded()))
+    }
+
+    /// People in the frame, in its pixel coordinates, with the network's scores.
+    public mutating func detect(in frame: GrayFrame) -> [Detection] {
+        let input = Self.inputSize(scale: scale)
+        guard let network = try? networks.network(for: input) else { return [] }
+        var boxes = [headroom_person_box](repeating: headroom_person_box(), count: Self.capacity)
+        let found = frame.pixels.withUnsafeBufferPointer { pixels in
+            boxes.withUnsafeMutableBufferPointer { output in
+                headroom_person_net_detect(
+                    network.pointer, pixels.baseAddress, Int32(frame.width), Int32(frame.height),
+                    Int32(frame.width), Int32(input.width), Int32(input.height), scoreThreshold,
+                    widestShare, overlapThreshold, output.baseAddress, Int32(Self.capacity))
+            }
+        }
+        guard found > 0 else { return [] }
+        let width = Double(frame.width)
+        let height = Double(frame.height)
+        return boxes.prefix(Int(min(found, Int32(Self.capacity)))).map { box in
+            Detection(
+                box: BoundingBox(
+                    minX: box.left * width, minY: box.top * height,
+                    width: (box.right - box.left) * width, height: (box.bottom - box.top) * height),
+                confidence: box.score)
+        }
+    }
+
+    /// Looks are not attached: on real footage they cost identities (as HOG's did).
+    public var attachesAppearance: Bool { false }
+}
+
+/// One network per input size, read when first needed and shared by every copy of a detector.
+/// Each network serialises its own calls.
+private final class PersonNetworks: Sendable {
+    let model: PersonModel
+    private let table = LockedState<[Int: Network]>([:])
+
+    init(model: PersonModel) { self.model = model }
+
+    /// The network for `input`, read on first use.
+    func network(for input: (width: Int, height: Int)) throws(PersonModelError) -> Network {
+        let key = input.width << 16 | input.height
+        let model = model
+        let network: Network? = table.withLock { table in
+            if let network = table[key] { return network }
+            guard let pointer = headroom_person_net_create(model.graph, model.textGraph) else {
+                return nil
+            }
+            table[key] = Network(pointer)
+            return table[key]
+        }
+        guard let network else {
+            throw PersonModelError(
+                "OpenCV cannot read the person detector's model (\(model.graph)); install it"
+                    + " again with \(PersonModel.installCommand)")
+        }
+        return network
+    }
+
+    /// Owns one OpenCV network.
+    final class Network: @unchecked Sendable {
+        let pointer: OpaquePointer
+        init(_ pointer: OpaquePointer) { self.pointer = pointer }
+        deinit { headroom_person_net_destroy(pointer) }
+    }
+}

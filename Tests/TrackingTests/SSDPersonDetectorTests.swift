@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import Tracking
+
+/// The neural person detector on the real model (installed by `scripts/setup.sh`) and real
+/// frames of OpenCV's `vtest.avi`, against 27 people counted by eye (Tests/Fixtures/people).
+struct SSDPersonDetectorTests {
+    /// The counted people: frame (1-based) → boxes.
+    static func counted() throws -> [Int: [BoundingBox]] {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../Fixtures/people/vtest-counted.txt").standardized.path
+        let records = try MOTFile.parse(String(contentsOfFile: path, encoding: .utf8), file: path)
+        return Dictionary(grouping: records, by: \.frame).mapValues { $0.map(\.box) }
+    }
+
+    static let model = try? PersonModel.installed(environment: ProcessInfo.processInfo.environment)
+
+    @Test("the model is installed (setup.sh installs it; CI never skips the real model)")
+    func installed() throws {
+        _ = try PersonModel.installed(environment: ProcessInfo.processInfo.environment)
+    }
+
+    @Test("a missing model is an error that says where it looked and how to install it")
+    func missing() {
+        #expect(throws: PersonModelError.self) {
+            try PersonModel.installed(environment: [
+                "HOME": "/nonexistent", "XDG_DATA_DIRS": "/nonexistent",
+            ])
+        }
+        do {
+            _ = try PersonModel.installed(environment: [
+                "HOME": "/nonexistent", "XDG_DATA_DIRS": "/x",
+            ])
+        } catch {
+            #expect(error.description.contains("/nonexistent/.local/share/headroom/models"))
+            #expect(error.description.hasSuffix("install it with scripts/person-model.sh"))
+        }
+    }
+
+    @Test(
+        "at input 300, at least 90 % of the counted people found, no box wider than half the frame")
+    func findsCountedPeople() throws {
+        let model = try #require(Self.model)
+        var detector = try SSDPersonDetector(model: model)
+        var found = 0
+        var total = 0
+        for (frame, people) in try Self.counted().sorted(by: { $0.key < $1.key }) {
+            // The fixture counts from 1; ffmpeg's select from 0.
+            let boxes = detector.detect(in: try HOGDetectorTests.videoFrame(frame - 1)).map(\.box)
+            for box in boxes { #expect(box.width <= 768 / 2, "frame \(frame): \(box)") }
+            total += people.count
+            found +=
+                people.filter { person in
+                    boxes.contains { $0.intersectionOverUnion(with: person) >= 0.3 }
+                }.count
+        }
+        #expect(total == 27)
+        #expect(Double(found) >= 0.9 * Double(total), "found \(found) of \(total)")
+    }
+
+    @Test("the lighter rung (320 × 240) still finds people, in the frame's coordinates")
+    func lighterRung() throws {
+        let model = try #require(Self.model)
+        var detector = try SSDPersonDetector(model: model, scale: 0.8)
+        let input = SSDPersonDetector.inputSize(scale: 0.8)
+        #expect(input.width == 320 && input.height == 240)
+        let people = detector.detect(in: try HOGDetectorTests.videoFrame(247))
+        #expect(people.count >= 5, "\(people.map(\.box))")
+        for person in people {
+            #expect(person.box.height > person.box.width && person.box.minY >= 0)
+            #expect(person.confidence >= 0.2 && person.confidence <= 1)
+        }
+    }
+}
