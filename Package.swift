@@ -117,7 +117,7 @@ let package = Package(
                 "Units",
                 "Capture", "CMallocStats", "CStorage", "CWakeup", "Dock", "Governor",
                 "HostService", "LaunchTiming", "HeadroomC", "Locking", "MQTT", "MQTTBridge",
-                "Pipeline", "Pressure", "Storage", "Telemetry", "Tracking",
+                "Pipeline", "Pressure", "Storage", "Telemetry", "TestSupport", "Tracking",
             ],
             swiftSettings: strictSettings),
 

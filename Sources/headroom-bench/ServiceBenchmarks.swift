@@ -9,6 +9,7 @@ import MQTTBridge
 import Pipeline
 import Pressure
 import Telemetry
+import TestSupport
 import Units
 
 #if canImport(Glibc)
@@ -41,11 +42,14 @@ private func serveBenchmark(name: String, withMQTT: Bool, summary: String) -> Be
         measure: {
             let sensors = try SensorTree.prepare()
             let seconds = observerSeconds()
-            let broker = withMQTT ? BenchBroker() : nil
-            if withMQTT, broker == nil {
+            let broker: MosquittoBroker?
+            do {
+                broker = withMQTT ? try MosquittoBroker() : nil
+            } catch {
                 throw BenchmarkSetupError(
                     description:
-                        "no mosquitto to publish to (Debian's mosquitto: apt install mosquitto)")
+                        "no mosquitto to publish to (Debian's mosquitto: apt install mosquitto):"
+                        + " \(error)")
             }
             var readers = 0
             var scrapes = 0
@@ -225,7 +229,7 @@ private func scraping(port: UInt16, every: Double, for seconds: Double) async ->
 }
 
 /// A TCP connection to the loopback address.
-final class LoopbackConnection: Sendable {
+private final class LoopbackConnection: Sendable {
     private let descriptor: Int32
 
     /// Connects to `127.0.0.1:port`; nil when it cannot.
