@@ -171,7 +171,8 @@ public struct GovernorPolicy: Hashable, Sendable, Codable {
     /// find what they find down to half scale: the default ladder. HOG's people window is
     /// 64 × 128 pixels, so below 0.8 of its full magnification it finds almost nobody in
     /// `vtest.avi` (0.5 people a frame at 0.6 against 3.7 at 1): it sheds by stride first,
-    /// then to 0.8 (measured in the README's Benchmarks section).
+    /// then to 0.8 (measured in the README's Benchmarks section). The neural person detector's
+    /// knob is its input size (``Tracking/SSDPersonDetector/inputSize(scale:)``), then stride.
     public static func inferenceLadder(for detector: DetectorKind) -> [InferenceSetting] {
         switch detector {
         case .blob, .motion: standardLadder
@@ -179,6 +180,12 @@ public struct GovernorPolicy: Hashable, Sendable, Codable {
             [
                 InferenceSetting(stride: 1, scale: 1), InferenceSetting(stride: 2, scale: 1),
                 InferenceSetting(stride: 3, scale: 0.8),
+            ]
+        case .personSSD:
+            // The network's input: 300 × 300, then 320 × 240 (scale 0.8), then frame stride.
+            [
+                InferenceSetting(stride: 1, scale: 1), InferenceSetting(stride: 1, scale: 0.8),
+                InferenceSetting(stride: 2, scale: 0.8), InferenceSetting(stride: 3, scale: 0.8),
             ]
         }
     }

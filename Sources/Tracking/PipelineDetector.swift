@@ -1,3 +1,5 @@
+import Foundation
+
 /// The detectors the pipeline runs, by name (`headroom run --detector`).
 public enum DetectorKind: String, Sendable, Hashable, CaseIterable, Codable {
     /// ``BlobDetector``: bright regions of similar grey, for the rendered scene.
@@ -6,6 +8,10 @@ public enum DetectorKind: String, Sendable, Hashable, CaseIterable, Codable {
     case motion
     /// ``HOGDetector``: OpenCV's HOG people detector, for real footage of people.
     case hog
+    /// ``SSDPersonDetector``: the neural person detector (SSDLite-MobileNetV2 through OpenCV's
+    /// DNN module), for real footage of people; its model is installed by
+    /// `scripts/person-model.sh`.
+    case personSSD = "person-ssd"
 
     /// Whether the detector's work per pixel grows with the frame's size (HOG's pyramid of
     /// 64×128 windows: a frame shorter than the window costs almost nothing), so that its cost
@@ -21,15 +27,21 @@ public enum PipelineDetector: Detector, Sendable {
     case motion(MotionDetector)
     /// The real footage's people detector.
     case hog(HOGDetector)
+    /// The real footage's neural person detector.
+    case personSSD(SSDPersonDetector)
 
     /// A detector of `kind` at `scale`.
     ///
-    /// - Throws: ``HOGUnavailableError`` when OpenCV cannot set up the HOG detector.
-    public init(_ kind: DetectorKind, scale: Double) throws(HOGUnavailableError) {
+    /// - Throws: ``HOGUnavailableError`` when OpenCV cannot set up the HOG detector,
+    ///   ``PersonModelError`` when the neural detector's model is not installed or unreadable.
+    public init(_ kind: DetectorKind, scale: Double) throws {
         switch kind {
         case .blob: self = .blob(BlobDetector(scale: scale))
         case .motion: self = .motion(MotionDetector(scale: scale))
         case .hog: self = .hog(try HOGDetector(scale: scale))
+        case .personSSD:
+            let model = try PersonModel.installed(environment: ProcessInfo.processInfo.environment)
+            self = .personSSD(try SSDPersonDetector(model: model, scale: scale))
         }
     }
 
@@ -39,6 +51,7 @@ public enum PipelineDetector: Detector, Sendable {
         case .blob: .blob
         case .motion: .motion
         case .hog: .hog
+        case .personSSD: .personSSD
         }
     }
 
@@ -49,7 +62,7 @@ public enum PipelineDetector: Detector, Sendable {
     public var attachesAppearance: Bool {
         switch self {
         case .blob: true
-        case .motion, .hog: false
+        case .motion, .hog, .personSSD: false
         }
     }
 
@@ -60,6 +73,7 @@ public enum PipelineDetector: Detector, Sendable {
             case .blob(let detector): detector.scale
             case .motion(let detector): detector.scale
             case .hog(let detector): detector.scale
+            case .personSSD(let detector): detector.scale
             }
         }
         set {
@@ -73,6 +87,9 @@ public enum PipelineDetector: Detector, Sendable {
             case .hog(var detector):
                 detector.scale = newValue
                 self = .hog(detector)
+            case .personSSD(var detector):
+                detector.scale = newValue
+                self = .personSSD(detector)
             }
         }
     }
@@ -92,6 +109,8 @@ public enum PipelineDetector: Detector, Sendable {
             self = .motion(detector)
             return detections
         case .hog(var detector):
+            return detector.detect(in: frame)
+        case .personSSD(var detector):
             return detector.detect(in: frame)
         }
     }

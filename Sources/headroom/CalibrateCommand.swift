@@ -47,6 +47,15 @@ enum CalibrateCommand {
             if arguments[\.out] == nil {
                 _ = try Arguments.destination(path, as: .file, for: "--out")
             }
+            // The host profile prices CPU per pixel; the neural detector's work per frame is
+            // set by its network's input, whatever the frame's size.
+            if arguments[\.detector] == .personSSD {
+                throw UsageError(
+                    description:
+                        "--detector person-ssd: not measured yet: its work per frame is fixed by"
+                        + " the network's input size, which the host profile's pixel-rate model"
+                        + " does not price; calibrate blob, motion or hog")
+            }
             let calibration = HostCalibration(
                 seconds: arguments[\.seconds], detector: arguments[\.detector])
             let display = CalibrationDisplay(isLive: isatty(STDERR_FILENO) == 1)

@@ -49,6 +49,7 @@ enum RunCommand {
             then declared at up to 4x the video's rate, 240 at most). --gt FILE scores
             the tracks against MOTChallenge ground truth numbered by video frame. --detector
             defaults to hog (OpenCV's HOG people detector) for video and blob for the scene;
+            person-ssd is the neural person detector (its model from scripts/person-model.sh);
             motion (an adaptive background model) finds anything that moves. --annotate
             FILE.mp4 writes the frames with boxes, track ids, the primary subject and the
             framing window, encoded by ffmpeg. Every place a run writes (--out, --record,
@@ -344,6 +345,15 @@ enum RunCommand {
             options.choose(arguments[\.detector] ?? .blob, keepsPolicy: true)
         }
         if arguments[\.record] != nil { options.addMovieOutput() }
+        // The neural detector's model is checked before anything starts: missing or not the
+        // model is bad input (exit 2), with the command that installs it.
+        if options.detector == .personSSD {
+            do throws(PersonModelError) {
+                _ = try PersonModel.installed(environment: ProcessInfo.processInfo.environment)
+            } catch {
+                throw UsageError(description: "--detector person-ssd: \(error)")
+            }
+        }
         return options
     }
 
