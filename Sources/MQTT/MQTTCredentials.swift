@@ -19,7 +19,9 @@ public struct MQTTCredentials: Sendable, Equatable {
     /// - Throws: ``Files/ConfigurationError`` naming the file and what was wrong: its mode,
     ///   or not two non-empty lines.
     public static func load(from path: String) throws(ConfigurationError) -> MQTTCredentials {
-        let text = try SecretFile.read(path, limit: 4096)
+        var text = try SecretFile.read(path, limit: 4096)
+        // A byte-order mark some editors write is not part of the user name.
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
             $0.hasSuffix("\r") ? $0.dropLast() : $0
         }

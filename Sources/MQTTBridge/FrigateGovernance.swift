@@ -30,6 +30,7 @@ public final class FrigateGovernance: Sendable {
     private let connection: MQTTConnection
     private let service: HostService
     private let report: @Sendable (String) -> Void
+    private let topics: FrigateTopics
     private let state = LockedState(State())
     private let wakes: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
@@ -40,7 +41,6 @@ public final class FrigateGovernance: Sendable {
         /// Whether Frigate should hear the settings again whatever was applied.
         var resends = true
         var lastStats: MonotonicInstant?
-        var appliedCount = 0
     }
 
     /// Governance of the Frigate `configuration` describes through `connection` (to Frigate's
@@ -53,6 +53,7 @@ public final class FrigateGovernance: Sendable {
         self.connection = connection
         self.service = service
         self.report = report
+        topics = FrigateTopics(prefix: configuration.topicPrefix)
         (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -75,7 +76,7 @@ public final class FrigateGovernance: Sendable {
         let (id, _) = try service.register(configuration.registration, leased: false)
         state.withLock { $0.client = id }
         defer { service.remove(id) }
-        let topics = FrigateTopics(prefix: configuration.topicPrefix)
+        let topics = topics
         let wake = wake
         connection.onConnect { [state] connection in
             connection.subscribe(topics.stats)
@@ -83,7 +84,7 @@ public final class FrigateGovernance: Sendable {
             state.withLock { $0.resends = true }
             wake.yield(())
         }
-        connection.onMessage { [weak self] message in self?.receive(message, topics) }
+        connection.onMessage { [weak self] message in self?.receive(message) }
         try connection.start()
         defer {
             // Frigate back to its own configuration, detection on, before disconnecting.
@@ -111,24 +112,20 @@ public final class FrigateGovernance: Sendable {
 
     private func apply(_ wanted: Applied, reason: String, force: Bool) {
         guard connection.isConnected else { return }
-        let topics = FrigateTopics(prefix: configuration.topicPrefix)
-        let previous: Applied?? = state.withLock { state in
-            guard force || state.resends || state.applied != wanted else { return .none }
-            return .some(state.applied)
+        // What Frigate may not have: everything after a (re)connection, its restart, or a stop.
+        let (before, resends) = state.withLock { state in
+            (state.applied, force || state.resends || state.applied == nil)
         }
-        guard case .some(let before) = previous else { return }
-        // What Frigate may not have: all of it after a (re)connection or its restart.
-        let resends = force || before == nil || state.withLock { $0.resends }
+        guard resends || before != wanted else { return }
         var sent = true
         if resends || before?.profile != wanted.profile {
             sent = connection.publish(MQTTMessage(topic: topics.profileSet, text: wanted.profile))
         }
         if resends || before?.detects != wanted.detects {
             for camera in configuration.cameras {
+                let text = wanted.detects ? "ON" : "OFF"
                 sent =
-                    connection.publish(
-                        MQTTMessage(
-                            topic: topics.detectSet(camera), text: wanted.detects ? "ON" : "OFF"))
+                    connection.publish(MQTTMessage(topic: topics.detectSet(camera), text: text))
                     && sent
             }
         }
@@ -136,7 +133,6 @@ public final class FrigateGovernance: Sendable {
         state.withLock { state in
             state.applied = wanted
             state.resends = false
-            state.appliedCount += 1
         }
         if before != wanted {
             report(
@@ -145,12 +141,12 @@ public final class FrigateGovernance: Sendable {
     }
 
     /// A message from Frigate: its stats (reported as work) or its availability.
-    private func receive(_ message: MQTTMessage, _ topics: FrigateTopics) {
+    private func receive(_ message: MQTTMessage) {
         switch message.topic {
         case topics.available where message.text == "online":
             state.withLock { $0.resends = true }
             wake.yield(())
-        case topics.stats:
+        case topics.stats where message.payload.count <= FrigateStats.largestPayload:
             reportWork(message.payload)
         default:
             break

@@ -5,6 +5,10 @@ import Foundation
 /// (`inference_speed`, milliseconds). Cameras are under `cameras` (Frigate 0.14 and later) or
 /// at the top level (earlier versions), each an object with `camera_fps`.
 public struct FrigateStats: Equatable, Sendable {
+    /// The largest stats payload read (Frigate's are a few kilobytes for dozens of cameras):
+    /// anything larger on the topic is not Frigate's and is not parsed.
+    static let largestPayload = 1 << 20
+
     /// Frames the cameras' detection processed per second, summed.
     public var processedPerSecond: Double
     /// Frames skipped per second (detection could not keep up), summed.

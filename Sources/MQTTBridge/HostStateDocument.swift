@@ -89,7 +89,7 @@ public struct HostStateDocument: Encodable, Hashable, Sendable {
     /// `value` to `decimals` places, as the nearest double to the decimal (61.3, not
     /// 61.300000000000004).
     private static func rounded(_ value: Double, decimals: Int) -> Double {
-        let scale = [1.0, 10, 100][decimals]
+        let scale = (0..<decimals).reduce(1.0) { scale, _ in scale * 10 }
         return (value * scale).rounded() / scale
     }
 }

@@ -116,7 +116,8 @@ public final class HostStatePublisher: Sendable {
         }
         try connection.start()
         defer {
-            publish(MQTTMessage(topic: topics.availability, text: "offline", isRetained: true))
+            connection.publish(
+                MQTTMessage(topic: topics.availability, text: "offline", isRetained: true))
             connection.stop()
         }
         let changes = service.changes.subscribe(bufferingPolicy: .bufferingNewest(1))
@@ -160,7 +161,9 @@ public final class HostStatePublisher: Sendable {
                 return
             }
             func send(_ topic: String, _ payload: [UInt8]) -> Bool {
-                guard publish(MQTTMessage(topic: topic, payload: payload, isRetained: true))
+                guard
+                    connection.publish(
+                        MQTTMessage(topic: topic, payload: payload, isRetained: true))
                 else { return false }
                 published.count += 1
                 published.unwritten += 1
@@ -192,10 +195,5 @@ public final class HostStatePublisher: Sendable {
             published.sendsDiscovery = false
             published.refreshesState = false
         }
-    }
-
-    @discardableResult
-    private func publish(_ message: MQTTMessage) -> Bool {
-        connection.publish(message)
     }
 }

@@ -99,7 +99,7 @@ struct HostStatePublisherTests {
         // Home Assistant restarting says online: discovery again.
         let sent = host.inbox.all(on: host.topics.discovery).count
         host.subscriber.publish(MQTTMessage(topic: "homeassistant/status", text: "online"))
-        #expect(waitUntil { host.inbox.all(on: host.topics.discovery).count > sent })
+        #expect(await waitUntil { host.inbox.all(on: host.topics.discovery).count > sent })
 
         // Everything is retained: a subscriber that comes later (Home Assistant starting) gets it.
         let late = Inbox()
@@ -130,6 +130,6 @@ struct HostStatePublisherTests {
         host.service.consume(BridgeReadings.reading(.nominal))
         let before = host.inbox.all(on: host.topics.state).count
         host.clock.advance(by: .seconds(61))
-        #expect(waitUntil { host.inbox.all(on: host.topics.state).count == before + 1 })
+        #expect(await waitUntil { host.inbox.all(on: host.topics.state).count == before + 1 })
     }
 }

@@ -60,13 +60,13 @@ struct MQTTConnectionTests {
         let publisher = try MQTTConnection(broker: broker.broker, clientID: "source")
         try publisher.start()
         defer { publisher.stop() }
-        #expect(waitUntil { publisher.isConnected && connections.withLock { $0 } == 1 })
+        #expect(await waitUntil { publisher.isConnected && connections.withLock { $0 } == 1 })
         broker.stop()
-        #expect(waitUntil { !publisher.isConnected })
+        #expect(await waitUntil { !publisher.isConnected })
         #expect(!publisher.publish(MQTTMessage(topic: "headroom/lost", text: "x")))
         try broker.start()
         // libmosquitto retries after 1 s, then 2 s, …: within 10 s both are back.
-        #expect(waitUntil { publisher.isConnected && connections.withLock { $0 } == 2 })
+        #expect(await waitUntil { publisher.isConnected && connections.withLock { $0 } == 2 })
         #expect(connections.withLock { $0 } == 2, "the subscriber connected again (and subscribed)")
         #expect(publisher.publish(MQTTMessage(topic: "headroom/back", text: "y")))
         #expect(await inbox.first(on: "headroom/back")?.text == "y")

@@ -97,6 +97,17 @@ public func waitUntil(seconds: Double = 10, _ condition: () -> Bool) -> Bool {
     return true
 }
 
+/// Whether `condition` held within `seconds`, checked every 10 ms without holding a thread of
+/// the cooperative pool (the overload async tests get).
+public func waitUntil(seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while !condition() {
+        guard ContinuousClock.now < deadline else { return false }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return true
+}
+
 /// Why a broker could not be used.
 public enum BrokerFailure: Error {
     /// mosquitto did not listen within 10 s.
