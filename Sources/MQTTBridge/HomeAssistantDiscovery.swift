@@ -149,81 +149,80 @@ public struct HomeAssistantDiscovery: Encodable, Hashable, Sendable {
         origin = Origin(name: "headroom", softwareVersion: version)
         availabilityTopic = topics.availability
         let expiry = Int((heartbeat * 3).seconds.rounded(.up))
-        func entity(
+        var all: [String: Component] = [:]
+        /// Adds the entity `key`, read from `topic` by `template`, refined by `refine`.
+        func add(
             _ key: String, _ platform: String, _ name: String, _ template: String,
-            topic: String = topics.state
-        ) -> (String, Component) {
-            (
-                key,
-                Component(
-                    platform: platform, name: name, uniqueID: "\(topics.node)_\(key)",
-                    stateTopic: topic, valueTemplate: template, expireAfter: expiry)
-            )
+            topic: String = topics.state, _ refine: (inout Component) -> Void
+        ) {
+            var component = Component(
+                platform: platform, name: name, uniqueID: "\(topics.node)_\(key)",
+                stateTopic: topic, valueTemplate: template, expireAfter: expiry)
+            refine(&component)
+            all[key] = component
         }
-        var all: [(String, Component)] = []
-        var level = entity("level", "sensor", "Pressure level", "{{ value_json.level }}")
-        level.1.deviceClass = "enum"
-        level.1.options = PressureLevel.allCases.map(\.name)
-        level.1.attributesTopic = topics.state
-        level.1.attributesTemplate =
-            "{{ {'factors': value_json.factors, 'simulated': value_json.simulated} | tojson }}"
-        level.1.icon = "mdi:thermometer-alert"
-        all.append(level)
-        var throttled = entity(
+        add("level", "sensor", "Pressure level", "{{ value_json.level }}") {
+            $0.deviceClass = "enum"
+            $0.options = PressureLevel.allCases.map(\.name)
+            $0.attributesTopic = topics.state
+            $0.attributesTemplate =
+                "{{ {'factors': value_json.factors, 'simulated': value_json.simulated} | tojson }}"
+            $0.icon = "mdi:thermometer-alert"
+        }
+        add(
             "throttled", "binary_sensor", "Throttled",
-            "{{ 'ON' if value_json.throttled else 'OFF' }}")
-        throttled.1.deviceClass = "heat"
-        all.append(throttled)
+            "{{ 'ON' if value_json.throttled else 'OFF' }}"
+        ) {
+            $0.deviceClass = "heat"
+        }
         if offer.hasSupplySignal {
-            var underVoltage = entity(
+            add(
                 "under_voltage", "binary_sensor", "Under-voltage",
-                "{{ 'ON' if value_json.under_voltage else 'OFF' }}")
-            underVoltage.1.deviceClass = "problem"
-            all.append(underVoltage)
+                "{{ 'ON' if value_json.under_voltage else 'OFF' }}"
+            ) { $0.deviceClass = "problem" }
         }
         if offer.hasTemperature {
-            var temperature = entity(
-                "temperature", "sensor", "Hottest temperature", "{{ value_json.temperature_c }}")
-            temperature.1.deviceClass = "temperature"
-            temperature.1.stateClass = "measurement"
-            temperature.1.unit = "°C"
-            temperature.1.displayPrecision = 1
-            all.append(temperature)
-            for (key, name, field) in [
-                ("headroom", "Thermal headroom", "headroom"),
-                ("headroom_forecast", "Thermal headroom forecast", "headroom_forecast"),
+            add("temperature", "sensor", "Hottest temperature", "{{ value_json.temperature_c }}") {
+                $0.deviceClass = "temperature"
+                $0.stateClass = "measurement"
+                $0.unit = "°C"
+                $0.displayPrecision = 1
+            }
+            for (key, name) in [
+                ("headroom", "Thermal headroom"),
+                ("headroom_forecast", "Thermal headroom forecast"),
             ] {
-                var headroom = entity(key, "sensor", name, "{{ value_json.\(field) }}")
-                headroom.1.stateClass = "measurement"
-                headroom.1.displayPrecision = 2
-                headroom.1.icon = "mdi:gauge"
-                all.append(headroom)
+                add(key, "sensor", name, "{{ value_json.\(key) }}") {
+                    $0.stateClass = "measurement"
+                    $0.displayPrecision = 2
+                    $0.icon = "mdi:gauge"
+                }
             }
         }
-        var share = entity(
-            "sustainable", "sensor", "Sustainable share", "{{ value_json.sustainable_percent }}")
-        share.1.stateClass = "measurement"
-        share.1.unit = "%"
-        share.1.icon = "mdi:speedometer"
-        all.append(share)
+        add("sustainable", "sensor", "Sustainable share", "{{ value_json.sustainable_percent }}") {
+            $0.stateClass = "measurement"
+            $0.unit = "%"
+            $0.icon = "mdi:speedometer"
+        }
         if offer.hasPower {
-            var power = entity("power", "sensor", "Board power", "{{ value_json.power_w }}")
-            power.1.deviceClass = "power"
-            power.1.stateClass = "measurement"
-            power.1.unit = "W"
-            all.append(power)
+            add("power", "sensor", "Board power", "{{ value_json.power_w }}") {
+                $0.deviceClass = "power"
+                $0.stateClass = "measurement"
+                $0.unit = "W"
+            }
         }
         for (key, client) in clients {
-            var rate = entity(
+            add(
                 "client_\(key)", "sensor", "\(client.name) advised rate",
-                "{{ value_json['\(key)'].advised_rate }}", topic: topics.clients)
-            rate.1.stateClass = "measurement"
-            rate.1.unit = "fps"
-            rate.1.attributesTopic = topics.clients
-            rate.1.attributesTemplate = "{{ value_json['\(key)'] | tojson }}"
-            rate.1.icon = "mdi:camera-timer"
-            all.append(rate)
+                "{{ value_json['\(key)'].advised_rate }}", topic: topics.clients
+            ) {
+                $0.stateClass = "measurement"
+                $0.unit = "fps"
+                $0.attributesTopic = topics.clients
+                $0.attributesTemplate = "{{ value_json['\(key)'] | tojson }}"
+                $0.icon = "mdi:camera-timer"
+            }
         }
-        components = Dictionary(uniqueKeysWithValues: all)
+        components = all
     }
 }

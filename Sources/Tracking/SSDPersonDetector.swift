@@ -34,7 +34,8 @@ public struct SSDPersonDetector: Detector, Sendable {
     public init(model: PersonModel, scale: Double = 1) throws(PersonModelError) {
         self.scale = scale
         networks = PersonNetworks(model: model)
-        _ = try networks.network(for: Self.inputSize(scale: 1))
+        // The network for the size it starts at, read now: a model OpenCV cannot read fails here.
+        _ = try networks.network(for: Self.inputSize(scale: scale))
     }
 
     /// The network's input, width × height, at `scale`.
