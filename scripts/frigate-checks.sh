@@ -9,23 +9,10 @@
 set -euo pipefail
 headroom=${1:?usage: scripts/frigate-checks.sh PATH-TO-headroom}
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do
-    kill -9 "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  done
-  rm -rf "$work"
-}
-trap cleanup EXIT
-fail() { echo "FAIL frigate-checks: $*" >&2; exit 1; }
-
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\n' "$port" >"$work/mosquitto.conf"
-mosquitto -c "$work/mosquitto.conf" >"$work/mosquitto.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do mosquitto_pub -p "$port" -t probe -n 2>/dev/null && break; sleep 0.1; done
+name=frigate-checks
+# shellcheck source=scripts/mosquitto-broker.sh
+source scripts/mosquitto-broker.sh
+start_broker
 
 # The fake Frigate.
 mosquitto_pub -p "$port" -r -t frigate/available -m online

@@ -9,32 +9,10 @@
 set -euo pipefail
 headroom=${1:?usage: scripts/mqtt-checks.sh PATH-TO-headroom}
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-work=$(mktemp -d)
-pids=()
-broker=
-cleanup() {
-  for pid in "${pids[@]}" $broker; do
-    kill -9 "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  done
-  rm -rf "$work"
-}
-trap cleanup EXIT
-fail() { echo "FAIL mqtt-checks: $*" >&2; exit 1; }
-
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+name=mqtt-checks
+# shellcheck source=scripts/mosquitto-broker.sh
+source scripts/mosquitto-broker.sh
 url=mqtt://127.0.0.1:$port
-printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\n' "$port" >"$work/mosquitto.conf"
-
-start_broker() {
-  mosquitto -c "$work/mosquitto.conf" >"$work/mosquitto.log" 2>&1 &
-  broker=$!
-  for _ in $(seq 100); do
-    mosquitto_pub -p "$port" -t probe -n 2>/dev/null && return 0
-    sleep 0.1
-  done
-  fail "mosquitto did not start on port $port"
-}
 
 # subscribe NAME TOPIC: records every message on TOPIC as "TOPIC PAYLOAD" lines in NAME.
 subscribe() {
