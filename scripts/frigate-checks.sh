@@ -17,6 +17,9 @@ start_broker
 # The fake Frigate.
 mosquitto_pub -p "$port" -r -t frigate/available -m online
 started=$(date +%s%N)
+# Both files exist before anything reads them (a background redirection opens its file later).
+: >"$work/sets"
+: >"$work/frigate.log"
 mosquitto_sub -p "$port" -v -t frigate/profile/set -t 'frigate/+/detect/set' >"$work/sets" &
 pids+=($!)
 # Ends with this script (tail --pid), so no process outlives it.
