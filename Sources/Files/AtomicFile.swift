@@ -123,19 +123,7 @@ public enum AtomicFile {
     }
 
     private static func writeAll(_ data: Data, to descriptor: Int32) -> Bool {
-        data.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let count = Glibc.write(
-                    descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += count
-            }
-            return true
-        }
+        data.withUnsafeBytes { DescriptorIO.writeAll($0, to: descriptor) }
     }
 
     private static func failure(_ path: String, _ what: String) -> ConfigurationError {

@@ -158,10 +158,11 @@ public final class PipelineRun: Sendable {
                 path: $0, width: camera.format.width, height: camera.format.height,
                 frameRate: camera.frameRate)
         }
+        let records = RunRecords()
         let frames = FrameLoop(
             stage: try TrackingStage(
                 inference: Self.heaviest(options), frameRate: options.trackedFrameRate,
-                detector: options.detector),
+                detector: options.detector, records: records),
             state: state, settings: settings,
             latenessReceiver: options.governance == .full ? pipeline : nil, footage: footage,
             stand: stand, clock: clock, recorder: recorder,
@@ -198,6 +199,10 @@ public final class PipelineRun: Sendable {
         result.recording = recording
         result.annotation = annotation
         result.notes += endNotes(recording: recording, annotation: annotation)
+        let reportDirectory = options.outputs.reportDirectory
+        let written = await BlockingWork.run { records.write(into: reportDirectory) }
+        result.trackingFiles = written.paths
+        result.notes += written.notes
         var truthFrames: [Int] = []
         if case .video(_, let truth) = options.source { truthFrames = truth.map(\.frame) }
         if result.quality == nil, let first = truthFrames.min(), let last = truthFrames.max() {

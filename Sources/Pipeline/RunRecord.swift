@@ -117,13 +117,16 @@ public struct RunSummary: Hashable, Sendable, Codable {
     public var recording: RecordingReport?
     /// The annotated video (`--annotate`), when one was asked for.
     public var annotation: AnnotationReport?
+    /// The MOTChallenge files written beside the report: the detector's boxes
+    /// (`detections.txt`) and the tracks (`tracks.txt`).
+    public var trackingFiles: [String] = []
 
     private enum CodingKeys: String, CodingKey {
         case scenario, isGovernorEnabled, seed, hardwareCost, profile, isSimulated
         case peakTemperature, worstLevel, framesProcessed, framesDropped, detectorCalls, source
         case detector, quality, trackCount, tracksStartedPerMinute, meanFramingError
         case governorChanges, governorChangeCount, samples, timing, launch, notes
-        case wasInterrupted, failure, recording, annotation
+        case wasInterrupted, failure, recording, annotation, trackingFiles
         case duration = "seconds"
         case timeAtSeriousOrWorse = "secondsAtSeriousOrWorse"
     }

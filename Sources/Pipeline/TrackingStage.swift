@@ -26,11 +26,15 @@ struct TrackingStage {
     /// Seconds from the first processed frame to the last.
     private(set) var seconds = 0.0
     private var trackIDs = Set<Int>()
+    /// Where the detector's boxes and the tracks go, frame by frame; nil keeps none.
+    private let records: RunRecords?
 
-    init(inference: InferenceSetting, frameRate: FrameRate, detector: DetectorKind = .blob)
-        throws
-    {
+    init(
+        inference: InferenceSetting, frameRate: FrameRate, detector: DetectorKind = .blob,
+        records: RunRecords? = nil
+    ) throws {
         self.inference = inference
+        self.records = records
         follower = SubjectFollower(
             detector: try PipelineDetector(detector, scale: inference.scale),
             tracker: try MultiObjectTracker(configuration: TrackerConfiguration()),
@@ -76,6 +80,13 @@ struct TrackingStage {
                     confidence: track.confidence))
         }
         grades.add(number: number, seconds: seconds, truths: people, tracks: tracks)
+        if let records {
+            records.detections.append(
+                outcome.detections.map {
+                    MOTRecord(frame: number, id: -1, box: $0.box, confidence: $0.confidence)
+                })
+            records.tracks.append(tracks)
+        }
         framingErrorSum += error
         return Step(outcome: outcome, framingError: error, ranDetector: runDetector)
     }

@@ -105,33 +105,9 @@ enum FinishedFile {
             throw SystemCalls.failure(path, "read the recording")
         }
         do {
-            try AtomicFile.write(to: destination) { copy(from: descriptor, to: $0) }
+            try AtomicFile.write(to: destination) { DescriptorIO.copyRest(of: descriptor, to: $0) }
         } catch {
             throw .system(path: destination, operation: "copy the recording", error: error.problem)
-        }
-    }
-
-    /// Copies the rest of `source` into `target`; false (errno set) on failure.
-    private static func copy(from source: Int32, to target: Int32) -> Bool {
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
-            if count == 0 { return true }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            var offset = 0
-            while offset < count {
-                let written = buffer.withUnsafeBytes {
-                    write(target, $0.baseAddress! + offset, count - offset)
-                }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += written
-            }
         }
     }
 }

@@ -27,8 +27,9 @@ enum RunCommand {
             pipeline's modelled work), runs the synthetic scene through detector, tracker and framing
             to the simulated stand, and lets the governor adapt frame rate and inference. Shows
             live progress, then writes the run report (run.json, run.md, run.html,
-            launch.trace.json, launch.md) into --out (default runs/<time>) and adds the run to
-            the history. --clock virtual plays the scene on virtual time: as fast as the machine
+            launch.trace.json, launch.md) and what it saw (detections.txt and tracks.txt,
+            MOTChallenge lines numbered by video frame) into --out (default runs/<time>) and
+            adds the run to the history. --clock virtual plays the scene on virtual time: as fast as the machine
             goes, the same report on any machine (pressure from --trace or the model).
             Scenarios: default (a steady room), thermal-ramp (the room heats up). --compare runs
             the scenario with the governor on and then off and prints both side by side.
@@ -171,7 +172,9 @@ enum RunCommand {
                 summaries.append(summary)
                 if !json {
                     Console.out(RunDisplay.summaryText(summary))
-                    Console.out("reports: \(files.paths.joined(separator: ", "))\n")
+                    Console.out(
+                        "reports: \((files.paths + summary.trackingFiles).joined(separator: ", "))\n"
+                    )
                 }
                 if let failure = summary.failure {
                     Console.error(

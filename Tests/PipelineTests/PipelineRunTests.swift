@@ -203,6 +203,24 @@ struct PipelineRunTests {
         for still in annotation.stills {
             #expect(FileManager.default.fileExists(atPath: "\(directory)/\(still)"))
         }
+        // What it saw is written beside the report, numbered by the video's frames: a box the
+        // detector found in each frame where the square is, and one track following it.
+        #expect(
+            summary.trackingFiles == ["\(directory)/detections.txt", "\(directory)/tracks.txt"])
+        let detections = try MOTFile.parse(
+            String(contentsOfFile: "\(directory)/detections.txt", encoding: .utf8), file: "det")
+        #expect(Set(detections.map(\.id)) == [-1])
+        #expect(Set(detections.map(\.frame)) == Set(1...45))
+        for detection in detections {
+            let truth = truth[detection.frame - 1].box
+            #expect(
+                detection.box.intersectionOverUnion(with: truth) > 0.5,
+                "\(detection) against \(truth)")
+        }
+        let tracks = try MOTFile.parse(
+            String(contentsOfFile: "\(directory)/tracks.txt", encoding: .utf8), file: "tracks")
+        #expect(Set(tracks.map(\.id)).count == 1)
+        #expect(tracks.count >= 40)
     }
 
     /// Runs `session` plus a movie output through the reserve at `storage` for 2 seconds.
