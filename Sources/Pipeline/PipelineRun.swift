@@ -158,7 +158,7 @@ public final class PipelineRun: Sendable {
                 path: $0, width: camera.format.width, height: camera.format.height,
                 frameRate: camera.frameRate)
         }
-        let records = RunRecords()
+        let records = options.outputs.reportDirectory.map { _ in RunRecords() }
         let frames = FrameLoop(
             stage: try TrackingStage(
                 inference: Self.heaviest(options), frameRate: options.trackedFrameRate,
@@ -191,7 +191,10 @@ public final class PipelineRun: Sendable {
         if let video = options.video { await BlockingWork.run { video.close() } }
         session.consumeVideoFrames(with: nil)
         let recording = await recorder?.finish()
-        let annotation = await annotator?.finish(stillsInto: options.outputs.reportDirectory)
+        let annotation = await annotator?.finish(
+            stillsInto: options.outputs.reportDirectory
+                ?? URL(fileURLWithPath: options.outputs.annotation ?? ".")
+                .deletingLastPathComponent().path)
 
         var result = summary(
             estimate: estimate, stage: frames.trackingStage, isSimulated: pressure.isSimulated,
@@ -199,10 +202,11 @@ public final class PipelineRun: Sendable {
         result.recording = recording
         result.annotation = annotation
         result.notes += endNotes(recording: recording, annotation: annotation)
-        let reportDirectory = options.outputs.reportDirectory
-        let written = await BlockingWork.run { records.write(into: reportDirectory) }
-        result.trackingFiles = written.paths
-        result.notes += written.notes
+        if let records, let directory = options.outputs.reportDirectory {
+            let written = await BlockingWork.run { records.write(into: directory) }
+            result.trackingFiles = written.paths
+            result.notes += written.notes
+        }
         var truthFrames: [Int] = []
         if case .video(_, let truth) = options.source { truthFrames = truth.map(\.frame) }
         if result.quality == nil, let first = truthFrames.min(), let last = truthFrames.max() {

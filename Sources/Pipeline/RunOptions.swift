@@ -30,8 +30,10 @@ public struct RunOptions: Sendable {
 
     /// Where a run writes besides its summary.
     public struct Outputs: Sendable {
-        /// Where the run's reports go (the annotated stills are written there).
-        public var reportDirectory = "."
+        /// Where the run's reports go: the annotated stills, and what the pipeline saw
+        /// (`detections.txt` and `tracks.txt`); `nil` keeps neither file (the stills go
+        /// beside the annotated video).
+        public var reportDirectory: String?
         /// Where the session's movie output records (a Y4M file); `nil` records nothing.
         public var recording: String?
         /// Where to write the annotated video (`--annotate`); `nil` writes none.
