@@ -1,11 +1,14 @@
 import LaunchTiming
 import Units
 
-/// One frame delivered by a capture session: its luminance plane and when it was captured.
+/// One frame delivered by a capture session: its luminance plane, its colour when its source
+/// has colour, and when it was captured.
 ///
-/// Frames carry the luma (Y) plane only, 8 bits per pixel, row-major without padding; that is
-/// what previews, detectors and the photo pipeline here read. Pixels are a copy-on-write array,
-/// so keeping a frame (in the ring of recent frames, in a photo) costs no copy.
+/// Frames carry the luma (Y) plane, 8 bits per pixel, row-major without padding; that is what
+/// previews, detectors and the photo pipeline here read. A video in colour also gives its
+/// chroma (``chroma``, 4:2:0), which the tracker's looks and the annotated video use. Pixels
+/// are copy-on-write arrays, so keeping a frame (in the ring of recent frames, in a photo)
+/// costs no copy.
 public struct Frame: Sendable {
     /// The camera that produced it.
     public var camera: String
@@ -19,6 +22,9 @@ public struct Frame: Sendable {
     public var height: Int
     /// `width × height` luminance values, row after row.
     public var luma: [UInt8]
+    /// The frame's colour, when its source has colour (a video in colour); `nil` for grey
+    /// frames (the rendered scene, a grey video).
+    public var chroma: ChromaPlanes?
     /// The frame's index in its source (a video file's frame number, from 0), when the
     /// source has such numbers; a live pipeline skips some when it falls behind.
     public var sourceIndex: Int?

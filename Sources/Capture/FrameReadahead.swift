@@ -6,10 +6,10 @@ import Locking
 /// without ever blocking a thread of the cooperative pool (it takes what is there, or suspends
 /// until the reader hands the next one over).
 final class FrameReadahead: Sendable {
-    /// A decoded frame: its index in the video and its luma.
+    /// A decoded frame: its index in the video, its luma and its colour (when it has colour).
     struct Decoded: Sendable {
         var index: Int
-        var luma: [UInt8]
+        var picture: Y4MPicture
     }
 
     private struct State {

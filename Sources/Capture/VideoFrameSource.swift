@@ -34,10 +34,12 @@ public enum VideoInput: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The ffmpeg arguments that decode this input to greyscale YUV4MPEG2 on standard output;
-    /// `nil` for standard input, which is Y4M already.
+    /// The ffmpeg arguments that decode this input to YUV4MPEG2 on standard output, 4:2:0 at
+    /// full range (`yuvj420p`: its luma is exactly what `-pix_fmt gray` gives, so a detector
+    /// sees the same picture with or without colour); `nil` for standard input, which is Y4M
+    /// already.
     var decoderArguments: [String]? {
-        let output = ["-an", "-sn", "-f", "yuv4mpegpipe", "-pix_fmt", "gray", "-"]
+        let output = ["-an", "-sn", "-f", "yuv4mpegpipe", "-pix_fmt", "yuvj420p", "-"]
         switch self {
         case .file(let path):
             return ["-i", path] + output
@@ -58,9 +60,10 @@ public enum VideoPacing: String, Sendable, Hashable, CaseIterable {
     case max
 }
 
-/// Frames of a real video: decoded by ffmpeg (a child process writing greyscale YUV4MPEG2
-/// into a pipe) or read as Y4M from standard input, and handed to the capture session one at a
-/// time. Each delivered frame carries its index in the video (``Frame/sourceIndex``).
+/// Frames of a real video: decoded by ffmpeg (a child process writing 4:2:0 YUV4MPEG2 into a
+/// pipe) or read as Y4M from standard input (grey or colour), and handed to the capture
+/// session one at a time, with their colour when they have it (``Frame/chroma``). Each
+/// delivered frame carries its index in the video (``Frame/sourceIndex``).
 ///
 /// A thread of its own reads the pipe, a few frames ahead (``readahead``): the session's frame
 /// loop never waits on the pipe, and never blocks a thread of the cooperative pool.
@@ -84,7 +87,7 @@ public final class VideoFrameSource: FrameSource {
         /// The decoder, when ffmpeg decodes (not for standard input).
         var decoder: FFmpegProcess?
         /// The last frame delivered, its index in the video.
-        var current: [UInt8] = []
+        var current: Y4MPicture?
         var index = -1
         /// When the first frame was taken (``VideoPacing/file``), on the session's clock.
         var start: MonotonicInstant?
@@ -222,21 +225,24 @@ public final class VideoFrameSource: FrameSource {
             frames.want(from: target)
             if let latest = frames.latest(upTo: target) { take(latest) }
         }
-        let (pixels, index, ends) = state.withLock { state in
+        let (picture, index, ends) = state.withLock { state in
             (state.current, state.index, announcesEnd(&state))
         }
         if ends { finished.close() }
         frame.sourceIndex = index >= 0 ? index : nil
-        guard !pixels.isEmpty else { return }
+        guard let picture else { return }
         LumaScaling.scale(
-            pixels, width: header.width, height: header.height, into: &frame.luma,
+            picture.luma, width: header.width, height: header.height, into: &frame.luma,
             width: frame.width, height: frame.height)
+        frame.chroma = picture.chroma.map {
+            LumaScaling.scale($0, toFrameWidth: frame.width, height: frame.height)
+        }
     }
 
     /// Makes `decoded` the current frame.
     private func take(_ decoded: FrameReadahead.Decoded) {
         state.withLock { state in
-            state.current = decoded.luma
+            state.current = decoded.picture
             state.index = decoded.index
         }
     }
@@ -260,13 +266,13 @@ public final class VideoFrameSource: FrameSource {
         defer { readerStopped.signal() }
         while true {
             var problem: String?
-            var next: [UInt8]?
+            var next: Y4MPicture?
             do throws(Y4MHeader.Problem) {
                 next = try stream.readFrame(header: header)
             } catch {
                 problem = error.problem
             }
-            guard let luma = next else {
+            guard let picture = next else {
                 state.withLock { state in
                     let said = state.decoder?.errors.text ?? ""
                     state.problem = said.isEmpty ? problem : "ffmpeg: \(said)"
@@ -279,7 +285,7 @@ public final class VideoFrameSource: FrameSource {
             state.withLock { $0.framesRead = index + 1 }
             defer { index += 1 }
             guard frames.wants(index) else { continue }
-            guard frames.put(FrameReadahead.Decoded(index: index, luma: luma)) else { return }
+            guard frames.put(FrameReadahead.Decoded(index: index, picture: picture)) else { return }
         }
     }
 }
@@ -328,8 +334,8 @@ struct Y4MStream {
         return try Y4MHeader(line: line)
     }
 
-    /// The next frame's luma; `nil` at the end of the stream.
-    mutating func readFrame(header: Y4MHeader) throws(Y4MHeader.Problem) -> [UInt8]? {
+    /// The next frame's luma and colour; `nil` at the end of the stream.
+    mutating func readFrame(header: Y4MHeader) throws(Y4MHeader.Problem) -> Y4MPicture? {
         guard let line = readLine() else { return nil }
         guard line.starts(with: Array("FRAME".utf8)) else {
             throw Y4MHeader.Problem(problem: "expected a FRAME line")
@@ -338,8 +344,19 @@ struct Y4MStream {
             throw Y4MHeader.Problem(
                 problem: "truncated frame: expected \(header.frameBytes) bytes")
         }
-        let luma = Array(buffer[0..<(header.width * header.height)])
+        let picture = Y4MPicture(
+            luma: Array(buffer[0..<(header.width * header.height)]),
+            chroma: header.chroma(of: buffer[0..<header.frameBytes]))
         buffer.removeFirst(header.frameBytes)
-        return luma
+        return picture
     }
+}
+
+/// One frame of a YUV4MPEG2 stream: its luma and, when the stream has colour, its chroma as
+/// 4:2:0.
+struct Y4MPicture: Sendable {
+    /// `width × height` luma bytes.
+    var luma: [UInt8]
+    /// The colour; `nil` for a grey stream.
+    var chroma: ChromaPlanes?
 }

@@ -14,6 +14,17 @@ public struct Y4MHeader: Sendable, Hashable {
     public var frameRate: FrameRate?
     /// Bytes of chroma after each frame's `width × height` luma bytes.
     public var chromaBytes: Int
+    /// How many luma pixels across and down share one chroma sample (4:2:0 is 2 × 2, 4:2:2
+    /// 2 × 1, 4:4:4 1 × 1); `nil` for a grey stream (`Cmono`).
+    public var chromaSubsampling: Subsampling?
+
+    /// How many luma pixels across and down share one chroma sample.
+    public struct Subsampling: Sendable, Hashable {
+        /// Pixels across.
+        public var across: Int
+        /// Rows down.
+        public var down: Int
+    }
 
     /// The frame rates a stream may declare: from one frame in ten seconds (slower, a run at
     /// the video's pace would wait for ever between frames) to 1,000 a second.
@@ -75,18 +86,59 @@ public struct Y4MHeader: Sendable, Hashable {
         }
         switch colourSpace {
         case "420", "420jpeg", "420paldv", "420mpeg2":
-            chromaBytes = 2 * ((width + 1) / 2) * ((height + 1) / 2)
-        case "422": chromaBytes = 2 * ((width + 1) / 2) * height
-        case "444": chromaBytes = 2 * width * height
-        case "mono": chromaBytes = 0
+            chromaSubsampling = Subsampling(across: 2, down: 2)
+        case "422": chromaSubsampling = Subsampling(across: 2, down: 1)
+        case "444": chromaSubsampling = Subsampling(across: 1, down: 1)
+        case "mono": chromaSubsampling = nil
         default:
             throw Problem(
                 problem:
                     "unsupported colour space C\(colourSpace.prefix(40)); expected C420, C422, C444 or Cmono"
             )
         }
+        chromaBytes =
+            chromaSubsampling.map { 2 * Self.planeSize(width: width, height: height, $0) } ?? 0
         self.width = width
         self.height = height
         self.frameRate = frameRate
+    }
+
+    /// Samples in one chroma plane of a `width × height` frame subsampled by `subsampling`.
+    private static func planeSize(
+        width: Int, height: Int, _ subsampling: Subsampling
+    ) -> Int {
+        (width + subsampling.across - 1) / subsampling.across
+            * ((height + subsampling.down - 1) / subsampling.down)
+    }
+
+    /// The colour of a frame's pixel bytes (luma then chroma, ``frameBytes`` of them) as 4:2:0
+    /// planes, taking every other sample across or down where the stream has more; `nil` for
+    /// a grey stream.
+    public func chroma(of pixels: ArraySlice<UInt8>) -> ChromaPlanes? {
+        guard let subsampling = chromaSubsampling else { return nil }
+        let planeWidth = (width + subsampling.across - 1) / subsampling.across
+        let plane = Self.planeSize(width: width, height: height, subsampling)
+        let blueStart = pixels.startIndex + width * height
+        let size = ChromaPlanes.size(forFrameWidth: width, height: height)
+        if subsampling == Subsampling(across: 2, down: 2) {
+            return ChromaPlanes(
+                width: size.width, height: size.height,
+                blue: Array(pixels[blueStart..<(blueStart + plane)]),
+                red: Array(pixels[(blueStart + plane)..<(blueStart + 2 * plane)]))
+        }
+        func halved(_ start: Int) -> [UInt8] {
+            var samples = [UInt8](repeating: 128, count: size.width * size.height)
+            for row in 0..<size.height {
+                let sourceRow = start + row * 2 / subsampling.down * planeWidth
+                for column in 0..<size.width {
+                    samples[row * size.width + column] =
+                        pixels[sourceRow + column * 2 / subsampling.across]
+                }
+            }
+            return samples
+        }
+        return ChromaPlanes(
+            width: size.width, height: size.height, blue: halved(blueStart),
+            red: halved(blueStart + plane))
     }
 }

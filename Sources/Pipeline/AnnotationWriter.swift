@@ -26,6 +26,7 @@ public struct AnnotationReport: Hashable, Codable, Sendable {
 final class AnnotationWriter: Sendable {
     private struct Job: Sendable {
         var luma: [UInt8]
+        var chroma: ChromaPlanes?
         var annotation: FrameAnnotation
     }
 
@@ -56,7 +57,8 @@ final class AnnotationWriter: Sendable {
         Thread.detachNewThread {
             while let job = queue.take() {
                 let pixels = job.annotation.draw(
-                    over: job.luma, width: encoder.width, height: encoder.height)
+                    over: job.luma, chroma: job.chroma, width: encoder.width,
+                    height: encoder.height)
                 do throws(ConfigurationError) {
                     try encoder.write(pixels)
                     progress.withLock { $0.frames += 1 }
@@ -69,10 +71,11 @@ final class AnnotationWriter: Sendable {
         }
     }
 
-    /// Queues a frame's pixels and annotation; never blocks (a full queue drops the frame).
-    func offer(_ luma: [UInt8], annotation: FrameAnnotation) {
+    /// Queues a frame's pixels (its colour too, when it has colour) and annotation; never
+    /// blocks (a full queue drops the frame).
+    func offer(_ luma: [UInt8], chroma: ChromaPlanes?, annotation: FrameAnnotation) {
         guard luma.count == encoder.width * encoder.height,
-            queue.offer(Job(luma: luma, annotation: annotation))
+            queue.offer(Job(luma: luma, chroma: chroma, annotation: annotation))
         else {
             progress.withLock { $0.dropped += 1 }
             return

@@ -1,5 +1,6 @@
 import Dock
 import Tracking
+import Units
 
 /// What the tracking pipeline made of one frame, drawn over it so a person can judge the
 /// tracker by watching: every track's box in a colour of its own with its id above it, the
@@ -13,9 +14,10 @@ struct FrameAnnotation: Sendable {
     /// The framing, normalized top-left.
     var framing: FramingResult?
 
-    /// The frame's grey pixels (`width × height`) as RGB with the annotation drawn on them.
-    func draw(over luma: [UInt8], width: Int, height: Int) -> [UInt8] {
-        var canvas = RGBCanvas(luma: luma, width: width, height: height)
+    /// The frame's pixels (`width × height` luma, and its colour when it has colour) as RGB
+    /// with the annotation drawn on them.
+    func draw(over luma: [UInt8], chroma: ChromaPlanes?, width: Int, height: Int) -> [UInt8] {
+        var canvas = RGBCanvas(luma: luma, chroma: chroma, width: width, height: height)
         for track in tracks {
             let colour = RGBCanvas.trackColours[track.id.rawValue % RGBCanvas.trackColours.count]
             canvas.strokeBox(track.box, colour: colour, thickness: 2)
@@ -65,14 +67,46 @@ struct RGBCanvas {
     let height: Int
     private(set) var pixels: [UInt8]
 
-    init(luma: [UInt8], width: Int, height: Int) {
+    /// The picture of `luma` (grey), or of `luma` and `chroma` in colour (full-range BT.601,
+    /// as JPEG and the video source's `yuvj420p` have it).
+    init(luma: [UInt8], chroma: ChromaPlanes?, width: Int, height: Int) {
         self.width = width
         self.height = height
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        for index in 0..<min(luma.count, width * height) {
-            pixels[index * 3] = luma[index]
-            pixels[index * 3 + 1] = luma[index]
-            pixels[index * 3 + 2] = luma[index]
+        let count = min(luma.count, width * height)
+        guard let chroma,
+            (chroma.width, chroma.height) == ChromaPlanes.size(forFrameWidth: width, height: height)
+        else {
+            for index in 0..<count {
+                pixels[index * 3] = luma[index]
+                pixels[index * 3 + 1] = luma[index]
+                pixels[index * 3 + 2] = luma[index]
+            }
+            self.pixels = pixels
+            return
+        }
+        func clamped(_ value: Int) -> UInt8 { UInt8(min(255, max(0, value))) }
+        pixels.withUnsafeMutableBufferPointer { rgb in
+            luma.withUnsafeBufferPointer { luma in
+                chroma.blue.withUnsafeBufferPointer { blue in
+                    chroma.red.withUnsafeBufferPointer { red in
+                        for y in 0..<height {
+                            let chromaRow = (y >> 1) * chroma.width
+                            for x in 0..<width where y * width + x < count {
+                                let index = y * width + x
+                                let cb = Int(blue[chromaRow + x >> 1]) - 128
+                                let cr = Int(red[chromaRow + x >> 1]) - 128
+                                // In 1/1024ths: R = Y + 1.402 Cr, G = Y − 0.344 Cb − 0.714 Cr,
+                                // B = Y + 1.772 Cb.
+                                let grey = Int(luma[index]) << 10 + 512
+                                rgb[index * 3] = clamped((grey + 1436 * cr) >> 10)
+                                rgb[index * 3 + 1] = clamped((grey - 352 * cb - 731 * cr) >> 10)
+                                rgb[index * 3 + 2] = clamped((grey + 1815 * cb) >> 10)
+                            }
+                        }
+                    }
+                }
+            }
         }
         self.pixels = pixels
     }

@@ -127,7 +127,7 @@ final class FrameLoop: Sendable {
         }
         footage.frameConsumed(frame)
         annotator?.offer(
-            frame.luma,
+            frame.luma, chroma: frame.chroma,
             annotation: FrameAnnotation(
                 tracks: step.outcome.tracks, primary: step.outcome.subjects.first,
                 framing: step.outcome.framing))

@@ -54,7 +54,8 @@ struct TrackingStage {
     mutating func process(_ frame: Frame, pose: CameraPose, interval: Double, people: [MOTRecord]?)
         -> Step
     {
-        let gray = GrayFrame(width: frame.width, height: frame.height, pixels: frame.luma)
+        let gray = GrayFrame(
+            width: frame.width, height: frame.height, pixels: frame.luma, chroma: frame.chroma)
         let runDetector = sinceInference == 0
         sinceInference = (sinceInference + 1) % max(1, inference.stride)
         if runDetector { detectorCalls += 1 }

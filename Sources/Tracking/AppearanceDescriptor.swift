@@ -5,6 +5,11 @@
 ///
 /// Two descriptors are compared band by band (``distance(to:)``): light that changes across a
 /// room moves every band a little, clothes of another grey move some bands a lot.
+///
+/// In a frame with colour (``GrayFrame/chroma``) each band also keeps its mean blue and red
+/// difference, and two descriptors in colour are also compared by them: clothes of the same
+/// grey but another colour (a red coat and a green one) are told apart, and a change of light,
+/// which moves grey, leaves colour nearly where it was.
 public struct AppearanceDescriptor: Sendable, Hashable {
     /// The number of bands from the top of the box to the bottom.
     public static let bandCount = 8
@@ -13,6 +18,14 @@ public struct AppearanceDescriptor: Sendable, Hashable {
     /// copying a detection or a track, which the tracker does for every pair it weighs, costs
     /// no reference counting.
     private var means: SIMD8<Double>
+    /// The mean blue and red difference of each band (−128...127), when seen in colour.
+    private var colour: BandColour?
+
+    /// Each band's mean colour.
+    private struct BandColour: Sendable, Hashable {
+        var blue: SIMD8<Double>
+        var red: SIMD8<Double>
+    }
 
     /// The mean grey of each band, top first, 0...255.
     public var bands: [Double] { (0..<Self.bandCount).map { means[$0] } }
@@ -30,7 +43,10 @@ public struct AppearanceDescriptor: Sendable, Hashable {
         let columnStep = max(1, (x1 - x0) / 24)
         let rowStep = max(1, (y1 - y0) / (count * 24))
         var sums = [Int](repeating: 0, count: count)
+        var blueSums = sums
+        var redSums = sums
         var samples = [Int](repeating: 0, count: count)
+        let chroma = frame.chroma
         frame.pixels.withUnsafeBufferPointer { pixels in
             for row in stride(from: y0, to: y1, by: rowStep) {
                 let band = (row - y0) * count / (y1 - y0)
@@ -38,10 +54,19 @@ public struct AppearanceDescriptor: Sendable, Hashable {
                 for column in stride(from: x0, to: x1, by: columnStep) {
                     sums[band] += Int(pixels[base + column])
                     samples[band] += 1
+                    if let chroma {
+                        let difference = chroma.difference(atFrameX: column, y: row)
+                        blueSums[band] += difference.blue
+                        redSums[band] += difference.red
+                    }
                 }
             }
         }
-        means = SIMD8(zip(sums, samples).map { Double($0) / Double(max(1, $1)) })
+        func bandMeans(_ sums: [Int]) -> SIMD8<Double> {
+            SIMD8(zip(sums, samples).map { Double($0) / Double(max(1, $1)) })
+        }
+        means = bandMeans(sums)
+        colour = chroma.map { _ in BandColour(blue: bandMeans(blueSums), red: bandMeans(redSums)) }
     }
 
     /// A descriptor with the given band means (``bandCount`` of them).
@@ -49,6 +74,17 @@ public struct AppearanceDescriptor: Sendable, Hashable {
         precondition(bands.count == Self.bandCount, "expected \(Self.bandCount) bands")
         means = SIMD8(bands)
     }
+
+    /// A descriptor in colour: each band's mean grey, blue and red difference
+    /// (``bandCount`` of each).
+    public init(bands: [Double], blue: [Double], red: [Double]) {
+        self.init(bands: bands)
+        precondition(blue.count == Self.bandCount && red.count == Self.bandCount)
+        colour = BandColour(blue: SIMD8(blue), red: SIMD8(red))
+    }
+
+    /// Whether the descriptor was seen in colour.
+    public var hasColour: Bool { colour != nil }
 
     /// The mean grey over all bands.
     public var level: Double { means.sum() / Double(Self.bandCount) }
@@ -67,7 +103,7 @@ public struct AppearanceDescriptor: Sendable, Hashable {
     ///   are.
     public func distance(to other: AppearanceDescriptor, lightChange: Double = 0) -> Double {
         let (mine, theirs) = scaledTogether(with: other, lightChange: lightChange)
-        return Self.bandDistance(mine - theirs)
+        return Self.bandDistance(mine - theirs) + colourDistance(to: other, slide: 0)
     }
 
     /// ``distance(to:lightChange:)`` with `other`'s bands also slid one band up and down, the
@@ -79,12 +115,35 @@ public struct AppearanceDescriptor: Sendable, Hashable {
         -> Double
     {
         let (mine, theirs) = scaledTogether(with: other, lightChange: lightChange)
-        let t = theirs
-        let slidDown = SIMD8(t[0], t[0], t[1], t[2], t[3], t[4], t[5], t[6])
-        let slidUp = SIMD8(t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[7])
-        return min(
-            Self.bandDistance(mine - theirs), Self.bandDistance(mine - slidDown),
-            Self.bandDistance(mine - slidUp))
+        return [0, -1, 1].map { slide in
+            Self.bandDistance(mine - Self.slid(theirs, by: slide))
+                + colourDistance(to: other, slide: slide)
+        }.min()!
+    }
+
+    /// `bands` moved one band up (1: each takes the one below it) or down (−1), the end band
+    /// repeated; as they are for 0.
+    private static func slid(_ bands: SIMD8<Double>, by slide: Int) -> SIMD8<Double> {
+        let b = bands
+        switch slide {
+        case -1: return SIMD8(b[0], b[0], b[1], b[2], b[3], b[4], b[5], b[6])
+        case 1: return SIMD8(b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[7])
+        default: return bands
+        }
+    }
+
+    /// How different two descriptors' colours are, in the units of grey's distance: the mean
+    /// absolute difference of the bands' blue plus red differences, in hundreds of levels, the
+    /// band that differs most left out; 0 unless both were seen in colour. The light's
+    /// brightness moves colour differences little, so none of it is forgiven. `slide` moves
+    /// `other`'s bands one up (1) or down (−1), as ``slidingDistance(to:lightChange:)`` does.
+    private func colourDistance(to other: AppearanceDescriptor, slide: Int) -> Double {
+        guard let mine = colour, let theirs = other.colour else { return 0 }
+        let blue = mine.blue - Self.slid(theirs.blue, by: slide)
+        let red = mine.red - Self.slid(theirs.red, by: slide)
+        return Self.bandDistance(
+            blue.replacing(with: -blue, where: blue .< 0)
+                + red.replacing(with: -red, where: red .< 0))
     }
 
     /// The two descriptors' bands scaled toward each other by up to `1 + lightChange` in all.
@@ -109,6 +168,11 @@ public struct AppearanceDescriptor: Sendable, Hashable {
     {
         var result = self
         result.means += (other.means - means) * weight
+        if let mine = colour, let theirs = other.colour {
+            result.colour = BandColour(
+                blue: mine.blue + (theirs.blue - mine.blue) * weight,
+                red: mine.red + (theirs.red - mine.red) * weight)
+        }
         return result
     }
 }

@@ -70,10 +70,61 @@ import Units
         let header = try stream.readHeader()
         #expect(header.frameRate == 25)
         for index in 0..<3 {
-            #expect(
-                try stream.readFrame(header: header) == [UInt8](repeating: UInt8(index), count: 8))
+            let picture = try #require(try stream.readFrame(header: header))
+            #expect(picture.luma == [UInt8](repeating: UInt8(index), count: 8))
+            #expect(picture.chroma == nil)
         }
         #expect(throws: Y4MHeader.Problem.self) { try stream.readFrame(header: header) }
+    }
+
+    @Test("colour streams give their chroma as 4:2:0 planes, whatever their subsampling")
+    func readsColourAs420() throws {
+        // A 4 × 2 frame: luma 0...7, then its chroma as the header lays it out.
+        func picture(_ colourSpace: String, blue: [UInt8], red: [UInt8]) throws -> Y4MPicture? {
+            let header = try Y4MHeader(line: Array("YUV4MPEG2 W4 H2 F25:1 C\(colourSpace)".utf8))
+            let pixels = [UInt8](0..<8) + blue + red
+            #expect(header.frameBytes == pixels.count)
+            return Y4MPicture(luma: Array(pixels[0..<8]), chroma: header.chroma(of: pixels[...]))
+        }
+        let planes420 = try #require(
+            try picture("420jpeg", blue: [10, 11], red: [20, 21])?.chroma)
+        #expect(planes420.blue == [10, 11] && planes420.red == [20, 21] && planes420.height == 1)
+        // 4:2:2 (2 × 2 samples a plane) and 4:4:4 (4 × 2): every other sample across and down.
+        let planes422 = try #require(
+            try picture("422", blue: [10, 11, 12, 13], red: [20, 21, 22, 23])?.chroma)
+        #expect(planes422.blue == [10, 11] && planes422.red == [20, 21])
+        let planes444 = try #require(
+            try picture("444", blue: [10, 11, 12, 13, 14, 15, 16, 17], red: [UInt8](20..<28))?
+                .chroma)
+        #expect(planes444.blue == [10, 12] && planes444.red == [20, 22])
+        #expect(try picture("mono", blue: [], red: []).map { $0.chroma == nil } == true)
+    }
+
+    @Test("a video in colour arrives with its colour, and the same luma as a grey decode")
+    func videoInColour() async throws {
+        let clip = "/usr/share/doc/opencv-doc/examples/data/vtest.avi"
+        let source = try VideoFrameSource(input: .file(clip), pacing: .max)
+        defer { source.close() }
+        var frame = Frame(camera: "video", width: 768, height: 576)
+        await source.render(&frame)
+        #expect(frame.sourceIndex == 0)
+        let chroma = try #require(frame.chroma)
+        #expect(chroma.width == 384 && chroma.height == 288)
+        // vtest.avi has colour (red and blue clothes, green grass): far from neutral somewhere.
+        #expect(chroma.red.contains { abs(Int($0) - 128) > 30 })
+        #expect(chroma.blue.contains { abs(Int($0) - 128) > 20 })
+        let grey = Process()
+        grey.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        grey.arguments = [
+            "-loglevel", "error", "-i", clip, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt",
+            "gray", "-",
+        ]
+        let output = Pipe()
+        grey.standardOutput = output
+        try grey.run()
+        let luma = output.fileHandleForReading.readDataToEndOfFile()
+        grey.waitUntilExit()
+        #expect(Array(luma) == frame.luma)
     }
 
     @Test func namesTheInputsOfTheSourceOption() {

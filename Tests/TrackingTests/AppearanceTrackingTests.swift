@@ -1,5 +1,6 @@
 import Testing
 import Tracking
+import Units
 
 @Suite struct AppearanceTrackingTests {
     /// A look: upper half `upper`, lower half `lower` (grey levels).
@@ -35,6 +36,42 @@ import Tracking
         #expect(
             AppearanceDescriptor(box: BoundingBox(minX: 0, minY: 0, width: 4, height: 4), in: frame)
                 == nil)
+    }
+
+    @Test("in colour, a red coat and a green one of the same grey are told apart; light is not")
+    func colourTellsApartWhatGreyCannot() throws {
+        // A 100 × 100 frame: a person at x 40...60 in a coat of grey 120, red or green.
+        func frame(red: UInt8, blue: UInt8, grey: UInt8 = 120) -> GrayFrame {
+            var frame = GrayFrame(width: 100, height: 100, value: 20)
+            var chroma = ChromaPlanes(neutralForFrameWidth: 100, height: 100)
+            for y in 10..<90 {
+                for x in 40..<60 {
+                    frame[x, y] = grey
+                    chroma.red[(y / 2) * 50 + x / 2] = red
+                    chroma.blue[(y / 2) * 50 + x / 2] = blue
+                }
+            }
+            frame.chroma = chroma
+            return frame
+        }
+        let box = BoundingBox(minX: 40, minY: 10, width: 20, height: 80)
+        let red = try #require(AppearanceDescriptor(box: box, in: frame(red: 200, blue: 100)))
+        let green = try #require(AppearanceDescriptor(box: box, in: frame(red: 80, blue: 90)))
+        let redInBrighterLight = try #require(
+            AppearanceDescriptor(box: box, in: frame(red: 200, blue: 100, grey: 126)))
+        #expect(red.hasColour && green.hasColour)
+        // (|Δblue| + |Δred|) = 10 + 120 levels in every band: 1.3 hundreds.
+        #expect(abs(red.distance(to: green) - 1.3) < 1e-9)
+        #expect(red.distance(to: redInBrighterLight, lightChange: 0.05) < 0.01)
+        // Seen in grey (no colour on one side), only grey counts.
+        var grey = frame(red: 200, blue: 100)
+        grey.chroma = nil
+        let seenInGrey = try #require(AppearanceDescriptor(box: box, in: grey))
+        #expect(!seenInGrey.hasColour)
+        #expect(seenInGrey.distance(to: green) == 0)
+        // Blending keeps colour; sliding bands compares colour too.
+        #expect(red.blended(toward: green, weight: 0.5).distance(to: red) > 0.6)
+        #expect(red.slidingDistance(to: green) > 1)
     }
 
     @Test func aBoxTheFrameCutsIsDescribedByThePartInView() throws {
