@@ -5,8 +5,8 @@ milliseconds a frame, at each input size of its ladder.
 
 A counted person is found when a box overlaps theirs by IoU ≥ 0.3 (boxes and people paired
 greedily, best overlap first, each used once); a box that finds nobody is a false box. The boxes
-are the example's own (`PersonDetector` in examples/python/people_detector.py: score ≥ 0.5, none
-wider than half the frame, one network per input size). Timing: one OpenCV thread, the first --timed frames of the video, after
+are the example's own (`PersonDetector` in examples/python/people_detector.py: the frame's luma,
+score ≥ 0.2, none wider than half the frame, overlaps thinned, one network per input size). Timing: one OpenCV thread, the first --timed frames of the video, after
 one call to warm up; blob, forward pass and decoding together.
 
 Usage: /usr/bin/python3 scripts/person_detector_check.py [--models DIR] [--timed N] [--floor R]
@@ -103,7 +103,7 @@ def main():
     for size, name in sizes.items():
         found = total = false = 0
         widest = 0.0
-        print(f"input {size}×{size} ({name}):")
+        print(f"input {size[0]}×{size[1]} ({name}):")
         for number in sorted(people):
             image = images[number]
             boxes = people_detector.detect(image, size)

@@ -1,4 +1,5 @@
 import Capture
+import Foundation
 import Governor
 import Tracking
 import Units
@@ -10,8 +11,10 @@ extension RunOptions {
     /// Plays `video` instead of the synthetic scene, scored against `groundTruth`: the run
     /// lasts until the video ends (unless `keepsDuration`), the session's camera takes the
     /// video's size and frame rate (unless `keepsSession`: a session given for it), faster
-    /// for pacing `max` (4× the video's rate, 240 at most), and `detector` runs on it (HOG by
-    /// default) with its own ladder (``choose(_:keepsPolicy:)``).
+    /// for pacing `max` (4× the video's rate, 240 at most), and `detector` runs on it (by
+    /// default the neural person detector where its model is installed, else HOG:
+    /// ``DetectorKind/forVideo(environment:)``) with its own ladder
+    /// (``choose(_:keepsPolicy:)``).
     public mutating func useVideo(
         _ video: VideoFrameSource, groundTruth: [MOTRecord], detector: DetectorKind?,
         keepsDuration: Bool, keepsSession: Bool, keepsPolicy: Bool
@@ -25,7 +28,9 @@ extension RunOptions {
                 maxFrameRate: FrameRate(
                     framesPerSecond: (rate.framesPerSecond * 1000).rounded(.up) / 1000))
         }
-        choose(detector ?? .hog, keepsPolicy: keepsPolicy)
+        choose(
+            detector ?? .forVideo(environment: ProcessInfo.processInfo.environment),
+            keepsPolicy: keepsPolicy)
     }
 
     /// Runs `detector`. On real video a detector other than the scene's blob detector walks

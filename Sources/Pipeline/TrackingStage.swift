@@ -37,7 +37,7 @@ struct TrackingStage {
         self.records = records
         follower = SubjectFollower(
             detector: try PipelineDetector(detector, scale: inference.scale),
-            tracker: try MultiObjectTracker(configuration: TrackerConfiguration()),
+            tracker: try MultiObjectTracker(configuration: detector.trackerConfiguration),
             selector: SubjectSelector(patience: Int(frameRate.framesPerSecond / 2)))
     }
 

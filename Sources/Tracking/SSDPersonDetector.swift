@@ -17,7 +17,9 @@ public struct SSDPersonDetector: Detector, Sendable {
     /// The input-size knob, in (0, 1]: 1 is 300 × 300, below it 400 × 300 × `scale`.
     public var scale: Double
     /// The least score a box needs (the network's sigmoid, 0–1).
-    public var scoreThreshold = 0.2
+    public var scoreThreshold = SSDPersonDetector.defaultScoreThreshold
+    /// The score threshold measured best on `vtest.avi`'s counted people (docs/run.md).
+    public static let defaultScoreThreshold = 0.2
     /// Boxes overlapping a better one by more than this IoU are dropped.
     public var overlapThreshold = 0.3
     /// Boxes wider than this share of the frame are dropped (the network's whole-frame false

@@ -3,7 +3,7 @@ import LaunchTiming
 import Tracking
 import Units
 
-/// `headroom-bench motion RAWFILE WIDTH HEIGHT [--detector motion|hog|blob] [--scale S ...]
+/// `headroom-bench motion RAWFILE WIDTH HEIGHT [--detector motion|hog|person-ssd|blob] [--scale S ...]
 /// [--json] [--print]`: times a pipeline detector (``MotionDetector`` unless `--detector`
 /// says another) frame by frame over a raw 8-bit greyscale video (frames of WIDTH × HEIGHT
 /// bytes back to back, as `ffmpeg -f rawvideo -pix_fmt gray` writes them), once per scale (1
@@ -16,7 +16,7 @@ import Units
 /// box in frame pixels, top-left origin).
 func motionMain(_ words: [String]) -> Int32 {
     let usage =
-        "usage: headroom-bench motion RAWFILE WIDTH HEIGHT [--detector motion|hog|blob]"
+        "usage: headroom-bench motion RAWFILE WIDTH HEIGHT [--detector motion|hog|person-ssd|blob]"
         + " [--scale S ...] [--json] [--print]"
     var positional: [String] = []
     var scales: [Double] = []
@@ -92,7 +92,7 @@ func motionMain(_ words: [String]) -> Int32 {
     } else {
         print(
             "\(kind) detector, \(frames.count) frames of \(width)×\(height) (mean grey \(meanGrey)),"
-                + (kind == .hog ? " OpenCV's own threads" : " one thread"))
+                + ([.hog, .personSSD].contains(kind) ? " OpenCV's own threads" : " one thread"))
         print("name                    p50 ms  mean ms  ×floor(p50)  detections/frame")
         for run in [floor] + runs {
             print(

@@ -49,8 +49,9 @@ enum RunCommand {
             misses; --pace max takes every frame as fast as the pipeline goes (the camera is
             then declared at up to 4x the video's rate, 240 at most). --gt FILE scores
             the tracks against MOTChallenge ground truth numbered by video frame. --detector
-            defaults to hog (OpenCV's HOG people detector) for video and blob for the scene;
-            person-ssd is the neural person detector (its model from scripts/person-model.sh);
+            defaults for video to person-ssd, the neural person detector, where its model is
+            installed (scripts/person-model.sh), else to hog (OpenCV's HOG people detector),
+            and to blob for the scene;
             motion (an adaptive background model) finds anything that moves. --annotate
             FILE.mp4 writes the frames with boxes, track ids, the primary subject and the
             framing window, encoded by ffmpeg. Every place a run writes (--out, --record,
@@ -237,7 +238,9 @@ enum RunCommand {
             "--gt", "FILE", "MOTChallenge ground truth for --source, by video frame"
         ).within("--source")
         let detector = Option<DetectorKind?>.choice(
-            "--detector", "the detector (default: hog with --source, blob for the scene)")
+            "--detector",
+            "the detector (default: person-ssd with --source where its model is installed,"
+                + " else hog; blob for the scene)")
         let scene = SceneCommand.styleOption
         let annotate = Option<Destination?>.output(
             "--annotate", "FILE.mp4", "write the annotated frames as a video")

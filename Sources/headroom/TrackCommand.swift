@@ -14,7 +14,9 @@ enum TrackCommand {
             DETECTIONS.txt has one box per line: frame,id,left,top,width,height,conf,... in
             pixels (MOTChallenge). With --image-size WxH the boxes are read as normalized 0...1
             coordinates and scaled to that image. --stride N feeds detections only on every
-            N-th frame; the frames between are prediction-only, as under the governor. --out
+            N-th frame; the frames between are prediction-only, as under the governor.
+            --detector KIND tracks with the settings `headroom run --detector KIND` uses (for
+            the detections.txt a run writes); by default ByteTrack's. --out
             writes the confirmed tracks per frame (atomically) in the same format. --json prints
             {"frames", "tracks", "trackBoxes", "framesPerSecond"} (tracking only, without file
             I/O) and, with --gt, the scores of `headroom evaluate` ("hota", "detA", "assA",
@@ -48,7 +50,9 @@ enum TrackCommand {
                 byFrame[record.frame].append(
                     Detection(box: record.box, confidence: record.confidence))
             }
-            var tracker = try MultiObjectTracker()
+            var tracker = try MultiObjectTracker(
+                configuration: arguments[\.detector]?.trackerConfiguration ?? TrackerConfiguration()
+            )
             var tracks: [MOTRecord] = []
             // About one box per detection: reserved before the clock starts, so the timing is
             // the tracker's, not the growth of this list.
@@ -101,6 +105,8 @@ enum TrackCommand {
             "--stride", "N", "use detections only on every N-th frame", in: 1...1000, default: 1)
         let imageSize = Option<String?>.text(
             "--image-size", "WxH", "read boxes as normalized coordinates of this image")
+        let detector = Option<DetectorKind?>.choice(
+            "--detector", "track with the settings run uses for this detector's boxes")
         let json = Option<Bool>.flag("--json", "print the results as JSON")
     }
 

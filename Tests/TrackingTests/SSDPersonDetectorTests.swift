@@ -49,10 +49,20 @@ struct SSDPersonDetectorTests {
             let boxes = detector.detect(in: try HOGDetectorTests.videoFrame(frame - 1)).map(\.box)
             for box in boxes { #expect(box.width <= 768 / 2, "frame \(frame): \(box)") }
             total += people.count
-            found +=
-                people.filter { person in
-                    boxes.contains { $0.intersectionOverUnion(with: person) >= 0.3 }
-                }.count
+            // Each box finds one person at most: pairs by overlap, best first (as
+            // scripts/person_detector_check.py pairs them).
+            let pairs = people.indices.flatMap { person in
+                boxes.indices.map { box in
+                    (boxes[box].intersectionOverUnion(with: people[person]), person, box)
+                }
+            }.filter { $0.0 >= 0.3 }.sorted { $0.0 > $1.0 }
+            var paired = (people: Set<Int>(), boxes: Set<Int>())
+            for (_, person, box) in pairs
+            where !paired.people.contains(person) && !paired.boxes.contains(box) {
+                paired.people.insert(person)
+                paired.boxes.insert(box)
+            }
+            found += paired.people.count
         }
         #expect(total == 27)
         #expect(Double(found) >= 0.9 * Double(total), "found \(found) of \(total)")
@@ -70,5 +80,21 @@ struct SSDPersonDetectorTests {
             #expect(person.box.height > person.box.width && person.box.minY >= 0)
             #expect(person.confidence >= 0.2 && person.confidence <= 1)
         }
+    }
+
+    @Test("video gets the neural detector where its model is installed, HOG where it is not")
+    func defaultForVideo() throws {
+        _ = try #require(Self.model)
+        #expect(
+            DetectorKind.forVideo(environment: ProcessInfo.processInfo.environment) == .personSSD)
+        #expect(
+            DetectorKind.forVideo(environment: ["HOME": "/nonexistent", "XDG_DATA_DIRS": "/x"])
+                == .hog)
+        // Its tracker takes every box it reports into the first stage, and confirms in three.
+        let tracker = DetectorKind.personSSD.trackerConfiguration
+        #expect(tracker.highConfidence == SSDPersonDetector.defaultScoreThreshold)
+        #expect(tracker.confirmationHits == 3)
+        #expect(DetectorKind.hog.trackerConfiguration == TrackerConfiguration())
+        try tracker.validate()
     }
 }

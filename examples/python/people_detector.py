@@ -40,16 +40,17 @@ except ImportError:
 
 launch.end("imports")
 
-# Heaviest first: (name, the network's input size in pixels, frame stride, cost). At a stride of
-# n the network sees every n-th processed frame and the frames between keep its boxes. The costs
-# are milliseconds a processed frame on vtest.avi (768×576) on a 2-core VM, one thread (people
-# counted by eye found at 300: 21 of 27, at 224: 19 of 27; scripts/person_detector_check.py);
-# only their ratios matter to the governor.
+# Heaviest first: (name, the network's input size (width, height) in pixels, frame stride,
+# cost). At a stride of n the network sees every n-th processed frame and the frames between keep
+# its boxes. The costs are milliseconds a processed frame on vtest.avi (768×576) on a 2-core VM,
+# one thread (people counted by eye found at 300×300: 27 of 27, at 320×240: 22 of 27;
+# scripts/person_detector_check.py); only their ratios matter to the governor. The same ladder as
+# `headroom run --detector person-ssd`.
 LADDER = [
-    ("ssd-300", 300, 1, 26.0),
-    ("ssd-224", 224, 1, 19.0),
-    ("ssd-224-stride-2", 224, 2, 9.5),
-    ("ssd-224-stride-3", 224, 3, 6.5),
+    ("ssd-300", (300, 300), 1, 25.0),
+    ("ssd-320x240", (320, 240), 1, 21.0),
+    ("ssd-320x240-stride-2", (320, 240), 2, 10.5),
+    ("ssd-320x240-stride-3", (320, 240), 3, 7.0),
 ]
 # The model's files (scripts/person-model.sh installs them) and how its output is read.
 MODEL = "person-ssdlite.pb"
@@ -57,7 +58,9 @@ TEXT_GRAPH = "person-ssdlite-300.pbtxt"  # made for 300×300; serves every input
 MODEL_BYTES = 12923854
 INSTALL = "scripts/person-model.sh"
 PERSON = 1  # the class of a person in the network's output
-MIN_SCORE = 0.5
+MIN_SCORE = 0.2  # on the frame's luma, with overlapping boxes thinned (NMS_OVERLAP)
+NMS_OVERLAP = 0.3
+WIDEST = 0.5  # share of the frame: wider boxes are the network's guesses at the whole view
 VTEST = "/usr/share/doc/opencv-doc/examples/data/vtest.avi"
 
 
@@ -135,28 +138,34 @@ class PersonDetector:
                  f" with {INSTALL} --dir {self.directory}")
 
     def detect(self, frame, size):
-        """People in `frame` with the network's input at `size`×`size` pixels: boxes (x, y,
-        width, height) in the frame's pixels.
+        """People in `frame` with the network's input at `size` (width, height) pixels: boxes
+        (x, y, width, height) in the frame's pixels.
 
-        The whole frame is resized to the input size (not cropped, aspect not kept), its
-        channels swapped to RGB, values left at 0–255 (the network scales them itself). The
-        output is 1×1×N×7, a row per box, best first: image, class, score, then left, top,
-        right, bottom as fractions of the frame. A box wider than half the frame is a false one
-        (the network's guess at the whole view), never a person here.
+        The network sees the frame's luma in three channels (on vtest.avi it finds more people
+        in grey than in colour, at any threshold), the whole frame resized to the input size
+        (not cropped, aspect not kept), values left at 0–255 (the network scales them itself).
+        The output is 1×1×N×7, a row per box, best first: image, class, score, then left, top,
+        right, bottom as fractions of the frame. Boxes scoring at least MIN_SCORE are kept, those
+        wider than WIDEST of the frame dropped (the network's guess at the whole view, never a
+        person here), and overlapping ones thinned by non-maximum suppression. The same steps
+        as `headroom run --detector person-ssd`.
         """
         network = self.networks.get(size) or self.networks.setdefault(size, self.read())
         height, width = frame.shape[:2]
-        network.setInput(cv2.dnn.blobFromImage(frame, 1.0, (size, size), swapRB=True, crop=False))
-        boxes = []
+        grey = cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        network.setInput(cv2.dnn.blobFromImage(grey, 1.0, size, swapRB=True, crop=False))
+        boxes, scores = [], []
         for _, label, score, left, top, right, bottom in network.forward()[0, 0]:
             if score < MIN_SCORE:
                 break  # best first
             left, right = max(0.0, left) * width, min(1.0, right) * width
             top, bottom = max(0.0, top) * height, min(1.0, bottom) * height
-            if int(label) != PERSON or right - left > width / 2:
+            if int(label) != PERSON or right - left > width * WIDEST:
                 continue
-            boxes.append((round(left), round(top), round(right - left), round(bottom - top)))
-        return boxes
+            boxes.append([round(left), round(top), round(right - left), round(bottom - top)])
+            scores.append(float(score))
+        kept = cv2.dnn.NMSBoxes(boxes, scores, MIN_SCORE, NMS_OVERLAP) if boxes else []
+        return [tuple(boxes[int(index)]) for index in sorted(int(i) for i in kept)]
 
 
 def main() -> int:
