@@ -8,17 +8,24 @@
 # thermal-ramp trace (examples/traces/thermal-ramp.jsonl) through the real classifier and
 # governor, which follows pressure only — so the levels and the governor's changes are the same
 # on an idle and a busy machine. `--live` uses this host's sensors instead (or, without any,
-# the thermal model heated by the pipeline's modelled work). Other arguments go to `headroom run`
-# (e.g. `--compare`, `--seconds 30`).
+# the thermal model heated by the pipeline's modelled work). `--video` plays real video instead:
+# OpenCV's vtest.avi through the neural person detector, on virtual time under the scenario's
+# thermal model, the governor on against off. Other arguments go to `headroom run` (e.g.
+# `--compare`, `--seconds 30`).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 scripts/setup.sh
 source scripts/env.sh
 
 live=false
+video=false
 run_arguments=()
 for argument in "$@"; do
-  if [[ $argument == --live ]]; then live=true; else run_arguments+=("$argument"); fi
+  case $argument in
+    --live) live=true ;;
+    --video) video=true ;;
+    *) run_arguments+=("$argument") ;;
+  esac
 done
 
 # say TITLE [TEXT]: a step's title (bold on a terminal, never with NO_COLOR) and what it shows.
@@ -67,7 +74,16 @@ say "2. The planner's closest configuration that fits" \
   "It trades what costs least to give up — here frame rate — until the cost is at most 1."
 "$headroom" plan examples/sessions/dual-4k60.json || true
 
-if $live; then
+if $video; then
+  say "3. Real video, the neural detector, the governor on against off (--video)" \
+    "OpenCV's vtest.avi (795 frames of people walking, 10 fps) through the neural person
+detector and the tracker, on virtual time: the video plays frame by frame at its own rate, the
+room heats up as the thermal-ramp scenario says, and the thermal model is heated by the
+pipeline's modelled work at its current settings, so the governor's cuts cool it. The same run
+on any machine; then again with the governor off."
+  "$headroom" run --clock virtual --source /usr/share/doc/opencv-doc/examples/data/vtest.avi \
+    --scenario thermal-ramp --compare --out runs/demo "${run_arguments[@]}"
+elif $live; then
   say "3. The main job on this host (--live)" \
     "Pressure comes from this machine's sensors, or — without any — from a thermal model heated
 by the pipeline's modelled work at its current settings (labelled SIMULATED). The governor lowers frame rate and inference

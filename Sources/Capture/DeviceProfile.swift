@@ -37,13 +37,20 @@ public struct DeviceProfile: Hashable, Codable, Sendable {
     /// (writes with periodic `fdatasync`); `nil` when never measured: movie outputs are then
     /// not priced against the disk.
     public var storageWriteRate: DataRate?
+    /// The share of the budget each frame a `videoData` consumer takes costs whatever its
+    /// size, for a frame rate of one a second (a detector whose input is fixed, such as the
+    /// neural person detector's network: its work is per frame, not per pixel), measured by
+    /// `headroom calibrate --detector person-ssd`; `nil` when the consumer's work follows the
+    /// pixels (its `outputWeights.videoData` prices it).
+    public var videoDataFrameShare: Double?
 
     /// Creates a profile; see each property for units.
     public init(
         name: String, summary: String, pixelRate: Double, memoryBandwidth: Double, cameraPorts: Int,
         perCameraOverhead: Double, rawBytesPerPixel: Double, binnedReadoutFactor: Double,
         fullSensorReadoutFactor: Double, outputWeights: OutputWeights, sensors: [SensorModes],
-        sources: [String: String], storageWriteRate: DataRate? = nil
+        sources: [String: String], storageWriteRate: DataRate? = nil,
+        videoDataFrameShare: Double? = nil
     ) {
         self.name = name
         self.summary = summary
@@ -58,6 +65,7 @@ public struct DeviceProfile: Hashable, Codable, Sendable {
         self.sensors = sensors
         self.sources = sources
         self.storageWriteRate = storageWriteRate
+        self.videoDataFrameShare = videoDataFrameShare
     }
 
     /// The sensor a camera is: the one it names, else the first whose formats include its
@@ -78,7 +86,7 @@ public struct DeviceProfile: Hashable, Codable, Sendable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, summary, pixelRate, memoryBandwidth, cameraPorts, perCameraOverhead
         case rawBytesPerPixel, binnedReadoutFactor, fullSensorReadoutFactor, outputWeights
-        case sensors, sources, storageWriteRate
+        case sensors, sources, storageWriteRate, videoDataFrameShare
     }
 
     /// Decodes and validates a profile: positive budgets, factors in their ranges.
@@ -103,6 +111,8 @@ public struct DeviceProfile: Hashable, Codable, Sendable {
         sensors = try container.decodeIfPresent([SensorModes].self, forKey: .sensors) ?? []
         sources = try container.decodeIfPresent([String: String].self, forKey: .sources) ?? [:]
         storageWriteRate = try container.decodeIfPresent(DataRate.self, forKey: .storageWriteRate)
+        videoDataFrameShare =
+            try container.decodeIfPresent(Double.self, forKey: .videoDataFrameShare)
 
         guard !name.isEmpty else {
             throw decoder.invalidValue(CodingKeys.name, "expected a non-empty name")
@@ -133,6 +143,11 @@ public struct DeviceProfile: Hashable, Codable, Sendable {
             throw decoder.invalidValue(
                 CodingKeys.perCameraOverhead,
                 "expected a share from 0 up to (not including) 1, got \(perCameraOverhead)")
+        }
+        if let share = videoDataFrameShare, !(share >= 0 && share < 1) {
+            throw decoder.invalidValue(
+                CodingKeys.videoDataFrameShare,
+                "expected a share from 0 up to (not including) 1, got \(share)")
         }
         guard binnedReadoutFactor > 0, binnedReadoutFactor < 1 else {
             throw decoder.invalidValue(

@@ -143,10 +143,15 @@ public struct HardwareCostEstimator: Sendable {
         let storageDemand =
             outputs.movie > 0
             ? Double(outputs.movie) * MovieFormat(camera: camera).dataRate.bytesPerSecond : 0
+        // A consumer whose input is fixed costs per frame, whatever the frame's pixels.
+        let frameShare =
+            Double(outputs.videoData) * camera.frameRate.framesPerSecond
+            * (profile.videoDataFrameShare ?? 0)
         return CameraLoad(
             pixelDemand: pixelDemand, memoryDemand: memoryDemand, storageDemand: storageDemand,
             pixelShare: Share(
-                fraction: pixelDemand / profile.pixelRate + profile.perCameraOverhead),
+                fraction: pixelDemand / profile.pixelRate + profile.perCameraOverhead
+                    + frameShare),
             memoryShare: Share(fraction: memoryDemand / profile.memoryBandwidth),
             storageShare: Share(
                 fraction: profile.storageWriteRate.map { storageDemand / $0.bytesPerSecond } ?? 0),

@@ -58,6 +58,11 @@ public enum VideoPacing: String, Sendable, Hashable, CaseIterable {
     case file
     /// Every frame, one after another, as fast as the session asks for them.
     case max
+    /// Every frame, each at its time in the video, waited for: the camera keeps the video's
+    /// rate on the session's clock, and a frame not decoded yet is waited for, never skipped.
+    /// How a video plays on virtual time, where the clock stands still while the pipeline
+    /// works, so that every run of it sees the same frames at the same instants.
+    case frameByFrame = "frame-by-frame"
 }
 
 /// Frames of a real video: decoded by ffmpeg (a child process writing 4:2:0 YUV4MPEG2 into a
@@ -207,10 +212,11 @@ public final class VideoFrameSource: FrameSource {
 
     /// Draws the video's frame for `frame`: the frame due at its timestamp
     /// (``VideoPacing/file``: the reader's latest up to it, never waiting) or the next one
-    /// (``VideoPacing/max``: suspending until the reader has it), scaled to the frame's size.
+    /// (``VideoPacing/max`` and ``VideoPacing/frameByFrame``: suspending until the reader has
+    /// it), scaled to the frame's size.
     public func render(_ frame: inout Frame) async {
         switch pacing {
-        case .max:
+        case .max, .frameByFrame:
             let isPending = state.withLock { $0.index > $0.acknowledged }
             // A frame delivered but not consumed (its output was not ready) goes again.
             if !isPending, let next = await frames.next() { take(next) }

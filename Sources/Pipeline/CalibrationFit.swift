@@ -25,11 +25,16 @@ public struct CalibrationFit: Hashable, Codable, Sendable {
     public var readoutSecondsPerPixel: Double
     /// Thread CPU seconds per pixel spent in the detector and tracker.
     public var consumerSecondsPerPixel: Double
+    /// For a detector whose input is fixed (``DetectorKind/hasFixedInput``): the share of the
+    /// budget each frame a second costs, whatever its size (the profile's
+    /// `videoDataFrameShare`); `nil` for the detectors whose work follows the pixels.
+    public var videoDataFrameShare: Double?
 
     /// Creates a fit; see each property for units.
     public init(
         pixelRate: Double, videoDataWeight: Double, perCameraOverhead: Double,
-        configurations: Int, readoutSecondsPerPixel: Double, consumerSecondsPerPixel: Double
+        configurations: Int, readoutSecondsPerPixel: Double, consumerSecondsPerPixel: Double,
+        videoDataFrameShare: Double? = nil
     ) {
         self.pixelRate = pixelRate
         self.videoDataWeight = videoDataWeight
@@ -37,6 +42,7 @@ public struct CalibrationFit: Hashable, Codable, Sendable {
         self.configurations = configurations
         self.readoutSecondsPerPixel = readoutSecondsPerPixel
         self.consumerSecondsPerPixel = consumerSecondsPerPixel
+        self.videoDataFrameShare = videoDataFrameShare
     }
 
     /// Fits the model to `measurements`; those that did not keep up with their frame rate
@@ -59,9 +65,12 @@ public struct CalibrationFit: Hashable, Codable, Sendable {
         let x = usable.map { $0.pixelsPerSecond * (1 + weight) }
         let n = usable.map { Double($0.point.cameras) }
         let u = usable.map(\.utilization)
-        var (slope, overhead) = Self.leastSquares(demand: x, cameras: n, utilization: u)
+        // Least squares `utilization ≈ slope × demand + overhead × cameras` (the estimator's
+        // form); through the origin when the overhead comes out negative, or when the two
+        // columns cannot be told apart (every configuration at one camera and one demand).
+        var (slope, overhead) = LeastSquares.solve([x, n], u).map { ($0[0], $0[1]) } ?? (0, -1)
         if overhead < 0 || !overhead.isFinite {
-            slope = zip(x, u).reduce(0) { $0 + $1.0 * $1.1 } / x.reduce(0) { $0 + $1 * $1 }
+            slope = LeastSquares.solve([x], u)?[0] ?? 0
             overhead = 0
         }
         guard slope > 0, slope.isFinite else { throw .noGrowth(slope: slope) }
@@ -71,29 +80,39 @@ public struct CalibrationFit: Hashable, Codable, Sendable {
             readoutSecondsPerPixel: readout, consumerSecondsPerPixel: consumer)
     }
 
-    /// Least squares `utilization ≈ slope × demand + overhead × cameras` (the estimator's
-    /// form); with every configuration at one camera this is the ordinary line fit. When the
-    /// two columns are proportional (no way to tell them apart) the overhead is 0.
-    static func leastSquares(demand x: [Double], cameras n: [Double], utilization u: [Double])
-        -> (slope: Double, overhead: Double)
+    /// Fits the model of a detector whose input is fixed (the neural person detector: its
+    /// network's input is the same for any frame) to `measurements`: by least squares,
+    /// `utilization ≈ readout pixels/s × 2 / pixelRate + frames/s × frameShare + overhead ×
+    /// cameras`. The pixels' part holds drawing the frame and bringing it to the detector's
+    /// input (a `videoData` weight of 1: one conversion of every pixel), the frames' part the
+    /// detector's fixed work; those that did not keep up are left out.
+    ///
+    /// - Throws: ``CalibrationError`` with fewer than three that kept up, or when neither
+    ///   pixels nor frames make the utilization grow.
+    public init(fixedInputMeasurements measurements: [CalibrationMeasurement])
+        throws(CalibrationError)
     {
-        var xx = 0.0
-        var xn = 0.0
-        var nn = 0.0
-        var xu = 0.0
-        var nu = 0.0
-        for index in x.indices {
-            xx += x[index] * x[index]
-            xn += x[index] * n[index]
-            nn += n[index] * n[index]
-            xu += x[index] * u[index]
-            nu += n[index] * u[index]
+        let usable = measurements.filter { $0.keptUp && $0.seconds > 0 }
+        guard usable.count >= 3 else { throw .tooFewMeasurements(usable: usable.count) }
+        let pixels = usable.map { $0.pixelsPerSecond * 2 }
+        let frames = usable.map { Double($0.frames) / $0.seconds }
+        let cameras = usable.map { Double($0.point.cameras) }
+        let u = usable.map(\.utilization)
+        var coefficients = LeastSquares.solve([pixels, frames, cameras], u)
+        if let fitted = coefficients, fitted[2] < 0 {
+            // A negative overhead is no overhead: the fit again through the origin.
+            coefficients = LeastSquares.solve([pixels, frames], u).map { $0 + [0] }
         }
-        let determinant = xx * nn - xn * xn
-        guard abs(determinant) > 1e-12 * xx * nn, determinant.isFinite else {
-            return (xx > 0 ? xu / xx : 0, 0)
-        }
-        return ((xu * nn - nu * xn) / determinant, (xx * nu - xn * xu) / determinant)
+        guard let fitted = coefficients, fitted[0] > 0, fitted[1] >= 0,
+            fitted.allSatisfy(\.isFinite)
+        else { throw .noGrowth(slope: coefficients?[0] ?? 0) }
+        let total = usable.reduce(0.0) { $0 + Double($1.frames) * Double($1.point.pixelsPerFrame) }
+        self.init(
+            pixelRate: 1 / fitted[0], videoDataWeight: 1,
+            perCameraOverhead: min(fitted[2], 0.95), configurations: usable.count,
+            readoutSecondsPerPixel: usable.reduce(0.0) { $0 + $1.readoutCPUSeconds } / total,
+            consumerSecondsPerPixel: usable.reduce(0.0) { $0 + $1.consumerCPUSeconds } / total,
+            videoDataFrameShare: fitted[1])
     }
 
     /// The device profile these parameters describe, named `name`, for a host with `cores`
@@ -128,20 +147,66 @@ public struct CalibrationFit: Hashable, Codable, Sendable {
             binnedReadoutFactor: base.binnedReadoutFactor,
             fullSensorReadoutFactor: base.fullSensorReadoutFactor, outputWeights: weights,
             sensors: [SensorModes(name: "synthetic-scene", formats: formats)],
-            sources: [
-                "pixelRate":
-                    "\(measured): least-squares fit of process CPU use over \(cores) cores at"
-                    + " \(configurations) configurations (synthetic scene, detector, tracker)",
-                "perCameraOverhead": "\(measured): the fit's intercept",
-                "outputWeights":
-                    "videoData \(measured) (detector and tracker CPU time per pixel over the"
-                    + " camera's); preview, photo and movie are estimates from generic-x86_64",
-                "memoryBandwidth": "estimate (not measured): generic-x86_64's figure",
-                "cameraPorts": "one camera frame loop per online CPU (\(cores))",
-                "rawBytesPerPixel": "the synthetic camera writes 8-bit luma",
-                "binnedReadoutFactor": "estimate",
-                "fullSensorReadoutFactor": "estimate",
-                "sensors": "the resolutions calibration measured, at their highest measured rates",
-            ])
+            sources: sources(measured: measured, cores: cores),
+            videoDataFrameShare: videoDataFrameShare)
+    }
+
+    /// Where each of the profile's numbers comes from.
+    private func sources(measured: String, cores: Int) -> [String: String] {
+        var sources = [
+            "pixelRate":
+                "\(measured): least-squares fit of process CPU use over \(cores) cores at"
+                + " \(configurations) configurations (synthetic scene, detector, tracker)",
+            "perCameraOverhead": "\(measured): the fit's intercept",
+            "outputWeights":
+                "videoData \(measured) (detector and tracker CPU time per pixel over the"
+                + " camera's); preview, photo and movie are estimates from generic-x86_64",
+            "memoryBandwidth": "estimate (not measured): generic-x86_64's figure",
+            "cameraPorts": "one camera frame loop per online CPU (\(cores))",
+            "rawBytesPerPixel": "the synthetic camera writes 8-bit luma",
+            "binnedReadoutFactor": "estimate",
+            "fullSensorReadoutFactor": "estimate",
+            "sensors": "the resolutions calibration measured, at their highest measured rates",
+        ]
+        if videoDataFrameShare != nil {
+            sources["outputWeights"] =
+                "videoData 1 (the detector converts every pixel to its input once); preview,"
+                + " photo and movie are estimates from generic-x86_64"
+            sources["videoDataFrameShare"] =
+                "\(measured): least-squares fit of process CPU use against frames a second"
+                + " (the detector's input is fixed: its work is per frame)"
+        }
+        return sources
+    }
+}
+
+/// Ordinary least squares through the origin over a few columns, by the normal equations.
+enum LeastSquares {
+    /// The coefficients `c` minimising `Σ (y − Σ c_k × columns_k)²`; `nil` when the columns
+    /// cannot be told apart (a singular system).
+    static func solve(_ columns: [[Double]], _ y: [Double]) -> [Double]? {
+        let count = columns.count
+        // The augmented normal equations [XᵀX | Xᵀy], solved by Gaussian elimination.
+        var rows = (0..<count).map { i in
+            (0..<count).map { j in zip(columns[i], columns[j]).reduce(0) { $0 + $1.0 * $1.1 } }
+                + [zip(columns[i], y).reduce(0) { $0 + $1.0 * $1.1 }]
+        }
+        // A column is told apart from the others when what is left of it after them is more
+        // than a trillionth of it: columns keep their own units (pixels and cameras).
+        let diagonal = rows.indices.map { rows[$0][$0] }
+        for pivot in 0..<count {
+            guard
+                let best = (pivot..<count).max(by: {
+                    abs(rows[$0][pivot]) < abs(rows[$1][pivot])
+                }),
+                abs(rows[best][pivot]) > 1e-12 * diagonal[pivot]
+            else { return nil }
+            rows.swapAt(pivot, best)
+            for row in 0..<count where row != pivot {
+                let factor = rows[row][pivot] / rows[pivot][pivot]
+                for column in pivot...count { rows[row][column] -= factor * rows[pivot][column] }
+            }
+        }
+        return (0..<count).map { rows[$0][count] / rows[$0][$0] }
     }
 }

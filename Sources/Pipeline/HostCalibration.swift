@@ -60,12 +60,34 @@ public struct HostCalibration: Sendable {
         CalibrationPoint(width: 512, height: 384, frameRate: 4, cameras: 2),
     ]
 
+    /// Configurations the neural detector is fitted at: sizes from 320 × 180 to 1080p, so the
+    /// fit can tell its work per pixel (drawing, bringing the frame to its input) from its
+    /// work per frame (the network), at frame rates whose frames differ for one size.
+    public static let fixedInputFitPoints: [CalibrationPoint] = [
+        CalibrationPoint(width: 320, height: 180, frameRate: 4),
+        CalibrationPoint(width: 320, height: 180, frameRate: 12),
+        CalibrationPoint(width: 640, height: 360, frameRate: 8),
+        CalibrationPoint(width: 1280, height: 720, frameRate: 4),
+        CalibrationPoint(width: 1280, height: 720, frameRate: 10),
+        CalibrationPoint(width: 1920, height: 1080, frameRate: 6),
+    ]
+
+    /// The neural detector's held-out configurations.
+    public static let fixedInputHeldOutPoints: [CalibrationPoint] = [
+        CalibrationPoint(width: 480, height: 270, frameRate: 10),
+        CalibrationPoint(width: 960, height: 540, frameRate: 6),
+        CalibrationPoint(width: 960, height: 540, frameRate: 12),
+        CalibrationPoint(width: 1600, height: 900, frameRate: 5),
+        CalibrationPoint(width: 640, height: 360, frameRate: 5, cameras: 2),
+    ]
+
     /// The configurations fitted and held out by default for `detector`.
     public static func defaultPoints(for detector: DetectorKind)
         -> (fit: [CalibrationPoint], heldOut: [CalibrationPoint])
     {
-        detector == .hog
-            ? (hogFitPoints, hogHeldOutPoints) : (defaultFitPoints, defaultHeldOutPoints)
+        if detector == .hog { return (hogFitPoints, hogHeldOutPoints) }
+        if detector.hasFixedInput { return (fixedInputFitPoints, fixedInputHeldOutPoints) }
+        return (defaultFitPoints, defaultHeldOutPoints)
     }
 
     /// Configurations fitted.
@@ -204,7 +226,11 @@ public struct HostCalibration: Sendable {
         progress: @escaping @Sendable (CalibrationProgress) -> Void = { _ in }
     ) async throws -> CalibrationReport {
         try Task.checkCancellation()
-        let plan = scaled(toSecondsPerPixel: try probeSecondsPerPixel() * 1.25)
+        // A detector of fixed input costs per frame: its cost per pixel at the smallest size
+        // says nothing of the larger ones, and its configurations are light by frame rate.
+        let plan =
+            detector.hasFixedInput
+            ? self : scaled(toSecondsPerPixel: try probeSecondsPerPixel() * 1.25)
         return try await plan.measureAll(progress: progress)
     }
 
@@ -227,7 +253,10 @@ public struct HostCalibration: Sendable {
                     fraction: Double(index + 1) / Double(all.count), measurement: measurement))
             if isHeldOut { heldOut.append(measurement) } else { fitted.append(measurement) }
         }
-        let fit = try CalibrationFit(measurements: fitted)
+        let fit =
+            detector.hasFixedInput
+            ? try CalibrationFit(fixedInputMeasurements: fitted)
+            : try CalibrationFit(measurements: fitted)
         let date = Self.today()
         let cores = CPUTime.cores
         let profile = fit.profile(

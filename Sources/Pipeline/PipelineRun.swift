@@ -392,7 +392,11 @@ public final class PipelineRun: Sendable {
         -> (source: any SampleSource, isSimulated: Bool, notes: [String])
     {
         let scenario = options.scenario
-        let duration = options.duration
+        // A video runs until it ends (its length unknown, within a day): its room follows the
+        // scenario's own length, as the scene's does, unless --seconds says otherwise.
+        let duration =
+            options.video == nil || options.duration < RunOptions.videoDuration
+            ? options.duration : min(options.duration, scenario.defaultDuration)
         var system = PressureSampler.system()
         var why = "scenario \(scenario.name) simulates the machine's temperature"
         if options.timing == .virtual {
@@ -449,6 +453,7 @@ public final class PipelineRun: Sendable {
         let state = self.state.withLock { $0 }
         return RunSummary(
             scenario: options.scenario.name, isGovernorEnabled: options.governance != .off,
+            governance: options.governance,
             seed: options.seed ?? 0,
             duration: options.duration, hardwareCost: estimate.hardwareCost.fraction,
             profile: options.profile.name,

@@ -1,4 +1,5 @@
 import Capture
+import Files
 import Foundation
 import Governor
 import Tracking
@@ -31,6 +32,17 @@ extension RunOptions {
         choose(
             detector ?? .forVideo(environment: ProcessInfo.processInfo.environment),
             keepsPolicy: keepsPolicy)
+    }
+
+    /// Plays the video again from its start, with a fresh decoder (`--compare`'s second
+    /// run); nothing for the scene.
+    ///
+    /// - Throws: ``ConfigurationError`` when the video cannot be opened again.
+    public mutating func replayVideo() throws(ConfigurationError) {
+        guard case .video(let video, let groundTruth) = source else { return }
+        source = .video(
+            try VideoFrameSource(input: video.input, pacing: video.pacing),
+            groundTruth: groundTruth)
     }
 
     /// Runs `detector`. On real video a detector other than the scene's blob detector walks

@@ -18,7 +18,7 @@ public struct RunOptions: Sendable {
     }
 
     /// How far the governor adapts the pipeline.
-    public enum Governance: String, Sendable, CaseIterable {
+    public enum Governance: String, Sendable, CaseIterable, Codable {
         /// To pressure, and to the pipeline's own missed frame deadlines (a busy host).
         case full = "on"
         /// Not at all: the settings stay as requested.

@@ -40,7 +40,7 @@ public enum RunReport {
     /// The run summary as Markdown: results, the governor's changes, the notes.
     public static func markdown(_ summary: RunSummary) -> String {
         var text =
-            "# Headroom run: \(summary.scenario), governor \(summary.isGovernorEnabled ? "on" : "off")\n\n"
+            "# Headroom run: \(summary.scenario), governor \(summary.governance.rawValue)\n\n"
         text += "| figure | value |\n|---|---:|\n"
         // Values carry names users chose (a video's path): escaped like a launch report's.
         for (name, value) in figures(summary) {
@@ -70,7 +70,7 @@ public enum RunReport {
             summary.launch.phase(named: LaunchPhase.processStart.name)?.start ?? .zero
         return RunReportData(
             title:
-                "headroom run — \(summary.scenario), governor \(summary.isGovernorEnabled ? "on" : "off")",
+                "headroom run — \(summary.scenario), governor \(summary.governance.rawValue)",
             context: [
                 "profile \(summary.profile), seed \(summary.seed), \(summary.duration.seconds.fixed(0)) s",
                 summary.isSimulated

@@ -25,6 +25,11 @@ public enum DetectorKind: String, Sendable, Hashable, CaseIterable, Codable {
     /// is measured at the sizes it runs at, not at smaller ones.
     public var workPerPixelGrowsWithSize: Bool { self == .hog }
 
+    /// Whether the detector's work is set by an input of fixed size, whatever the frame's (the
+    /// neural detector resizes every frame to its network's input): it costs per frame, not
+    /// per pixel, and `calibrate` measures it so (the profile's `videoDataFrameShare`).
+    public var hasFixedInput: Bool { self == .personSSD }
+
     /// The tracker's settings for this detector's boxes and scores: ByteTrack's defaults,
     /// except for the neural person detector. ByteTrack keeps boxes under 0.5 for a second
     /// stage that only continues tracks still held, since a detector's unsure boxes are mostly

@@ -30,6 +30,9 @@ enum CalibrateCommand {
             {"rows", "meanAbsoluteError", "meanRelativeError"}, "date", "cores",
             "resolutionScale", "frameRateScale", "detector"}. HOG is measured at the sizes it
             runs at on video (its work per pixel grows with the frame), at a few frames a second.
+            The neural detector (person-ssd) resizes every frame to its network's input, so its
+            work is per frame: the fit prices its frames apart from its pixels (the profile's
+            videoDataFrameShare).
             """,
         options: Options.self,
         run: { arguments in
@@ -46,15 +49,6 @@ enum CalibrateCommand {
             // minute, as a given --out was when parsed.
             if arguments[\.out] == nil {
                 _ = try Arguments.destination(path, as: .file, for: "--out")
-            }
-            // The host profile prices CPU per pixel; the neural detector's work per frame is
-            // set by its network's input, whatever the frame's size.
-            if arguments[\.detector] == .personSSD {
-                throw UsageError(
-                    description:
-                        "--detector person-ssd: not measured yet: its work per frame is fixed by"
-                        + " the network's input size, which the host profile's pixel-rate model"
-                        + " does not price; calibrate blob, motion or hog")
             }
             let calibration = HostCalibration(
                 seconds: arguments[\.seconds], detector: arguments[\.detector])
@@ -149,6 +143,14 @@ struct CalibrationText {
             "  per pixel: drawing \((fit.readoutSecondsPerPixel * 1e9).fixed(2)) ns,"
                 + " detector and tracker \((fit.consumerSecondsPerPixel * 1e9).fixed(2)) ns"
                 + " (thread CPU time)",
+        ]
+        if let share = fit.videoDataFrameShare {
+            lines.append(
+                "  per frame: \((share * 100).fixed(2)) % of the budget for each frame a second"
+                    + " (\((share * Double(report.cores) * 1000).fixed(1)) ms of CPU a frame:"
+                    + " the detector's fixed input)")
+        }
+        lines += [
             "  storage: "
                 + (report.profile.storageWriteRate.map {
                     "\($0) sustained (\(report.profile.sources["storageWriteRate"] ?? ""))"

@@ -29,10 +29,12 @@ enum RunCommand {
             live progress, then writes the run report (run.json, run.md, run.html,
             launch.trace.json, launch.md) and what it saw (detections.txt and tracks.txt,
             MOTChallenge lines numbered by video frame) into --out (default runs/<time>) and
-            adds the run to the history. --clock virtual plays the scene on virtual time: as fast as the machine
-            goes, the same report on any machine (pressure from --trace or the model).
+            adds the run to the history. --clock virtual plays the scene, or a video file frame
+            by frame at its own rate, on virtual time: as fast as the machine goes, the same
+            report on any machine (pressure from --trace or the model).
             Scenarios: default (a steady room), thermal-ramp (the room heats up). --compare runs
-            the scenario with the governor on and then off and prints both side by side.
+            the scenario (or plays the video file twice) with the governor on and then off and
+            prints both side by side.
             --record PATH records the frames the pipeline sees as a Y4M movie (adding a movie
             output with "usesProVideoStorage": true when the session has none) through the pro
             video storage reserve (see `headroom storage`); a session's own movie output
@@ -88,6 +90,8 @@ enum RunCommand {
             var hasFailed = false
             for (index, governance) in modes.enumerated() where stop.received == nil {
                 options.governance = governance
+                // --compare plays a video file again from its start.
+                if index > 0 { try options.replayVideo() }
                 let directory =
                     modes.count > 1
                     ? "\(out.path)/governor-\(governance == .off ? "off" : "on")" : out.path
@@ -213,7 +217,7 @@ enum RunCommand {
         let clock = Option<RunTiming>.choice(
             "--clock",
             "play the run on real time, or on virtual time: as fast as the machine goes, the"
-                + " same report on any machine (the scene only)", default: .real)
+                + " same report on any machine (the scene, or a video file)", default: .real)
         let seed = Option<Int>.integer(
             "--seed", "N", "seed of the synthetic scene", in: 0...Int(Int32.max), default: 1)
         let session = Option<String?>.path(
@@ -231,8 +235,9 @@ enum RunCommand {
         let source = Option<String?>.path(
             "--source", "FILE|-|v4l2:DEVICE", "real video instead of the synthetic scene")
         let pace = Option<VideoPacing>.choice(
-            "--pace", "take video frames at the video's rate (file) or as fast as they go (max)",
-            default: .file
+            "--pace", [VideoPacing.file, .max].map(\.rawValue),
+            "take video frames at the video's rate (file) or as fast as they go (max)",
+            default: VideoPacing.file.rawValue, make: { VideoPacing(rawValue: $0) }
         ).within("--source")
         let gt = Option<String?>.path(
             "--gt", "FILE", "MOTChallenge ground truth for --source, by video frame"
@@ -302,8 +307,11 @@ enum RunCommand {
                 throw UsageError(
                     description: "\(arguments.name(option)): one per run, not with --compare")
             }
-            if arguments.isGiven(\.source) {
-                throw UsageError(description: "--source: one per run, not with --compare")
+            if let source = arguments[\.source], case .file = VideoInput(argument: source) {
+            } else if arguments.isGiven(\.source) {
+                throw UsageError(
+                    description:
+                        "--source: --compare plays the video twice: a file, not a stream or camera")
             }
         }
         if arguments[\.serve] == nil {
@@ -314,10 +322,16 @@ enum RunCommand {
             }
         }
         let clock = arguments[\.clock]
-        if clock == .virtual, arguments[\.source] != nil {
-            throw UsageError(
-                description:
-                    "--clock virtual: plays the synthetic scene; real video runs on real time")
+        if clock == .virtual, let source = arguments[\.source] {
+            if case .camera = VideoInput(argument: source) {
+                throw UsageError(
+                    description: "--clock virtual: a camera is live; it runs on real time")
+            }
+            if arguments.isGiven(\.pace) {
+                throw UsageError(
+                    description:
+                        "--pace: on virtual time the video plays frame by frame at its own rate")
+            }
         }
         if arguments[\.source] == nil, arguments[\.gt] != nil || arguments.isGiven(\.pace) {
             throw UsageError(description: "--gt and --pace apply to --source only")
@@ -341,8 +355,10 @@ enum RunCommand {
         }
         options.outputs.storageDirectory = arguments[\.storage] ?? StorageCommand.defaultDirectory
         if let source = arguments[\.source] {
+            // On virtual time every frame, each at its time in the video: the same run anywhere.
             let video = try VideoFrameSource(
-                input: VideoInput(argument: source), pacing: arguments[\.pace])
+                input: VideoInput(argument: source),
+                pacing: clock == .virtual ? .frameByFrame : arguments[\.pace])
             options.useVideo(
                 video, groundTruth: try arguments[\.gt].map(MOTInput.readIdentities) ?? [],
                 detector: arguments[\.detector], keepsDuration: arguments[\.seconds] != nil,

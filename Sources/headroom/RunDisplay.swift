@@ -132,11 +132,12 @@ final class RunDisplay: Sendable {
 
     /// The governor-on/off table of `--compare`.
     static func comparisonText(on: RunSummary, off: RunSummary) -> String {
-        var table = TextTable(
-            headings: ["", "governor on", "governor off"], numericColumns: [1, 2])
+        // Named as it ran: a run that followed pressure alone is "governor pressure-only".
+        let governed = "governor \(on.governance.rawValue)"
+        var table = TextTable(headings: ["", governed, "governor off"], numericColumns: [1, 2])
         for (left, right) in zip(RunReport.figures(on), RunReport.figures(off)) {
             table.rows.append([left.0, left.1, right.1])
         }
-        return "\n== \(on.scenario): governor on vs off (seed \(on.seed))\n" + table.text
+        return "\n== \(on.scenario): \(governed) vs off (\(on.source))\n" + table.text
     }
 }

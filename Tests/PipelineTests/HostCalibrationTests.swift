@@ -134,6 +134,47 @@ struct HostCalibrationTests {
         }
     }
 
+    @Test("a fixed-input detector: work per frame told from work per pixel, priced exactly")
+    func fixedInputDetector() throws {
+        // Drawing and conversion 1.2e-9 s a pixel, the network 14 ms a frame, on two cores.
+        let (secondsPerPixel, secondsPerFrame, overhead, cores) = (1.2e-9, 0.014, 0.01, 2)
+        func measure(_ point: CalibrationPoint) -> CalibrationMeasurement {
+            let seconds = 2.0
+            let frames = Int(point.frameRate.framesPerSecond * Double(point.cameras) * seconds)
+            let pixels = Double(frames * point.pixelsPerFrame)
+            let cpu =
+                pixels * secondsPerPixel + Double(frames) * secondsPerFrame
+                + overhead * Double(point.cameras) * seconds * Double(cores)
+            return CalibrationMeasurement(
+                point: point, seconds: seconds, frames: frames, droppedFrames: 0,
+                processCPUSeconds: cpu, readoutCPUSeconds: pixels * 1e-9,
+                consumerCPUSeconds: Double(frames) * secondsPerFrame, cores: cores)
+        }
+        let fit = try CalibrationFit(
+            fixedInputMeasurements: HostCalibration.fixedInputFitPoints.map(measure))
+        let frameShare = try #require(fit.videoDataFrameShare)
+        #expect(abs(frameShare - secondsPerFrame / Double(cores)) < 1e-9)
+        #expect(abs(fit.pixelRate - 2 / (secondsPerPixel / Double(cores))) / fit.pixelRate < 1e-9)
+        #expect(abs(fit.perCameraOverhead - overhead) < 1e-9)
+        let profile = fit.profile(
+            cores: cores, date: "2026-12-05", points: HostCalibration.fixedInputFitPoints,
+            detector: .personSSD)
+        #expect(profile.videoDataFrameShare == frameShare)
+        #expect(profile.sources["videoDataFrameShare"]?.contains("per frame") == true)
+        let validation = CalibrationValidation(
+            measurements: HostCalibration.fixedInputHeldOutPoints.map(measure), profile: profile)
+        #expect(try #require(validation.meanAbsoluteError) < 1e-9)
+        // The profile survives its JSON, and a share out of range is refused, naming it.
+        let data = try JSONEncoder().encode(profile)
+        #expect(try DeviceProfile.decode(data).videoDataFrameShare == frameShare)
+        var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        object["videoDataFrameShare"] = 1.5
+        let error = try #require(throws: ConfigurationError.self) {
+            try DeviceProfile.decode(try JSONSerialization.data(withJSONObject: object))
+        }
+        #expect(error.description.contains("videoDataFrameShare"))
+    }
+
     @Test("the mean absolute error averages |predicted − measured| over rows that kept up")
     func meanAbsoluteError() {
         let point = CalibrationPoint(width: 640, height: 360, frameRate: 30)

@@ -149,6 +149,64 @@ struct PipelineRunTests {
         #expect(summary.source == "scene seed 1 (two-tone)")
     }
 
+    /// The size of ``makeClip(in:frames:frameRate:)``'s frames.
+    static let clipSize = (width: 160, height: 96)
+
+    /// A clip of `frames` frames: a bright block walking right over a dark floor, with its
+    /// ground truth.
+    static func makeClip(in directory: String, frames: Int, frameRate: FrameRate) throws
+        -> (path: String, truth: [MOTRecord])
+    {
+        let (width, height) = clipSize
+        let clip = "\(directory)/clip.y4m"
+        let encoder = try VideoEncoder(
+            path: clip, width: width, height: height, frameRate: frameRate, layout: .gray,
+            field: "clip")
+        var truth: [MOTRecord] = []
+        for index in 0..<frames {
+            var pixels = [UInt8](repeating: 30, count: width * height)
+            let x = 10 + index * (width - 40) / frames
+            for y in 20..<80 { for column in x..<(x + 20) { pixels[y * width + column] = 200 } }
+            try encoder.write(pixels)
+            truth.append(
+                MOTRecord(
+                    frame: index + 1, id: 1,
+                    box: BoundingBox(minX: Double(x), minY: 20, width: 20, height: 60)))
+        }
+        try encoder.finish()
+        return (clip, truth)
+    }
+
+    @Test(
+        "a video file on virtual time plays frame by frame at its rate: the same report twice",
+        .enabled(if: ExecutableSearch.find("ffmpeg") != nil))
+    func videoOnVirtualTime() async throws {
+        let directory = NSTemporaryDirectory() + "headroom-virtual-video-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (clip, truth) = try Self.makeClip(in: directory, frames: 80, frameRate: 10)
+        func play() async throws -> RunSummary {
+            var options = RunOptions(duration: .seconds(60), scenario: .thermalRamp)
+            options.timing = .virtual
+            options.useVideo(
+                try VideoFrameSource(input: .file(clip), pacing: .frameByFrame),
+                groundTruth: truth, detector: .blob, keepsDuration: false, keepsSession: false,
+                keepsPolicy: false)
+            return try await PipelineRun(options: options).run()
+        }
+        let idle = try await play()
+        let load = Load()
+        var loaded = try await play()
+        load.stop()
+        loaded.launch = idle.launch
+        #expect(idle == loaded)
+        // Every frame, each at its time in the video: 80 frames at 10 a second.
+        #expect(idle.framesProcessed == 80 && idle.framesDropped == 0)
+        #expect(abs(idle.duration.seconds - 7.9) < 0.11, "\(idle.duration)")
+        #expect(try #require(idle.quality).idf1 > 0.9)
+    }
+
     @Test(
         "a video runs through the pipeline once, scored against its ground truth, annotated",
         .enabled(if: ExecutableSearch.find("ffmpeg") != nil))
@@ -159,23 +217,8 @@ struct PipelineRunTests {
         try FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        // 45 frames: a bright block walking right over a dark floor, and its ground truth.
-        let (width, height) = (160, 96)
-        let clip = "\(directory)/clip.y4m"
-        let encoder = try VideoEncoder(
-            path: clip, width: width, height: height, frameRate: 30, layout: .gray, field: "clip")
-        var truth: [MOTRecord] = []
-        for index in 0..<45 {
-            var pixels = [UInt8](repeating: 30, count: width * height)
-            let x = 10 + index * 2
-            for y in 20..<80 { for column in x..<(x + 20) { pixels[y * width + column] = 200 } }
-            try encoder.write(pixels)
-            truth.append(
-                MOTRecord(
-                    frame: index + 1, id: 1,
-                    box: BoundingBox(minX: Double(x), minY: 20, width: 20, height: 60)))
-        }
-        try encoder.finish()
+        let (width, height) = (Self.clipSize.width, Self.clipSize.height)
+        let (clip, truth) = try Self.makeClip(in: directory, frames: 45, frameRate: 30)
         var options = RunOptions(
             duration: .seconds(600),
             source: .video(
