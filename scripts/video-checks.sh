@@ -86,6 +86,9 @@ status=0
 wait "$pid" || status=$?
 ((status == 143)) || fail "SIGTERM: exit $status, expected 143: $(cat "$work/term.err")"
 [[ $(json "$work/term/run.json" "d['wasInterrupted']") == True ]] || fail "run.json should say interrupted"
+for seen in detections.txt tracks.txt; do
+  [[ -f $work/term/$seen ]] || fail "the interrupted run should leave its $seen"
+done
 term_frames=$(frames "$work/term/annotated.mp4")
 ((term_frames > 0 && term_frames < 600)) || fail "the interrupted annotated video holds $term_frames frames"
 # Real people with the real detector (the default with --source: the neural person detector,

@@ -74,7 +74,7 @@ struct RGBCanvas {
         self.height = height
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         let count = min(luma.count, width * height)
-        guard let chroma,
+        guard let chroma, luma.count == width * height,
             (chroma.width, chroma.height) == ChromaPlanes.size(forFrameWidth: width, height: height)
         else {
             for index in 0..<count {
@@ -92,7 +92,7 @@ struct RGBCanvas {
                     chroma.red.withUnsafeBufferPointer { red in
                         for y in 0..<height {
                             let chromaRow = (y >> 1) * chroma.width
-                            for x in 0..<width where y * width + x < count {
+                            for x in 0..<width {
                                 let index = y * width + x
                                 let cb = Int(blue[chromaRow + x >> 1]) - 128
                                 let cr = Int(red[chromaRow + x >> 1]) - 128

@@ -10,7 +10,10 @@ import Tracking
 /// A MOTChallenge file a run writes as it goes (the detector's boxes, the tracks), so that
 /// anyone can score or compare them: lines gathered in memory and spilled in blocks to an
 /// unnamed temporary file (a day's run keeps flat memory and nothing appears half-written in
-/// the report directory), then copied atomically to their place when the run ends.
+/// the report directory), then copied atomically to their place when the run ends. A log keeps
+/// at most ``capacity`` bytes — by default what `headroom track` and `evaluate` read, about
+/// six million boxes — so a run of days keeps flat disk too: lines past it are counted, not
+/// kept (``droppedRecords``).
 final class MOTLog: Sendable {
     /// Bytes of lines held before they are spilled to the temporary file.
     static let spillSize = 1 << 18
@@ -19,14 +22,25 @@ final class MOTLog: Sendable {
         var pending = ""
         /// The unnamed temporary file; -1 before the first spill.
         var descriptor: Int32 = -1
+        /// Bytes of lines kept, spilled or pending.
+        var bytes = 0
+        /// Records past ``capacity``, not kept.
+        var dropped = 0
         /// Why lines were lost, once they were (the temporary file could not be written).
         var problem: String?
     }
 
     private let spill = LockedState(Spill())
+    /// The most bytes of lines kept.
+    let capacity: Int
 
-    /// An empty log.
-    init() {}
+    /// An empty log keeping at most `capacity` bytes of lines.
+    init(capacity: Int = MOTFile.maximumFileSize) {
+        self.capacity = capacity
+    }
+
+    /// Records that came past ``capacity`` and were not kept.
+    var droppedRecords: Int { spill.withLock { $0.dropped } }
 
     deinit {
         spill.withLock { if $0.descriptor >= 0 { close($0.descriptor) } }
@@ -36,8 +50,14 @@ final class MOTLog: Sendable {
     func append(_ records: [MOTRecord]) {
         guard !records.isEmpty else { return }
         let lines = MOTFile.format(records)
+        let capacity = capacity
         spill.withLock { spill in
             guard spill.problem == nil else { return }
+            guard spill.bytes + lines.utf8.count <= capacity else {
+                spill.dropped += records.count
+                return
+            }
+            spill.bytes += lines.utf8.count
             spill.pending += lines
             if spill.pending.utf8.count >= Self.spillSize { Self.flush(&spill) }
         }
@@ -111,6 +131,12 @@ struct RunRecords: Sendable {
                 paths.append(path)
             } catch {
                 notes.append("\(name) was not written: \(error)")
+            }
+            let dropped = log.droppedRecords
+            if dropped > 0 {
+                notes.append(
+                    "\(name) holds the run's first \(log.capacity >> 20) MiB of lines (what"
+                        + " headroom track reads); \(dropped) later boxes were not kept")
             }
         }
         return (paths, notes)

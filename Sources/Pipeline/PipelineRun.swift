@@ -396,7 +396,7 @@ public final class PipelineRun: Sendable {
         // scenario's own length, as the scene's does, unless --seconds says otherwise.
         let duration =
             options.video == nil || options.duration < RunOptions.videoDuration
-            ? options.duration : min(options.duration, scenario.defaultDuration)
+            ? options.duration : scenario.defaultDuration
         var system = PressureSampler.system()
         var why = "scenario \(scenario.name) simulates the machine's temperature"
         if options.timing == .virtual {
@@ -452,8 +452,7 @@ public final class PipelineRun: Sendable {
     ) -> RunSummary {
         let state = self.state.withLock { $0 }
         return RunSummary(
-            scenario: options.scenario.name, isGovernorEnabled: options.governance != .off,
-            governance: options.governance,
+            scenario: options.scenario.name, governance: options.governance,
             seed: options.seed ?? 0,
             duration: options.duration, hardwareCost: estimate.hardwareCost.fraction,
             profile: options.profile.name,

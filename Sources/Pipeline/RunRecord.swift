@@ -54,12 +54,12 @@ public struct RunSample: Hashable, Sendable, Codable {
 public struct RunSummary: Hashable, Sendable, Codable {
     /// The scenario's name.
     public var scenario: String
-    /// Whether the governor adapted the pipeline.
-    public var isGovernorEnabled: Bool
     /// What the governor followed: pressure and the pipeline's own lateness (`on`), pressure
     /// alone (`pressure-only`), or nothing (`off`). Reports name it as it was: a run that
     /// followed pressure alone is not called "governor on".
-    public var governance: RunOptions.Governance = .full
+    public var governance: RunOptions.Governance
+    /// Whether the governor adapted the pipeline (to anything).
+    public var isGovernorEnabled: Bool { governance != .off }
     /// The seed of the synthetic scene.
     public var seed: UInt64
     /// How long the run lasted (`seconds` in the JSON).
@@ -126,7 +126,7 @@ public struct RunSummary: Hashable, Sendable, Codable {
     public var trackingFiles: [String] = []
 
     private enum CodingKeys: String, CodingKey {
-        case scenario, isGovernorEnabled, governance, seed, hardwareCost, profile, isSimulated
+        case scenario, governance, seed, hardwareCost, profile, isSimulated
         case peakTemperature, worstLevel, framesProcessed, framesDropped, detectorCalls, source
         case detector, quality, trackCount, tracksStartedPerMinute, meanFramingError
         case governorChanges, governorChangeCount, samples, timing, launch, notes

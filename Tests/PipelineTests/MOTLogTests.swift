@@ -49,4 +49,19 @@ struct MOTLogTests {
             try log.write(to: "/proc/headroom-cannot/detections.txt")
         }
     }
+
+    @Test("a log keeps at most its capacity: later lines are counted, not kept")
+    func keepsItsCapacity() throws {
+        let directory = NSTemporaryDirectory() + "headroom-motlog-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let all = Self.records(1_000)
+        let firstHundred = MOTFile.format(Array(all.prefix(100))).utf8.count
+        let log = MOTLog(capacity: firstHundred)
+        for record in all { log.append([record]) }
+        #expect(log.droppedRecords == 900)
+        try log.write(to: "\(directory)/tracks.txt")
+        let text = try String(contentsOfFile: "\(directory)/tracks.txt", encoding: .utf8)
+        #expect(text == MOTFile.format(Array(all.prefix(100))))
+        #expect(MOTLog().capacity == MOTFile.maximumFileSize)
+    }
 }
