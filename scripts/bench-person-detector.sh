@@ -14,8 +14,8 @@ frames=100
 rounds=2
 while (($#)); do
   case $1 in
-    --frames) frames=$2; shift 2 ;;
-    --rounds) rounds=$2; shift 2 ;;
+    --frames) frames=${2:?--frames: expected a number of frames}; shift 2 ;;
+    --rounds) rounds=${2:?--rounds: expected a number of rounds}; shift 2 ;;
     *) bench=$1; shift ;;
   esac
 done
@@ -25,10 +25,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 ffmpeg -loglevel error -i "$video" -frames:v "$frames" -f rawvideo -pix_fmt gray "$work/frames.raw"
 
+ours() { "$bench" motion "$work/frames.raw" 768 576 --detector person-ssd --scale 1 --scale 0.8 --json >"$work/ours-$round.json"; }
+hog() { "$bench" motion "$work/frames.raw" 768 576 --detector hog --scale 1 --json >"$work/hog-$round.json"; }
+opencv() { /usr/bin/python3 scripts/bench_person_opencv.py "$work/frames.raw" 768 576 >"$work/opencv-$round.json"; }
 for ((round = 1; round <= rounds; round++)); do
-  ours() { "$bench" motion "$work/frames.raw" 768 576 --detector person-ssd --scale 1 --scale 0.8 --json >"$work/ours-$round.json"; }
-  hog() { "$bench" motion "$work/frames.raw" 768 576 --detector hog --scale 1 --json >"$work/hog-$round.json"; }
-  opencv() { /usr/bin/python3 scripts/bench_person_opencv.py "$work/frames.raw" 768 576 >"$work/opencv-$round.json"; }
   if ((round % 2)); then ours; opencv; hog; else hog; opencv; ours; fi
 done
 

@@ -10,6 +10,7 @@ Prints {"rows": [{"name": "300x300", "p50Milliseconds": ...}, ...]}.
 import json
 import os
 import statistics
+import subprocess
 import sys
 import time
 
@@ -20,14 +21,12 @@ SIZES = ((300, 300), (320, 240))
 
 
 def model_directory():
-    """Where scripts/person-model.sh installed the model (as `headroom run` looks for it)."""
-    homes = [os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share")]
-    homes += (os.environ.get("XDG_DATA_DIRS") or "/usr/local/share:/usr/share").split(":")
-    for home in homes:
-        directory = os.path.join(home, "headroom", "models")
-        if os.path.exists(os.path.join(directory, "person-ssdlite.pb")):
-            return directory
-    sys.exit("bench_person_opencv.py: no person-ssdlite.pb; install it with scripts/person-model.sh")
+    """Where scripts/person-model.sh installed the model, as it finds it (`--find`)."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "person-model.sh")
+    found = subprocess.run([script, "--find"], capture_output=True, text=True)
+    if found.returncode != 0:
+        sys.exit(f"bench_person_opencv.py: {found.stderr.strip() or found.stdout.strip()}")
+    return found.stdout.strip()
 
 
 def main():
@@ -41,6 +40,8 @@ def main():
             os.path.join(directory, "person-ssdlite.pb"),
             os.path.join(directory, "person-ssdlite-300.pbtxt"))
         times = []
+        if len(frames) < 2:
+            sys.exit("bench_person_opencv.py: RAWFILE: expected at least two whole frames")
         for index, frame in enumerate(frames):
             began = time.perf_counter()
             bgr = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)

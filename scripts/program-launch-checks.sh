@@ -104,6 +104,18 @@ grep -q "open_camera" "$work/traced.md" || fail "the imported trace lacks its ph
 if /usr/bin/python3 -c 'import cv2' 2>/dev/null; then
   ffmpeg -loglevel error -y -f lavfi -i testsrc2=size=320x240:rate=25 -frames:v 10 "$work/clip.avi"
   example="$(dirname "${BASH_SOURCE[0]}")/../examples/python/people_detector.py"
+  # Without its model, or with a model cut short, it stops at once: exit 2 naming the installer.
+  mkdir -p "$work/no-models" "$work/cut-models"
+  models=$("$(dirname "${BASH_SOURCE[0]}")/person-model.sh" --find)
+  head -c 1000 "$models/person-ssdlite.pb" >"$work/cut-models/person-ssdlite.pb"
+  cp "$models/person-ssdlite-300.pbtxt" "$work/cut-models/"
+  for broken in no-models cut-models; do
+    status=0
+    /usr/bin/python3 "$example" --no-service --frames 1 --source "$work/clip.avi" \
+      --models "$work/$broken" >/dev/null 2>"$work/py-$broken.err" || status=$?
+    ((status == 2)) && grep -qF "scripts/person-model.sh" "$work/py-$broken.err" \
+      || fail "the Python example with $broken: exit $status: $(cat "$work/py-$broken.err")"
+  done
   for variant in eager deferred; do
     flags=(--no-service --frames 1 --source "$work/clip.avi")
     [[ $variant == deferred ]] && flags+=(--deferred)

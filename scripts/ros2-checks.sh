@@ -33,6 +33,8 @@ skip() {
   || skip "the ROS 2 wheels are for CPython 3.11, $python is $($python --version 2>&1)"
 command -v unshare >/dev/null && command -v ip >/dev/null \
   || skip "unshare (util-linux) and ip (iproute2) are needed for the network namespace"
+unshare -n true 2>/dev/null \
+  || skip "unshare -n cannot make a network namespace here (it needs root or user namespaces)"
 
 # The virtualenv, made anew when the pins change (its stamp is their hash). Debian's pytest
 # from the system's site packages; the ROS wheels only from here.

@@ -43,7 +43,7 @@ launch.end("imports")
 # Heaviest first: (name, the network's input size (width, height) in pixels, frame stride,
 # cost). At a stride of n the network sees every n-th processed frame and the frames between keep
 # its boxes. The costs are milliseconds a processed frame on vtest.avi (768×576) on a 2-core VM,
-# one thread (people counted by eye found at 300×300: 27 of 27, at 320×240: 22 of 27;
+# one thread (people counted by eye found at 300×300: 26 of 27, at 320×240: 22 of 27;
 # scripts/person_detector_check.py); only their ratios matter to the governor. The same ladder as
 # `headroom run --detector person-ssd`.
 LADDER = [
@@ -209,6 +209,17 @@ def main() -> int:
         print(f"people_detector.py: {arguments.source}, {fps:g} fps"
               + ("" if client is None else f", governed by {arguments.service}"), file=sys.stderr)
     next_due = 0.0  # video time at which the next frame may be processed (the advised rate)
+
+    def follow_advice(now):
+        """Reports the window's work (none while paused) and takes the advice it gets back."""
+        nonlocal window_work, window_frames, window_late, window_dropped, last_report, rate, step
+        advice = client.report(
+            window_frames, late=window_late, dropped=window_dropped, work_seconds=window_work,
+            target_seconds=1.0 / (rate if rate > 0 else fps))
+        window_work, window_frames, window_late, window_dropped = [], 0, 0, 0
+        last_report = now
+        rate, step = advice.frame_rate, min(advice.ladder_step, len(LADDER) - 1)
+
     index = -1
     first_frame = True
     while True:
@@ -228,7 +239,11 @@ def main() -> int:
                 launch.end("deferred.start")
         video_time = index / fps
         if rate <= 0 or video_time + 1e-9 < next_due:
-            continue  # the advice: fewer frames (or a pause)
+            # The advice: fewer frames, or a pause, during which it keeps asking once a second
+            # (else the pause would outlast the advice).
+            if rate <= 0 and client is not None and time.monotonic() - last_report >= 1.0:
+                follow_advice(time.monotonic())
+            continue
         # The camera's clock: a wanted frame that arrived while we were busy is gone (but for the
         # first, which a deferred start loads the detector for).
         lateness = time.monotonic() - start - video_time
@@ -274,12 +289,7 @@ def main() -> int:
             print(f"people_detector.py: {now - start:.0f} s, frame {index + 1}, {processed} processed,"
                   f" {LADDER[step][0]} at {rate:g} fps", file=sys.stderr)
         if client is not None and now - last_report >= 1.0:
-            advice = client.report(
-                window_frames, late=window_late, dropped=window_dropped, work_seconds=window_work,
-                target_seconds=1.0 / rate)
-            window_work, window_frames, window_late, window_dropped = [], 0, 0, 0
-            last_report = now
-            rate, step = advice.frame_rate, min(advice.ladder_step, len(LADDER) - 1)
+            follow_advice(now)
     elapsed = time.monotonic() - start
     if writer is not None:
         writer.release()
