@@ -42,7 +42,7 @@ except ImportError:
         sys.path.append(_checkout)
 
 try:
-    from headroom_client import Client, HeadroomError
+    from headroom_client import BackingOff, Client
     from diagnostics_mapping import DiagnosticsState, Level, Status
 except ImportError as error:  # pragma: no cover - said plainly instead
     sys.exit(f"{NODE_NAME}: {error}: install Headroom's Python client (pip install "
@@ -184,7 +184,7 @@ class ServiceFollower:
                     self.state.pressure_event(event.data)
                 elif event.name == "advice":
                     self.state.advice_event(event.data)
-            except ValueError as error:
+            except Exception as error:  # noqa: BLE001 - one bad event must not end the thread
                 self.log(f"skipped an {event.name} event: {error}")
 
     def _poll(self) -> None:
@@ -194,10 +194,10 @@ class ServiceFollower:
         while True:
             try:
                 reading, clients = client.pressure(), client.clients()
-            except HeadroomError as error:
-                # While the client backs off, its error says so and repeats the cause: the
-                # cause, as first seen, is what the STALE message tells.
-                if was_answering is not False or not str(error).startswith("backing off"):
+            except Exception as error:  # noqa: BLE001 - the thread must outlive any failure
+                # While the client backs off, its error repeats the cause: the cause, as
+                # first seen, is what the STALE message tells.
+                if was_answering is not False or not isinstance(error, BackingOff):
                     self.state.failed(str(error))
                 if was_answering is not False:
                     self.log(f"the headroom service does not answer: {error}")

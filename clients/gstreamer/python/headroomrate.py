@@ -151,6 +151,18 @@ def _ladder_file(path: str) -> Ladder:
     if unknown:
         raise PropertyError(f"{where}: {unknown[0]}",
                             f"unknown key; expected one of {', '.join(sorted(_FILE_KEYS))}")
+    # The fields without a property of their own are checked here, as the service would.
+    share = value.get("share")
+    if share is not None and (isinstance(share, bool) or not isinstance(share, (int, float))
+                              or not 0 < share <= 1):
+        raise PropertyError(f"{where}: share", f"expected a share above 0, at most 1, got {share!r}")
+    shed_first = value.get("shedFirst")
+    if shed_first is not None and shed_first not in ("ladder", "frameRate", "cheapest"):
+        raise PropertyError(f"{where}: shedFirst",
+                            f"expected ladder, frameRate or cheapest, got {shed_first!r}")
+    follows = value.get("followsLevels")
+    if follows is not None and not isinstance(follows, bool):
+        raise PropertyError(f"{where}: followsLevels", f"expected true or false, got {follows!r}")
     entries = value.get("ladder")
     if not isinstance(entries, list) or not 1 <= len(entries) <= 16:
         raise PropertyError(f"{where}: ladder", "expected an array of 1 to 16 steps")
@@ -279,7 +291,7 @@ class AdviceFollower:
                 settings.client_name, priority=settings.priority,
                 nominal_frame_rate=nominal, min_frame_rate=minimum, ladder=list(ladder.steps),
                 share=ladder.field("share"), shed_first=ladder.field("shedFirst"),
-                follows_levels=bool(ladder.field("followsLevels")))
+                follows_levels=ladder.field("followsLevels") is True)
         except RequestError as error:
             self._fail(f"the service refused the registration: {error}")
             return

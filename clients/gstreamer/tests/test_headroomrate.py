@@ -114,6 +114,11 @@ def test_a_registration_file_gives_its_ladder_and_fields(tmp_path: Path) -> None
     ('{"ladder": [{"name": "a", "cost": 1, "size": 2}]}', "ladder[0].size: unknown key"),
     ('[1, 2]', "expected a JSON object"),
     ('{"ladder": ', "expected JSON"),
+    ('{"ladder": [{"name": "a", "cost": 1}], "share": 2}', "share: expected a share above 0"),
+    ('{"ladder": [{"name": "a", "cost": 1}], "shedFirst": "pixels"}',
+     "shedFirst: expected ladder, frameRate or cheapest, got 'pixels'"),
+    ('{"ladder": [{"name": "a", "cost": 1}], "followsLevels": "false"}',
+     "followsLevels: expected true or false, got 'false'"),
 ])
 def test_a_bad_registration_file_is_refused_naming_the_field(
         tmp_path: Path, body: str, words: str) -> None:

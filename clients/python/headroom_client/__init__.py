@@ -17,6 +17,7 @@ answering nonsense), they return nominal advice (``advice.is_fallback``) with th
 
 from .client import (
     Advice,
+    BackingOff,
     Client,
     Event,
     GovernedClient,
@@ -29,6 +30,7 @@ from .client import (
 
 __all__ = [
     "Advice",
+    "BackingOff",
     "Client",
     "Event",
     "GovernedClient",

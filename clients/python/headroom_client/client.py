@@ -78,8 +78,8 @@ class RequestError(HeadroomError):
         self.hint = hint
 
 
-class _BackingOff(ServiceUnavailable):
-    """The client waits before trying again after ``cause``."""
+class BackingOff(ServiceUnavailable):
+    """The client waits ``seconds`` before trying again after ``cause`` (no request was made)."""
 
     def __init__(self, seconds: float, cause: Optional[HeadroomError]) -> None:
         after = f" after: {_reason(cause)}" if cause is not None else ""
@@ -425,7 +425,7 @@ class Client:
         A failure (see `_backs_off`) starts or lengthens the back-off; a success ends it."""
         now = time.monotonic()
         if now < self._retry_at:
-            raise _BackingOff(self._retry_at - now, self._last_failure)
+            raise BackingOff(self._retry_at - now, self._last_failure)
         try:
             result = work(_Deadline(self.timeout))
         except HeadroomError as error:
@@ -775,7 +775,7 @@ def _backs_off(error: HeadroomError) -> bool:
     """Whether `error` means waiting before the next try: the service is unreachable, slow,
     failing or not speaking API v1, or refuses this client's token; not for a request the
     service refuses as invalid (the next one may be fine)."""
-    if isinstance(error, _BackingOff):
+    if isinstance(error, BackingOff):
         return False
     if isinstance(error, RequestError):
         return error.status in (401, 403, 404)
@@ -800,7 +800,7 @@ def _hint(status: int, has_token: bool) -> Optional[str]:
 
 def _reason(error: HeadroomError) -> str:
     """A one-line reason for nominal advice after `error`."""
-    if isinstance(error, _BackingOff):
+    if isinstance(error, BackingOff):
         if error.cause is None:
             return f"headroom service unavailable ({error})"
         return f"{_reason(error.cause)}; retrying in {error.seconds:.1f} s"
