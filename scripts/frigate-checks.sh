@@ -83,6 +83,13 @@ assert {detect[i][0] for i in off} == {"front_door", "yard"}, detect
 after = detect[max(off) + 1:]
 assert {camera for camera, payload in after if payload == "ON"} == {"front_door", "yard"}, after
 assert profiles[-1] == "none" and events[-1][1] in ("ON", "none"), events[-3:]
+# Handed back on stop, when the trace ended (45 s), apart from the restore when it cooled
+# (about 31 s): Frigate's own profile sent again well after the restore.
+lines = [line.split() for line in open(sys.argv[1])]
+last_off = max(float(fields[0]) for fields in lines if fields[3] == "OFF")
+nones = [float(fields[0]) for fields in lines
+         if fields[2] == "frigate/profile/set" and fields[3] == "none" and float(fields[0]) > last_off]
+assert nones and nones[-1] - nones[0] >= 8, ("no hand-back on stop after the restore", nones)
 print("profiles %s; detection off on %d cameras, then on again" % (" → ".join(profiles), len(off)))
 PY
 grep -q "frigate: profile minimal, detection off" "$work/serve.err" \

@@ -199,12 +199,14 @@ public final class MQTTConnection: Sendable {
 
     /// Starts the network thread, which connects (and reconnects) on its own; returns at once.
     ///
-    /// - Throws: ``MQTTError/library(_:)`` when the thread cannot start or the broker's name
-    ///   cannot be used at all.
+    /// - Throws: ``MQTTError/library(_:)`` when the thread cannot start or the broker's
+    ///   address cannot be used at all (a name that does not resolve yet is tried again).
     public func start() throws(MQTTError) {
         let result = mosquitto_connect_async(handle.pointer, broker.host, Int32(broker.port), 30)
-        // A broker that is down now is no error: the thread keeps trying.
-        if result != MOSQ_ERR_SUCCESS.rawValue && result != MOSQ_ERR_ERRNO.rawValue {
+        // A broker that is down now, or whose name does not resolve yet (at boot, before the
+        // network), is no error: the thread keeps trying.
+        let retried = [MOSQ_ERR_SUCCESS, MOSQ_ERR_ERRNO, MOSQ_ERR_EAI].map(\.rawValue)
+        if !retried.contains(result) {
             try Self.check(result, "connecting to \(broker)")
         }
         try Self.check(mosquitto_loop_start(handle.pointer), "the network thread")

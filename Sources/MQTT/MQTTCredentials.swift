@@ -22,9 +22,9 @@ public struct MQTTCredentials: Sendable, Equatable {
         var text = try SecretFile.read(path, limit: 4096)
         // A byte-order mark some editors write is not part of the user name.
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
-            $0.hasSuffix("\r") ? $0.dropLast() : $0
-        }
+        // Any line ends: LF, and CRLF, which is one Character in Swift (a split on "\n" alone
+        // never sees it).
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         guard lines.count >= 2, !lines[0].isEmpty, !lines[1].isEmpty,
             lines.dropFirst(2).allSatisfy(\.isEmpty)
         else {

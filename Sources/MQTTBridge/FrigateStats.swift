@@ -23,6 +23,11 @@ public struct FrigateStats: Equatable, Sendable {
             && lhs.inferenceSeconds == rhs.inferenceSeconds
     }
 
+    /// The frame rates a camera's stats may give; others are left out.
+    static let framesPerSecond = 0.0...1000
+    /// The inference times a detector's stats may give, milliseconds; others are left out.
+    static let inferenceMilliseconds = 0.001...60_000
+
     /// The stats in `json`; nil when it is not a stats object with at least one camera and one
     /// detector.
     public init?(json: [UInt8]) {
@@ -34,10 +39,12 @@ public struct FrigateStats: Equatable, Sendable {
             .filter { $0["camera_fps"] != nil }
         let speeds = ((root["detectors"] as? [String: Any]) ?? [:]).values
             .compactMap { ($0 as? [String: Any])?["inference_speed"] as? Double }
-            .filter { $0.isFinite && $0 > 0 }.sorted()
+            .filter { Self.inferenceMilliseconds.contains($0) }.sorted()
         guard !cameras.isEmpty, !speeds.isEmpty else { return nil }
+        // Values no camera or detector has (a payload that lies) are left out, so nothing
+        // derived from them can overflow.
         func sum(_ key: String) -> Double {
-            cameras.compactMap { $0[key] as? Double }.filter { $0.isFinite && $0 >= 0 }
+            cameras.compactMap { $0[key] as? Double }.filter { Self.framesPerSecond.contains($0) }
                 .reduce(0, +)
         }
         processedPerSecond = sum("process_fps")

@@ -36,6 +36,8 @@ public final class HostStatePublisher: Sendable {
         var discovered: DiscoveryBasis?
         /// Entities announced and their platforms, to remove those that are gone.
         var components: [String: String] = [:]
+        /// The keys the registered clients go by.
+        var keys = ClientKeys()
         var sendsDiscovery = true
         var refreshesState = true
         /// Messages handed to libmosquitto and not yet written to the broker.
@@ -150,7 +152,8 @@ public final class HostStatePublisher: Sendable {
     func publishDue() {
         guard connection.isConnected, let reading = service.latestReading else { return }
         let state = HostStateDocument(reading)
-        let clients = ClientKeys.assign(service.governor.clients)
+        let registered = service.governor.clients
+        let clients = published.withLock { $0.keys.assign(registered) }
         let basis = DiscoveryBasis(
             offer: HomeAssistantDiscovery.Offer(state), clients: clients.mapValues(\.name))
         published.withLock { published in

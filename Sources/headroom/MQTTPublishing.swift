@@ -1,4 +1,5 @@
 import Files
+import Foundation
 import HostService
 import Lifecycle
 import Locking
@@ -89,10 +90,19 @@ enum MQTTPublishing {
             if value(\.certificateAuthority) != nil, !broker.usesTLS {
                 throw UsageError(description: "--mqtt-ca: needs an mqtts:// broker, got \(url)")
             }
+            if let authority = value(\.certificateAuthority),
+                !FileManager.default.isReadableFile(atPath: authority)
+            {
+                // libmosquitto would only say "Invalid arguments provided".
+                throw UsageError(description: "--mqtt-ca: \(authority): no such readable file")
+            }
             let credentials = try value(\.credentials).map(MQTTCredentials.load)
             let frigate = try value(\.frigate).map(FrigateConfiguration.load)
             /// A connection to the broker, saying each new state of it once.
-            func connection(_ clientID: String, will: MQTTMessage) throws -> MQTTConnection {
+            func connection(_ name: String, will: MQTTMessage) throws -> MQTTConnection {
+                // Two hosts of one name (every Raspberry Pi is "raspberrypi") would take each
+                // other's broker session: the client id also carries this machine's own.
+                let clientID = "\(name)-\(Self.machineSuffix)"
                 let connection = try MQTTConnection(
                     broker: broker, clientID: clientID, will: will, credentials: credentials,
                     certificateAuthority: value(\.certificateAuthority))
@@ -146,6 +156,15 @@ enum MQTTPublishing {
     }
 
     /// This machine's name, as `hostname` prints it.
+    /// Eight characters of this machine's id (`/etc/machine-id`), or of a random one where it
+    /// has none: what tells apart two hosts of one name on a broker.
+    private static let machineSuffix: String = {
+        let id =
+            (try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        return String((id.isEmpty ? UUID().uuidString.lowercased() : id).prefix(8))
+    }()
+
     private static func hostName() -> String {
         var buffer = [UInt8](repeating: 0, count: 256)
         let result = buffer.withUnsafeMutableBufferPointer { bytes in

@@ -90,5 +90,15 @@ import Testing
         }
         #expect(FrigateStats(json: Array("{\"cameras\": {\(cameras)}}".utf8)) == nil, "no detector")
         #expect(FrigateStats(json: Array("not json".utf8)) == nil)
+        // A payload that lies: rates and times no camera or detector has are left out, so a
+        // work report made from them cannot overflow.
+        let lying = """
+            {"cameras": {"front": {"camera_fps": 5, "process_fps": 1e300, "skipped_fps": -3},
+             "yard": {"camera_fps": 5, "process_fps": 4.0, "skipped_fps": 1.0}},
+             "detectors": {"cpu": {"inference_speed": 1e300}, "tpu": {"inference_speed": 8.0}}}
+            """
+        let stats = try #require(FrigateStats(json: Array(lying.utf8)))
+        #expect(stats.processedPerSecond == 4 && stats.skippedPerSecond == 1)
+        #expect(stats.inferenceSeconds.p50 == 0.008 && stats.inferenceSeconds.p95 == 0.008)
     }
 }

@@ -87,6 +87,16 @@ struct MQTTConnectionWithoutBrokerTests {
         #expect(!connection.isConnected)
         connection.stop()
     }
+
+    @Test("a broker name that does not resolve (yet): start returns, the thread keeps trying")
+    func unresolvedName() throws {
+        let connection = try MQTTConnection(
+            broker: try MQTTBroker(parsing: "mqtt://headroom-broker.invalid"), clientID: "early")
+        try connection.start()
+        #expect(!connection.publish(MQTTMessage(topic: "headroom/x", text: "x")))
+        #expect(!connection.isConnected)
+        connection.stop()
+    }
 }
 
 @Suite struct MQTTCredentialsTests {
@@ -107,6 +117,22 @@ struct MQTTConnectionWithoutBrokerTests {
         #expect(
             try MQTTCredentials.load(from: path)
                 == MQTTCredentials(user: "camera", password: "s3cret pass"))
+    }
+
+    @Test("as editors write it: CRLF, mixed line ends, a byte-order mark; empty or huge refused")
+    func asPublished() throws {
+        let expected = MQTTCredentials(user: "camera", password: "s3cret")
+        var paths: [String] = []
+        defer { for path in paths { try? FileManager.default.removeItem(atPath: path) } }
+        for text in ["camera\r\ns3cret\r\n", "camera\ns3cret\r\n", "\u{FEFF}camera\r\ns3cret"] {
+            paths.append(try file(text, mode: 0o600))
+            #expect(
+                try MQTTCredentials.load(from: paths.last!) == expected, "\(text.debugDescription)")
+        }
+        for text in ["", String(repeating: "x", count: 5000) + "\npass\n"] {
+            paths.append(try file(text, mode: 0o600))
+            #expect(throws: ConfigurationError.self) { try MQTTCredentials.load(from: paths.last!) }
+        }
     }
 
     @Test("a file others may read, or not two lines, is refused saying why")
