@@ -186,7 +186,15 @@ public final class PipelineRun: Sendable {
             failure = error
         }
         // Teardown, in one place, however the services ended (capture has stopped with them).
-        let elapsed = clock.now.duration(since: start)
+        var elapsed = clock.now.duration(since: start)
+        // On virtual time a video's run ends with its last frame: its end is noticed off the
+        // clock (the reader), while the clock's own services may move it on a few ticks, more
+        // or fewer from run to run.
+        if options.timing == .virtual, options.video != nil,
+            let last = state.withLock({ $0.lastFrameTime })
+        {
+            elapsed = last.duration(since: start)
+        }
         // Closing waits for ffmpeg to end (up to two seconds) and for the reader thread.
         if let video = options.video { await BlockingWork.run { video.close() } }
         session.consumeVideoFrames(with: nil)
