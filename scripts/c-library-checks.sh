@@ -68,7 +68,7 @@ grep -q "^@firstPreviewFrame .*regression" "$work/compare.out" \
   || { fail "the eager build's later first frame was not flagged"; cat "$work/compare.out"; }
 "$work/launch" --report "$work/inprocess.json" "$work/frames.y4m" >/dev/null \
   || fail "the example outside measure"
-"$headroom" launch report --from "$work/inprocess.json" --format md | grep -q "deferredStart" \
+grep -q "deferredStart" <("$headroom" launch report --from "$work/inprocess.json" --format md) \
   || fail "the in-process report lacks the deferred start"
 
 if ((failures > 0)); then

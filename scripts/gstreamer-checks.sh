@@ -195,7 +195,7 @@ if wait_for 30 "the killed pipeline shedding to 7.5 fps" has_message "$work/kill
   sleep 2
   serve_on "$kill_port" "$work/serve-kill-2.log" --trace "$work/ramp.jsonl" >/dev/null
   wait_for 30 "the element registering again" \
-    bash -c "curl -sf http://127.0.0.1:$kill_port/v1/clients | grep -q '\"killed\"'"
+    bash -c "grep -q '\"killed\"' <(curl -sf http://127.0.0.1:$kill_port/v1/clients)"
   wait_for 20 "advice again after the fallback" \
     bash -c "grep -A1000 'fallback=(boolean)true' '$work/kill.out' | grep -q 'fallback=(boolean)false'"
   # Governed again: the replay, started anew, sheds it again.

@@ -32,7 +32,7 @@ expect() {
   fi
   local where=(out err)
   [[ $code -eq 2 ]] && where=(err)
-  if [[ -n $needle ]] && ! cat "${where[@]}" | grep -qF -- "$needle"; then
+  if [[ -n $needle ]] && ! grep -qF -- "$needle" "${where[@]}"; then
     fail "headroom $* lacks \"$needle\":"; cat "${where[@]}" | head -5
   fi
 }

@@ -81,7 +81,9 @@ serve_pid=$!
 for _ in $(seq 1 100); do [[ -S /run/headroom/api.sock ]] && break; sleep 0.1; done
 code=$(curl -s -o /dev/null -w '%{http_code}' --unix-socket /run/headroom/api.sock http://localhost/v1/pressure)
 [[ $code == 200 ]] || fail "the installed service: /v1/pressure on its socket answered $code: $(cat "$work/serve.err")"
-curl -s --unix-socket /run/headroom/api.sock http://localhost/metrics | grep -q '^headroom_' \
+# grep reads a process substitution, not a pipe: under pipefail `curl | grep -q` fails when grep
+# has its line and leaves before curl has written the rest (CI saw it).
+grep -q '^headroom_' <(curl -s --unix-socket /run/headroom/api.sock http://localhost/metrics) \
   || fail "the installed service: no headroom_ metrics"
 /usr/bin/python3 - <<'EOF' || fail "the installed Python client against the installed service"
 from headroom_client import Client, LadderStep
@@ -116,8 +118,8 @@ EOF
 cc -Wall -Werror -o "$work/estimate" "$work/estimate.c" $(pkg-config --cflags --libs headroom) \
   && "$work/estimate" || fail "a C program built with pkg-config against the installed library"
 
-man -P cat headroom 2>/dev/null | grep -q "headroom estimate" || fail "man headroom"
-man -P cat headroom.service 2>/dev/null | grep -q "Type=notify" || fail "man headroom.service"
+grep -q "headroom estimate" <(man -P cat headroom 2>/dev/null) || fail "man headroom"
+grep -q "Type=notify" <(man -P cat headroom.service 2>/dev/null) || fail "man headroom.service"
 [[ -n $show ]] && man -P cat headroom 2>/dev/null | head -30
 
 dpkg --purge headroom >"$work/purge.log" 2>&1 || { fail "dpkg --purge"; cat "$work/purge.log"; }

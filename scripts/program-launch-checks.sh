@@ -87,9 +87,9 @@ run launch history --runs 4 --db "$db" >"$work/failed.out"
 grep -q "3 failed, left out of the figures" "$work/failed.out" || { fail "history does not count the failed runs"; cat "$work/failed.out"; }
 grep -q "(crash.sh): killed by signal 11" "$work/failed.out" || fail "history does not show the crash"
 grep -q "(hang.sh): not ready within 0.5 s" "$work/failed.out" || fail "history does not show the timeout"
-run launch report crash.sh --format md --db "$db" | grep -q "Failed: killed by signal 11" \
+grep -q "Failed: killed by signal 11" <(run launch report crash.sh --format md --db "$db") \
   || fail "the report of a crashed run does not say so"
-"$headroom" launch report flood.sh --format html --db "$db" | grep -q "malformed line" \
+grep -q "malformed line" <("$headroom" launch report flood.sh --format html --db "$db") \
   || fail "the HTML report lacks the flood's notes"
 
 # A Chrome trace from another tool: imported (one process picked) and rendered.

@@ -56,7 +56,7 @@ echo "   a on :$a_port, b on :$b_port"
 
 step "exposition: promtool check metrics, OpenMetrics by Accept, textfile"
 for _ in $(seq 50); do
-  curl -sf "http://127.0.0.1:$a_port/metrics" | grep -q '^headroom_pressure_level ' && break
+  grep -q '^headroom_pressure_level ' <(curl -sf "http://127.0.0.1:$a_port/metrics") && break
   sleep 0.1
 done
 curl -sf "http://127.0.0.1:$a_port/metrics" >"$work/metrics.txt"
