@@ -93,14 +93,17 @@ public final class FrigateGovernance: Sendable {
         }
         let changes = service.changes.subscribe(bufferingPolicy: .bufferingNewest(1))
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { for await _ in changes { self.follow() } }
+            // One task applies the advice; the other only wakes it. Two applying at once could
+            // leave Frigate on the older advice.
+            group.addTask { for await _ in changes { wake.yield(()) } }
             group.addTask { for await _ in self.wakes { self.follow() } }
             await group.next()
             group.cancelAll()
         }
     }
 
-    /// Applies the advice in force, if it differs from what Frigate has.
+    /// Applies the advice in force, if it differs from what Frigate has. Called by one task
+    /// only (and by `run` once that task has ended).
     func follow() {
         guard let id = state.withLock({ $0.client }),
             let advice = service.governor.advice(for: id, at: service.clock.now)

@@ -124,7 +124,9 @@ public final class HostStatePublisher: Sendable {
         }
         let changes = service.changes.subscribe(bufferingPolicy: .bufferingNewest(1))
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { for await _ in changes { self.publishDue() } }
+            // One task publishes; the others only wake it. Two publishing at once could send
+            // an older state after a newer one.
+            group.addTask { for await _ in changes { wake.yield(()) } }
             group.addTask { for await _ in self.wakes { self.publishDue() } }
             group.addTask {
                 // The values that drift (temperatures, headroom) once a pace, the whole state
@@ -138,7 +140,7 @@ public final class HostStatePublisher: Sendable {
                     do { try await clock.sleep(until: next) } catch { return }
                     tick += 1
                     if tick % beats == 0 { self.published.withLock { $0.refreshesState = true } }
-                    self.publishDue()
+                    wake.yield(())
                 }
             }
             // The host service closing ends `changes`: then the others stop too.
@@ -148,7 +150,8 @@ public final class HostStatePublisher: Sendable {
     }
 
     /// Publishes what changed, or everything that is due. What was published is compared as
-    /// values, so that a sample that changes nothing a person sees costs no encoding.
+    /// values, so that a sample that changes nothing a person sees costs no encoding. Called
+    /// by one task only: the state it reads is the newest when it publishes it.
     func publishDue() {
         guard connection.isConnected, let reading = service.latestReading else { return }
         let state = HostStateDocument(reading)
