@@ -79,9 +79,11 @@ if $video; then
     "OpenCV's vtest.avi (795 frames of people walking, 10 fps) through the neural person
 detector and the tracker, on virtual time: the video plays frame by frame at its own rate, the
 room heats up as the thermal-ramp scenario says, and the thermal model is heated by the
-pipeline's modelled work at its current settings, so the governor's cuts cool it. The same run
+pipeline's modelled work at its current settings, so the governor's cuts cool it. The tracks
+are scored against the video's published ground truth (PETS 2009 S2L1, 19 people). The same run
 on any machine; then again with the governor off."
   "$headroom" run --clock virtual --source /usr/share/doc/opencv-doc/examples/data/vtest.avi \
+    --gt Tests/Fixtures/people/PETS09-S2L1-gt.txt \
     --scenario thermal-ramp --compare --out runs/demo "${run_arguments[@]}"
 elif $live; then
   say "3. The main job on this host (--live)" \

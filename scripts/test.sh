@@ -72,6 +72,7 @@ step "the Python example's person detector finds 90 % of the people counted by e
 step "hardening: destinations, bounds, recovery, descriptors" scripts/hardening-checks.sh "$(headroom)"
 step "HOTA against TrackEval (skipped without Python)" scripts/hota-crosscheck.sh "$(headroom)"
 step "tracker on real pedestrians (TUD, TrackEval) above its floors" scripts/real-data-quality.sh "$(headroom)"
+step "the main job on vtest.avi against its published ground truth (TrackEval) above its floors" scripts/vtest-quality.sh "$(headroom)"
 step "real video through ffmpeg: --source, --gt, --annotate" scripts/video-checks.sh "$(headroom)"
 step "real libsensors on fake hwmon trees" scripts/sensors-fixture-test.sh "$(headroom)"
 step "boards: Raspberry Pi and Jetson sysfs trees" scripts/board-checks.sh "$(headroom)"

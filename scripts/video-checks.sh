@@ -104,11 +104,21 @@ if [[ -f $vtest ]]; then
   processed=$(json "$work/vtest.json" "d['framesProcessed']")
   ((people >= 5 && people <= processed / 10)) || fail "vtest: $people identities in $processed frames"
   grep -qF '"tracksStartedPerMinute"' "$work/vtest.json" || fail "vtest: no identities per minute"
-  # detections.txt: MOTChallenge lines of the frames processed, which track reproduces.
+  # detections.txt: MOTChallenge lines of the frames processed, which track reproduces, its
+  # boxes' looks taken from the video's frames as the run took them.
   [[ $(cut -d, -f1 "$work/vtest/detections.txt" | sort -n | uniq | wc -l) -ge $((processed * 9 / 10)) ]] \
     || fail "vtest: detections.txt should cover the $processed frames processed"
-  retracked=$("$headroom" track "$work/vtest/detections.txt" --detector person-ssd --json | json /dev/stdin "d['tracks']")
-  [[ $retracked == "$people" ]] || fail "vtest: track --detector person-ssd gave $retracked identities, the run $people"
+  retracked=$("$headroom" track "$work/vtest/detections.txt" --detector person-ssd --video "$vtest" --json | json /dev/stdin "d['tracks']")
+  [[ $retracked == "$people" ]] || fail "vtest: track --detector person-ssd --video gave $retracked identities, the run $people"
+  "$headroom" track "$work/vtest/detections.txt" --detector hog --video "$vtest" >/dev/null 2>"$work/track-video.err" \
+    && fail "vtest: track --video with a detector without looks should be refused"
+  grep -qF -- "--video: expected --detector person-ssd or blob" "$work/track-video.err" \
+    || fail "vtest: track --video --detector hog: $(cat "$work/track-video.err")"
+  head -c 200000 "$vtest" >"$work/cut.avi"
+  "$headroom" track "$work/vtest/detections.txt" --detector person-ssd --video "$work/cut.avi" \
+    >/dev/null 2>"$work/track-cut.err" && fail "vtest: track --video with a video cut short should be refused"
+  grep -qE -- "--video: .*cut.avi has [0-9]+ frames; expected at least" "$work/track-cut.err" \
+    || fail "vtest: track --video cut short: $(cat "$work/track-cut.err")"
   # Without the model, HOG (no model file) is the default.
   mkdir -p "$work/no-models"
   XDG_DATA_HOME="$work/no-models" XDG_DATA_DIRS="$work/no-models" "$headroom" run --source "$vtest" \

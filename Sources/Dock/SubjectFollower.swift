@@ -60,10 +60,11 @@ public struct SubjectFollower<D: Detector>: Sendable {
         }
         previousPose = pose
         var detections = runDetector ? detector.detect(in: frame) : []
-        for index in detections.indices
-        where detector.attachesAppearance && detections[index].appearance == nil {
-            detections[index].appearance = AppearanceDescriptor(
-                box: detections[index].box, in: frame)
+        if let style = detector.appearanceStyle {
+            for index in detections.indices where detections[index].appearance == nil {
+                detections[index].appearance = AppearanceDescriptor(
+                    box: detections[index].box, in: frame, style: style)
+            }
         }
         let tracks = runDetector ? tracker.update(with: detections) : tracker.predict()
         let normalized = tracks.map { track -> TrackedObject in

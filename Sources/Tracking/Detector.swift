@@ -4,13 +4,13 @@ public protocol Detector: Sendable {
     /// Detections in the frame's pixel coordinates (top-left origin).
     mutating func detect(in frame: GrayFrame) -> [Detection]
 
-    /// Whether each detection should carry its look (an ``AppearanceDescriptor`` of its
-    /// pixels) to the tracker, which then keeps identities by appearance through occlusions.
-    /// `true` unless a detector says otherwise.
-    var attachesAppearance: Bool { get }
+    /// The look each detection carries to the tracker (an ``AppearanceDescriptor`` of its
+    /// pixels), which then keeps identities by appearance through occlusions; nil for none.
+    /// ``AppearanceStyle/bands`` unless a detector says otherwise.
+    var appearanceStyle: AppearanceStyle? { get }
 }
 
 extension Detector {
-    /// Looks are attached by default.
-    public var attachesAppearance: Bool { true }
+    /// Band looks by default.
+    public var appearanceStyle: AppearanceStyle? { .bands }
 }

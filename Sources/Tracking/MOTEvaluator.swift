@@ -53,8 +53,12 @@ public struct MOTAccumulator: Sendable {
     }
 
     /// Scores the next frame: its ground-truth boxes and its tracks (frames in order; the
-    /// records' frame numbers are not read).
+    /// records' frame numbers are not read). Ground-truth boxes whose confidence column
+    /// truncates to 0 (MOTChallenge's "ignore" flag) are left out, as ``HOTAEvaluator`` leaves
+    /// them out and as MOTChallenge's evaluation reads its ground truth (py-motmetrics'
+    /// `min_confidence=1`, TrackEval's `zero_marked`).
     public mutating func add(truths: [MOTRecord], tracks: [MOTRecord]) {
+        let truths = truths.filter { $0.confidence.rounded(.towardZero) != 0 }
         let maximumDistance = 1 - minimumIoU
         for truth in truths { objectFrames[truth.id, default: 0] += 1 }
         hypothesisCount += tracks.count

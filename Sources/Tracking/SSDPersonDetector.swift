@@ -72,8 +72,8 @@ public struct SSDPersonDetector: Detector, Sendable {
         }
     }
 
-    /// Looks are not attached: on real footage they cost identities (as HOG's did).
-    public var attachesAppearance: Bool { false }
+    /// Each box carries the colours of the clothes in it (``ColourHistogram``).
+    public var appearanceStyle: AppearanceStyle? { .colourHistogram }
 }
 
 /// One network per input size, read when first needed and shared by every copy of a detector.

@@ -128,7 +128,7 @@ struct WalkerStream {
                 x: generator.uniform(0...1800), y: generator.uniform(0...900),
                 vx: generator.uniform(-6...6), vy: generator.uniform(-2...2),
                 height: generator.uniform(60...180),
-                bands: (0..<AppearanceDescriptor.bandCount).map { _ in generator.uniform(60...240) }
+                bands: (0..<BandLook.bandCount).map { _ in generator.uniform(60...240) }
             )
         }
         for _ in 0..<count {

@@ -43,6 +43,24 @@ import Tracking
         #expect(metrics.mt == 1 && metrics.ml == 0)  // matched in 8 of 10 frames
     }
 
+    @Test("ground truth marked 0 (MOTChallenge's ignore flag) is left out, as HOTA leaves it out")
+    func ignoredGroundTruthIsLeftOut() {
+        // Object 2 is marked 0 and nobody tracks it: no miss, and it is not an object.
+        var truth = (1...10).map { record($0, 1, 0) }
+        truth += (1...10).map {
+            var far = record($0, 2, 200)
+            far.confidence = 0
+            return far
+        }
+        let tracks = (1...10).map { record($0, 7, 0) }
+        let metrics = MOTEvaluator().evaluate(groundTruth: truth, hypotheses: tracks)
+        #expect(metrics.fn == 0 && metrics.mota == 1 && metrics.idf1 == 1)
+        #expect(metrics.groundTruthCount == 10 && metrics.objectCount == 1)
+        // HOTA agrees: the same tracking is perfect.
+        let hota = HOTAEvaluator().evaluate(groundTruth: truth, hypotheses: tracks)
+        #expect(hota.hota == 1)
+    }
+
     @Test func belowThresholdIsNoMatch() {
         let truth = [record(1, 1, 0)]
         let tracks = [record(1, 5, 6)]  // IoU 4/16 = 0.25

@@ -1,0 +1,49 @@
+import Capture
+import Tracking
+
+/// The looks of detections read back from a file, taken from the frames of the video they were
+/// found in, as `headroom run` gave them while it ran: so that `headroom track --video`
+/// reproduces a run's tracks from its `detections.txt`.
+enum VideoLooks {
+    /// Gives every detection in `byFrame` (indexed by frame number: 1 is the video's first
+    /// frame, as `run` numbers them) its look in `style`, from the frames of `video` at their
+    /// own size, decoded by ffmpeg as `run --source` decodes them.
+    ///
+    /// - Throws: ``UsageError`` (exit 2) when the video cannot be read, or ends before the
+    ///   last frame that has detections.
+    static func attach(
+        to byFrame: inout [[Detection]], video: String, style: AppearanceStyle
+    ) async throws(UsageError) {
+        let source: VideoFrameSource
+        do {
+            source = try VideoFrameSource(input: VideoInput(argument: video), pacing: .max)
+        } catch {
+            throw UsageError(description: "--video: \(error.problem)")
+        }
+        defer { source.close() }
+        let lastFrame = byFrame.indices.last { !byFrame[$0].isEmpty } ?? 0
+        var frame = Frame(camera: "video", width: source.header.width, height: source.header.height)
+        var framesSeen = 0
+        while framesSeen < lastFrame {
+            await source.render(&frame)
+            // After its last frame the source repeats it.
+            guard let index = frame.sourceIndex, index + 1 > framesSeen else { break }
+            source.frameConsumed(index: index)
+            framesSeen = index + 1
+            guard !byFrame[framesSeen].isEmpty else { continue }
+            let pixels = GrayFrame(
+                width: frame.width, height: frame.height, pixels: frame.luma,
+                chroma: frame.chroma)
+            for detection in byFrame[framesSeen].indices {
+                byFrame[framesSeen][detection].appearance = AppearanceDescriptor(
+                    box: byFrame[framesSeen][detection].box, in: pixels, style: style)
+            }
+        }
+        guard framesSeen >= lastFrame else {
+            throw UsageError(
+                description:
+                    "--video: \(video) has \(framesSeen) frames; expected at least \(lastFrame), the last frame with detections"
+            )
+        }
+    }
+}

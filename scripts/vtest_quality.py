@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""The main job on real video, judged against published ground truth: `headroom run` over
+OpenCV's vtest.avi (PETS 2009 S2L1, 795 frames) on virtual time with each person detector, its
+tracks scored by TrackEval (HOTA, IDF1, MOTA) against MOTChallenge's ground truth of the
+sequence (Tests/Fixtures/people/PETS09-S2L1-gt.txt, 19 people) — never by Headroom itself.
+
+Usage: vtest_quality.py HEADROOM VIDEO GT [--floors FILE] [--record FILE] [--json]
+  --floors FILE  fail (exit 1) when a detector's HOTA or IDF1 falls below the recorded floor
+  --record FILE  write this run's figures (less the margin) as the floors
+
+The run is on virtual time with the governor off: every frame is processed, at full input, and
+the same frames give the same tracks on any machine. The margin (0.01) leaves room for the
+neural network's arithmetic, which may round differently on another CPU.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+from trackeval_sequence import preprocessed  # first: it imports trackeval quietly
+import trackeval  # noqa: E402  (already imported)
+import numpy as np  # noqa: E402
+
+DETECTORS = ["person-ssd", "hog"]
+FLOOR_MARGIN = 0.01
+
+
+def scores(gt_path, tracks_path):
+    """TrackEval's HOTA, its parts, IDF1, MOTA and ID switches, and the identities given."""
+    data = preprocessed(gt_path, tracks_path)
+    hota = trackeval.metrics.HOTA({"PRINT_CONFIG": False}).eval_sequence(data)
+    identity = trackeval.metrics.Identity({"PRINT_CONFIG": False}).eval_sequence(data)
+    clear = trackeval.metrics.CLEAR({"PRINT_CONFIG": False}).eval_sequence(data)
+    with open(tracks_path) as handle:
+        identities = len({line.split(",")[1] for line in handle if line.strip()})
+    return {"hota": float(np.mean(hota["HOTA"])), "detA": float(np.mean(hota["DetA"])),
+            "assA": float(np.mean(hota["AssA"])), "idf1": float(identity["IDF1"]),
+            "mota": float(clear["MOTA"]), "idsw": int(clear["IDSW"]),
+            "identities": identities, "people": int(data["num_gt_ids"])}
+
+
+def main():
+    arguments = sys.argv[1:]
+    options = {}
+    for flag in ("--floors", "--record"):
+        if flag in arguments:
+            index = arguments.index(flag)
+            options[flag] = arguments[index + 1]
+            del arguments[index:index + 2]
+    as_json = "--json" in arguments
+    arguments = [a for a in arguments if a != "--json"]
+    if len(arguments) != 3:
+        sys.exit(__doc__.split("\n\n")[1])
+    headroom, video, gt = arguments
+    results = {}
+    with tempfile.TemporaryDirectory() as work:
+        for detector in DETECTORS:
+            out = os.path.join(work, detector)
+            subprocess.run([headroom, "run", "--source", video, "--clock", "virtual",
+                            "--governor", "off", "--detector", detector, "--out", out,
+                            "--db", os.path.join(work, "history.sqlite3")],
+                           check=True, stdout=subprocess.DEVNULL)
+            results[detector] = scores(gt, os.path.join(out, "tracks.txt"))
+    if as_json:
+        print(json.dumps(results, indent=1, sort_keys=True))
+    else:
+        print(f"{'detector':<12}{'HOTA':>7}{'DetA':>7}{'AssA':>7}{'IDF1':>7}{'MOTA':>7}{'IDSW':>6}"
+              f"{'identities':>12}   (TrackEval; {results[DETECTORS[0]]['people']} people in the ground truth)")
+        for name, row in results.items():
+            print(f"{name:<12}{row['hota']:>7.3f}{row['detA']:>7.3f}{row['assA']:>7.3f}"
+                  f"{row['idf1']:>7.3f}{row['mota']:>7.3f}{row['idsw']:>6}{row['identities']:>12}")
+    if "--record" in options:
+        floors = {name: {"hota": round(row["hota"] - FLOOR_MARGIN, 3),
+                         "idf1": round(row["idf1"] - FLOOR_MARGIN, 3)}
+                  for name, row in results.items()}
+        with open(options["--record"], "w") as handle:
+            json.dump(floors, handle, indent=1, sort_keys=True)
+            handle.write("\n")
+    failed = []
+    if "--floors" in options:
+        with open(options["--floors"]) as handle:
+            floors = json.load(handle)
+        for name, floor in floors.items():
+            for metric, minimum in floor.items():
+                if results[name][metric] < minimum:
+                    failed.append(f"{name} {metric} {results[name][metric]:.3f} < floor {minimum:.3f}")
+    for line in failed:
+        print("BELOW FLOOR:", line)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
