@@ -33,7 +33,7 @@ expect() {
   local where=(out err)
   [[ $code -eq 2 ]] && where=(err)
   if [[ -n $needle ]] && ! grep -qF -- "$needle" "${where[@]}"; then
-    fail "headroom $* lacks \"$needle\":"; cat "${where[@]}" | head -5
+    fail "headroom $* lacks \"$needle\":"; head -n 5 "${where[@]}"
   fi
 }
 

@@ -120,7 +120,7 @@ cc -Wall -Werror -o "$work/estimate" "$work/estimate.c" $(pkg-config --cflags --
 
 grep -q "headroom estimate" <(man -P cat headroom 2>/dev/null) || fail "man headroom"
 grep -q "Type=notify" <(man -P cat headroom.service 2>/dev/null) || fail "man headroom.service"
-[[ -n $show ]] && man -P cat headroom 2>/dev/null | head -30
+[[ -n $show ]] && { man -P cat headroom 2>/dev/null | head -30 || true; }
 
 dpkg --purge headroom >"$work/purge.log" 2>&1 || { fail "dpkg --purge"; cat "$work/purge.log"; }
 listing >"$work/after"

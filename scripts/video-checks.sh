@@ -108,17 +108,21 @@ if [[ -f $vtest ]]; then
   # boxes' looks taken from the video's frames as the run took them.
   [[ $(cut -d, -f1 "$work/vtest/detections.txt" | sort -n | uniq | wc -l) -ge $((processed * 9 / 10)) ]] \
     || fail "vtest: detections.txt should cover the $processed frames processed"
-  retracked=$("$headroom" track "$work/vtest/detections.txt" --detector person-ssd --video "$vtest" --json | json /dev/stdin "d['tracks']")
-  [[ $retracked == "$people" ]] || fail "vtest: track --detector person-ssd --video gave $retracked identities, the run $people"
-  "$headroom" track "$work/vtest/detections.txt" --detector hog --video "$vtest" >/dev/null 2>"$work/track-video.err" \
-    && fail "vtest: track --video with a detector without looks should be refused"
-  grep -qF -- "--video: expected --detector person-ssd or blob" "$work/track-video.err" \
-    || fail "vtest: track --video --detector hog: $(cat "$work/track-video.err")"
+  retracked=$("$headroom" track "$work/vtest/detections.txt" --detector person-ssd --source "$vtest" --json | json /dev/stdin "d['tracks']")
+  [[ $retracked == "$people" ]] || fail "vtest: track --detector person-ssd --source gave $retracked identities, the run $people"
+  "$headroom" track "$work/vtest/detections.txt" --detector hog --source "$vtest" >/dev/null 2>"$work/track-video.err" \
+    && fail "vtest: track --source with a detector without looks should be refused"
+  grep -qF -- "--source: expected --detector person-ssd or blob" "$work/track-video.err" \
+    || fail "vtest: track --source --detector hog: $(cat "$work/track-video.err")"
   head -c 200000 "$vtest" >"$work/cut.avi"
-  "$headroom" track "$work/vtest/detections.txt" --detector person-ssd --video "$work/cut.avi" \
-    >/dev/null 2>"$work/track-cut.err" && fail "vtest: track --video with a video cut short should be refused"
-  grep -qE -- "--video: .*cut.avi has [0-9]+ frames; expected at least" "$work/track-cut.err" \
-    || fail "vtest: track --video cut short: $(cat "$work/track-cut.err")"
+  "$headroom" track "$work/vtest/detections.txt" --detector person-ssd --source "$work/cut.avi" \
+    >/dev/null 2>"$work/track-cut.err" && fail "vtest: track --source with a video cut short should be refused"
+  grep -qE -- "--source: .*cut.avi has [0-9]+ frames; expected at least" "$work/track-cut.err" \
+    || fail "vtest: track --source cut short: $(cat "$work/track-cut.err")"
+  "$headroom" track "$work/vtest/detections.txt" --detector person-ssd --source "$vtest" \
+    --image-size 640x480 >/dev/null 2>"$work/track-size.err" && fail "vtest: track --source with another --image-size should be refused"
+  grep -qF -- "--image-size: 640x480; expected the size of --source" "$work/track-size.err" \
+    || fail "vtest: track --source --image-size: $(cat "$work/track-size.err")"
   # Without the model, HOG (no model file) is the default.
   mkdir -p "$work/no-models"
   XDG_DATA_HOME="$work/no-models" XDG_DATA_DIRS="$work/no-models" "$headroom" run --source "$vtest" \

@@ -22,6 +22,8 @@ if [[ -z $headroom || $headroom == --record ]]; then
 fi
 video=/usr/share/doc/opencv-doc/examples/data/vtest.avi
 [[ -f $video ]] || { echo "vtest-quality: no $video: install Debian's opencv-doc (scripts/setup.sh does)"; exit 1; }
+scripts/person-model.sh --find >/dev/null 2>&1 ||
+  { echo "vtest-quality: the person model is not installed: run scripts/person-model.sh (scripts/setup.sh does)"; exit 1; }
 gt=Tests/Fixtures/people/PETS09-S2L1-gt.txt
 floors=Tests/Fixtures/quality/vtest-floors.json
 if [[ " $* " == *" --record "* ]]; then

@@ -55,7 +55,7 @@ public final class HistoryStore: Sendable {
         if isReadOnly {
             try Self.checkReadable(connection)
         } else {
-            try connection.execute(
+            try connection.executeWaitingWhileBusy(
                 "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
                 operation: "configure")
             try Self.migrate(connection)

@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 
 /// One SQLite connection and the few calls the history needs; used by one owner at a time
 /// (``HistoryStore`` keeps it behind a lock).
@@ -50,6 +51,21 @@ final class SQLiteConnection {
     func execute(_ sql: String, operation: String) throws(HistoryError) {
         let result = sqlite3_exec(handle, sql, nil, nil, nil)
         guard result == SQLITE_OK else { throw error(operation) }
+    }
+
+    /// ``execute(_:operation:)``, tried again while the database is busy, for up to the busy
+    /// timeout (5 s). For the statements SQLite answers busy at once, without waiting: a
+    /// connection switching a database another one is creating to WAL (seen with eight
+    /// processes opening one new history at once).
+    func executeWaitingWhileBusy(_ sql: String, operation: String) throws(HistoryError) {
+        var waited = 0
+        while true {
+            let result = sqlite3_exec(handle, sql, nil, nil, nil)
+            if result == SQLITE_OK { return }
+            guard result & 0xFF == SQLITE_BUSY, waited < 5000 else { throw error(operation) }
+            usleep(10_000)
+            waited += 10
+        }
     }
 
     /// A prepared statement for `sql`.

@@ -103,7 +103,7 @@ public final class FrigateGovernance: Sendable {
     }
 
     /// Applies the advice in force, if it differs from what Frigate has. Called by one task
-    /// only (and by `run` once that task has ended).
+    /// only; `run` hands Frigate back its full quality after that task has ended.
     func follow() {
         guard let id = state.withLock({ $0.client }),
             let advice = service.governor.advice(for: id, at: service.clock.now)

@@ -36,7 +36,10 @@ struct RunQuality {
     /// Scores a frame `seconds` after the run's first: `truths` is its ground truth (`nil`
     /// when none is known), `tracks` what the tracker reported.
     mutating func add(number: Int, seconds: Double, truths: [MOTRecord]?, tracks: [MOTRecord]) {
-        guard let truths else { return }
+        guard var truths else { return }
+        // Ground truth marked 0 (MOTChallenge's "ignore") is left out here, once: the frames
+        // kept for HOTA are rebuilt without their marks.
+        truths.removeAll { $0.confidence.rounded(.towardZero) == 0 }
         // Scored once there is a ground-truth box (a file's frames may all lie elsewhere).
         isScored = isScored || !truths.isEmpty
         identities.add(truths: truths, tracks: tracks)

@@ -1,6 +1,6 @@
 /// What a person's clothes look like in colour: for the upper and the lower half of the body,
 /// the share of its pixels in each of 64 colours (4 steps of grey × 4 of blue difference × 4 of
-/// red difference). Where ``AppearanceDescriptor``'s band means average a patterned shirt into
+/// red difference). Where ``BandLook``'s band means average a patterned shirt into
 /// one grey, a histogram keeps its colours apart, and it does not care where in the half a
 /// colour sits, so a box a little higher or lower on the body changes it little.
 ///
@@ -25,15 +25,18 @@ public struct ColourHistogram: Sendable, Hashable {
     /// a wrong re-identification merges two people for good.
     public static let reidentificationLimit = 0.15
 
-    /// The upper half's shares, summing to 1.
+    /// The upper half's shares, summing to 1. Held inline, as band looks are: a descriptor
+    /// stays a plain value that copies without reference counting (the tracker copies
+    /// detections and tracks for every pair it weighs; with the shares on the heap an update
+    /// with looks of 100 subjects took 122–134 µs, inline 85–94 µs, docs/benchmarks.md).
     private var upper: SIMD64<Float>
     /// The lower half's shares, summing to 1.
     private var lower: SIMD64<Float>
 
     /// The histogram of the body in `box` (pixels, top-left origin) inside `frame`: the middle
     /// 70 % of its width, from a tenth below its top (the head) to its bottom; nil when the
-    /// frame has no colour or that holds fewer than 16 pixels a half. Reads at most about
-    /// 32 × 32 pixels a half, however large the box.
+    /// frame has no colour or that holds fewer than 4 × 8 pixels. Reads at most about 64 × 64
+    /// pixels a half, however large the box.
     public init?(box: BoundingBox, in frame: GrayFrame) {
         guard let chroma = frame.chroma else { return nil }
         let x0 = max(0, Int((box.minX + box.width * 0.15).rounded()))
@@ -44,25 +47,31 @@ public struct ColourHistogram: Sendable, Hashable {
         let middle = (y0 + y1) / 2
         let columnStep = max(1, (x1 - x0) / 32)
         let rowStep = max(1, (y1 - y0) / 64)
-        var halves = [[Float]](repeating: [Float](repeating: 0, count: Self.binCount), count: 2)
-        var counts = [0, 0]
-        frame.pixels.withUnsafeBufferPointer { pixels in
-            for row in stride(from: y0, to: y1, by: rowStep) {
-                let half = row < middle ? 0 : 1
-                let base = row * frame.width
-                for column in stride(from: x0, to: x1, by: columnStep) {
-                    let difference = chroma.difference(atFrameX: column, y: row)
-                    let bin =
-                        (Int(pixels[base + column]) * Self.greySteps / 256) * 16
-                        + Self.colourStep(difference.blue) * 4 + Self.colourStep(difference.red)
-                    halves[half][bin] += 1
-                    counts[half] += 1
+        // Counts on the stack, the upper half's 64 bins and then the lower half's.
+        let counts = withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * Self.binCount) {
+            counts in
+            counts.initialize(repeating: 0)
+            frame.pixels.withUnsafeBufferPointer { pixels in
+                for row in stride(from: y0, to: y1, by: rowStep) {
+                    let base = row * frame.width
+                    let half = row < middle ? 0 : Self.binCount
+                    for column in stride(from: x0, to: x1, by: columnStep) {
+                        let difference = chroma.difference(atFrameX: column, y: row)
+                        let bin =
+                            (Int(pixels[base + column]) * Self.greySteps / 256) * 16
+                            + Self.colourStep(difference.blue) * 4
+                            + Self.colourStep(difference.red)
+                        counts[half + bin] += 1
+                    }
                 }
             }
+            return (
+                upper: SIMD64(counts[0..<Self.binCount]),
+                lower: SIMD64(counts[Self.binCount...])
+            )
         }
-        guard counts[0] >= 16, counts[1] >= 16 else { return nil }
-        upper = SIMD64(halves[0]) / Float(counts[0])
-        lower = SIMD64(halves[1]) / Float(counts[1])
+        upper = counts.upper / counts.upper.sum()
+        lower = counts.lower / counts.lower.sum()
     }
 
     /// The step (0...3) of a blue or red difference (−128...127).
@@ -71,8 +80,8 @@ public struct ColourHistogram: Sendable, Hashable {
         min(colourSteps - 1, max(0, difference / colourStepWidth + (difference < 0 ? 1 : 2)))
     }
 
-    /// How different two histograms are, 0...1: the Hellinger distance (1 − the Bhattacharyya
-    /// coefficient) of each half, averaged.
+    /// How different two histograms are, 0...1: 1 − the Bhattacharyya coefficient (the
+    /// squared Hellinger distance) of each half, averaged.
     public func distance(to other: ColourHistogram) -> Double {
         let upperOverlap = (upper * other.upper).squareRoot().sum()
         let lowerOverlap = (lower * other.lower).squareRoot().sum()

@@ -17,8 +17,9 @@ enum TrackCommand {
             N-th frame; the frames between are prediction-only, as under the governor.
             --detector KIND tracks with the settings `headroom run --detector KIND` uses (for
             the detections.txt a run writes); by default ByteTrack's. Where KIND's boxes carry
-            looks (person-ssd, blob), --video FILE takes them from the video's frames as run
-            does, so that a run's tracks are reproduced. --out
+            looks (person-ssd, blob), --source VIDEO takes them from the frames of the video
+            they were found in (run's --source), as run does, so that a run's tracks are
+            reproduced. --out
             writes the confirmed tracks per frame (atomically) in the same format. --json prints
             {"frames", "tracks", "trackBoxes", "framesPerSecond"} (tracking only, without file
             I/O) and, with --gt, the scores of `headroom evaluate` ("hota", "detA", "assA",
@@ -52,14 +53,15 @@ enum TrackCommand {
                 byFrame[record.frame].append(
                     Detection(box: record.box, confidence: record.confidence))
             }
-            if let video = arguments[\.video] {
+            if let video = arguments[\.source] {
                 guard let style = arguments[\.detector]?.appearanceStyle else {
                     throw UsageError(
                         description:
-                            "--video: expected --detector person-ssd or blob (the detectors whose boxes carry looks)"
+                            "--source: expected --detector person-ssd or blob (the detectors whose boxes carry looks)"
                     )
                 }
-                try await VideoLooks.attach(to: &byFrame, video: video, style: style)
+                try await VideoLooks.attach(
+                    to: &byFrame, video: video, style: style, boxesSizedFor: scale)
             }
             var tracker = try MultiObjectTracker(
                 configuration: arguments[\.detector]?.trackerConfiguration ?? TrackerConfiguration()
@@ -118,8 +120,8 @@ enum TrackCommand {
             "--image-size", "WxH", "read boxes as normalized coordinates of this image")
         let detector = Option<DetectorKind?>.choice(
             "--detector", "track with the settings run uses for this detector's boxes")
-        let video = Option<String?>.path(
-            "--video", "FILE", "the video the detections were found in, for their looks")
+        let source = Option<String?>.path(
+            "--source", "VIDEO", "the video the detections were found in, for their looks")
         let json = Option<Bool>.flag("--json", "print the results as JSON")
     }
 

@@ -2,27 +2,39 @@ import Capture
 import Tracking
 
 /// The looks of detections read back from a file, taken from the frames of the video they were
-/// found in, as `headroom run` gave them while it ran: so that `headroom track --video`
+/// found in, as `headroom run` gave them while it ran: so that `headroom track --source`
 /// reproduces a run's tracks from its `detections.txt`.
 enum VideoLooks {
     /// Gives every detection in `byFrame` (indexed by frame number: 1 is the video's first
     /// frame, as `run` numbers them) its look in `style`, from the frames of `video` at their
     /// own size, decoded by ffmpeg as `run --source` decodes them.
     ///
-    /// - Throws: ``UsageError`` (exit 2) when the video cannot be read, or ends before the
-    ///   last frame that has detections.
+    /// - Parameter imageSize: the size the boxes were scaled to (`--image-size`), which must
+    ///   be the video's; nil when they are in the video's pixels.
+    /// - Throws: ``UsageError`` (exit 2) when the video cannot be read, is not of
+    ///   `imageSize`, or ends before the last frame that has detections.
     static func attach(
-        to byFrame: inout [[Detection]], video: String, style: AppearanceStyle
+        to byFrame: inout [[Detection]], video: String, style: AppearanceStyle,
+        boxesSizedFor imageSize: (width: Double, height: Double)?
     ) async throws(UsageError) {
         let source: VideoFrameSource
         do {
             source = try VideoFrameSource(input: VideoInput(argument: video), pacing: .max)
         } catch {
-            throw UsageError(description: "--video: \(error.problem)")
+            throw UsageError(description: "--source: \(error.problem)")
         }
         defer { source.close() }
+        let header = source.header
+        if let imageSize,
+            imageSize.width != Double(header.width) || imageSize.height != Double(header.height)
+        {
+            throw UsageError(
+                description:
+                    "--image-size: \(Int(imageSize.width))x\(Int(imageSize.height)); expected the size of --source \(video), \(header.width)x\(header.height)"
+            )
+        }
         let lastFrame = byFrame.indices.last { !byFrame[$0].isEmpty } ?? 0
-        var frame = Frame(camera: "video", width: source.header.width, height: source.header.height)
+        var frame = Frame(camera: "video", width: header.width, height: header.height)
         var framesSeen = 0
         while framesSeen < lastFrame {
             await source.render(&frame)
@@ -42,7 +54,7 @@ enum VideoLooks {
         guard framesSeen >= lastFrame else {
             throw UsageError(
                 description:
-                    "--video: \(video) has \(framesSeen) frames; expected at least \(lastFrame), the last frame with detections"
+                    "--source: \(video) has \(framesSeen) frames; expected at least \(lastFrame), the last frame with detections"
             )
         }
     }
