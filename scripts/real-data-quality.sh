@@ -13,12 +13,7 @@ skip() {
   exit 0
 }
 source scripts/trackeval-venv.sh
-headroom=${1:-}
-if [[ -z $headroom || $headroom == --record ]]; then
-  source scripts/env.sh
-  swift build --product headroom >/dev/null
-  headroom="$(swift build --show-bin-path)/headroom"
-fi
+source scripts/headroom-binary.sh
 floors=Tests/Fixtures/quality/real-data-floors.json
 if [[ " $* " == *" --record "* ]]; then
   "$venv/bin/python" scripts/real_data_quality.py "$headroom" "$data" --record "$floors"

@@ -27,6 +27,8 @@ import numpy as np
 from trackeval_sequence import preprocessed  # first: it imports trackeval quietly
 import trackeval  # noqa: E402  (already imported)
 
+import quality_floors  # noqa: E402
+
 SEQUENCES = ["TUD-Campus", "TUD-Stadtmitte"]
 SEEDS = [1, 2, 3, 4, 5]
 LEVELS = {
@@ -87,12 +89,7 @@ def trackeval_scores(gt_path, tracks_path):
 
 def main():
     arguments = sys.argv[1:]
-    options = {}
-    for flag in ("--floors", "--record"):
-        if flag in arguments:
-            index = arguments.index(flag)
-            options[flag] = arguments[index + 1]
-            del arguments[index:index + 2]
+    options = quality_floors.take_options(arguments)
     as_json = "--json" in arguments
     arguments = [a for a in arguments if a != "--json"]
     if len(arguments) != 2:
@@ -121,26 +118,7 @@ def main():
         print(f"{'sequence/noise':<26}{'IDF1':>7}{'HOTA':>7}{'MOTA':>7}{'IDSW':>7}   (mean of seeds 1-5, TrackEval)")
         for name, row in results.items():
             print(f"{name:<26}{row['idf1']:>7.3f}{row['hota']:>7.3f}{row['mota']:>7.3f}{row['idsw']:>7.1f}")
-    if "--record" in options:
-        floors = {name: {"idf1": round(row["idf1"] - FLOOR_MARGIN, 3),
-                         "hota": round(row["hota"] - FLOOR_MARGIN, 3)} for name, row in results.items()}
-        with open(options["--record"], "w") as handle:
-            json.dump(floors, handle, indent=1, sort_keys=True)
-            handle.write("\n")
-    failed = []
-    if "--floors" in options:
-        with open(options["--floors"]) as handle:
-            floors = json.load(handle)
-        for name, floor in floors.items():
-            for metric, minimum in floor.items():
-                if results[name][metric] < minimum:
-                    failed.append(f"{name} {metric} {results[name][metric]:.3f} < floor {minimum:.3f}")
-    for line in failed:
-        print("BELOW FLOOR:", line)
-    if "--floors" in options and not failed:
-        print(f"real-data-quality: every row at or above its floor ({options['--floors']})")
-    sys.exit(1 if failed else 0)
-
+    quality_floors.apply(options, results, FLOOR_MARGIN, "real-data-quality")
 
 if __name__ == "__main__":
     main()

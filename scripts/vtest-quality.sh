@@ -14,12 +14,7 @@ skip() {
   exit 0
 }
 source scripts/trackeval-venv.sh
-headroom=${1:-}
-if [[ -z $headroom || $headroom == --record ]]; then
-  source scripts/env.sh
-  swift build --product headroom >/dev/null
-  headroom="$(swift build --show-bin-path)/headroom"
-fi
+source scripts/headroom-binary.sh
 video=/usr/share/doc/opencv-doc/examples/data/vtest.avi
 [[ -f $video ]] || { echo "vtest-quality: no $video: install Debian's opencv-doc (scripts/setup.sh does)"; exit 1; }
 scripts/person-model.sh --find >/dev/null 2>&1 ||

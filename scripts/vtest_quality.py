@@ -20,6 +20,8 @@ import tempfile
 
 from trackeval_sequence import preprocessed  # first: it imports trackeval quietly
 import trackeval  # noqa: E402  (already imported)
+
+import quality_floors  # noqa: E402
 import numpy as np  # noqa: E402
 
 DETECTORS = ["person-ssd", "hog"]
@@ -42,12 +44,7 @@ def scores(gt_path, tracks_path):
 
 def main():
     arguments = sys.argv[1:]
-    options = {}
-    for flag in ("--floors", "--record"):
-        if flag in arguments:
-            index = arguments.index(flag)
-            options[flag] = arguments[index + 1]
-            del arguments[index:index + 2]
+    options = quality_floors.take_options(arguments)
     as_json = "--json" in arguments
     arguments = [a for a in arguments if a != "--json"]
     if len(arguments) != 3:
@@ -70,25 +67,7 @@ def main():
         for name, row in results.items():
             print(f"{name:<12}{row['hota']:>7.3f}{row['detA']:>7.3f}{row['assA']:>7.3f}"
                   f"{row['idf1']:>7.3f}{row['mota']:>7.3f}{row['idsw']:>6}{row['identities']:>12}")
-    if "--record" in options:
-        floors = {name: {"hota": round(row["hota"] - FLOOR_MARGIN, 3),
-                         "idf1": round(row["idf1"] - FLOOR_MARGIN, 3)}
-                  for name, row in results.items()}
-        with open(options["--record"], "w") as handle:
-            json.dump(floors, handle, indent=1, sort_keys=True)
-            handle.write("\n")
-    failed = []
-    if "--floors" in options:
-        with open(options["--floors"]) as handle:
-            floors = json.load(handle)
-        for name, floor in floors.items():
-            for metric, minimum in floor.items():
-                if results[name][metric] < minimum:
-                    failed.append(f"{name} {metric} {results[name][metric]:.3f} < floor {minimum:.3f}")
-    for line in failed:
-        print("BELOW FLOOR:", line)
-    sys.exit(1 if failed else 0)
-
+    quality_floors.apply(options, results, FLOOR_MARGIN, "vtest-quality")
 
 if __name__ == "__main__":
     main()
