@@ -40,11 +40,6 @@ public struct AppearanceDescriptor: Sendable, Hashable {
         look = .bands(BandLook(bands: bands, blue: blue, red: red))
     }
 
-    /// A histogram look.
-    public init(_ histogram: ColourHistogram) {
-        look = .histogram(histogram)
-    }
-
     /// The mean grey of each band, top first, 0...255; empty for a histogram.
     public var bands: [Double] {
         guard case .bands(let bands) = look else { return [] }

@@ -1,4 +1,5 @@
 import Capture
+import Locking
 import Tracking
 
 /// The looks of detections read back from a file, taken from the frames of the video they were
@@ -23,7 +24,22 @@ enum VideoLooks {
         } catch {
             throw UsageError(description: "--source: \(error.problem)")
         }
-        defer { source.close() }
+        var failure: UsageError?
+        do {
+            try await read(source, into: &byFrame, video: video, style: style, sizedFor: imageSize)
+        } catch {
+            failure = error
+        }
+        // Stopping ffmpeg waits for it (up to two seconds): not on the cooperative pool.
+        await BlockingWork.run { source.close() }
+        if let failure { throw failure }
+    }
+
+    /// ``attach(to:video:style:boxesSizedFor:)``'s work on the opened `source`.
+    private static func read(
+        _ source: VideoFrameSource, into byFrame: inout [[Detection]], video: String,
+        style: AppearanceStyle, sizedFor imageSize: (width: Double, height: Double)?
+    ) async throws(UsageError) {
         let header = source.header
         if let imageSize,
             imageSize.width != Double(header.width) || imageSize.height != Double(header.height)
