@@ -30,9 +30,18 @@ struct MQTTConnectionTests {
         try publisher.start()
         defer { publisher.stop() }
         #expect(await connected.first(on: "up") != nil)
+        // A watcher's copy, live or retained, says the broker has stored the message: only a
+        // subscriber that comes after that gets it as retained (publishing is queued).
+        let watched = Inbox()
+        let watcher = try MQTTConnection(broker: broker.broker, clientID: "watcher")
+        watcher.onConnect { $0.subscribe("headroom/state") }
+        watcher.onMessage { watched.add($0) }
+        try watcher.start()
+        defer { watcher.stop() }
         #expect(
             publisher.publish(
                 MQTTMessage(topic: "headroom/state", text: "nominal", isRetained: true)))
+        #expect(await watched.first(on: "headroom/state")?.text == "nominal")
         let subscriber = try MQTTConnection(broker: broker.broker, clientID: "subscriber")
         subscriber.onConnect { $0.subscribe("headroom/#") }
         subscriber.onMessage { inbox.add($0) }
