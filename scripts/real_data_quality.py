@@ -24,8 +24,7 @@ import tempfile
 
 import numpy as np
 
-from trackeval_sequence import preprocessed  # first: it imports trackeval quietly
-import trackeval  # noqa: E402  (already imported)
+import trackeval_sequence  # first: it imports trackeval quietly
 
 import quality_floors  # noqa: E402
 
@@ -78,13 +77,8 @@ def noisy_detections(gt, level, seed):
 
 
 def trackeval_scores(gt_path, tracks_path):
-    """TrackEval's HOTA, IDF1 and MOTA for one sequence (scripts/trackeval_sequence.py)."""
-    data = preprocessed(gt_path, tracks_path)
-    hota = trackeval.metrics.HOTA({"PRINT_CONFIG": False}).eval_sequence(data)
-    identity = trackeval.metrics.Identity({"PRINT_CONFIG": False}).eval_sequence(data)
-    clear = trackeval.metrics.CLEAR({"PRINT_CONFIG": False}).eval_sequence(data)
-    return {"hota": float(np.mean(hota["HOTA"])), "idf1": float(identity["IDF1"]),
-            "mota": float(clear["MOTA"]), "idsw": int(clear["IDSW"])}
+    """TrackEval's scores for one sequence (scripts/trackeval_sequence.py)."""
+    return trackeval_sequence.scores(gt_path, tracks_path)
 
 
 def main():

@@ -16,6 +16,8 @@ import os
 import shutil
 import tempfile
 
+import numpy as np
+
 # Installed without its declared extras (scripts/trackeval-venv.sh), trackeval prints that its
 # BURST dataset (segmentation, pycocotools) is unavailable; HOTA and MOTChallenge need neither.
 with contextlib.redirect_stdout(io.StringIO()):
@@ -45,3 +47,16 @@ def preprocessed(gt_path, tracks_path):
         })
         raw = dataset.get_raw_seq_data("t", sequence)
         return dataset.get_preprocessed_seq_data(raw, "pedestrian")
+
+
+def scores(gt_path, tracks_path):
+    """TrackEval's HOTA (with DetA and AssA), IDF1, MOTA and ID switches for one sequence, each
+    HOTA figure the mean over its alphas, and the ground truth's number of people."""
+    data = preprocessed(gt_path, tracks_path)
+    hota = trackeval.metrics.HOTA({"PRINT_CONFIG": False}).eval_sequence(data)
+    identity = trackeval.metrics.Identity({"PRINT_CONFIG": False}).eval_sequence(data)
+    clear = trackeval.metrics.CLEAR({"PRINT_CONFIG": False}).eval_sequence(data)
+    return {"hota": float(np.mean(hota["HOTA"])), "detA": float(np.mean(hota["DetA"])),
+            "assA": float(np.mean(hota["AssA"])), "idf1": float(identity["IDF1"]),
+            "mota": float(clear["MOTA"]), "idsw": int(clear["IDSW"]),
+            "people": int(data["num_gt_ids"])}

@@ -18,28 +18,20 @@ import subprocess
 import sys
 import tempfile
 
-from trackeval_sequence import preprocessed  # first: it imports trackeval quietly
-import trackeval  # noqa: E402  (already imported)
+import trackeval_sequence  # first: it imports trackeval quietly
 
 import quality_floors  # noqa: E402
-import numpy as np  # noqa: E402
 
 DETECTORS = ["person-ssd", "hog"]
 FLOOR_MARGIN = 0.01
 
 
 def scores(gt_path, tracks_path):
-    """TrackEval's HOTA, its parts, IDF1, MOTA and ID switches, and the identities given."""
-    data = preprocessed(gt_path, tracks_path)
-    hota = trackeval.metrics.HOTA({"PRINT_CONFIG": False}).eval_sequence(data)
-    identity = trackeval.metrics.Identity({"PRINT_CONFIG": False}).eval_sequence(data)
-    clear = trackeval.metrics.CLEAR({"PRINT_CONFIG": False}).eval_sequence(data)
+    """TrackEval's scores (scripts/trackeval_sequence.py) and the identities the run gave."""
+    result = trackeval_sequence.scores(gt_path, tracks_path)
     with open(tracks_path) as handle:
-        identities = len({line.split(",")[1] for line in handle if line.strip()})
-    return {"hota": float(np.mean(hota["HOTA"])), "detA": float(np.mean(hota["DetA"])),
-            "assA": float(np.mean(hota["AssA"])), "idf1": float(identity["IDF1"]),
-            "mota": float(clear["MOTA"]), "idsw": int(clear["IDSW"]),
-            "identities": identities, "people": int(data["num_gt_ids"])}
+        result["identities"] = len({line.split(",")[1] for line in handle if line.strip()})
+    return result
 
 
 def main():

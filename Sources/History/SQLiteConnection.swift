@@ -26,8 +26,11 @@ final class SQLiteConnection {
             handle = nil
             throw HistoryError(path: path, operation: "open", problem: problem)
         }
-        sqlite3_busy_timeout(handle, 5000)
+        sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
     }
+
+    /// How long a statement waits for another connection's lock before it fails busy.
+    static let busyTimeoutMilliseconds: Int32 = 5000
 
     deinit {
         sqlite3_close_v2(handle)
@@ -53,18 +56,23 @@ final class SQLiteConnection {
         guard result == SQLITE_OK else { throw error(operation) }
     }
 
-    /// ``execute(_:operation:)``, tried again while the database is busy, for up to the busy
-    /// timeout (5 s). For the statements SQLite answers busy at once, without waiting: a
-    /// connection switching a database another one is creating to WAL (seen with eight
-    /// processes opening one new history at once).
+    /// ``execute(_:operation:)``, tried again while the database is busy, for up to
+    /// ``busyTimeoutMilliseconds``. For the statements SQLite answers busy at once, without
+    /// calling its busy handler: switching to WAL needs the exclusive lock, and a connection
+    /// holding a shared one while another holds the reserved one would deadlock waiting, so
+    /// SQLite leaves the retry to the caller (seen with eight processes opening one new
+    /// history at once). Between tries it pauses 10 ms, as SQLite's own busy handler does.
     func executeWaitingWhileBusy(_ sql: String, operation: String) throws(HistoryError) {
-        var waited = 0
+        let pause: Int32 = 10
+        var waited: Int32 = 0
         while true {
             let result = sqlite3_exec(handle, sql, nil, nil, nil)
             if result == SQLITE_OK { return }
-            guard result & 0xFF == SQLITE_BUSY, waited < 5000 else { throw error(operation) }
-            usleep(10_000)
-            waited += 10
+            guard result & 0xFF == SQLITE_BUSY, waited < Self.busyTimeoutMilliseconds else {
+                throw error(operation)
+            }
+            usleep(UInt32(pause) * 1000)
+            waited += pause
         }
     }
 
