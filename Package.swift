@@ -141,7 +141,7 @@ let package = Package(
                 "MQTTBridge", "MQTT", "Capture", "HostService", "Governor", "Locking",
                 "Pressure", "TestSupport", "Units",
             ]),
-        tests("CaptureTests", ["Units", "Capture", "Files", "LaunchTiming", "Storage"]),
+        tests("CaptureTests", ["Units", "Capture", "Files", "LaunchTiming", "Storage", "Locking"]),
         tests("PressureTests", ["Pressure", "Files", "TestSupport", "Units"]),
         tests("HistoryTests", ["History", "LaunchTiming", "Locking"]),
         tests("TrackingTests", ["Tracking"]),

@@ -103,6 +103,8 @@ public final class VideoFrameSource: FrameSource {
         /// The highest index the consumer is done with.
         var acknowledged = -1
         var isEndAnnounced = false
+        /// Run when the end is announced (``whenFinished(_:)``).
+        var finishing: (@Sendable () -> Void)?
     }
 
     private let state: LockedState<State>
@@ -116,15 +118,25 @@ public final class VideoFrameSource: FrameSource {
 
     /// Tells the source its consumer is done with the frame of `index` (and all before it).
     /// ``VideoPacing/max`` delivers a frame again until it is acknowledged (a frame delivered
-    /// before its output was ready is not lost); the consumer skips a frame it has seen. With
-    /// either pacing the video counts as finished (``waitUntilFinished()``) once its last frame
-    /// is consumed.
+    /// before its output was ready is not lost); the consumer skips a frame it has seen. The
+    /// video counts as finished (``waitUntilFinished()``) once its last frame is consumed and
+    /// the end is read — frame by frame, when the frame after the last is asked for.
     public func frameConsumed(index: Int) {
-        let ends = state.withLock { state in
-            state.acknowledged = max(state.acknowledged, index)
-            return announcesEnd(&state)
+        state.withLock { $0.acknowledged = max($0.acknowledged, index) }
+        if pacing != .frameByFrame { announceEndIfDue() }
+    }
+
+    /// Runs `action` the moment the video is finished, on the thread that finishes it and
+    /// before ``waitUntilFinished()`` returns anywhere; at once when it is finished already.
+    /// A run halts its clock here: frame by frame, the end comes in the frame loop at the
+    /// instant the next frame was due, so on virtual time the run ends at the same instant
+    /// however late its waiter wakes.
+    public func whenFinished(_ action: @escaping @Sendable () -> Void) {
+        let isAnnounced = state.withLock { state in
+            if !state.isEndAnnounced { state.finishing = action }
+            return state.isEndAnnounced
         }
-        if ends { finished.close() }
+        if isAnnounced { action() }
     }
 
     /// Opens `input`: starts ffmpeg for a file or camera (`ffmpeg` is looked up in `PATH`
@@ -231,10 +243,8 @@ public final class VideoFrameSource: FrameSource {
             frames.want(from: target)
             if let latest = frames.latest(upTo: target) { take(latest) }
         }
-        let (picture, index, ends) = state.withLock { state in
-            (state.current, state.index, announcesEnd(&state))
-        }
-        if ends { finished.close() }
+        announceEndIfDue()
+        let (picture, index) = state.withLock { ($0.current, $0.index) }
         frame.sourceIndex = index >= 0 ? index : nil
         guard let picture else { return }
         LumaScaling.scale(
@@ -253,15 +263,21 @@ public final class VideoFrameSource: FrameSource {
         }
     }
 
-    /// Whether the end is to be announced now: the video is over, every frame read has been
-    /// delivered, and the last has been consumed (so a run that ends on the announcement has
-    /// seen every frame).
-    private func announcesEnd(_ state: inout State) -> Bool {
-        guard state.hasEnded, frames.isDrained, state.acknowledged >= state.index,
-            !state.isEndAnnounced
-        else { return false }
-        state.isEndAnnounced = true
-        return true
+    /// Announces the end if it is due: the video is over, every frame read has been delivered,
+    /// and the last has been consumed (so a run that ends on the announcement has seen every
+    /// frame). The ``whenFinished(_:)`` action runs first, then the waiters wake.
+    private func announceEndIfDue() {
+        let (ends, action) = state.withLock { state in
+            guard state.hasEnded, frames.isDrained, state.acknowledged >= state.index,
+                !state.isEndAnnounced
+            else { return (false, nil as (@Sendable () -> Void)?) }
+            state.isEndAnnounced = true
+            defer { state.finishing = nil }
+            return (true, state.finishing)
+        }
+        guard ends else { return }
+        action?()
+        finished.close()
     }
 
     /// The reader thread: reads frames into the readahead until the stream ends, cannot be
@@ -285,7 +301,8 @@ public final class VideoFrameSource: FrameSource {
                     state.hasEnded = true
                 }
                 frames.end()
-                if state.withLock({ announcesEnd(&$0) }) { finished.close() }
+                // Frame by frame, the end is the frame loop's to find, on its clock.
+                if pacing != .frameByFrame { announceEndIfDue() }
                 return
             }
             state.withLock { $0.framesRead = index + 1 }

@@ -176,6 +176,9 @@ public final class PipelineRun: Sendable {
                 pressure: pressure, pipeline: pipeline, settings: settings,
                 costModel: costModel, recorder: recorder, progress: progress) + extra
 
+        // The run's time ends with the video, in the thread that finds its end: on virtual
+        // time nothing happens after that instant, however late the group hears of it.
+        options.video?.whenFinished { clock.halt() }
         var end = ServiceGroup.End.cancelled
         var failure: (any Error)?
         do {
@@ -187,9 +190,8 @@ public final class PipelineRun: Sendable {
         }
         // Teardown, in one place, however the services ended (capture has stopped with them).
         var elapsed = clock.now.duration(since: start)
-        // On virtual time a video's run ends with its last frame: its end is noticed off the
-        // clock (the reader), while the clock's own services may move it on a few ticks, more
-        // or fewer from run to run.
+        // On virtual time a video's run lasts until its last frame: the clock halts where the
+        // next frame was due, one frame interval later.
         if options.timing == .virtual, options.video != nil,
             let last = state.withLock({ $0.lastFrameTime })
         {

@@ -1,6 +1,7 @@
 import Files
 import Foundation
 import LaunchTiming
+import Locking
 import Testing
 import Units
 
@@ -207,6 +208,37 @@ import Units
         for index in 0..<frames { try encoder.write(flat(index)) }
         try encoder.finish()
         return path
+    }
+
+    @Test(
+        "frame by frame the end comes where the next frame is asked for, however early the reader reads it",
+        .enabled(if: hasFFmpeg))
+    func frameByFrameEndsWhereTheNextFrameIsDue() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let source = try VideoFrameSource(
+            input: .file(try clip(frames: 3, in: directory)), pacing: .frameByFrame)
+        defer { source.close() }
+        let announced = LockedState(false)
+        source.whenFinished { announced.withLock { $0 = true } }
+        var frame = Frame(camera: "c", number: 0, width: 64, height: 48)
+        for index in 0..<3 {
+            await source.render(&frame)
+            #expect(frame.sourceIndex == index)
+            source.frameConsumed(index: index)
+        }
+        // The reader has read the end (three frames fit its readahead): that is no announcement,
+        // nor is the last frame's consumption.
+        while !source.isFinished { await Task.yield() }
+        #expect(!announced.withLock { $0 })
+        await source.render(&frame)
+        #expect(frame.sourceIndex == 2)  // the last again
+        #expect(announced.withLock { $0 })
+        await source.waitUntilFinished()
+        // Asked for after the end, the action runs at once.
+        let late = LockedState(false)
+        source.whenFinished { late.withLock { $0 = true } }
+        #expect(late.withLock { $0 })
     }
 
     @Test(.enabled(if: hasFFmpeg)) func filePacingTakesTheFrameDueWithoutWaiting() async throws {
