@@ -1,10 +1,11 @@
 import Storage
 import Units
 
-/// How a movie output records: YUV4MPEG2 (Y4M), 4:2:0 planar, which every player and ffmpeg
-/// read. Frames here carry luma only, so each frame is written as its luma plane followed by
-/// neutral chroma (grey pictures); every frame has the same length, which is what lets an
-/// interrupted recording be cut back to its last whole frame.
+/// How a movie output records: YUV4MPEG2 (Y4M), 4:2:0 planar at full range, which every player
+/// and ffmpeg read. Each frame is written as its luma plane followed by its two chroma planes
+/// (``Frame/chroma``: a video's colour), or by neutral chroma for a grey frame (the rendered
+/// scene); every frame has the same length, which is what lets an interrupted recording be cut
+/// back to its last whole frame.
 public struct MovieFormat: Equatable, Sendable {
     /// Picture width in pixels.
     public var width: Int
@@ -26,15 +27,20 @@ public struct MovieFormat: Equatable, Sendable {
             width: camera.format.width, height: camera.format.height, frameRate: camera.frameRate)
     }
 
-    /// The stream header: `YUV4MPEG2 W960 H540 F30:1 Ip A1:1 C420jpeg` and a newline.
+    /// The stream header: `YUV4MPEG2 W960 H540 F30:1 Ip A1:1 C420jpeg XCOLORRANGE=FULL` and a
+    /// newline. The range is said, as ffmpeg says it: without it a reader takes the samples
+    /// for TV range (16–235) and stretches them.
     public var header: [UInt8] {
-        Array("YUV4MPEG2 W\(width) H\(height) F\(rateFraction) Ip A1:1 C420jpeg\n".utf8)
+        Array(
+            "YUV4MPEG2 W\(width) H\(height) F\(rateFraction) Ip A1:1 C420jpeg XCOLORRANGE=FULL\n"
+                .utf8)
     }
 
     /// What precedes each frame's planes.
     public static let framePrefix = Array("FRAME\n".utf8)
 
-    /// The two chroma planes of a grey picture (Cb and Cr at 128), written after each luma plane.
+    /// The two chroma planes of a grey picture (Cb and Cr at 128), written after a grey
+    /// frame's luma plane.
     public var neutralChroma: [UInt8] {
         [UInt8](repeating: 128, count: chromaBytes)
     }

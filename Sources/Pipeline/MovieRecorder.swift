@@ -27,7 +27,8 @@ public struct RecordingReport: Hashable, Codable, Sendable {
     public var dataRate: DataRate
 }
 
-/// The run's movie output: every frame the pipeline sees, recorded as Y4M by a
+/// The run's movie output: every frame the pipeline sees, in colour when it has it, recorded as
+/// Y4M by a
 /// ``RecordingWriter`` — into the reserve when the output `usesProVideoStorage`, else into a
 /// file growing beside the destination. The frame loop only enqueues; when the recording ends
 /// (the run ends, or the reserve fills), the reserve is replenished on a thread of its own.
@@ -35,6 +36,8 @@ final class MovieRecorder: Sendable {
     private let writer: RecordingWriter
     private let reserve: StorageReserve?
     private let format: MovieFormat
+    /// The colour written after a grey frame's luma, made once.
+    private let neutralChroma: [UInt8]
     private let metrics: HeadroomMetrics
     /// Dropped frames already published, and the replenishment once it is done.
     private let state = LockedState<(published: Int64, replenished: ByteCount?, problem: String?)>(
@@ -51,6 +54,7 @@ final class MovieRecorder: Sendable {
         storageDirectory: String?, metrics: HeadroomMetrics
     ) throws(StorageError) {
         format = MovieFormat(camera: camera)
+        neutralChroma = format.neutralChroma
         self.metrics = metrics
         let target: any RecordingTarget
         if output.usesProVideoStorage {
@@ -71,7 +75,7 @@ final class MovieRecorder: Sendable {
         let replenished = replenished
         writer = try RecordingWriter(
             target: target, layout: format.layout, header: format.header,
-            unitPrefix: MovieFormat.framePrefix, unitSuffix: format.neutralChroma,
+            unitPrefix: MovieFormat.framePrefix, unitSuffix: [],
             onWrite: { metrics.recordStorageWrite(seconds: $0) },
             onEnd: { _ in
                 guard let reserve else {
@@ -91,9 +95,11 @@ final class MovieRecorder: Sendable {
         publish()
     }
 
-    /// Queues `frame` for the writer; never waits for the disk.
+    /// Queues `frame` for the writer — its luma, then its colour (``Frame/chroma``), or
+    /// neutral colour for a grey frame; never waits for the disk.
     func record(_ frame: Frame) {
-        _ = writer.enqueue(frame.luma)
+        let colour = frame.chroma.map { [$0.blue, $0.red] } ?? [neutralChroma]
+        _ = writer.enqueue(parts: [frame.luma] + colour)
     }
 
     /// Publishes the remaining capacity and newly dropped frames.

@@ -71,7 +71,7 @@ public final class RecordingWriter: Sendable {
         public var problem: String?
     }
 
-    private let queue: BoundedQueue<[UInt8]>
+    private let queue: BoundedQueue<[[UInt8]]>
     private let state: LockedState<Summary>
     private let payloadBytes: Int
     private let done = DispatchSemaphore(value: 0)
@@ -112,11 +112,19 @@ public final class RecordingWriter: Sendable {
         }
     }
 
-    /// Queues one unit's payload (a frame's planes) for the writer; never blocks. A payload
-    /// of another length than the layout's (a frame of another size) is dropped.
+    /// Queues one unit's payload for the writer; never blocks. A payload of another length
+    /// than the layout's (a frame of another size) is dropped.
     public func enqueue(_ payload: [UInt8]) -> Enqueued {
+        enqueue(parts: [payload])
+    }
+
+    /// Queues one unit's payload in `parts` (a frame's planes, written one after another
+    /// with the unit's one `writev`, never joined); never blocks. Parts of another length in
+    /// all than the layout's payload (a frame of another size) are dropped.
+    public func enqueue(parts: [[UInt8]]) -> Enqueued {
         if state.withLock({ $0.endReason != nil }) { return .ended }
-        if payload.count == payloadBytes, queue.offer(payload) { return .queued }
+        let length = parts.reduce(0) { $0 + $1.count }
+        if length == payloadBytes, queue.offer(parts) { return .queued }
         if state.withLock({ $0.endReason != nil }) { return .ended }
         state.withLock { $0.framesDropped += 1 }
         return .dropped
@@ -192,13 +200,13 @@ private struct WriterLoop: Sendable {
     let onWrite: @Sendable (Double) -> Void
     let clock: any RunClock
 
-    func run(queue: BoundedQueue<[UInt8]>, state: LockedState<RecordingWriter.Summary>)
+    func run(queue: BoundedQueue<[[UInt8]]>, state: LockedState<RecordingWriter.Summary>)
         -> RecordingWriter.Summary
     {
         var written = layout.headerBytes
         var pacer = WritebackPacer(descriptor: target.descriptor, options: options, start: written)
         var ending: (RecordingWriter.EndReason, String?) = (.finished, nil)
-        while let payload = queue.take() {
+        while let parts = queue.take() {
             let end = written + layout.unitBytes
             do {
                 guard try target.prepare(through: end) else {
@@ -210,7 +218,7 @@ private struct WriterLoop: Sendable {
                 break
             }
             let start = clock.now
-            guard RecordingWriter.write([prefix, payload, suffix], to: target.descriptor) else {
+            guard RecordingWriter.write([prefix] + parts + [suffix], to: target.descriptor) else {
                 let code = errno
                 ending = (
                     code == ENOSPC ? .notEnoughSpace : .failed,

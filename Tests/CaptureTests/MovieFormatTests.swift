@@ -12,7 +12,7 @@ struct MovieFormatTests {
         let format = MovieFormat(width: 5, height: 3, frameRate: 30)
         #expect(
             String(decoding: format.header, as: UTF8.self)
-                == "YUV4MPEG2 W5 H3 F30:1 Ip A1:1 C420jpeg\n")
+                == "YUV4MPEG2 W5 H3 F30:1 Ip A1:1 C420jpeg XCOLORRANGE=FULL\n")
         #expect(format.neutralChroma == [UInt8](repeating: 128, count: 2 * 3 * 2))
         #expect(format.bytesPerFrame == 6 + 15 + 12)
         #expect(format.layout.unitBytes == 33)

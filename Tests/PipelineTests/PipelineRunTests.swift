@@ -303,6 +303,71 @@ struct PipelineRunTests {
         #expect(try reserve.status().remainingBytes == .mebibytes(16))
     }
 
+    @Test(
+        "a colour video is recorded in its colour: frame for frame what its decoder gave",
+        .enabled(if: ExecutableSearch.find("ffmpeg") != nil))
+    func recordsAVideoInColour() async throws {
+        let directory = NSTemporaryDirectory() + "headroom-colour-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // Red on the left, blue on the right, a green block walking across.
+        let (width, height) = (64, 48)
+        let clip = "\(directory)/colour.y4m"
+        let encoder = try VideoEncoder(
+            path: clip, width: width, height: height, frameRate: 10, layout: .rgb24,
+            field: "clip")
+        for index in 0..<6 {
+            var pixels: [UInt8] = []
+            for y in 0..<height {
+                for x in 0..<width {
+                    let isBlock = (index * 8..<index * 8 + 12).contains(x) && (10..<30).contains(y)
+                    pixels +=
+                        isBlock ? [40, 200, 40] : x < width / 2 ? [200, 30, 30] : [30, 30, 200]
+                }
+            }
+            try encoder.write(pixels)
+        }
+        try encoder.finish()
+        try StorageReserve(directory: "\(directory)/reserve").allocate(.mebibytes(4))
+        var options = RunOptions(duration: .seconds(60), scenario: .thermalRamp)
+        options.timing = .virtual
+        options.useVideo(
+            try VideoFrameSource(input: .file(clip), pacing: .frameByFrame), groundTruth: [],
+            detector: .blob, keepsDuration: false, keepsSession: false, keepsPolicy: false)
+        options.addMovieOutput()
+        options.outputs.recording = "\(directory)/recorded.y4m"
+        options.outputs.storageDirectory = "\(directory)/reserve"
+        let summary = try await PipelineRun(options: options).run()
+        #expect(try #require(summary.recording).frames == 6)
+        /// Every frame of the video at `path`, as ffmpeg decodes it.
+        func decoded(_ path: String) async throws -> [Frame] {
+            let source = try VideoFrameSource(input: .file(path), pacing: .max)
+            defer { source.close() }
+            var frames: [Frame] = []
+            var frame = Frame(camera: "c", width: width, height: height)
+            while true {
+                await source.render(&frame)
+                // After its last frame the source repeats it.
+                guard let index = frame.sourceIndex, index == frames.count else { break }
+                source.frameConsumed(index: index)
+                frames.append(frame)
+            }
+            return frames
+        }
+        let original = try await decoded(clip)
+        let recorded = try await decoded("\(directory)/recorded.y4m")
+        #expect(original.count == 6 && recorded.count == 6)
+        // Read back by ffmpeg as it was written: full range, nothing stretched.
+        let differing = zip(recorded, original).enumerated().filter { _, pair in
+            pair.0.luma != pair.1.luma || pair.0.chroma != pair.1.chroma
+        }.map(\.offset)
+        #expect(differing.isEmpty, "frames \(differing) differ")
+        // In colour indeed: red on the left, blue on the right.
+        let chroma = try #require(recorded.first?.chroma)
+        #expect(chroma.red[chroma.width / 4] > 170 && chroma.blue[3 * chroma.width / 4] > 170)
+    }
+
     @Test("a full reserve ends the recording with notEnoughSpace; the pipeline keeps running")
     func fullReserveEndsTheRecordingNotTheRun() async throws {
         let directory = NSTemporaryDirectory() + "headroom-run-\(UUID().uuidString)"
