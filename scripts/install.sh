@@ -2,7 +2,8 @@
 # Installs Headroom: the binary, the systemd unit (with ExecStart at the installed binary),
 # shell completions for bash, zsh and fish, libheadroom for C and C++ (lib/libheadroom.so,
 # include/headroom.h, lib/pkgconfig/headroom.pc), the person detector's model
-# (share/headroom/models, by scripts/person-model.sh: downloaded once, verified) and, where
+# (share/headroom/models, by scripts/person-model.sh: downloaded once, verified; and the
+# script itself as bin/headroom-person-model) and, where
 # libgstreamer1.0-dev is installed, the GStreamer tracer and headroomrate element
 # (lib/gstreamer-1.0, scripts/install-gstreamer.sh). Builds release binaries unless --from DIR
 # names a build directory that has them. Safe to run twice.
@@ -52,13 +53,15 @@ mv "$prefix/lib/systemd/system/headroom.service.tmp" "$prefix/lib/systemd/system
 install -m 0644 docs/service.md "$prefix/share/doc/headroom/service.md"
 install -m 0644 docs/launch.md "$prefix/share/doc/headroom/launch.md"
 scripts/person-model.sh --dir "$prefix/share/headroom/models" >/dev/null
+scripts/install-person-model-command.sh "" "$prefix"
 if [[ $group == yes ]] && ! getent group headroom >/dev/null; then
   if [[ $(id -u) -eq 0 ]]; then groupadd --system headroom; else
     echo "install: note: not root, so no group \"headroom\"; the socket is then the service's own" >&2
   fi
 fi
 echo "installed into $prefix: bin/headroom, lib/systemd/system/headroom.service, completions,"
-echo "  lib/libheadroom.so, include/headroom.h, lib/pkgconfig/headroom.pc, share/headroom/models"
+echo "  lib/libheadroom.so, include/headroom.h, lib/pkgconfig/headroom.pc, share/headroom/models,"
+echo "  bin/headroom-person-model"
 if pkg-config --exists gstreamer-1.0 2>/dev/null; then
   scripts/install-gstreamer.sh --prefix "$prefix"
 else

@@ -27,7 +27,8 @@ dpkg-deb -c "$deb" >"$work/contents"
 for path in ./usr/bin/headroom ./lib/systemd/system/headroom.service \
   ./usr/share/man/man1/headroom.1.gz ./usr/share/man/man8/headroom.service.8.gz \
   ./usr/include/headroom.h ./usr/share/doc/headroom/copyright \
-  ./usr/lib/python3/dist-packages/headroom_client/client.py; do
+  ./usr/lib/python3/dist-packages/headroom_client/client.py ./usr/bin/headroom-person-model \
+  ./usr/share/headroom/person-ssdlite-300.pbtxt ./usr/share/man/man1/headroom-person-model.1.gz; do
   grep -q " $path\$" "$work/contents" || fail "the package lacks $path"
 done
 grep -q "libheadroom.so.0$" "$work/contents" || fail "the package lacks libheadroom.so.0"
@@ -117,6 +118,33 @@ EOF
 # shellcheck disable=SC2046  # pkg-config's words
 cc -Wall -Werror -o "$work/estimate" "$work/estimate.c" $(pkg-config --cflags --libs headroom) \
   && "$work/estimate" || fail "a C program built with pkg-config against the installed library"
+
+# The person detector's model: not in the package; its installed command names itself, and
+# installs a verified copy found on this machine (setup.sh's) without downloading.
+nowhere=(env HOME="$work/home" XDG_DATA_HOME="$work/models" XDG_DATA_DIRS="$work/none")
+"${nowhere[@]}" headroom-person-model --find >/dev/null 2>"$work/find.err" \
+  && fail "headroom-person-model --find found a model in an empty home"
+grep -q "install it with headroom-person-model$" "$work/find.err" \
+  || fail "headroom-person-model --find: $(cat "$work/find.err")"
+vtest=/usr/share/doc/opencv-doc/examples/data/vtest.avi
+status=0
+"${nowhere[@]}" /usr/bin/headroom run --source "$vtest" --detector person-ssd >/dev/null \
+  2>"$work/run.err" || status=$?
+[[ $status == 2 ]] && grep -q "install it with headroom-person-model$" "$work/run.err" \
+  || fail "the installed headroom without the model: exit $status, $(cat "$work/run.err")"
+if installed=$(scripts/person-model.sh --find 2>/dev/null); then
+  env HOME="$work/home" XDG_DATA_HOME="$work/models" XDG_DATA_DIRS="${installed%/headroom/models}" \
+    headroom-person-model >"$work/model.out" 2>&1 || fail "headroom-person-model: $(cat "$work/model.out")"
+  grep -q "(a copy of $installed/person-ssdlite.pb)" "$work/model.out" \
+    || fail "headroom-person-model did not copy the installed model: $(cat "$work/model.out")"
+  "${nowhere[@]}" /usr/bin/headroom run --source "$vtest" --detector person-ssd --seconds 2 \
+    --clock virtual --json >"$work/run.json" 2>"$work/run.err" \
+    && grep -q '"detector" *: *"person-ssd"' "$work/run.json" \
+    || fail "the installed headroom with the model it installed: $(cat "$work/run.err")"
+else
+  echo "package-checks: note: no person model on this machine (scripts/person-model.sh), so headroom-person-model installed none"
+fi
+grep -q "pip download" <(man -P cat headroom-person-model 2>/dev/null) || fail "man headroom-person-model"
 
 grep -q "headroom estimate" <(man -P cat headroom 2>/dev/null) || fail "man headroom"
 grep -q "Type=notify" <(man -P cat headroom.service 2>/dev/null) || fail "man headroom.service"

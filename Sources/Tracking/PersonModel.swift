@@ -12,8 +12,22 @@ public struct PersonModel: Sendable, Hashable {
 
     /// The frozen graph's size in bytes: a file of another size is not the model.
     public static let graphBytes = 12_923_854
-    /// The command that installs the model.
-    public static let installCommand = "scripts/person-model.sh"
+    /// The command that installs the model: `headroom-person-model` where it is installed
+    /// beside the running program (the Debian package, `scripts/install.sh`), else the source
+    /// tree's `scripts/person-model.sh`.
+    public static let installCommand = installCommand(besideProgram: Bundle.main.executablePath)
+
+    /// The command that installs the model for the program at `program`.
+    static func installCommand(besideProgram program: String?) -> String {
+        let installed = "headroom-person-model"
+        let directory = program.map {
+            URL(fileURLWithPath: $0).resolvingSymlinksInPath().deletingLastPathComponent().path
+        }
+        guard let directory,
+            FileManager.default.isExecutableFile(atPath: directory + "/" + installed)
+        else { return "scripts/person-model.sh" }
+        return installed
+    }
 
     /// The model in `directory`.
     public init(directory: String) {

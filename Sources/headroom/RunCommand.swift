@@ -52,9 +52,9 @@ enum RunCommand {
             then declared at up to 4x the video's rate, 240 at most). --gt FILE scores
             the tracks against MOTChallenge ground truth numbered by video frame. --detector
             defaults for video to person-ssd, the neural person detector, where its model is
-            installed (scripts/person-model.sh), else to hog (OpenCV's HOG people detector),
-            and to blob for the scene;
-            motion (an adaptive background model) finds anything that moves. --annotate
+            installed (headroom-person-model; in a source tree scripts/person-model.sh), else
+            to hog (OpenCV's HOG people detector), and to blob for the scene; motion (an
+            adaptive background model) finds anything that moves. --annotate
             FILE.mp4 writes the frames with boxes, track ids, the primary subject and the
             framing window, encoded by ffmpeg. Every place a run writes (--out, --record,
             --record-pressure, --annotate) is checked before it starts.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Tracking
+@testable import Tracking
 
 /// The neural person detector on the real model (installed by `scripts/setup.sh`) and real
 /// frames of OpenCV's `vtest.avi`, against 27 people counted by eye (Tests/Fixtures/people).
@@ -35,6 +35,25 @@ struct SSDPersonDetectorTests {
             #expect(error.description.contains("/nonexistent/.local/share/headroom/models"))
             #expect(error.description.hasSuffix("install it with scripts/person-model.sh"))
         }
+    }
+
+    @Test("an installed program names the installed command; a source tree's build, the script")
+    func installCommand() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "headroom-install-command-\(UUID().uuidString)"
+        ).path
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let program = directory + "/headroom"
+        #expect(PersonModel.installCommand(besideProgram: program) == "scripts/person-model.sh")
+        #expect(PersonModel.installCommand(besideProgram: nil) == "scripts/person-model.sh")
+        let command = directory + "/headroom-person-model"
+        #expect(FileManager.default.createFile(atPath: command, contents: Data("#!/bin/sh\n".utf8)))
+        // Not executable: not a command.
+        #expect(PersonModel.installCommand(besideProgram: program) == "scripts/person-model.sh")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: command)
+        #expect(PersonModel.installCommand(besideProgram: program) == "headroom-person-model")
     }
 
     @Test(
