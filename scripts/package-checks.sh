@@ -19,8 +19,11 @@ trap cleanup EXIT
 failures=0
 fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 
-deb=$(scripts/package.sh "$work/package" | tail -n 1)
+scripts/package.sh "$work/package" >"$work/built"
+deb=$(grep '/headroom_[^/]*\.deb$' "$work/built" || true)
+gstreamer_deb=$(grep '/gstreamer1\.0-headroom_[^/]*\.deb$' "$work/built" || true)
 [[ -f $deb ]] || { echo "package-checks: no package built"; exit 1; }
+[[ -f $gstreamer_deb ]] || fail "no gstreamer1.0-headroom package built"
 size=$(stat -c %s "$deb")
 dpkg-deb -c "$deb" >"$work/contents"
 [[ -n $show ]] && { echo "$deb: $((size / 1024)) KiB"; awk '{print $6}' "$work/contents"; dpkg-deb -f "$deb" Depends; }
@@ -46,8 +49,18 @@ for binary in usr/bin/headroom "usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH
   fi
 done
 
+dpkg-deb -c "$gstreamer_deb" >"$work/gstreamer-contents"
+[[ -n $show ]] && { echo "$gstreamer_deb"; awk '{print $6}' "$work/gstreamer-contents"; dpkg-deb -f "$gstreamer_deb" Depends; }
+plugins=./usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/gstreamer-1.0
+for path in "$plugins/libgstheadroomtracer.so" "$plugins/python/headroomrate.py" \
+  ./usr/share/doc/gstreamer1.0-headroom/copyright; do
+  grep -q " $path\$" "$work/gstreamer-contents" || fail "gstreamer1.0-headroom lacks $path"
+done
+[[ $(dpkg-deb -f "$gstreamer_deb" Depends) == *libgstreamer1.0-0*headroom\ \(=* ]] \
+  || fail "gstreamer1.0-headroom's Depends: $(dpkg-deb -f "$gstreamer_deb" Depends)"
+
 # lintian: no errors (E:); the warnings are listed for docs/install.md.
-lintian --tag-display-limit 0 "$deb" >"$work/lintian" 2>&1 || true
+lintian --tag-display-limit 0 "$deb" "$gstreamer_deb" >"$work/lintian" 2>&1 || true
 [[ -n $show ]] && cat "$work/lintian"
 if grep -q '^E: ' "$work/lintian"; then fail "lintian errors:"; grep '^E: ' "$work/lintian"; fi
 
@@ -63,10 +76,13 @@ listing() {
     | grep -v -e '^/etc/group' -e '^/etc/gshadow' -e '^/etc/.pwd.lock' -e '^/etc/ld.so.cache' \
     | sort
 }
+dpkg -s gstreamer1.0-headroom >/dev/null 2>&1 && dpkg --purge gstreamer1.0-headroom >/dev/null
 dpkg -s headroom >/dev/null 2>&1 && dpkg --purge headroom >/dev/null
 listing >"$work/before"
-dpkg -i "$deb" >"$work/dpkg-i.log" 2>&1 || { fail "dpkg -i"; cat "$work/dpkg-i.log"; }
-[[ $(dpkg-query -W -f='${Status}' headroom) == "install ok installed" ]] || fail "not installed"
+dpkg -i "$deb" "$gstreamer_deb" >"$work/dpkg-i.log" 2>&1 || { fail "dpkg -i"; cat "$work/dpkg-i.log"; }
+for package in headroom gstreamer1.0-headroom; do
+  [[ $(dpkg-query -W -f='${Status}' "$package") == "install ok installed" ]] || fail "$package not installed"
+done
 getent group headroom >/dev/null || fail "no system group headroom after install"
 
 /usr/bin/headroom status >"$work/status" 2>&1 || fail "the installed headroom status: $(cat "$work/status")"
@@ -94,6 +110,32 @@ advice = client.register("package-check", priority=5, nominal_frame_rate=10, min
 assert not advice.is_fallback, advice.reason
 client.close()
 EOF
+# GStreamer finds gstreamer1.0-headroom's pieces by itself (no GST_PLUGIN_PATH; a registry of
+# our own, so nothing stale): the element registers with the installed service and leaves it,
+# and the tracer times a launch under the installed headroom.
+gst=(env -u GST_PLUGIN_PATH -u PYTHONPATH GST_REGISTRY="$work/registry.bin")
+for feature in headroomrate headroomtracer; do
+  "${gst[@]}" gst-inspect-1.0 "$feature" >"$work/inspect.out" 2>&1 \
+    || fail "gst-inspect-1.0 $feature: $(tail -3 "$work/inspect.out")"
+done
+"${gst[@]}" gst-launch-1.0 -q videotestsrc is-live=true ! video/x-raw,framerate=30/1 \
+  ! headroomrate service=unix:/run/headroom/api.sock client-name=package-check-gst ! fakesink \
+  >"$work/gst-launch.out" 2>&1 &
+gst_pid=$!
+registered=no
+for _ in $(seq 1 100); do
+  grep -q package-check-gst <(curl -s --unix-socket /run/headroom/api.sock http://localhost/v1/clients) \
+    && { registered=yes; break; }
+  sleep 0.1
+done
+[[ $registered == yes ]] || fail "headroomrate never registered with the installed service: $(cat "$work/gst-launch.out")"
+kill -INT "$gst_pid"
+wait "$gst_pid" || true
+GST_TRACERS=headroom "${gst[@]}" HOME="$work/home" /usr/bin/headroom launch measure --runs 1 \
+  --label package --db "$work/launch.sqlite3" -- gst-launch-1.0 videotestsrc num-buffers=5 ! fakesink \
+  >"$work/measure.out" 2>&1 && grep -q ': ready at ' "$work/measure.out" \
+  || fail "the installed tracer under the installed headroom launch measure: $(cat "$work/measure.out")"
+
 kill "$serve_pid"
 wait "$serve_pid" || true
 serve_pid=
@@ -150,7 +192,7 @@ grep -q "headroom estimate" <(man -P cat headroom 2>/dev/null) || fail "man head
 grep -q "Type=notify" <(man -P cat headroom.service 2>/dev/null) || fail "man headroom.service"
 [[ -n $show ]] && { man -P cat headroom 2>/dev/null | head -30 || true; }
 
-dpkg --purge headroom >"$work/purge.log" 2>&1 || { fail "dpkg --purge"; cat "$work/purge.log"; }
+dpkg --purge gstreamer1.0-headroom headroom >"$work/purge.log" 2>&1 || { fail "dpkg --purge"; cat "$work/purge.log"; }
 listing >"$work/after"
 if ! diff "$work/before" "$work/after" >"$work/left"; then
   fail "the purge left a difference:"; cat "$work/left"
@@ -160,4 +202,4 @@ if ((failures > 0)); then
   echo "package-checks: $failures failure(s)"
   exit 1
 fi
-echo "package-checks: $(basename "$deb") ($((size / 1024)) KiB): lintian without errors, installed, served, linked, purged clean"
+echo "package-checks: $(basename "$deb") ($((size / 1024)) KiB) and $(basename "$gstreamer_deb"): lintian without errors, installed, served, governed a gst-launch line, linked, purged clean"

@@ -13,6 +13,9 @@
 # same host; splitting it would ask users to match three versions for one feature. Lintian's
 # warnings that follow from that choice are listed in docs/install.md.
 #
+# With GStreamer's headers it also builds gstreamer1.0-headroom_VERSION_ARCH.deb (the tracer and
+# the headroomrate element). It prints each package's path, headroom's first.
+#
 # Usage: scripts/package.sh [DIR]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -71,10 +74,14 @@ install -m 0644 clients/python/headroom_client/*.py "$root/usr/lib/python3/dist-
 scripts/install-person-model-command.sh "$root" /usr
 install -m 0644 dist/copyright "$root/usr/share/doc/headroom/copyright"
 install -m 0644 docs/service.md docs/launch.md docs/api.md "$root/usr/share/doc/headroom/"
-printf 'headroom (%s) unstable; urgency=medium\n\n  * Built from %s.\n\n -- %s  %s\n' \
-  "$version" "$(git rev-parse --short HEAD 2>/dev/null || echo "a source tree")" \
-  "Headroom maintainers <maintainers@headroom.invalid>" "$(date -R -d @"${SOURCE_DATE_EPOCH:-0}")" \
-  | gzip -9n >"$root/usr/share/doc/headroom/changelog.gz"
+# changelog DOC-DIR: the packages' one changelog entry, into DOC-DIR/changelog.gz.
+changelog() {
+  printf 'headroom (%s) unstable; urgency=medium\n\n  * Built from %s.\n\n -- %s  %s\n' \
+    "$version" "$(git rev-parse --short HEAD 2>/dev/null || echo "a source tree")" \
+    "Headroom maintainers <maintainers@headroom.invalid>" "$(date -R -d @"${SOURCE_DATE_EPOCH:-0}")" \
+    | gzip -9n >"$1/changelog.gz"
+}
+changelog "$root/usr/share/doc/headroom"
 
 # Depends from the binaries, as Debian computes them (dpkg-shlibdeps wants a debian/control).
 mkdir -p "$stage/debian"
@@ -113,3 +120,52 @@ chmod 0644 "$root/DEBIAN/triggers" "$root/DEBIAN/shlibs"
 deb="$out/headroom_${version}_${architecture}.deb"
 dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
 echo "$deb"
+
+# gstreamer1.0-headroom: the headroom tracer and the headroomrate element where GStreamer looks
+# by itself — its plugin directory, and python/ in it for Python elements — so no
+# GST_PLUGIN_PATH. The element takes the Python client from the headroom package. A package of
+# its own, as Debian ships GStreamer plugins, so that headroom does not pull in GStreamer.
+# Built where GStreamer's headers are (libgstreamer1.0-dev); elsewhere skipped, and said.
+if ! pkg-config --exists gstreamer-1.0; then
+  echo "package: note: no gstreamer-1.0 for pkg-config (libgstreamer1.0-dev), so no gstreamer1.0-headroom" >&2
+  exit 0
+fi
+gstreamer=$stage/gstreamer
+plugins=$gstreamer/usr/lib/$multiarch/gstreamer-1.0
+docs=$gstreamer/usr/share/doc/gstreamer1.0-headroom
+install -d "$gstreamer/DEBIAN" "$plugins/python" "$docs"
+# Debian's hardening flags, as a package build would give them.
+make --no-print-directory -s -C clients/gstreamer/tracer OUT="$stage" \
+  CFLAGS="$(dpkg-buildflags --get CFLAGS) $(dpkg-buildflags --get CPPFLAGS) $(dpkg-buildflags --get LDFLAGS)" \
+  "$stage/libgstheadroomtracer.so"
+install -m 0644 "$stage/libgstheadroomtracer.so" "$plugins/libgstheadroomtracer.so"
+strip --strip-unneeded "$plugins/libgstheadroomtracer.so"
+install -m 0644 clients/gstreamer/python/headroomrate.py "$plugins/python/headroomrate.py"
+install -m 0644 dist/copyright "$docs/copyright"
+install -m 0644 docs/gstreamer.md "$docs/gstreamer.md"
+changelog "$docs"
+printf 'Source: headroom\n\nPackage: gstreamer1.0-headroom\nArchitecture: any\n' >"$stage/debian/control"
+gstreamer_depends=$(cd "$stage" && dpkg-shlibdeps -O --warnings=0 \
+  -e"gstreamer/usr/lib/$multiarch/gstreamer-1.0/libgstheadroomtracer.so" | sed -n 's/^shlibs:Depends=//p')
+cat >"$gstreamer/DEBIAN/control" <<EOF
+Package: gstreamer1.0-headroom
+Source: headroom
+Version: $version
+Architecture: $architecture
+Maintainer: Headroom maintainers <maintainers@headroom.invalid>
+Installed-Size: $(du -sk --exclude=DEBIAN "$gstreamer" | cut -f1)
+Depends: $gstreamer_depends, headroom (= $version), python3-gst-1.0, gstreamer1.0-python3-plugin-loader
+Section: video
+Priority: optional
+Homepage: https://headroom.invalid/
+Description: GStreamer pieces of Headroom: a governed rate element and a launch tracer
+ headroomrate, put in any pipeline, registers with the Headroom service and
+ runs the stream at the frame rate the host's governor advises (dropping
+ buffers, never renegotiating), pausing it when told, and tells the
+ application which step of its inference ladder to run. The headroom tracer
+ (GST_TRACERS=headroom) times a pipeline's launch under headroom launch
+ measure: state changes, first buffers and ready, into the launch history.
+EOF
+gstreamer_deb="$out/gstreamer1.0-headroom_${version}_${architecture}.deb"
+dpkg-deb --root-owner-group -Zxz --build "$gstreamer" "$gstreamer_deb" >/dev/null
+echo "$gstreamer_deb"
