@@ -27,11 +27,11 @@ public struct RecordingReport: Hashable, Codable, Sendable {
     public var dataRate: DataRate
 }
 
-/// The run's movie output: every frame the pipeline sees, in colour when it has it, recorded as
-/// Y4M by a
-/// ``RecordingWriter`` — into the reserve when the output `usesProVideoStorage`, else into a
-/// file growing beside the destination. The frame loop only enqueues; when the recording ends
-/// (the run ends, or the reserve fills), the reserve is replenished on a thread of its own.
+/// The run's movie output: every frame the pipeline sees, in colour when it has it, recorded
+/// as Y4M by a ``RecordingWriter`` — into the reserve when the output `usesProVideoStorage`,
+/// else into a file growing beside the destination. The frame loop only enqueues; when the
+/// recording ends (the run ends, or the reserve fills), the reserve is replenished on a thread
+/// of its own.
 final class MovieRecorder: Sendable {
     private let writer: RecordingWriter
     private let reserve: StorageReserve?
