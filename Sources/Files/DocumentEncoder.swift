@@ -6,8 +6,16 @@ extension JSONEncoder {
     /// non-finite numbers spelled `"Infinity"`, `"-Infinity"`, `"NaN"` — a cost over a budget
     /// of 0 is infinite, and a plain `JSONEncoder` refuses to encode it at all.
     public static func document() -> JSONEncoder {
+        let encoder = line()
+        encoder.outputFormatting.insert(.prettyPrinted)
+        return encoder
+    }
+
+    /// The same as ``document()`` on one line, for messages (the API's event streams, MQTT
+    /// payloads): with keys sorted, the same value is the same bytes.
+    public static func line() -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(
             positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
         return encoder

@@ -13,12 +13,7 @@ enum ServiceJSON {
 
     /// `value` on one line (no newline inside, none after).
     static func line(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(
-            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-        let data = encoder.encodeExplainingFailure(value)
-        return String(decoding: data, as: UTF8.self)
+        String(decoding: JSONEncoder.line().encodeExplainingFailure(value), as: UTF8.self)
     }
 }
 

@@ -6,8 +6,6 @@ import Foundation
 enum MQTTPayload {
     /// `value` as one line of JSON.
     static func json(_ value: some Encodable) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array(encoder.encodeExplainingFailure(value))
+        Array(JSONEncoder.line().encodeExplainingFailure(value))
     }
 }
