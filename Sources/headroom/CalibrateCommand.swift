@@ -111,9 +111,8 @@ final class CalibrationDisplay: Sendable {
         let position = "[\(progress.index + 1)/\(progress.count)] \(progress.point) (\(role))"
         if isLive {
             drawn.withLock { $0 = true }
-            Console.errorWrite(
-                "\r\u{1B}[K\(RunDisplay.bar(progress.fraction)) \(Int(progress.fraction * 100))%"
-                    + " \(position)")
+            Console.errorRedraw(
+                "\(RunDisplay.bar(progress.fraction)) \(Int(progress.fraction * 100))% \(position)")
         } else if let measurement = progress.measurement {
             Console.error(
                 "calibrate: \(position): utilization \(measurement.utilization.fixed(3)),"

@@ -52,6 +52,60 @@ enum Console {
         write(text, to: STDOUT_FILENO)
     }
 
+    /// Redraws the live line on stdout with `line`, cut to the terminal's width: a line that
+    /// wrapped would leave its first row behind on every redraw, filling the screen with copies.
+    static func redraw(_ line: String) {
+        redraw(line, on: STDOUT_FILENO)
+    }
+
+    /// Redraws the live line on stderr with `line`, cut to the terminal's width (progress bars).
+    static func errorRedraw(_ line: String) {
+        redraw(line, on: STDERR_FILENO)
+    }
+
+    private static func redraw(_ line: String, on descriptor: Int32) {
+        write("\r\u{1B}[K" + fitted(line, columns: columns(of: descriptor)), to: descriptor)
+    }
+
+    /// The width of the terminal on `descriptor`, in columns; nil when it is not a terminal
+    /// or does not say.
+    static func columns(of descriptor: Int32) -> Int? {
+        var size = winsize()
+        let result = withUnsafeMutablePointer(to: &size) {
+            ioctl(descriptor, UInt(TIOCGWINSZ), $0)
+        }
+        return result == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
+    }
+
+    /// `line` cut to fit a terminal `columns` wide, one column spare (writing the last column
+    /// makes some terminals wrap); escape sequences (colours) pass whole and take no column,
+    /// and a cut line ends with a colour reset. Unchanged when the width is unknown.
+    static func fitted(_ line: String, columns: Int?) -> String {
+        guard let columns else { return line }
+        enum Escape { case none, started, controlSequence }
+        var escape = Escape.none
+        var isPainted = false
+        var shown = ""
+        var visible = 0
+        for scalar in line.unicodeScalars {
+            switch escape {
+            case .started:
+                escape = scalar == "[" ? .controlSequence : .none
+            case .controlSequence:
+                // Parameters and intermediates, up to the final byte.
+                if (0x40...0x7E).contains(scalar.value) { escape = .none }
+            case .none where scalar == "\u{1B}":
+                escape = .started
+                isPainted = true
+            case .none:
+                guard visible < columns - 1 else { return isPainted ? shown + "\u{1B}[0m" : shown }
+                visible += 1
+            }
+            shown.unicodeScalars.append(scalar)
+        }
+        return shown
+    }
+
     /// Writes `text` to stderr as it is (progress bars redraw a line with it).
     static func errorWrite(_ text: String) {
         write(text, to: STDERR_FILENO)
@@ -123,14 +177,23 @@ struct TextTable {
     var rows: [[String]] = []
     /// Indexes of right-aligned (numeric) columns.
     var numericColumns: Set<Int> = []
+    /// When set, a right-aligned last column is made no wider than lets a line fit in this
+    /// many columns: a cell too long for that starts where the column starts and runs on, so
+    /// that one long path does not push every number off an 80-column terminal.
+    var lineWidth: Int?
 
     /// The table as text, one line per row, two spaces between columns.
     var text: String {
         let all = [headings] + rows
-        let widths = headings.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        var widths = headings.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        if let lineWidth, let last = headings.indices.last, numericColumns.contains(last) {
+            let room = lineWidth - widths.dropLast().reduce(0) { $0 + $1 + 2 }
+            widths[last] = all.map { $0[last].count }.filter { $0 <= room }.max() ?? 0
+        }
         return all.map { row in
             row.indices.map { column in
-                let padding = String(repeating: " ", count: widths[column] - row[column].count)
+                let padding = String(
+                    repeating: " ", count: max(0, widths[column] - row[column].count))
                 return numericColumns.contains(column)
                     ? padding + row[column] : row[column] + padding
             }.joined(separator: "  ").trimmingTrailingSpaces()

@@ -41,12 +41,8 @@ final class RunDisplay: Sendable {
             return (sample.governorChanges > state.changes, state.samples)
         }
         if isLive {
-            var text = "\r\u{1B}[K"
-            if newChange {
-                text += "  " + Self.changeLine(sample) + "\n"
-            }
-            text += Self.bar(sample.time / duration) + " " + Self.line(sample)
-            Console.write(text)
+            if newChange { Console.write("\r\u{1B}[K  " + Self.changeLine(sample) + "\n") }
+            Console.redraw(Self.bar(sample.time / duration) + " " + Self.line(sample))
         } else if newChange || count % 2 == 1 {
             if newChange {
                 Console.out(Self.changeLine(sample))
@@ -120,7 +116,7 @@ final class RunDisplay: Sendable {
 
     /// The summary table after a run.
     static func summaryText(_ summary: RunSummary) -> String {
-        var table = TextTable(headings: ["", ""], numericColumns: [1])
+        var table = TextTable(headings: ["", ""], numericColumns: [1], lineWidth: 79)
         table.rows = RunReport.figures(summary).map { [$0.0, $0.1] }
         var text =
             "\n"

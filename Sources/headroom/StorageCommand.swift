@@ -193,7 +193,7 @@ private final class Progress: Sendable {
     func show(_ held: ByteCount, _ target: ByteCount) {
         guard isShown, target > .zero else { return }
         let percent = Int(Double(held.bytes) / Double(target.bytes) * 100)
-        Console.errorWrite("\r\(verb) \(held) of \(target) (\(percent) %)\u{1B}[K")
+        Console.errorRedraw("\(verb) \(held) of \(target) (\(percent) %)")
     }
 
     /// Ends the line.

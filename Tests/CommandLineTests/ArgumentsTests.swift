@@ -198,6 +198,28 @@ struct ArgumentsTests {
         #expect(error.description.hasPrefix("--out: /dev/null: is a character device"))
     }
 
+    @Test("a live line is cut to the terminal's width; colours take no column and are reset")
+    func liveLinesFitTheTerminal() {
+        #expect(Console.fitted("0123456789", columns: 8) == "0123456")
+        #expect(Console.fitted("0123456789", columns: nil) == "0123456789")
+        #expect(Console.fitted("0123", columns: 80) == "0123")
+        let painted = "ab\u{1B}[1;31mcritical\u{1B}[0m tail"
+        #expect(Console.fitted(painted, columns: 80) == painted)
+        #expect(Console.fitted(painted, columns: 6) == "ab\u{1B}[1;31mcri\u{1B}[0m")
+        #expect(Console.fitted("°C and more", columns: 3) == "°C")
+    }
+
+    @Test("a table with a line width: a cell too long for it runs on, the numbers stay aligned")
+    func tablesKeepTheirNumbersAlignedPastALongCell() {
+        let rows = [["frames", "50"], ["source", "/a/long/path/to/a/video.avi"], ["calls", "7"]]
+        #expect(
+            TextTable(headings: ["", ""], rows: rows, numericColumns: [1], lineWidth: 12).text
+                == "\nframes  50\nsource  /a/long/path/to/a/video.avi\ncalls    7")
+        #expect(
+            TextTable(headings: ["", ""], rows: rows, numericColumns: [1]).text.contains(
+                "frames                           50"))
+    }
+
     @Test("diagnostics show control characters as escapes and cut very long lines")
     func printableDiagnostics() {
         #expect(Console.printable("id \u{1B}[31mred\u{07}") == "id \\u{1B}[31mred\\u{7}")
