@@ -13,6 +13,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 work=$(mktemp -d)
 cleanup() {
   [[ -n ${serve_pid:-} ]] && kill "$serve_pid" 2>/dev/null || true
+  [[ -n ${gst_pid:-} ]] && kill "$gst_pid" 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -23,7 +24,10 @@ scripts/package.sh "$work/package" >"$work/built"
 deb=$(grep '/headroom_[^/]*\.deb$' "$work/built" || true)
 gstreamer_deb=$(grep '/gstreamer1\.0-headroom_[^/]*\.deb$' "$work/built" || true)
 [[ -f $deb ]] || { echo "package-checks: no package built"; exit 1; }
-[[ -f $gstreamer_deb ]] || fail "no gstreamer1.0-headroom package built"
+[[ -f $gstreamer_deb ]] || {
+  echo "package-checks: no gstreamer1.0-headroom package built (libgstreamer1.0-dev missing?)"
+  exit 1
+}
 size=$(stat -c %s "$deb")
 dpkg-deb -c "$deb" >"$work/contents"
 [[ -n $show ]] && { echo "$deb: $((size / 1024)) KiB"; awk '{print $6}' "$work/contents"; dpkg-deb -f "$deb" Depends; }
@@ -129,8 +133,18 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 [[ $registered == yes ]] || fail "headroomrate never registered with the installed service: $(cat "$work/gst-launch.out")"
-kill -INT "$gst_pid"
-wait "$gst_pid" || true
+# Stopped with SIGINT (gst-launch-1.0 sends EOS, then ends): the element leaves the service.
+kill -INT "$gst_pid" 2>/dev/null || true
+timeout 20 tail --pid="$gst_pid" -f /dev/null || fail "gst-launch-1.0 did not end on SIGINT"
+wait "$gst_pid" 2>/dev/null || true
+gst_pid=
+left=no
+for _ in $(seq 1 100); do
+  grep -q package-check-gst <(curl -s --unix-socket /run/headroom/api.sock http://localhost/v1/clients) \
+    || { left=yes; break; }
+  sleep 0.1
+done
+[[ $left == yes ]] || fail "headroomrate stayed registered after its pipeline ended"
 GST_TRACERS=headroom "${gst[@]}" HOME="$work/home" /usr/bin/headroom launch measure --runs 1 \
   --label package --db "$work/launch.sqlite3" -- gst-launch-1.0 videotestsrc num-buffers=5 ! fakesink \
   >"$work/measure.out" 2>&1 && grep -q ': ready at ' "$work/measure.out" \
@@ -170,7 +184,7 @@ grep -q "install it with headroom-person-model$" "$work/find.err" \
   || fail "headroom-person-model --find: $(cat "$work/find.err")"
 vtest=/usr/share/doc/opencv-doc/examples/data/vtest.avi
 status=0
-"${nowhere[@]}" /usr/bin/headroom run --source "$vtest" --detector person-ssd >/dev/null \
+"${nowhere[@]}" /usr/bin/headroom run --source "$vtest" --detector person-ssd --out "$work/no-model" >/dev/null \
   2>"$work/run.err" || status=$?
 [[ $status == 2 ]] && grep -q "install it with headroom-person-model$" "$work/run.err" \
   || fail "the installed headroom without the model: exit $status, $(cat "$work/run.err")"
@@ -180,13 +194,14 @@ if installed=$(scripts/person-model.sh --find 2>/dev/null); then
   grep -q "(a copy of $installed/person-ssdlite.pb)" "$work/model.out" \
     || fail "headroom-person-model did not copy the installed model: $(cat "$work/model.out")"
   "${nowhere[@]}" /usr/bin/headroom run --source "$vtest" --detector person-ssd --seconds 2 \
-    --clock virtual --json >"$work/run.json" 2>"$work/run.err" \
+    --clock virtual --out "$work/run" --json >"$work/run.json" 2>"$work/run.err" \
     && grep -q '"detector" *: *"person-ssd"' "$work/run.json" \
     || fail "the installed headroom with the model it installed: $(cat "$work/run.err")"
 else
   echo "package-checks: note: no person model on this machine (scripts/person-model.sh), so headroom-person-model installed none"
 fi
-grep -q "pip download" <(man -P cat headroom-person-model 2>/dev/null) || fail "man headroom-person-model"
+grep -q "install the model of Headroom.s neural person" \
+  <(man -P cat headroom-person-model 2>/dev/null) || fail "man headroom-person-model"
 
 grep -q "headroom estimate" <(man -P cat headroom 2>/dev/null) || fail "man headroom"
 grep -q "Type=notify" <(man -P cat headroom.service 2>/dev/null) || fail "man headroom.service"

@@ -74,7 +74,8 @@ public enum VideoPacing: String, Sendable, Hashable, CaseIterable {
 /// loop never waits on the pipe, and never blocks a thread of the cooperative pool.
 ///
 /// The video plays once: after its last frame the source is finished (``isFinished``, and
-/// ``waitUntilFinished()`` returns) and repeats that frame. Frames of another size than the
+/// ``waitUntilFinished()`` returns once that frame is consumed — frame by frame, once the
+/// frame after it is asked for) and repeats that frame. Frames of another size than the
 /// session's are scaled (nearest neighbour).
 public final class VideoFrameSource: FrameSource {
     /// The input.
@@ -104,8 +105,11 @@ public final class VideoFrameSource: FrameSource {
         var acknowledged = -1
         var isEndAnnounced = false
         /// Run when the end is announced (``whenFinished(_:)``).
-        var finishing: (@Sendable () -> Void)?
+        var finishing: FinishAction?
     }
+
+    /// What runs when the video is finished (``whenFinished(_:)``).
+    public typealias FinishAction = @Sendable () -> Void
 
     private let state: LockedState<State>
     private let frames = FrameReadahead(capacity: VideoFrameSource.readahead)
@@ -126,12 +130,13 @@ public final class VideoFrameSource: FrameSource {
         if pacing != .frameByFrame { announceEndIfDue() }
     }
 
-    /// Runs `action` the moment the video is finished, on the thread that finishes it and
-    /// before ``waitUntilFinished()`` returns anywhere; at once when it is finished already.
-    /// A run halts its clock here: frame by frame, the end comes in the frame loop at the
-    /// instant the next frame was due, so on virtual time the run ends at the same instant
-    /// however late its waiter wakes.
-    public func whenFinished(_ action: @escaping @Sendable () -> Void) {
+    /// Runs `action` the moment the video is finished, on the thread that finishes it (the
+    /// frame loop's, frame by frame: it must be quick and never block) and before
+    /// ``waitUntilFinished()`` returns anywhere; at once when it is finished already. One
+    /// action: a later call replaces an earlier one. A run halts its clock here: frame by
+    /// frame, the end comes in the frame loop at the instant the next frame was due, so on
+    /// virtual time the run ends at the same instant however late its waiter wakes.
+    public func whenFinished(_ action: @escaping FinishAction) {
         let isAnnounced = state.withLock { state in
             if !state.isEndAnnounced { state.finishing = action }
             return state.isEndAnnounced
@@ -198,7 +203,8 @@ public final class VideoFrameSource: FrameSource {
     public var framesRead: Int { state.withLock { $0.framesRead } }
 
     /// Returns once the video has no more frames and its last one has been consumed
-    /// (``frameConsumed(index:)``).
+    /// (``frameConsumed(index:)``); frame by frame, once the frame after the last was asked
+    /// for (``render(_:)``), on the session's clock.
     public func waitUntilFinished() async {
         for await _ in finished.subscribe() {}
     }
@@ -270,7 +276,7 @@ public final class VideoFrameSource: FrameSource {
         let (ends, action) = state.withLock { state in
             guard state.hasEnded, frames.isDrained, state.acknowledged >= state.index,
                 !state.isEndAnnounced
-            else { return (false, nil as (@Sendable () -> Void)?) }
+            else { return (false, nil as FinishAction?) }
             state.isEndAnnounced = true
             defer { state.finishing = nil }
             return (true, state.finishing)

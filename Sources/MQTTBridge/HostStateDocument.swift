@@ -21,8 +21,8 @@ public struct HostStateDocument: Encodable, Hashable, Sendable {
     public var headroomForecast: Double?
     /// How far ahead the forecast looks.
     public var forecastSeconds: Double
-    /// The share of the budget sustainable now, in percent.
-    public var sustainablePercent: Double
+    /// The share of the budget sustainable now, in percent; `null` should it not be a number.
+    public var sustainablePercent: Double?
     /// The board's power, the largest readable rail, in watts; `null` without power rails.
     public var powerWatts: Double?
     /// Whether any value is simulated (the thermal model or a replayed trace).
@@ -51,16 +51,19 @@ public struct HostStateDocument: Encodable, Hashable, Sendable {
         underVoltage = reading.board.flatMap { board in
             board.hasSupplySignal ? board.supplyFactor.map { $0.level > .nominal } : nil
         }
+        // A value that is not a number is unknown, never published as "NaN".
         temperatureCelsius = reading.sensors.compactMap { $0.celsius?.value }.max()
-            .map { Self.rounded($0, decimals: 1) }
+            .flatMap(Self.known).map { Self.rounded($0, decimals: 1) }
         headroom = Self.known(reading.headroom.current).map { Self.rounded($0, decimals: 2) }
         headroomForecast = Self.known(reading.headroom.forecast).map {
             Self.rounded($0, decimals: 2)
         }
         forecastSeconds = reading.headroom.forecastSeconds
-        sustainablePercent = Self.rounded(reading.sustainableShare.fraction * 100, decimals: 0)
+        sustainablePercent = Self.known(reading.sustainableShare.fraction).map {
+            Self.rounded($0 * 100, decimals: 0)
+        }
         powerWatts = reading.board?.rails.compactMap { $0.fault == nil ? $0.watts : nil }.max()
-            .map { Self.rounded($0, decimals: 1) }
+            .flatMap(Self.known).map { Self.rounded($0, decimals: 1) }
         simulated = reading.simulated
         factors = reading.factors.filter { $0.level > .nominal }.map {
             "\($0.kind.rawValue): \($0.detail) (\($0.level.name))"

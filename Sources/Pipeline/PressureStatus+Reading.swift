@@ -1,3 +1,4 @@
+import Files
 import Foundation
 import Pressure
 import Telemetry
@@ -39,11 +40,7 @@ extension PressureStatus {
 
     /// The reading as `status --json` prints it: pretty, sorted keys.
     private static func json(_ reading: PressureReading) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(
-            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-        return encoder.encodeExplainingFailure(reading)
+        JSONEncoder.document().encodeExplainingFailure(reading)
     }
 }
 

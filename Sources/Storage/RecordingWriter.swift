@@ -119,8 +119,8 @@ public final class RecordingWriter: Sendable {
     }
 
     /// Queues one unit's payload in `parts` (a frame's planes, written one after another
-    /// with the unit's one `writev`, never joined); never blocks. Parts of another length in
-    /// all than the layout's payload (a frame of another size) are dropped.
+    /// with the unit's one `writev`, never joined); never blocks. Parts whose lengths do not
+    /// add up to the layout's payload (a frame of another size) are dropped.
     public func enqueue(parts: [[UInt8]]) -> Enqueued {
         if state.withLock({ $0.endReason != nil }) { return .ended }
         let length = parts.reduce(0) { $0 + $1.count }

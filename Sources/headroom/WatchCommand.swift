@@ -1,3 +1,4 @@
+import Files
 import Foundation
 import Pressure
 import Units
@@ -62,8 +63,7 @@ enum WatchCommand {
     private static func printReadings(
         _ readings: AsyncStream<PressureReading>, limit: Int, json: Bool, everyReading: Bool
     ) async throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = JSONEncoder.line()
         var previous: PressureLevel?
         var count = 0
         var start: MonotonicInstant?

@@ -76,6 +76,12 @@ struct FrigateGovernanceTests {
     )
     func governs() async throws {
         defer { listener.stop() }
+        // Frigate's settings are neither retained nor sent twice: the listener subscribes first.
+        #expect(
+            await waitUntil {
+                listener.publish(MQTTMessage(topic: "frigate/probe", text: "here"))
+                return !inbox.all(on: "frigate/probe").isEmpty
+            })
         hold(.nominal, share: 1, for: 5)
         let running = Task { try await governance.run() }
         let profiles = "frigate/profile/set"
@@ -97,8 +103,8 @@ struct FrigateGovernanceTests {
 
         // Frigate restarted with its own configuration: it hears the settings again.
         let profilesBefore = sent(to: profiles).count
-        listener.publish(MQTTMessage(topic: "frigate/available", text: "online"))
         let camerasBefore = cameras.map { sent(to: $0).count }
+        listener.publish(MQTTMessage(topic: "frigate/available", text: "online"))
         #expect(await waitUntil { sent(to: profiles).count > profilesBefore })
         #expect(sent(to: profiles).last == "reduced")
         #expect(

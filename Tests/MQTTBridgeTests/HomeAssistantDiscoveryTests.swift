@@ -90,6 +90,13 @@ enum BridgeReadings {
         #expect((json["factors"] as? [String])?.first?.hasPrefix("cpuThrottling: cpufreq") == true)
         let cold = HostStateDocument(BridgeReadings.reading(.nominal, celsius: nil))
         #expect(cold.temperatureCelsius == nil && cold.headroom == 0.73)
+        // Not a number is unknown: null, never "NaN" in a field Home Assistant reads as one.
+        var broken = BridgeReadings.reading(.nominal, celsius: .nan)
+        broken.sustainableShare = Share(fraction: .infinity)
+        let unknown = HostStateDocument(broken)
+        #expect(unknown.temperatureCelsius == nil && unknown.sustainablePercent == nil)
+        let line = String(decoding: try JSONEncoder.line().encode(unknown), as: UTF8.self)
+        #expect(!line.contains("NaN") && !line.contains("Infinity"), "\(line)")
     }
 
     @Test("a Raspberry Pi under-voltage now, from its firmware word")

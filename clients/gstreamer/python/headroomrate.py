@@ -14,9 +14,11 @@ the service absent or gone, the client gives nominal advice, so everything passe
 thread keeps trying (with the client's back-off) and registers again when it returns.
 
 Installed by ``scripts/install.sh`` as ``$prefix/lib/gstreamer-1.0/python/headroomrate.py``
-(with ``headroom_client`` beside it); GStreamer finds it through ``GST_PLUGIN_PATH``
-(``$prefix/lib/gstreamer-1.0``) with ``gstreamer1.0-python3-plugin-loader`` and
-``python3-gst-1.0`` installed. See docs/gstreamer.md.
+(with ``headroom_client`` beside it), where GStreamer finds it through ``GST_PLUGIN_PATH``
+(``$prefix/lib/gstreamer-1.0``); by the Debian package ``gstreamer1.0-headroom`` into GStreamer's
+own plugin directory, where it finds it by itself (``headroom_client`` from ``headroom``).
+Either way it needs ``gstreamer1.0-python3-plugin-loader`` and ``python3-gst-1.0``. See
+docs/gstreamer.md.
 """
 
 from __future__ import annotations
