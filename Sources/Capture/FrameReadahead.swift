@@ -85,24 +85,30 @@ final class FrameReadahead: Sendable {
                 return taken
             }
             guard !Task.isCancelled else { return nil }
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { continuation in
-                    let ready = state.withLock { state in
-                        guard state.frames.isEmpty, !state.hasEnded, !state.isClosed,
-                            !Task.isCancelled
-                        else { return true }
-                        state.waiter = continuation
-                        return false
-                    }
-                    if ready { continuation.resume() }
+            await untilReady()
+        }
+    }
+
+    /// Suspends until a frame waits, the video has ended or the readahead is closed (or the
+    /// task is cancelled), taking nothing.
+    func untilReady() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state in
+                    guard state.frames.isEmpty, !state.hasEnded, !state.isClosed,
+                        !Task.isCancelled
+                    else { return true }
+                    state.waiter = continuation
+                    return false
                 }
-            } onCancel: {
-                let waiter = state.withLock { state in
-                    defer { state.waiter = nil }
-                    return state.waiter
-                }
-                waiter?.resume()
+                if ready { continuation.resume() }
             }
+        } onCancel: {
+            let waiter = state.withLock { state in
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume()
         }
     }
 

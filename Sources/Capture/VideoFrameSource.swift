@@ -130,6 +130,19 @@ public final class VideoFrameSource: FrameSource {
         if pacing != .frameByFrame { announceEndIfDue() }
     }
 
+    /// Frame by frame, with capture stopped: announces the end now if the last frame delivered
+    /// was consumed and the reader, waited for, has no frame after it — what the next
+    /// ``render(_:)`` would have found had capture gone on. So a run whose capture stops
+    /// after the video's last frame ends there, not when capture comes back. Nothing for the
+    /// other pacings, whose reader announces the end itself.
+    public func settleEnd() async {
+        guard pacing == .frameByFrame, state.withLock({ $0.index <= $0.acknowledged }) else {
+            return
+        }
+        await frames.untilReady()
+        announceEndIfDue()
+    }
+
     /// Runs `action` the moment the video is finished, on the thread that finishes it (the
     /// frame loop's, frame by frame: it must be quick and never block) and before
     /// ``waitUntilFinished()`` returns anywhere; at once when it is finished already. One

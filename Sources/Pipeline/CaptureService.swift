@@ -78,6 +78,9 @@ final class CaptureService: Sendable {
         if let abandoned { session.abandon(abandoned) }
     }
 
+    /// Whether capture is stopped: no session runs and no start waits to be run.
+    var isStopped: Bool { control.withLock { !$0.isRunning && $0.pending == nil } }
+
     /// Returns once the stop asked for has happened (at once when none is pending).
     func untilStopped() async {
         await withCheckedContinuation { (stopped: CheckedContinuation<Void, Never>) in

@@ -255,8 +255,8 @@ public final class PipelineRun: Sendable {
             source: pressure.source, interval: options.pressureInterval, clock: clock,
             triggers: pressure.triggers)
         let governance = RunGovernance(
-            service: service, pipeline: pipeline, capture: capture, state: state,
-            metrics: metrics, exported: exportedPressure, start: start)
+            service: service, pipeline: pipeline, capture: capture, video: options.video,
+            state: state, metrics: metrics, exported: exportedPressure, start: start)
         let sampler = ProgressSampler(
             state: state, settings: settings, costModel: costModel, recorder: recorder,
             metrics: metrics, clock: clock, start: start, progress: progress)

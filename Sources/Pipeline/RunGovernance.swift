@@ -1,3 +1,4 @@
+import Capture
 import Governor
 import HostService
 import Locking
@@ -21,6 +22,8 @@ struct RunGovernance: Sendable {
     var pipeline: GovernedPipeline?
     /// The capture the governor stops and restarts, and whose frame rate it caps.
     var capture: CaptureService
+    /// The video played, if the run plays one.
+    var video: VideoFrameSource?
     var state: LockedState<RunState>
     var metrics: HeadroomMetrics
     /// Where each reading goes for `/metrics` and `/status`.
@@ -40,9 +43,12 @@ struct RunGovernance: Sendable {
     }
 
     /// Returns once what the last reading set going is done: a stop of capture (on virtual
-    /// time, no frame comes after the instant the governor stopped capture).
+    /// time, no frame comes after the instant the governor stopped capture). With capture
+    /// stopped, a video played frame by frame whose last frame was consumed ends now
+    /// (``VideoFrameSource/settleEnd()``), rather than whenever capture comes back.
     func settle() async {
         await capture.untilStopped()
+        if capture.isStopped { await video?.settleEnd() }
     }
 
     /// Applies a governor change: the session's frame rate, and capture stopped or restarted.

@@ -208,6 +208,34 @@ struct PipelineRunTests {
     }
 
     @Test(
+        "frame by frame, a video whose capture stops after its last frame ends there, not when capture comes back",
+        .enabled(if: ExecutableSearch.find("ffmpeg") != nil))
+    func videoEndsWhileCaptureIsStopped() async throws {
+        let directory = NSTemporaryDirectory() + "headroom-stopped-video-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // Eight frames, at 0.0–0.7 s. The host sits near its high threshold (sampled every
+        // 0.05 s) and at 0.75 s is past critical: capture stops before the frame after the last
+        // was due, and would stay stopped until the pressure source ends, 20 s on.
+        let (clip, _) = try Self.makeClip(in: directory, frames: 8, frameRate: 10)
+        var options = RunOptions(duration: .seconds(60))
+        options.timing = .virtual
+        options.useVideo(
+            try VideoFrameSource(input: .file(clip), pacing: .frameByFrame), groundTruth: [],
+            detector: .blob, keepsDuration: false, keepsSession: false, keepsPolicy: false)
+        options.pressureInterval = .seconds(0.05)
+        options.pressureSource = ScheduledTemperature([(0, 78), (15, 99)], length: 400)
+        let summary = try await PipelineRun(options: options).run()
+        #expect(summary.governorChanges.contains { !$0.to.isCapturing }, "capture stopped")
+        #expect(summary.framesProcessed == 8)
+        #expect(!summary.wasInterrupted && summary.failure == nil)
+        #expect(abs(summary.duration.seconds - 0.7) < 0.01, "\(summary.duration)")
+        let last = try #require(summary.samples.last)
+        #expect(last.time <= .seconds(1), "the run went on to \(last.time)")
+    }
+
+    @Test(
         "a video runs through the pipeline once, scored against its ground truth, annotated",
         .enabled(if: ExecutableSearch.find("ffmpeg") != nil))
     func videoSource() async throws {
