@@ -19,6 +19,18 @@ cleanup() {
 trap cleanup EXIT
 failures=0
 fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+# within_10s COMMAND...: polls COMMAND every 0.1 s until it succeeds; false after 10 s.
+within_10s() {
+  local _
+  for _ in $(seq 1 100); do "$@" && return 0; sleep 0.1; done
+  return 1
+}
+# not COMMAND...: COMMAND fails.
+not() { ! "$@"; }
+# registered NAME: the installed service lists a client named NAME.
+registered() {
+  grep -q "$1" <(curl -s --unix-socket /run/headroom/api.sock http://localhost/v1/clients)
+}
 
 scripts/package.sh "$work/package" >"$work/built"
 deb=$(grep '/headroom_[^/]*\.deb$' "$work/built" || true)
@@ -99,7 +111,7 @@ mkdir -p /run/headroom
 # shellcheck disable=SC2086  # ExecStart's words
 $command >"$work/serve.out" 2>"$work/serve.err" &
 serve_pid=$!
-for _ in $(seq 1 100); do [[ -S /run/headroom/api.sock ]] && break; sleep 0.1; done
+within_10s test -S /run/headroom/api.sock || true
 code=$(curl -s -o /dev/null -w '%{http_code}' --unix-socket /run/headroom/api.sock http://localhost/v1/pressure)
 [[ $code == 200 ]] || fail "the installed service: /v1/pressure on its socket answered $code: $(cat "$work/serve.err")"
 # grep reads a process substitution, not a pipe: under pipefail `curl | grep -q` fails when grep
@@ -126,25 +138,13 @@ done
   ! headroomrate service=unix:/run/headroom/api.sock client-name=package-check-gst ! fakesink \
   >"$work/gst-launch.out" 2>&1 &
 gst_pid=$!
-registered=no
-for _ in $(seq 1 100); do
-  grep -q package-check-gst <(curl -s --unix-socket /run/headroom/api.sock http://localhost/v1/clients) \
-    && { registered=yes; break; }
-  sleep 0.1
-done
-[[ $registered == yes ]] || fail "headroomrate never registered with the installed service: $(cat "$work/gst-launch.out")"
+within_10s registered package-check-gst || fail "headroomrate never registered with the installed service: $(cat "$work/gst-launch.out")"
 # Stopped with SIGINT (gst-launch-1.0 sends EOS, then ends): the element leaves the service.
 kill -INT "$gst_pid" 2>/dev/null || true
 timeout 20 tail --pid="$gst_pid" -f /dev/null || fail "gst-launch-1.0 did not end on SIGINT"
 wait "$gst_pid" 2>/dev/null || true
 gst_pid=
-left=no
-for _ in $(seq 1 100); do
-  grep -q package-check-gst <(curl -s --unix-socket /run/headroom/api.sock http://localhost/v1/clients) \
-    || { left=yes; break; }
-  sleep 0.1
-done
-[[ $left == yes ]] || fail "headroomrate stayed registered after its pipeline ended"
+within_10s not registered package-check-gst || fail "headroomrate stayed registered after its pipeline ended"
 GST_TRACERS=headroom "${gst[@]}" HOME="$work/home" /usr/bin/headroom launch measure --runs 1 \
   --label package --db "$work/launch.sqlite3" -- gst-launch-1.0 videotestsrc num-buffers=5 ! fakesink \
   >"$work/measure.out" 2>&1 && grep -q ': ready at ' "$work/measure.out" \
