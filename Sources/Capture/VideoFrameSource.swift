@@ -143,8 +143,9 @@ public final class VideoFrameSource: FrameSource {
         announceEndIfDue()
     }
 
-    /// Runs `action` the moment the video is finished, on the thread that finishes it (the
-    /// frame loop's, frame by frame: it must be quick and never block) and before
+    /// Runs `action` the moment the video is finished, on the thread that finishes it (frame
+    /// by frame the frame loop's, or ``settleEnd()``'s caller: it must be quick and never
+    /// block) and before
     /// ``waitUntilFinished()`` returns anywhere; at once when it is finished already. One
     /// action: a later call replaces an earlier one. A run halts its clock here: frame by
     /// frame, the end comes in the frame loop at the instant the next frame was due, so on
