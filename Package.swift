@@ -141,7 +141,9 @@ let package = Package(
                 "MQTTBridge", "MQTT", "Capture", "HostService", "Governor", "Locking",
                 "Pressure", "TestSupport", "Units",
             ]),
-        tests("CaptureTests", ["Units", "Capture", "Files", "LaunchTiming", "Storage", "Locking"]),
+        tests(
+            "CaptureTests",
+            ["Units", "Capture", "Files", "LaunchTiming", "Storage", "Locking", "TestSupport"]),
         tests("PressureTests", ["Pressure", "Files", "TestSupport", "Units"]),
         tests("HistoryTests", ["History", "LaunchTiming", "Locking"]),
         tests("TrackingTests", ["Tracking"]),
@@ -151,7 +153,7 @@ let package = Package(
             [
                 "Units",
                 "Pipeline", "Capture", "Dock", "Files", "Governor", "LaunchTiming", "Locking",
-                "Pressure", "Storage", "Telemetry", "Tracking",
+                "Pressure", "Storage", "Telemetry", "TestSupport", "Tracking",
             ]),
         tests(
             "GovernorTests",

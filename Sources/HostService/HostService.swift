@@ -32,6 +32,9 @@ public final class HostService: Sendable {
     public let changes = Broadcast<Void>()
     private let metrics: HeadroomMetrics?
     private let latest = LockedState(Latest())
+    /// The clients this process drives itself (registered not leased): only their owner lets
+    /// them go, so that nobody removes Frigate from under its governance while it is paused.
+    private let held = LockedState(Set<ClientID>())
 
     private struct Latest {
         var reading: PressureReading?
@@ -119,16 +122,39 @@ public final class HostService: Sendable {
         throws(HostGovernorError) -> (id: ClientID, advice: ClientAdvice)
     {
         let registered = try governor.register(registration, at: clock.now, leased: leased)
+        if !leased { held.withLock { _ = $0.insert(registered.id) } }
         clientsChanged()
         return registered
     }
 
-    /// Lets a client go at once; whether it was registered.
+    /// Lets a client go at once, on its owner's word; whether it was registered.
     @discardableResult
     public func remove(_ id: ClientID) -> Bool {
+        held.withLock { _ = $0.remove(id) }
         guard governor.remove(id, at: clock.now) else { return false }
         clientsChanged()
         return true
+    }
+
+    /// What became of a request to let a client go.
+    public enum Release: Equatable, Sendable {
+        /// The client was let go.
+        case released
+        /// No such client: never registered, removed, or its lease ended.
+        case unknown
+        /// The client is one this process drives itself (registered not leased); it stays.
+        case held(name: String)
+    }
+
+    /// Lets a client go on a caller's request (`DELETE /v1/clients/{id}`). A client this
+    /// process drives itself — Frigate's governance, `run --serve`'s own pipeline — is held:
+    /// it leaves when its owner stops, after handing back whatever it paused.
+    public func release(_ id: ClientID) -> Release {
+        if held.withLock({ $0.contains(id) }) {
+            let name = governor.clients.first { $0.id == id }?.registration.name ?? ""
+            return .held(name: name)
+        }
+        return remove(id) ? .released : .unknown
     }
 
     /// A client was registered or let go: the metrics and the followers hear of it.

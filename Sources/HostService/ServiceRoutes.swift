@@ -136,8 +136,18 @@ public struct ServiceRoutes: HTTPRequestHandler {
     }
 
     private func remove(_ text: Substring) -> HTTPResponse {
-        guard let id = ClientID(text), service.remove(id) else { return Self.unknownClient(text) }
-        return HTTPResponse(status: 204, contentType: Self.jsonType, body: "")
+        guard let id = ClientID(text) else { return Self.unknownClient(text) }
+        switch service.release(id) {
+        case .released:
+            return HTTPResponse(status: 204, contentType: Self.jsonType, body: "")
+        case .unknown:
+            return Self.unknownClient(text)
+        case .held(let name):
+            return Self.error(
+                409, path: "id",
+                "client \"\(id)\" (\(name)) is driven by this service itself and leaves when "
+                    + "that integration stops, after handing back what it paused")
+        }
     }
 
     private func estimate(_ body: [UInt8]) -> HTTPResponse {

@@ -1,6 +1,10 @@
 import CMosquitto
 import Locking
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One message: a topic, its payload, whether the broker keeps it for later subscribers.
 public struct MQTTMessage: Sendable, Hashable {
     /// The topic.
@@ -203,11 +207,21 @@ public final class MQTTConnection: Sendable {
     ///   address cannot be used at all (a name that does not resolve yet is tried again).
     public func start() throws(MQTTError) {
         let result = mosquitto_connect_async(handle.pointer, broker.host, Int32(broker.port), 30)
+        let error = errno
         // A broker that is down now, or whose name does not resolve yet (at boot, before the
-        // network), is no error: the thread keeps trying.
-        let retried = [MOSQ_ERR_SUCCESS, MOSQ_ERR_ERRNO, MOSQ_ERR_EAI].map(\.rawValue)
-        if !retried.contains(result) {
-            try Self.check(result, "connecting to \(broker)")
+        // network), is no error: the thread keeps trying. It is said, though: libmosquitto's
+        // thread retries in silence, and no callback would ever say why nothing connects.
+        var why: String?
+        switch result {
+        case MOSQ_ERR_SUCCESS.rawValue: why = nil
+        case MOSQ_ERR_EAI.rawValue: why = "\(broker.host) does not resolve"
+        case MOSQ_ERR_ERRNO.rawValue: why = String(cString: strerror(error))
+        default: try Self.check(result, "connecting to \(broker)")
+        }
+        if let why {
+            // Said before the thread starts, so that a later "connected" comes after it.
+            let onStatus = handlers.state.withLock { $0.onStatus }
+            onStatus?("cannot connect (\(why)); trying again every 1 to 30 s")
         }
         try Self.check(mosquitto_loop_start(handle.pointer), "the network thread")
     }

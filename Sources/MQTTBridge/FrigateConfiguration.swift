@@ -48,8 +48,7 @@ public struct FrigateConfiguration: Sendable, Hashable, Decodable {
         pauses = try container.decodeIfPresent(Bool.self, forKey: .pauses) ?? true
         guard MQTTTopics.isTopicLevels(topicPrefix) else {
             throw decoder.invalidValue(
-                CodingKeys.topicPrefix,
-                "expected topic levels separated by \"/\", none empty, no \"+\" or \"#\"")
+                CodingKeys.topicPrefix, "expected \(MQTTTopics.expectedTopicLevels)")
         }
         guard (1...64).contains(cameras.count), Set(cameras).count == cameras.count,
             cameras.allSatisfy(MQTTTopics.isNodeID)

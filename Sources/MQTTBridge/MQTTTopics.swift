@@ -62,19 +62,28 @@ public struct MQTTTopics: Sendable, Hashable {
     }
 
     /// Whether `text` is topic levels a prefix may be: separated by `/`, none empty, no
-    /// wildcard, no control character, at most 200 bytes.
+    /// wildcard, the first not starting with `$` (brokers keep those topics for themselves and
+    /// drop a client's publishes there), no control character and no Unicode noncharacter
+    /// (mosquitto drops a topic with one as invalid UTF-8), at most 200 bytes.
     static func isTopicLevels(_ text: String) -> Bool {
         let levels = text.split(separator: "/", omittingEmptySubsequences: false)
         return (1...200).contains(text.utf8.count)
             && levels.allSatisfy { !$0.isEmpty && !$0.contains("+") && !$0.contains("#") }
-            && !text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+            && !text.hasPrefix("$")
+            && !text.unicodeScalars.contains { scalar in
+                scalar.properties.generalCategory == .control
+                    || scalar.properties.isNoncharacterCodePoint
+            }
     }
+
+    /// What a topic prefix must be, in words, for errors that refuse one.
+    static let expectedTopicLevels =
+        "topic levels separated by \"/\", none empty, no \"+\" or \"#\", not starting with \"$\""
+        + " (the broker's own), no control characters or Unicode noncharacters"
 
     private static func checkPrefix(_ prefix: String, _ option: String) throws(MQTTBridgeError) {
         guard isTopicLevels(prefix) else {
-            throw .badTopic(
-                "\(option): expected topic levels separated by \"/\", none empty, no \"+\" or"
-                    + " \"#\", got \"\(prefix)\"")
+            throw .badTopic("\(option): expected \(expectedTopicLevels), got \"\(prefix)\"")
         }
     }
 }

@@ -72,6 +72,9 @@ public struct HeadroomMetrics: Sendable {
     /// `headroom_advice_frame_rate_hertz{client,name}`: the frame rate the host service
     /// advises each registered pipeline (0 = pause).
     public let adviceFrameRate: Gauge
+    /// `headroom_mqtt_connected{connection}`: 1 while an MQTT connection (`state`, `frigate`)
+    /// is up, 0 while it is not (never made, refused, or lost).
+    public let mqttConnected: Gauge
 
     /// The series the pipeline publishes every frame or status, bound once: publishing them
     /// is an atomic store and cannot fail.
@@ -204,6 +207,11 @@ public struct HeadroomMetrics: Sendable {
             "headroom_advice_frame_rate_hertz",
             help: "The frame rate the host service advises each registered pipeline; 0 = pause.",
             labelNames: ["client", "name"])
+        mqttConnected = try registry.gauge(
+            "headroom_mqtt_connected",
+            help:
+                "1 while the MQTT connection is up, 0 while it is not; connection is state or frigate.",
+            labelNames: ["connection"])
         bound = BoundSeries(
             pressureLevel: try pressureLevel.handle(),
             thermalHeadroom: try thermalHeadroom.handle(),
@@ -304,6 +312,11 @@ public struct HeadroomMetrics: Sendable {
         serviceClients.family.set(Double(clients.count), at: [])
         adviceFrameRate.family.replaceAll(
             with: clients.map { ([$0.id, $0.name], $0.advisedFrameRate) })
+    }
+
+    /// Publishes whether the MQTT connection `name` (`state`, `frigate`) is up.
+    public func publishMQTTConnection(_ name: String, isConnected: Bool) {
+        mqttConnected.family.set(isConnected ? 1 : 0, at: [name])
     }
 
     /// Publishes the committed session's hardware cost.

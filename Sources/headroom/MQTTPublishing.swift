@@ -5,6 +5,7 @@ import Lifecycle
 import Locking
 import MQTT
 import MQTTBridge
+import Telemetry
 
 #if canImport(Glibc)
     import Glibc
@@ -66,7 +67,8 @@ enum MQTTPublishing {
     ///   credentials file readable by others, a TLS option libmosquitto refuses, a Frigate
     ///   file that is not one), or an MQTT option given without `--mqtt`.
     static func services<Command: CommandOptions>(
-        _ arguments: Parsed<Command>, _ group: KeyPath<Command, Options>, host: HostService
+        _ arguments: Parsed<Command>, _ group: KeyPath<Command, Options>, host: HostService,
+        metrics: HeadroomMetrics
     ) throws -> [Service] {
         func value<Value>(_ option: KeyPath<Options, Option<Value>>) -> Value {
             arguments[group.appending(path: option)]
@@ -98,8 +100,11 @@ enum MQTTPublishing {
             }
             let credentials = try value(\.credentials).map(MQTTCredentials.load)
             let frigate = try value(\.frigate).map(FrigateConfiguration.load)
-            /// A connection to the broker, saying each new state of it once.
-            func connection(_ name: String, will: MQTTMessage) throws -> MQTTConnection {
+            /// A connection to the broker, saying each new state of it once, on stderr and as
+            /// `headroom_mqtt_connected{connection=purpose}`.
+            func connection(_ name: String, purpose: String, will: MQTTMessage) throws
+                -> MQTTConnection
+            {
                 // Two hosts of one name (every Raspberry Pi is "raspberrypi") would take each
                 // other's broker session: the client id also carries this machine's own.
                 let clientID = "\(name)-\(Self.machineSuffix)"
@@ -107,7 +112,9 @@ enum MQTTPublishing {
                     broker: broker, clientID: clientID, will: will, credentials: credentials,
                     certificateAuthority: value(\.certificateAuthority))
                 let lastStatus = LockedState<String?>("")
+                metrics.publishMQTTConnection(purpose, isConnected: false)
                 connection.onStatus { status in
+                    metrics.publishMQTTConnection(purpose, isConnected: status == nil)
                     let isNew = lastStatus.withLock { last in
                         defer { last = status }
                         return last != status
@@ -119,7 +126,8 @@ enum MQTTPublishing {
                 return connection
             }
             let publisher = HostStatePublisher(
-                connection: try connection(topics.node, will: HostStatePublisher.will(for: topics)),
+                connection: try connection(
+                    topics.node, purpose: "state", will: HostStatePublisher.will(for: topics)),
                 topics: topics, service: host, hostName: hostName,
                 version: headroomVersion, heartbeat: value(\.heartbeat))
             Console.error(
@@ -134,7 +142,8 @@ enum MQTTPublishing {
                 let governance = FrigateGovernance(
                     configuration: frigate,
                     connection: try connection(
-                        "\(topics.node)_frigate", will: FrigateGovernance.will(for: frigate)),
+                        "\(topics.node)_frigate", purpose: "frigate",
+                        will: FrigateGovernance.will(for: frigate)),
                     service: host, report: { Console.error("headroom serve: frigate: \($0)") })
                 Console.error(
                     "headroom serve: governing Frigate (\(frigate.topicPrefix)/…, cameras"

@@ -108,7 +108,8 @@ enum ServeCommand {
                 local.socketPath = socket
                 listeners.append(local)
             }
-            let mqtt = try MQTTPublishing.services(arguments, \.mqtt, host: service)
+            let mqtt = try MQTTPublishing.services(
+                arguments, \.mqtt, host: service, metrics: metrics)
             let exported = ExportedPressure(metrics: metrics)
             let exporter = MetricsExporter(
                 metrics: metrics, servers: listeners,

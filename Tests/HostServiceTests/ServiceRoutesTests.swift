@@ -53,6 +53,28 @@ struct ServiceRoutesTests {
             fixture.metrics.adviceFrameRate.value(labels: ["client": id, "name": "people"]) == nil)
     }
 
+    @Test("a client the service drives itself cannot be deleted from under it: 409, still governed")
+    func heldClientStays() throws {
+        let fixture = try ServiceFixture()
+        // Frigate's governance registers Frigate this way: not leased, this process speaks
+        // for it. Deleted while paused, nobody would ever turn its detection on again.
+        let registration = try ClientRegistration.decode(Data(ServiceFixture.registration.utf8))
+        let (id, _) = try fixture.service.register(registration, leased: false)
+        fixture.service.consume(fixture.reading(.shutdown, share: 0.1))
+        let refused = fixture.call("DELETE", "/v1/clients/\(id)")
+        #expect(refused.status == 409)
+        #expect(refused.json?["path"] as? String == "id")
+        #expect((refused.json?["problem"] as? String)?.contains("(people)") == true)
+        #expect(fixture.service.governor.clients.map(\.id) == [id])
+        fixture.service.consume(fixture.reading(.nominal))
+        fixture.clock.advance(by: .seconds(600))
+        fixture.service.consume(fixture.reading(.nominal))
+        #expect(fixture.call("GET", "/v1/clients/\(id)/advice").json?["frameRate"] as? Double == 30)
+        // Its owner lets it go.
+        #expect(fixture.service.remove(id))
+        #expect(fixture.call("DELETE", "/v1/clients/\(id)").status == 404)
+    }
+
     @Test("a client that goes quiet is forgotten when its lease ends")
     func leaseEnds() throws {
         let fixture = try ServiceFixture()

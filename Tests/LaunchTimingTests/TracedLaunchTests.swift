@@ -8,8 +8,10 @@ import Testing
 
 /// Real child processes measured through the trace descriptor.
 struct TracedLaunchTests {
+    /// A launch whose child is not ready within `timeout` failed; by default only a hang is
+    /// (a loaded machine may take seconds to start a shell).
     private func launch(
-        _ script: String, ready: String = "ready", timeout: Duration = .seconds(20),
+        _ script: String, ready: String = "ready", timeout: Duration = .seconds(300),
         output: ChildOutput = .passThrough
     ) async -> LaunchReport {
         await TracedLaunch.run(

@@ -13,7 +13,7 @@ import Units
 
 /// Frigate governed through a real mosquitto, the host's pressure given by hand on a manual
 /// clock, and a fake Frigate that only listens (what Headroom sends is what Frigate would do).
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct FrigateGovernanceTests {
     let broker: MosquittoBroker
     let clock = ManualClock(start: 100)

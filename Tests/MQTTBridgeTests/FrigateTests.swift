@@ -55,6 +55,10 @@ import Testing
                 "topicPrefix"
             ),
             (
+                #"{"cameras": ["a"], "priority": 3, "detectFrameRate": 5, \#(ladder), "topicPrefix": "$SYS"}"#,
+                "topicPrefix"
+            ),
+            (
                 #"{"cameras": ["a"], "priority": 3, "detectFrameRate": 5, \#(ladder), "camera": "a"}"#,
                 "camera"
             ),

@@ -20,9 +20,14 @@ import Units
 
     @Test("what a topic cannot be is refused, naming the option")
     func refused() {
+        // Swift takes no noncharacter in a literal.
+        let noncharacter = { (value: UInt32) in String(Character(Unicode.Scalar(value)!)) }
         for (prefix, node) in [
             ("a/+/b", "n"), ("#", "n"), ("", "n"), ("a//b", "n"), ("/a", "n"), ("a", "bad node"),
             ("a", ""), ("a", String(repeating: "n", count: 65)), ("a", "ünï"),
+            // Brokers drop a client's publishes under "$" and topics with noncharacters.
+            ("$SYS/headroom", "n"), ("$share", "n"), ("ha" + noncharacter(0xFDD0), "n"),
+            ("a" + noncharacter(0xFFFF), "n"),
         ] {
             #expect(throws: MQTTBridgeError.self, "\(prefix) \(node)") {
                 try MQTTTopics(prefix: prefix, node: node)
@@ -33,6 +38,12 @@ import Units
                 "--mqtt-node: expected 1 to 64 letters, digits, \"_\" or \"-\", got \"a b\"")
         ) {
             try MQTTTopics(node: "a b")
+        }
+        #expect(throws: MQTTBridgeError.self) {
+            try MQTTTopics(node: "n", discoveryPrefix: "$SYS")
+        }
+        #expect(throws: MQTTBridgeError.self) {
+            try MQTTTopics(node: "n", discoveryPrefix: noncharacter(0xFDD0))
         }
     }
 

@@ -52,7 +52,7 @@ struct PublishedHost {
     }
 }
 
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct HostStatePublisherTests {
     @Test(
         "through a real broker: discovery, availability and state retained; the level to critical; clients come and go"

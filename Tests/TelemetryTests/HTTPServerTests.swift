@@ -147,7 +147,7 @@ import Testing
     }
 
     /// Whether the server closes `descriptor` (end of stream or reset) before the client's
-    /// receive timeout (10 s, far beyond any bound tested here).
+    /// receive timeout (``hangBound``, far beyond any bound tested here).
     private static func waitForClose(_ descriptor: Int32) -> Bool {
         var byte: UInt8 = 0
         let count = recv(descriptor, &byte, 1, 0)

@@ -20,12 +20,12 @@ public struct RawHTTPClient: Sendable {
         self.socketPath = socketPath
     }
 
-    /// Opens a connection (10 s receive timeout); the caller closes it.
+    /// Opens a connection (a receive times out at ``hangBound``); the caller closes it.
     public func connect() throws -> Int32 {
         let family = socketPath == nil ? AF_INET : AF_UNIX
         let descriptor = socket(family, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw ClientError(what: "socket", code: errno) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        var timeout = timeval(tv_sec: Int(hangBound.components.seconds), tv_usec: 0)
         setsockopt(
             descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let result: Int32
