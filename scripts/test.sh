@@ -68,6 +68,7 @@ step "format lint" swift format lint --strict --recursive Package.swift Sources 
 step "command-line checks" scripts/cli-checks.sh "$(headroom)"
 step "every checked command in the README and docs/" scripts/doc-checks.sh "$(headroom)"
 step "the person model's text graph is what its script makes" /usr/bin/python3 scripts/person_model_graph.py --check
+step "the person model's installer: links, corrupt models, six runs at once" scripts/person-model-checks.sh
 step "the Python example's person detector finds 90 % of the people counted by eye" /usr/bin/python3 scripts/person_detector_check.py --timed 3
 step "hardening: destinations, bounds, recovery, descriptors" scripts/hardening-checks.sh "$(headroom)"
 step "HOTA against TrackEval (skipped without Python)" scripts/hota-crosscheck.sh "$(headroom)"

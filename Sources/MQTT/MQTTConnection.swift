@@ -69,6 +69,8 @@ public final class MQTTConnection: Sendable {
             var onPublished: PublishedHandler?
             var onStatus: StatusHandler?
             var isConnected = false
+            /// Messages handed to libmosquitto and not yet written to the broker.
+            var unwritten = 0
             /// The connection, for the connect handler (weak: the connection owns this).
             weak var connection: MQTTConnection?
         }
@@ -129,6 +131,8 @@ public final class MQTTConnection: Sendable {
             let handlers = Unmanaged<Handlers>.fromOpaque(context).takeUnretainedValue()
             let (onConnect, onStatus, connection) = handlers.state.withLock { state in
                 state.isConnected = code == 0
+                // What was queued before the connection dropped is gone.
+                state.unwritten = 0
                 return (state.onConnect, state.onStatus, state.connection)
             }
             onStatus?(
@@ -154,7 +158,10 @@ public final class MQTTConnection: Sendable {
         mosquitto_publish_callback_set(pointer) { _, context, _ in
             guard let context else { return }
             let handlers = Unmanaged<Handlers>.fromOpaque(context).takeUnretainedValue()
-            handlers.state.withLock { $0.onPublished }?()
+            handlers.state.withLock { state in
+                state.unwritten = max(0, state.unwritten - 1)
+                return state.onPublished
+            }?()
         }
         mosquitto_message_callback_set(pointer) { _, context, message in
             guard let context, let message else { return }
@@ -188,7 +195,7 @@ public final class MQTTConnection: Sendable {
     }
 
     /// What to do each time a published message has been written (a publisher that holds its
-    /// newest state back while earlier messages are unwritten publishes it then).
+    /// newest state back while ``unwrittenCount`` is not 0 publishes it then).
     public func onPublished(_ handler: @escaping PublishedHandler) {
         handlers.state.withLock { $0.onPublished = handler }
     }
@@ -200,6 +207,11 @@ public final class MQTTConnection: Sendable {
 
     /// Whether the connection is up now.
     public var isConnected: Bool { handlers.state.withLock { $0.isConnected } }
+
+    /// Messages published and not yet written to the broker. A publisher whose newest state
+    /// replaces the last sends nothing while it is not 0 (newest wins), so that a broker that
+    /// stops reading never makes libmosquitto's queue, and memory, grow.
+    public var unwrittenCount: Int { handlers.state.withLock { $0.unwritten } }
 
     /// Starts the network thread, which connects (and reconnects) on its own; returns at once.
     ///
@@ -229,11 +241,16 @@ public final class MQTTConnection: Sendable {
     /// Publishes `message` at QoS 0; false when it was dropped (not connected).
     @discardableResult
     public func publish(_ message: MQTTMessage) -> Bool {
-        message.payload.withUnsafeBytes { bytes in
+        // Counted before it is handed over: the network thread may have written it before
+        // mosquitto_publish returns.
+        handlers.state.withLock { $0.unwritten += 1 }
+        let isQueued = message.payload.withUnsafeBytes { bytes in
             mosquitto_publish(
                 handle.pointer, nil, message.topic, Int32(bytes.count), bytes.baseAddress, 0,
                 message.isRetained) == MOSQ_ERR_SUCCESS.rawValue
         }
+        if !isQueued { handlers.state.withLock { $0.unwritten = max(0, $0.unwritten - 1) } }
+        return isQueued
     }
 
     /// Subscribes to `topic` (wildcards allowed); call it from ``onConnect(_:)`` so that it

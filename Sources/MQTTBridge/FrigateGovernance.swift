@@ -34,12 +34,19 @@ public final class FrigateGovernance: Sendable {
     private let state = LockedState(State())
     private let wakes: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
+    /// Instants to wake at: when a resend held back by its limit may go.
+    private let deferrals: AsyncStream<MonotonicInstant>
+    private let deferral: AsyncStream<MonotonicInstant>.Continuation
 
     private struct State {
         var client: ClientID?
         var applied: Applied?
         /// Whether Frigate should hear the settings again whatever was applied.
         var resends = true
+        /// When the settings may be sent again whole.
+        var resendLimit = ResendLimit()
+        /// A change waited behind unwritten messages: applied once they are written.
+        var isHeldBack = false
         var lastStats: MonotonicInstant?
     }
 
@@ -55,6 +62,8 @@ public final class FrigateGovernance: Sendable {
         self.report = report
         topics = FrigateTopics(prefix: configuration.topicPrefix)
         (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        (deferrals, deferral) = AsyncStream.makeStream(
+            of: MonotonicInstant.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// The last will of Frigate's connection: Frigate's own configuration (`none`) if Headroom
@@ -81,10 +90,21 @@ public final class FrigateGovernance: Sendable {
         connection.onConnect { [state] connection in
             connection.subscribe(topics.stats)
             connection.subscribe(topics.available)
-            state.withLock { $0.resends = true }
+            state.withLock { state in
+                state.resends = true
+                state.resendLimit.reset()
+            }
             wake.yield(())
         }
         connection.onMessage { [weak self] message in self?.receive(message) }
+        connection.onPublished { [state, connection] in
+            guard connection.unwrittenCount == 0 else { return }
+            let resumes = state.withLock { state in
+                defer { state.isHeldBack = false }
+                return state.isHeldBack
+            }
+            if resumes { wake.yield(()) }
+        }
         try connection.start()
         defer {
             // Frigate back to its own configuration, detection on, before disconnecting.
@@ -97,6 +117,12 @@ public final class FrigateGovernance: Sendable {
             // leave Frigate on the older advice.
             group.addTask { for await _ in changes { wake.yield(()) } }
             group.addTask { for await _ in self.wakes { self.follow() } }
+            group.addTask {
+                for await instant in self.deferrals {
+                    do { try await self.service.clock.sleep(until: instant) } catch { return }
+                    wake.yield(())
+                }
+            }
             await group.next()
             group.cancelAll()
         }
@@ -115,10 +141,22 @@ public final class FrigateGovernance: Sendable {
 
     private func apply(_ wanted: Applied, reason: String, force: Bool) {
         guard connection.isConnected else { return }
-        // What Frigate may not have: everything after a (re)connection, its restart, or a stop.
-        let (before, resends) = state.withLock { state in
-            (state.applied, force || state.resends || state.applied == nil)
+        let now = service.clock.now
+        // What Frigate may not have: everything after a (re)connection, its restart (at most
+        // once a ResendLimit interval however often it says so), or a stop. Nothing new while
+        // earlier commands wait to be written (newest wins), but the stop's hand-back.
+        let decision = state.withLock { state -> (Applied?, resends: Bool, MonotonicInstant?)? in
+            guard force || connection.unwrittenCount == 0 else {
+                state.isHeldBack = true
+                return nil
+            }
+            let asked = state.resends && state.applied != nil
+            let resends =
+                force || state.applied == nil || (asked && state.resendLimit.allows(at: now))
+            return (state.applied, resends, asked && !resends ? state.resendLimit.next : nil)
         }
+        guard let (before, resends, next) = decision else { return }
+        if let next { deferral.yield(next) }
         guard resends || before != wanted else { return }
         var sent = true
         if resends || before?.profile != wanted.profile {
@@ -135,7 +173,7 @@ public final class FrigateGovernance: Sendable {
         guard sent else { return }
         state.withLock { state in
             state.applied = wanted
-            state.resends = false
+            if resends { state.resends = false }
         }
         if before != wanted {
             report(

@@ -11,8 +11,9 @@ import Units
 ///
 /// It follows ``HostService/changes`` (the level, advice, clients: published at once) and
 /// looks at the drifting values once every ``pace``, and publishes a topic only when its
-/// payload changed, and every topic every `heartbeat`; discovery again whenever the connection is made and when
-/// Home Assistant says `online` on its status topic. It never blocks sampling or the API (it
+/// payload changed, and every topic every `heartbeat`; discovery again whenever the connection
+/// is made and when Home Assistant says `online` on its status topic (at most once every
+/// ``ResendLimit/interval``). It never blocks sampling or the API (it
 /// runs on its own task and libmosquitto's thread) and never queues: while the broker is away
 /// nothing is published and, while earlier messages still wait to be written, a change waits
 /// until they are, and then the newest state is published — newest wins.
@@ -38,10 +39,11 @@ public final class HostStatePublisher: Sendable {
         var components: [String: String] = [:]
         /// The keys the registered clients go by.
         var keys = ClientKeys()
+        /// Discovery is asked for: by a connection made, or by Home Assistant saying `online`.
         var sendsDiscovery = true
+        /// When discovery may go again.
+        var discoveryLimit = ResendLimit()
         var refreshesState = true
-        /// Messages handed to libmosquitto and not yet written to the broker.
-        var unwritten = 0
         /// A change was held back behind unwritten messages: published once they are written.
         var isHeldBack = false
         var count = 0
@@ -97,8 +99,7 @@ public final class HostStatePublisher: Sendable {
             connection.subscribe(status)
             published.withLock { published in
                 published.sendsDiscovery = true
-                // What was queued before the connection dropped is gone.
-                published.unwritten = 0
+                published.discoveryLimit.reset()
             }
             wake.yield(())
         }
@@ -107,12 +108,11 @@ public final class HostStatePublisher: Sendable {
             published.withLock { $0.sendsDiscovery = true }
             wake.yield(())
         }
-        connection.onPublished { [published] in
+        connection.onPublished { [published, connection] in
+            guard connection.unwrittenCount == 0 else { return }
             let resumes = published.withLock { published in
-                published.unwritten = max(0, published.unwritten - 1)
-                guard published.unwritten == 0, published.isHeldBack else { return false }
-                published.isHeldBack = false
-                return true
+                defer { published.isHeldBack = false }
+                return published.isHeldBack
             }
             if resumes { wake.yield(()) }
         }
@@ -159,26 +159,31 @@ public final class HostStatePublisher: Sendable {
         let clients = published.withLock { $0.keys.assign(registered) }
         let basis = DiscoveryBasis(
             offer: HomeAssistantDiscovery.Offer(state), clients: clients.mapValues(\.name))
+        let now = service.clock.now
         published.withLock { published in
-            let due = published.sendsDiscovery || published.refreshesState
-            // Newest wins: while earlier messages wait to be written, this state waits too.
-            guard due || published.unwritten == 0 else {
+            // Newest wins: while earlier messages wait to be written, this state waits too,
+            // discovery and the heartbeat as well — a broker that stops reading holds nothing
+            // more of ours.
+            guard connection.unwrittenCount == 0 else {
                 published.isHeldBack = true
                 return
             }
+            // Discovery asked for again too soon waits for its interval (the pace's wake).
+            let sendsDiscovery =
+                published.sendsDiscovery && published.discoveryLimit.allows(at: now)
+            let due = sendsDiscovery || published.refreshesState
             func send(_ topic: String, _ payload: [UInt8]) -> Bool {
                 guard
                     connection.publish(
                         MQTTMessage(topic: topic, payload: payload, isRetained: true))
                 else { return false }
                 published.count += 1
-                published.unwritten += 1
                 return true
             }
-            if published.sendsDiscovery {
+            if sendsDiscovery {
                 guard send(topics.availability, Array("online".utf8)) else { return }
             }
-            if published.sendsDiscovery || published.discovered != basis {
+            if sendsDiscovery || published.discovered != basis {
                 var discovery = HomeAssistantDiscovery(
                     topics: topics, hostName: hostName, version: version, offer: basis.offer,
                     clients: clients, heartbeat: heartbeat)
@@ -198,7 +203,7 @@ public final class HostStatePublisher: Sendable {
                 guard send(topics.clients, MQTTPayload.json(clients)) else { return }
                 published.clients = clients
             }
-            published.sendsDiscovery = false
+            if sendsDiscovery { published.sendsDiscovery = false }
             published.refreshesState = false
         }
     }

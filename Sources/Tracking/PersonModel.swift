@@ -70,7 +70,9 @@ public struct PersonModel: Sendable, Hashable {
                     + " \(path.joined(separator: ", "))); install it with \(installCommand)")
         }
         let model = PersonModel(directory: directory)
-        let size = (try? FileManager.default.attributesOfItem(atPath: model.graph)[.size]) as? Int
+        // stat, not lstat: a link to the verified model is the model.
+        var status = stat()
+        let size = stat(model.graph, &status) == 0 ? Int(status.st_size) : nil
         guard size == graphBytes else {
             throw PersonModelError(
                 "\(model.graph) has \(size.map(String.init) ?? "no readable") bytes, expected"

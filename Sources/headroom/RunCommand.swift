@@ -367,11 +367,13 @@ enum RunCommand {
             options.choose(arguments[\.detector] ?? .blob, keepsPolicy: true)
         }
         if arguments[\.record] != nil { options.addMovieOutput() }
-        // The neural detector's model is checked before anything starts: missing or not the
-        // model is bad input (exit 2), with the command that installs it.
+        // The neural detector's model is checked before anything starts: missing, or not the
+        // model (of another size, or one OpenCV cannot read), is bad input (exit 2), with the
+        // command that installs it.
         if options.detector == .personSSD {
             do throws(PersonModelError) {
-                _ = try PersonModel.installed(environment: ProcessInfo.processInfo.environment)
+                _ = try SSDPersonDetector(
+                    model: PersonModel.installed(environment: ProcessInfo.processInfo.environment))
             } catch {
                 throw UsageError(description: "--detector person-ssd: \(error)")
             }

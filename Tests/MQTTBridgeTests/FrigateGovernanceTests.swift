@@ -5,11 +5,12 @@ import Governor
 import HostService
 import Locking
 import MQTT
-import MQTTBridge
 import Pressure
 import TestSupport
 import Testing
 import Units
+
+@testable import MQTTBridge
 
 /// Frigate governed through a real mosquitto, the host's pressure given by hand on a manual
 /// clock, and a fake Frigate that only listens (what Headroom sends is what Frigate would do).
@@ -131,5 +132,31 @@ struct FrigateGovernanceTests {
         #expect(sent(to: profiles).last == "none")
         #expect(reports.withLock { $0.contains { $0.hasPrefix("profile reduced, detection off") } })
         #expect(service.governor.clients.isEmpty, "Frigate left the governor")
+    }
+    @Test("a flood of online from Frigate is answered once an interval, not once each")
+    func onlineFloodIsLimited() async throws {
+        defer { listener.stop() }
+        #expect(
+            await waitUntil {
+                listener.publish(MQTTMessage(topic: "frigate/probe", text: "here"))
+                return !inbox.all(on: "frigate/probe").isEmpty
+            })
+        hold(.nominal, share: 1, for: 5)
+        let running = Task { try await governance.run() }
+        let profiles = "frigate/profile/set"
+        #expect(await inbox.first(on: profiles)?.text == "none")
+        for _ in 0..<1000 {
+            listener.publish(MQTTMessage(topic: "frigate/available", text: "online"))
+        }
+        #expect(await waitUntil { inbox.all(on: "frigate/available").count == 1000 })
+        // The first online is answered at once, the rest together when the interval is over
+        // (unlimited, each was the profile and every camera's detection again).
+        #expect(await waitUntil { sent(to: profiles).count >= 2 })
+        clock.advance(by: ResendLimit.interval)
+        let yard = "frigate/yard/detect/set"
+        #expect(await waitUntil { sent(to: profiles).count >= 3 && sent(to: yard).count >= 3 })
+        #expect(sent(to: profiles).count == 3 && sent(to: yard).count == 3)
+        running.cancel()
+        try await running.value
     }
 }

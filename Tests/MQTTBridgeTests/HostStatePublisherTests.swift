@@ -3,11 +3,12 @@ import Foundation
 import Governor
 import HostService
 import MQTT
-import MQTTBridge
 import Pressure
 import TestSupport
 import Testing
 import Units
+
+@testable import MQTTBridge
 
 /// A host service on a manual clock publishing through a real mosquitto, and a subscriber that
 /// sees everything under `#`.
@@ -116,6 +117,26 @@ struct HostStatePublisherTests {
         try await running.value
         let offline = await late.first(on: host.topics.availability) { $0.text == "offline" }
         #expect(offline != nil, "a clean stop says offline")
+    }
+
+    @Test("a flood of online from Home Assistant is answered once an interval, newest wins")
+    func onlineFloodIsLimited() async throws {
+        let host = try PublishedHost()
+        defer { host.subscriber.stop() }
+        host.service.consume(BridgeReadings.reading(.nominal))
+        let running = Task { try await host.publisher.run() }
+        #expect(await host.inbox.first(on: host.topics.discovery) != nil)
+        let status = host.topics.homeAssistantStatus
+        for _ in 0..<1000 { host.subscriber.publish(MQTTMessage(topic: status, text: "online")) }
+        // The broker has them all: the publisher (subscribed too) is hearing them.
+        #expect(await waitUntil { host.inbox.all(on: status).count == 1000 })
+        // The manual clock stands still: no discovery again within the interval (unlimited,
+        // every online answered was a discovery payload to every subscriber).
+        host.clock.advance(by: ResendLimit.interval)
+        #expect(await waitUntil { host.inbox.all(on: host.topics.discovery).count >= 2 })
+        #expect(host.inbox.all(on: host.topics.discovery).count == 2)
+        running.cancel()
+        try await running.value
     }
 
     @Test("the heartbeat publishes the state again though nothing changed")

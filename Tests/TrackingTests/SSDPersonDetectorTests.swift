@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Tracking
 
 /// The neural person detector on the real model (installed by `scripts/setup.sh`) and real
@@ -35,6 +36,32 @@ struct SSDPersonDetectorTests {
             #expect(error.description.contains("/nonexistent/.local/share/headroom/models"))
             #expect(error.description.hasSuffix("install it with scripts/person-model.sh"))
         }
+    }
+
+    @Test("a link to the installed model is the model; a right-sized corrupt one is refused")
+    func linkedAndCorrupt() throws {
+        let installed = try PersonModel.installed(environment: ProcessInfo.processInfo.environment)
+        let share = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "headroom-linked-model-\(UUID().uuidString)"
+        ).path
+        let models = share + "/headroom/models"
+        try FileManager.default.createDirectory(atPath: models, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: share) }
+        try FileManager.default.createSymbolicLink(
+            atPath: models + "/person-ssdlite.pb", withDestinationPath: installed.graph)
+        try FileManager.default.copyItem(
+            atPath: installed.textGraph, toPath: models + "/person-ssdlite-300.pbtxt")
+        let linked = try PersonModel.installed(environment: ["XDG_DATA_HOME": share])
+        _ = try SSDPersonDetector(model: linked)
+        // The same size, other bytes: OpenCV refuses it, and so does the detector.
+        try FileManager.default.removeItem(atPath: models + "/person-ssdlite.pb")
+        let size = try #require(
+            FileManager.default.attributesOfItem(atPath: installed.graph)[.size] as? Int)
+        #expect(
+            FileManager.default.createFile(
+                atPath: models + "/person-ssdlite.pb", contents: Data(repeating: 7, count: size)))
+        let corrupt = try PersonModel.installed(environment: ["XDG_DATA_HOME": share])
+        #expect(throws: PersonModelError.self) { try SSDPersonDetector(model: corrupt) }
     }
 
     @Test("an installed program names the installed command; a source tree's build, the script")
