@@ -7,6 +7,11 @@
 #     still reaches EOS while paused;
 #   - the service killed mid-stream: everything passes, and the element registers again when
 #     the service returns on the same port; no service at all: everything passes;
+#   - pacing by running time: a seek at rate −1 (reverse playback), 2 and −0.5 paced as forward
+#     playback is, and a stream of a frame every 10000 s at its own advised rate passing every
+#     buffer (scripts/gstreamer_steps.py --seek, which counts the buffers; gst-launch-1.0 cannot
+#     seek); a 2000 fps stream, whose registration the service refuses (above 1000 fps): one
+#     warning, every buffer passes, the pipeline ends well;
 #   - every property checked, with an error naming it;
 #   - the headroom tracer: `headroom launch measure -- gst-launch-1.0 …` gets the pipeline's
 #     phases, first_frame and ready; without the variables it hooks nothing; a full or closed
@@ -15,6 +20,8 @@
 # with SIGINT (-e: an EOS first) run under `timeout --foreground`, which passes the signal on
 # once; a plain `timeout` also signals its process group, and a second SIGINT kills gst-launch.
 # Usage: scripts/gstreamer-checks.sh HEADROOM-BINARY [--show]
+# HEADROOMRATE=FILE installs FILE as the element instead of the tree's (pytest tests it too), to
+# show a check fails on an older one: HEADROOMRATE=<(git show REV:clients/gstreamer/python/headroomrate.py)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 headroom=${1:?usage: scripts/gstreamer-checks.sh PATH-TO-headroom [--show]}
@@ -53,10 +60,15 @@ wait_for() {
 scripts/install-gstreamer.sh --prefix "$work/prefix" >/dev/null
 export GST_PLUGIN_PATH=$work/prefix/lib/gstreamer-1.0
 export GST_REGISTRY=$work/registry.bin
+if [[ -n ${HEADROOMRATE:-} ]]; then
+  cat "$HEADROOMRATE" >"$GST_PLUGIN_PATH/python/headroomrate.py"
+  echo "== headroomrate from $HEADROOMRATE, not the tree's"
+fi
 unset PYTHONPATH GST_TRACERS GST_DEBUG HEADROOM_TRACE_FD HEADROOM_TRACE_ID
 
 note "the element's pacing and parsing (pytest)"
-PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=clients/gstreamer/python:clients/python "$python" -m pytest -q -p no:cacheprovider \
+# The installed element, with the client installed beside it.
+PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$GST_PLUGIN_PATH/python "$python" -m pytest -q -p no:cacheprovider \
   clients/gstreamer/tests >"$work/pytest.out" 2>&1 || { fail "pytest clients/gstreamer/tests"; tail -20 "$work/pytest.out"; }
 
 note "gst-inspect-1.0 documents both"
@@ -139,6 +151,42 @@ judge_steps() {
   "$python" scripts/gstreamer_steps.py "$1" --expect "$2" >"$1.table" || { fail "$3: its steps"; cat "$1.table"; }
   if [[ $show == --show ]]; then echo "$3:"; cat "$1.table"; fi
 }
+
+note "pacing by running time: reverse playback and other rates as forward; a slow stream exact"
+pace_port=$(serve_on 0 "$work/serve-pace.log")
+# nominal = minimum = 5 fps: the advice is 5 fps whatever the host's level (but shutdown).
+for rate in 1 -1 2 -0.5; do
+  "$python" scripts/gstreamer_steps.py --seek "$rate" --service "http://127.0.0.1:$pace_port" \
+    --framerate 30/1 --seconds 4 --set nominal-rate=5 --set min-rate=5 \
+    >"$work/seek$rate.out" 2>"$work/seek$rate.err" \
+    || { fail "a seek at rate $rate: not paced to the advice"; grep -v floating "$work/seek$rate.out"; }
+  if [[ $show == --show ]]; then cat "$work/seek$rate.out"; fi
+done
+# A frame every 10000 s, advised its own rate (nominal and minimum: the caps' 1/10000).
+"$python" scripts/gstreamer_steps.py --seek 1 --service "http://127.0.0.1:$pace_port" \
+  --framerate 1/10000 --seconds 60000 --set min-rate=0.0001 >"$work/slow.out" 2>"$work/slow.err" \
+  || { fail "a stream of 1/10000 fps at its advised rate: not every buffer passed"; cat "$work/slow.out"; }
+if [[ $show == --show ]]; then cat "$work/slow.out"; fi
+
+note "a registration the service refuses (2000 fps, above its 1000): one warning, all pass"
+timeout --foreground 120 gst-launch-1.0 -e -m videotestsrc is-live=true \
+  ! video/x-raw,width=16,height=16,framerate=2000/1 \
+  ! headroomrate service="http://127.0.0.1:$pace_port" ! fakesink >"$work/refused-2000.out" 2>&1 &
+refused_pid=$!
+pids+=("$refused_pid")
+refused_warning='WARNING: from element .*the service refused the registration (nominalFrameRate: expected 0 < fps ≤ 1000'
+# The element's answer to the refusal (a warning then its fallback advice), or the pipeline's
+# end (the element erring it, as it once did).
+refusal_answered() {
+  has_message "$work/refused-2000.out" 'headroom-advice.*fallback=(boolean)true' \
+    || ! kill -0 "$refused_pid" 2>/dev/null
+}
+wait_for 30 "the 2000 fps pipeline's answer to the refusal" refusal_answered || true
+stop_pipeline "$refused_pid" "$work/refused-2000.out" "the 2000 fps pipeline"
+[[ $(grep -c "$refused_warning" "$work/refused-2000.out") == 1 ]] \
+  || { fail "the refused registration: not one warning"; grep -E 'WARNING|ERROR' "$work/refused-2000.out"; }
+grep -q 'headroom-eos, in=(guint64)\([1-9][0-9]*\), out=(guint64)\1, drop=(guint64)0' "$work/refused-2000.out" \
+  || { fail "the refused registration: not every buffer passed"; grep headroom- "$work/refused-2000.out"; }
 
 # The thermal ramp at twice its recorded speed (36 s); limits that take it to shutdown (85 °C).
 "$python" - "$repo/examples/traces/thermal-ramp.jsonl" "$work/ramp.jsonl" <<'PY'

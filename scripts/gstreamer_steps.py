@@ -9,6 +9,18 @@ buffer while the service was absent (fallback: nominal advice).
 
 Usage: python3 scripts/gstreamer_steps.py LOG [--expect shed,pause,eos | fallback,return]
 Prints the table; exits 1 when a step is off or an expected kind of step is missing.
+
+With --seek RATE it plays a stream itself instead, to judge pacing where gst-launch-1.0 cannot
+go (it cannot seek): `videotestsrc ! video/x-raw,framerate=FRAMERATE ! headroomrate
+service=URL PROPERTY=VALUE… ! fakesink`, prerolled until the element has its first advice from
+the service, then a flushing seek to [0, SECONDS] at RATE (−1: reverse playback, the timestamps
+falling) and played to EOS as fast as it goes. The buffers that reach fakesink after the seek
+are counted (no time is measured): of N received, a stream of FRAMERATE at RATE must pass
+N × advised ÷ (FRAMERATE × |RATE|) within one buffer, and every one when that is N or more.
+
+Usage: python3 scripts/gstreamer_steps.py --seek RATE --service URL [--framerate 30/1]
+         [--seconds 4] [--set PROPERTY=VALUE]…
+Prints what passed; exits 1 when it is not the advised rate, or the advice changed meanwhile.
 """
 
 from __future__ import annotations
@@ -16,7 +28,8 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass
-from typing import List, Optional
+from fractions import Fraction
+from typing import Callable, Dict, List, Optional
 
 import gi
 
@@ -119,14 +132,155 @@ def table(found: List[Step]) -> str:
     return "\n".join(lines)
 
 
+# How long one stage of a --seek run may take: only a hang reaches it (the stream is not live).
+_STAGE_NS = 60 * Gst.SECOND
+
+
+class Stalled(Exception):
+    """A --seek run did not get where it should: an error, a warning, or the deadline."""
+
+
+def _advice(message: Gst.Message) -> Optional[Gst.Structure]:
+    """The headroom-advice structure of an element message, or None."""
+    structure = message.get_structure()
+    if (message.type == Gst.MessageType.ELEMENT and structure is not None
+            and structure.get_name() == "headroom-advice"):
+        return structure
+    return None
+
+
+def _until(pipeline: Gst.Pipeline, what: str, done: Callable[[Gst.Message], bool],
+           seen: Callable[[Gst.Message], None]) -> None:
+    """Reads the bus until `done` is true of a message (each is `seen` first); Stalled on an
+    error or a warning, or after _STAGE_NS."""
+    bus = pipeline.get_bus()
+    deadline = Gst.util_get_timestamp() + _STAGE_NS
+    while True:
+        left = deadline - Gst.util_get_timestamp()
+        message = bus.timed_pop(max(left, 0)) if left > 0 else None
+        if message is None:
+            raise Stalled(f"{what}: not within {_STAGE_NS // Gst.SECOND} s")
+        if message.type in (Gst.MessageType.ERROR, Gst.MessageType.WARNING):
+            error, debug = (message.parse_error() if message.type == Gst.MessageType.ERROR
+                            else message.parse_warning())
+            raise Stalled(f"{what}: {message.type.first_value_nick} from "
+                          f"{message.src.get_name()}: {error.message}")
+        seen(message)
+        if done(message):
+            return
+
+
+def play(arguments: argparse.Namespace) -> int:
+    """The --seek run (see the module): prints what passed; 0 when it is the advised rate."""
+    fps = Fraction(arguments.framerate)
+    rate = arguments.seek
+    stop = int(Fraction(arguments.seconds) * Gst.SECOND)
+    properties = " ".join(arguments.set)
+    pipeline = Gst.parse_launch(
+        f"videotestsrc ! video/x-raw,width=16,height=16,framerate={arguments.framerate} "
+        f"! headroomrate name=rate service={arguments.service} {properties} "
+        f"! fakesink name=sink")
+    counts: Dict[str, int] = {"received": 0, "passed": 0}
+    rates: List[Optional[float]] = []  # the advised rates, in order (None: fallback advice)
+    segments: List[float] = []  # the rate of each segment reaching fakesink
+
+    def counter(key: str) -> Callable[[Gst.Pad, Gst.PadProbeInfo], Gst.PadProbeReturn]:
+        def count(pad: Gst.Pad, info: Gst.PadProbeInfo) -> Gst.PadProbeReturn:
+            if info.type & Gst.PadProbeType.BUFFER:
+                counts[key] += 1
+            elif info.get_event().type == Gst.EventType.FLUSH_STOP:
+                counts[key] = 0  # the seek's: only the buffers after it count
+            elif info.get_event().type == Gst.EventType.SEGMENT and key == "passed":
+                segments.append(info.get_event().parse_segment().rate)
+            return Gst.PadProbeReturn.OK
+        return count
+
+    kinds = (Gst.PadProbeType.BUFFER | Gst.PadProbeType.EVENT_DOWNSTREAM
+             | Gst.PadProbeType.EVENT_FLUSH)
+    pipeline.get_by_name("rate").get_static_pad("sink").add_probe(kinds, counter("received"))
+    pipeline.get_by_name("sink").get_static_pad("sink").add_probe(kinds, counter("passed"))
+
+    def seen(message: Gst.Message) -> None:
+        advice = _advice(message)
+        if advice is not None:
+            rates.append(None if advice.get_value("fallback") else advice.get_value("frame-rate"))
+
+    prerolled = [False]
+
+    def ready(message: Gst.Message) -> bool:
+        prerolled[0] = prerolled[0] or message.type == Gst.MessageType.ASYNC_DONE
+        return prerolled[0] and bool(rates) and rates[-1] is not None
+
+    try:
+        pipeline.set_state(Gst.State.PAUSED)
+        _until(pipeline, "prerolled with advice from the service", ready, seen)
+        if not pipeline.seek(rate, Gst.Format.TIME, Gst.SeekFlags.FLUSH | Gst.SeekFlags.ACCURATE,
+                             Gst.SeekType.SET, 0, Gst.SeekType.SET, stop):
+            raise Stalled(f"the seek at rate {rate:g} was refused")
+        _until(pipeline, "prerolled after the seek",
+               lambda message: message.type == Gst.MessageType.ASYNC_DONE, seen)
+        advised_at_seek = len(rates)
+        if rates[-1] is None:
+            raise Stalled("the service went away before the stream played")
+        pipeline.set_state(Gst.State.PLAYING)
+        _until(pipeline, "EOS", lambda message: message.type == Gst.MessageType.EOS, seen)
+    except Stalled as problem:
+        print(f"FAIL {problem}")
+        return 1
+    finally:
+        pipeline.set_state(Gst.State.NULL)
+    received, passed = counts["received"], counts["passed"]
+    advised = rates[advised_at_seek - 1]
+    assert advised is not None
+    # Buffers of a stream of `fps` played at `rate` come fps × |rate| a second of running time.
+    arriving = float(fps) * abs(rate)
+    expected = received * min(1.0, advised / arriving)
+    print(f"seek at rate {rate:g} ({'reverse' if rate < 0 else 'forward'}), a {fps} fps stream "
+          f"for {Fraction(stop, Gst.SECOND)} s: {received} buffers received, {passed} passed at "
+          f"{advised:g} fps advised (expected {expected:.2f}"
+          f"{'' if advised >= arriving else ' ± 1'})")
+    failures = []
+    if segments[-1:] != [rate]:
+        failures.append(f"the segment after the seek has rate {segments[-1:]}, expected {rate:g}")
+    if any(later != advised for later in rates[advised_at_seek - 1:]):
+        failures.append(f"the advice changed during the run ({rates}): run it again")
+    if received == 0:
+        failures.append("no buffer received")
+    elif advised >= arriving * (1 - 1e-9):
+        if passed != received:
+            failures.append(f"at its own advised rate (or faster) it passed {passed} of "
+                            f"{received}, expected every one")
+    elif abs(passed - expected) > 1:
+        failures.append(f"passed {passed}, expected {expected:.2f} ± 1")
+    for failure in failures:
+        print(f"FAIL {failure}")
+    return 1 if failures else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("log")
+    parser.add_argument("log", nargs="?")
     parser.add_argument("--expect", default="",
                         help="kinds of step that must occur: shed (0 < advised < nominal), "
                              "pause, eos (the stream ended while paused), fallback (service "
                              "absent), return (advice again after a fallback)")
+    parser.add_argument("--seek", type=float, metavar="RATE",
+                        help="play a stream with a seek at RATE (-1: reverse) instead of "
+                             "reading LOG, and count what passed")
+    parser.add_argument("--service", help="--seek: headroom serve's URL, http://HOST:PORT")
+    parser.add_argument("--framerate", default="30/1",
+                        help="--seek: the stream's frame rate, a fraction (default 30/1)")
+    parser.add_argument("--seconds", default="4",
+                        help="--seek: the stream time played, from 0 (default 4)")
+    parser.add_argument("--set", action="append", default=[], metavar="PROPERTY=VALUE",
+                        help="--seek: a headroomrate property (repeatable)")
     arguments = parser.parse_args()
+    if arguments.seek is not None:
+        if arguments.log is not None or not arguments.service or arguments.seek == 0:
+            parser.error("--seek: expected a rate other than 0 and --service URL, and no LOG")
+        return play(arguments)
+    if arguments.log is None:
+        parser.error("expected LOG (or --seek RATE --service URL)")
     with open(arguments.log, encoding="utf-8", errors="replace") as file:
         found = messages(file.readlines())
     judged = steps(found)

@@ -108,7 +108,25 @@ touch late
 status=0; wait $runner || status=$?
 moved=$(sed -n 's/.*the report went into \(.*\) instead/\1/p' late.err)
 [[ $status -eq 1 && -n $moved && -s $moved/run.json ]] || { fail "a report that cannot go where asked: exit $status"; cat late.err; }
+# Everything the run promises reaches the fallback: what it saw too, not only the report.
+[[ -n $moved && -s $moved/detections.txt && -s $moved/tracks.txt ]] \
+  || fail "the fallback lacks detections.txt or tracks.txt: $(ls "$moved" 2>/dev/null | tr '\n' ' ')"
 [[ -n $moved ]] && rm -rf "$moved"
+# A disk that fills up: --out on an 8 KiB tmpfs (root only, as mount is) takes a little of
+# the run and then refuses the rest; everything lands in the fallback, and the report says so.
+if [[ $(id -u) -eq 0 ]] && mkdir -p full && mount -t tmpfs -o size=8k headroom-full full 2>/dev/null; then
+  status=0
+  "$headroom" run --seconds 4 --out full/run --db full.sqlite3 >full.out 2>full.err || status=$?
+  moved=$(sed -n 's/.*the report went into \(.*\) instead/\1/p' full.err)
+  umount full
+  [[ $status -eq 1 && -n $moved ]] || { fail "a full --out: exit $status, no fallback"; cat full.err; }
+  for file in run.json run.md detections.txt tracks.txt; do
+    [[ -n $moved && -s $moved/$file ]] || fail "a full --out: $file did not reach the fallback $moved"
+  done
+  grep -q "it and what the run saw went into" "$moved/run.md" 2>/dev/null \
+    || fail "a full --out: the report does not say where it went"
+  [[ -n $moved ]] && rm -rf "$moved"
+fi
 # Captured first: `grep -q` leaving early would break headroom's pipe under pipefail.
 history=$("$headroom" launch history --db late.sqlite3)
 grep -q 'runs 1–1' <<<"$history" || fail "the run whose report moved is not in the history"

@@ -58,6 +58,8 @@ public final class PipelineRun: Sendable {
     private let state: LockedState<RunState>
     /// The samples the pressure source gave, kept for ``pressureTrace`` when asked.
     private let recordedPressure = LockedState<RecordingSampleSource?>(nil)
+    /// What the run saw, kept when it has a report directory.
+    private let records: RunRecords?
 
     /// A run with `options`, marking its phases on `timeline`.
     ///
@@ -66,6 +68,7 @@ public final class PipelineRun: Sendable {
     public init(options: RunOptions, timeline: LaunchTimeline = LaunchTimeline()) throws {
         self.options = options
         self.timeline = timeline
+        records = options.outputs.reportDirectory.map { _ in RunRecords() }
         metrics = try HeadroomMetrics()
         exportedPressure = ExportedPressure(metrics: metrics)
         let clock = options.timing.makeClock()
@@ -158,7 +161,6 @@ public final class PipelineRun: Sendable {
                 path: $0, width: camera.format.width, height: camera.format.height,
                 frameRate: camera.frameRate)
         }
-        let records = options.outputs.reportDirectory.map { _ in RunRecords() }
         let frames = FrameLoop(
             stage: try TrackingStage(
                 inference: Self.heaviest(options), frameRate: options.trackedFrameRate,
@@ -212,8 +214,8 @@ public final class PipelineRun: Sendable {
         result.recording = recording
         result.annotation = annotation
         result.notes += endNotes(recording: recording, annotation: annotation)
-        if let records, let directory = options.outputs.reportDirectory {
-            let written = await BlockingWork.run { records.write(into: directory) }
+        if let directory = options.outputs.reportDirectory {
+            let written = await writeRecords(into: directory)
             result.trackingFiles = written.paths
             result.notes += written.notes
         }
@@ -344,6 +346,15 @@ public final class PipelineRun: Sendable {
         return try MovieRecorder(
             output: output, camera: camera, destination: destination,
             storageDirectory: options.outputs.storageDirectory, metrics: metrics)
+    }
+
+    /// Writes what the run saw (`detections.txt`, `tracks.txt`) into `directory`: the run's
+    /// report directory at its end, or where its report goes when that directory failed (a
+    /// full disk), so that nothing it promised is lost. Returns the paths written and a note
+    /// for each file that was not; nothing without a report directory.
+    public func writeRecords(into directory: String) async -> (paths: [String], notes: [String]) {
+        guard let records else { return ([], []) }
+        return await BlockingWork.run { records.write(into: directory) }
     }
 
     /// The pressure samples the run took (its sensors or model, or the given source), as a

@@ -164,7 +164,7 @@ enum RunCommand {
                 } catch {
                     Console.error("headroom run: the run was not added to the history: \(error)")
                 }
-                let files = writeReports(summary, to: directory)
+                let files = await writeReports(summary, of: run, to: directory)
                 if files.isMoved { resultsMoved = true }
                 if let path = pressureDestination?.path {
                     do {
@@ -178,7 +178,7 @@ enum RunCommand {
                 if !json {
                     Console.out(RunDisplay.summaryText(summary))
                     Console.out(
-                        "reports: \((files.paths + summary.trackingFiles).joined(separator: ", "))\n"
+                        "reports: \((files.paths + files.trackingFiles).joined(separator: ", "))\n"
                     )
                 }
                 if let failure = summary.failure {
@@ -264,21 +264,26 @@ enum RunCommand {
         let json = Option<Bool>.flag("--json", "print the summary as JSON (no live display)")
     }
 
-    /// The files a run's report went to, and whether they went somewhere else than asked.
+    /// The files a run's report went to, what it saw went to, and whether they went somewhere
+    /// else than asked.
     private struct WrittenReports {
         var paths: [String]
+        var trackingFiles: [String]
         var isMoved: Bool
     }
 
     /// Writes `summary`'s reports into `directory`; when that fails after the run (the disk
-    /// filled, the directory went away), into a new directory under the temporary directory
-    /// instead, saying so on stderr: a finished run's results are never lost.
-    private static func writeReports(_ summary: RunSummary, to directory: String)
-        -> WrittenReports
-    {
+    /// filled, the directory went away), writes them and what the run saw (`detections.txt`,
+    /// `tracks.txt`, which `run` wrote into `directory` or failed to) into a new directory
+    /// under the temporary directory instead, saying so on stderr: a finished run's results
+    /// are never lost, and a file that reaches nowhere is named in the report's notes.
+    private static func writeReports(
+        _ summary: RunSummary, of run: PipelineRun, to directory: String
+    ) async -> WrittenReports {
         do {
             return WrittenReports(
-                paths: try RunReport.write(summary, to: directory), isMoved: false)
+                paths: try RunReport.write(summary, to: directory),
+                trackingFiles: summary.trackingFiles, isMoved: false)
         } catch {
             Console.error("headroom run: the report could not go into \(directory): \(error)")
         }
@@ -286,16 +291,23 @@ enum RunCommand {
             (FileManager.default.temporaryDirectory.path + "/headroom-run-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
             Console.error("headroom run: nor into a temporary directory; the run is in the history")
-            return WrittenReports(paths: [], isMoved: true)
+            return WrittenReports(paths: [], trackingFiles: [], isMoved: true)
         }
         let fallback = String(cString: made)
+        var moved = summary
+        let records = await run.writeRecords(into: fallback)
+        moved.trackingFiles = records.paths
+        moved.notes += records.notes
+        moved.notes.append(
+            "the report could not go into \(directory): it and what the run saw went into"
+                + " \(fallback) instead")
         do {
-            let paths = try RunReport.write(summary, to: fallback)
+            let paths = try RunReport.write(moved, to: fallback)
             Console.error("headroom run: the report went into \(fallback) instead")
-            return WrittenReports(paths: paths, isMoved: true)
+            return WrittenReports(paths: paths, trackingFiles: records.paths, isMoved: true)
         } catch {
             Console.error("headroom run: nor into \(fallback): \(error); the run is in the history")
-            return WrittenReports(paths: [], isMoved: true)
+            return WrittenReports(paths: [], trackingFiles: records.paths, isMoved: true)
         }
     }
 

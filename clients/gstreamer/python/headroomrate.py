@@ -2,16 +2,21 @@
 
 The element registers its pipeline with Headroom's host service through ``headroom_client``
 (docs/api.md) and follows the advice: buffers above the advised rate are dropped by their
-timestamps, without renegotiating caps (the caps keep their frame rate, as with ``valve``);
-at rate 0 every buffer is dropped while events (caps, segments, tags, EOS) pass. The advice,
-the ladder step the governor picks and the host's level are readable properties that notify,
-an ``advice-changed`` signal and a ``headroom-advice`` element message, so application code can
-turn its own knobs (an inference interval, a smaller engine) along the ladder.
+running time (their timestamps through the segment, so reverse playback and other rates are
+paced as forward playback is), without renegotiating caps (the caps keep their frame rate, as
+with ``valve``); at rate 0 every buffer is dropped while events (caps, segments, tags, EOS)
+pass. Rates are exact fractions (a stream of 1/10000 fps at its advised rate passes every
+buffer). The advice, the ladder step the governor picks and the host's level are readable
+properties that notify, an ``advice-changed`` signal and a ``headroom-advice`` element message,
+so application code can turn its own knobs (an inference interval, a smaller engine) along the
+ladder.
 
 Advice is fetched by a thread of the element, never on the streaming thread: the buffer path
 reads one immutable snapshot (an attribute read under the GIL) and never waits on HTTP. With
 the service absent or gone, the client gives nominal advice, so everything passes, and the
-thread keeps trying (with the client's back-off) and registers again when it returns.
+thread keeps trying (with the client's back-off) and registers again when it returns. A
+registration the service refuses (HTTP 400: a stream above the 1000 fps it governs, say) is
+not retried: the element warns once and passes every buffer, ungoverned.
 
 Installed by ``scripts/install.sh`` as ``$prefix/lib/gstreamer-1.0/python/headroomrate.py``
 (with ``headroom_client`` beside it), where GStreamer finds it through ``GST_PLUGIN_PATH``
@@ -30,7 +35,7 @@ import threading
 import time
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import gi
 
@@ -54,6 +59,14 @@ DEFAULT_LADDER = "full:1"
 # Buffer timestamps are within this many nanoseconds of their frame's exact instant (a
 # source's rounding of k / fps to whole nanoseconds); slots are counted with this tolerance.
 _TIMESTAMP_TOLERANCE_NS = 1000
+# A rate the service advises (a JSON number) is read as the simplest fraction within one part
+# in this of it (30000/1001, 1/10000, 15/2), and as the nominal rate's exact fraction when it is
+# that within a double's rounding.
+_RATE_PRECISION = 10 ** 6
+_SAME_RATE = 1e-9
+# Looked up once: the buffer path reads module globals, not Gst's enum attributes.
+_CLOCK_TIME_NONE = Gst.CLOCK_TIME_NONE
+_FORMAT_TIME = Gst.Format.TIME
 # The largest ladder file read (a registration is a few hundred bytes; the API takes 64 KiB).
 _MAX_LADDER_FILE_BYTES = 64 << 10
 # The client's back-off after the service fails: from 0.5 s, doubling up to this, so the
@@ -185,11 +198,29 @@ def _ladder_file(path: str) -> Ladder:
     return Ladder(tuple(steps), declared, path)
 
 
+def exact_rate(rate: Union[float, Fraction],
+               known: Sequence[Optional[Fraction]] = ()) -> Fraction:
+    """`rate` (fps, > 0) as an exact fraction: a Fraction as it is; a float (the service's
+    advice, a property) as the one of `known` (the nominal rate, from the caps: 30000/1001,
+    1/10000) it equals within a double's rounding, else as the simplest fraction within one
+    part in 10⁶ of it, whatever its size (0.0001 is 1/10000, 29.97 is 2997/100), never 0."""
+    if isinstance(rate, Fraction):
+        if rate <= 0:
+            raise ValueError(f"expected a rate above 0, got {rate}")
+        return rate
+    if not (math.isfinite(rate) and rate > 0):
+        raise ValueError(f"expected a rate above 0, got {rate!r}")
+    for fraction in known:
+        if fraction is not None and abs(rate - float(fraction)) <= _SAME_RATE * float(fraction):
+            return fraction
+    return Fraction(rate).limit_denominator(max(1, math.ceil(_RATE_PRECISION / rate)))
+
+
 @dataclass(frozen=True)
 class Gate:
     """What the buffer path does, as one immutable value swapped whole by the advice thread:
     pass everything, drop everything, or pass one buffer per slot of ``1/rate`` seconds of
-    timestamps (``slot = pts × numerator // denominator``)."""
+    running time (``slot = time × numerator // denominator``, the rate an exact fraction)."""
 
     passes_all: bool
     drops_all: bool
@@ -205,23 +236,38 @@ class Gate:
         return cls(False, True)
 
     @classmethod
-    def at(cls, rate: float) -> "Gate":
-        """One buffer per 1/rate seconds of timestamps (rate > 0, fps)."""
-        fraction = Fraction(rate).limit_denominator(1001)
+    def at(cls, rate: Union[float, Fraction],
+           known: Sequence[Optional[Fraction]] = ()) -> "Gate":
+        """One buffer per 1/rate seconds of running time (rate > 0, fps; a float is read as
+        ``exact_rate`` reads it, against the `known` rates)."""
+        fraction = exact_rate(rate, known)
         return cls(False, False, fraction.numerator, fraction.denominator * Gst.SECOND)
 
-    def admits(self, pts: int, last: Optional[int]) -> bool:
-        """Whether a buffer stamped `pts` (ns) passes when the last one passed was stamped
-        `last` (None: none yet, or a new segment): it passes when it opens a new slot (or time
-        went back)."""
+    def admits(self, running: int, last: Optional[int]) -> bool:
+        """Whether a buffer at running time `running` (ns) passes when the last one passed was
+        at `last` (None: none yet, or a new segment): it passes when it opens a new slot (or
+        time went back)."""
         if self.passes_all:
             return True
         if self.drops_all:
             return False
-        if last is None or pts < last:
+        if last is None or running < last:
             return True
-        return ((pts + _TIMESTAMP_TOLERANCE_NS) * self.numerator // self.denominator
+        return ((running + _TIMESTAMP_TOLERANCE_NS) * self.numerator // self.denominator
                 > (last + _TIMESTAMP_TOLERANCE_NS) * self.numerator // self.denominator)
+
+
+def running_time(segment: Optional[Gst.Segment], pts: int) -> Optional[int]:
+    """The running time of a buffer stamped `pts` in `segment` (a TIME segment, or None before
+    one: the timestamp itself), which grows as the stream plays whatever the segment's rate:
+    in reverse playback the timestamps fall and the running time still rises. None for a buffer
+    without a timestamp or outside the segment."""
+    if pts == _CLOCK_TIME_NONE:
+        return None
+    if segment is None:
+        return pts
+    running = segment.to_running_time(_FORMAT_TIME, pts)
+    return None if running == _CLOCK_TIME_NONE else running
 
 
 @dataclass(frozen=True)
@@ -231,7 +277,7 @@ class Settings:
     service: str
     client_name: str
     priority: int
-    nominal_rate: Optional[float]  # None: from the negotiated caps
+    nominal_rate: Optional[float]  # None: from the negotiated caps (an exact fraction)
     min_rate: Optional[float]  # None: a quarter of the nominal rate
     ladder: Ladder
     poll_seconds: float
@@ -241,19 +287,27 @@ class Settings:
 class AdviceFollower:
     """The element's thread: registers the pipeline once its nominal rate is known, asks for
     advice every ``poll_seconds`` (and reports the work every ``report_seconds``, which also
-    answers with advice), and hands every change to ``apply``. Its waits are on an Event, so
-    ``stop()`` ends it at once; every request is bounded by the client's timeout."""
+    answers with advice), and hands every change to ``apply``; ``fail`` refuses to start (a
+    minimum above the nominal rate). A registration the service refuses (HTTP 400), or any
+    other failure of the thread, goes to ``refused`` (a warning) with nominal advice to
+    ``apply`` (everything passes), and ends the thread: it is never retried. Its waits are
+    on an Event, so ``stop()`` ends it at once; every request is bounded by the client's
+    timeout."""
 
     def __init__(self, settings: Settings, apply: Callable[[Advice], None],
-                 work: Callable[[], Tuple[int, int]], fail: Callable[[str], None]) -> None:
+                 work: Callable[[], Tuple[int, int]], fail: Callable[[str], None],
+                 refused: Callable[[str], None]) -> None:
         self._settings = settings
         self._apply = apply
         self._work = work
         self._fail = fail
+        self._refused = refused
         self._stopping = threading.Event()
         self._rate_known = threading.Event()
-        self._nominal_rate: Optional[float] = settings.nominal_rate
-        if self._nominal_rate is not None:
+        #: The nominal rate, exact (the caps' fraction, or the property's value read as one).
+        self.nominal: Optional[Fraction] = (
+            None if settings.nominal_rate is None else exact_rate(settings.nominal_rate))
+        if self.nominal is not None:
             self._rate_known.set()
         self._thread = threading.Thread(target=self._run, name="headroomrate-advice",
                                         daemon=True)
@@ -268,18 +322,21 @@ class AdviceFollower:
         if self._thread.is_alive() and self._thread is not threading.current_thread():
             self._thread.join(timeout=4 * _REQUEST_SECONDS)
 
-    def caps_rate(self, rate: float) -> None:
-        """The negotiated frame rate: the nominal one unless the property set it."""
-        if self._nominal_rate is None:
-            self._nominal_rate = rate
+    def caps_rate(self, rate: Fraction) -> None:
+        """The negotiated frame rate (the caps' fraction): the nominal one unless the property
+        set it."""
+        if self.nominal is None:
+            self.nominal = rate
             self._rate_known.set()
 
     def _run(self) -> None:
         self._rate_known.wait()
-        if self._stopping.is_set() or self._nominal_rate is None:
+        if self._stopping.is_set() or self.nominal is None:
             return
         settings = self._settings
-        nominal = self._nominal_rate
+        # The service takes numbers: the nominal rate as the double nearest its fraction (the
+        # advice, a double too, is read back as that fraction: Gate.at's `known`).
+        nominal = float(self.nominal)
         ladder = settings.ladder
         minimum = settings.min_rate if settings.min_rate is not None else nominal / 4
         if minimum > nominal:
@@ -288,30 +345,50 @@ class AdviceFollower:
             return
         client = Client(settings.service, timeout=_REQUEST_SECONDS,
                         max_backoff=_MAX_BACKOFF_SECONDS)
-        try:
-            advice = client.register(
+
+        def register() -> Advice:
+            # Nominal advice while the service is absent (registered on a later call); raises
+            # RequestError for a registration the service refuses (HTTP 400).
+            return client.register(
                 settings.client_name, priority=settings.priority,
                 nominal_frame_rate=nominal, min_frame_rate=minimum, ladder=list(ladder.steps),
                 share=ladder.field("share"), shed_first=ladder.field("shedFirst"),
                 follows_levels=ladder.field("followsLevels") is True)
-        except RequestError as error:
-            self._fail(f"the service refused the registration: {error}")
-            return
-        self._apply(advice)
-        next_report = time.monotonic() + settings.report_seconds
+
         try:
+            advice = register()
+            self._apply(advice)
+            next_report = time.monotonic() + settings.report_seconds
             while not self._stopping.wait(settings.poll_seconds):
+                # Until registered (the service absent so far), each call registers: through
+                # register(), so that a refusal is seen as one and not as nominal advice.
                 if time.monotonic() >= next_report:
                     next_report = time.monotonic() + settings.report_seconds
                     frames, late = self._work()
                     target = 1 / advice.frame_rate if advice.frame_rate > 0 else 1 / nominal
-                    advice = client.report(frames, late=min(late, frames), work_seconds=[],
-                                           target_seconds=target)
+                    advice = (register() if client.client_id is None else
+                              client.report(frames, late=min(late, frames), work_seconds=[],
+                                            target_seconds=target))
                 else:
-                    advice = client.advice()
+                    advice = register() if client.client_id is None else client.advice()
                 self._apply(advice)
+        except RequestError as error:
+            self._refuse_registration(f"the service refused the registration ({error})",
+                                      nominal)
+        except Exception as error:  # anything else: the same, never the pipeline's end
+            self._refuse_registration(
+                f"following the service failed ({type(error).__name__}: {error})", nominal)
         finally:
             client.close()
+
+    def _refuse_registration(self, problem: str, nominal: float) -> None:
+        """Ungoverned for good: warns (once: the thread ends) and applies nominal advice, so
+        every buffer passes."""
+        self._refused(f"{problem}: passing every buffer, not governed")
+        self._apply(Advice(
+            seq=0, level="unknown", acting_level="unknown", frame_rate=nominal, ladder_step=0,
+            ladder_name=self._settings.ladder.steps[0].name,
+            reason=f"{problem}; not governed, nominal settings", is_fallback=True))
 
 
 class HeadroomRate(GstBase.BaseTransform):
@@ -321,11 +398,12 @@ class HeadroomRate(GstBase.BaseTransform):
         "Headroom rate",
         "Filter/Video",
         "Registers with Headroom's host service (headroom serve) and follows its advice: drops "
-        "buffers by timestamp above the advised frame rate without renegotiating caps, drops "
+        "buffers by running time above the advised frame rate without renegotiating caps, drops "
         "every buffer while paused (events pass), and tells the application the advised "
         "ladder step (advice-changed, the headroom-advice element message) so it can switch "
         "its inference setting: advice-changed(rate fps, ladder step, step name, level). "
-        "Passes everything while the service is absent. docs/gstreamer.md",
+        "Passes everything while the service is absent or when it refuses the registration "
+        "(with a warning). docs/gstreamer.md",
         "Headroom <https://github.com/headroom>",
     )
     __gsttemplates__ = (
@@ -409,7 +487,8 @@ class HeadroomRate(GstBase.BaseTransform):
         self._advice: Optional[Advice] = None
         self._follower: Optional[AdviceFollower] = None
         self._gate = Gate.open()
-        self._last_pts: Optional[int] = None
+        self._last_time: Optional[int] = None  # running time of the last buffer passed
+        self._segment: Optional[Gst.Segment] = None  # the TIME segment buffers are in
         self._pts = Gst.CLOCK_TIME_NONE
         self._in = self._out = self._drop = 0
         self._late = 0
@@ -536,12 +615,14 @@ class HeadroomRate(GstBase.BaseTransform):
             return False
         self._in = self._out = self._drop = self._late = 0
         self._reported = (0, 0)
-        self._last_pts = None
+        self._last_time = None
+        self._segment = None
         self._pts = Gst.CLOCK_TIME_NONE
         self._gate = Gate.open()
         with self._advice_lock:
             self._advice = None
-        self._follower = AdviceFollower(settings, self._follow, self._work, self._fail)
+        self._follower = AdviceFollower(settings, self._follow, self._work, self._fail,
+                                        self._warn)
         self._follower.start()
         return True
 
@@ -556,7 +637,7 @@ class HeadroomRate(GstBase.BaseTransform):
         if structure is not None and self._follower is not None:
             found, numerator, denominator = structure.get_fraction("framerate")
             if found and numerator > 0 and denominator > 0:
-                self._follower.caps_rate(numerator / denominator)
+                self._follower.caps_rate(Fraction(numerator, denominator))
             elif "nominal-rate" not in self._explicit and not self._ladder.field(
                     "nominalFrameRate"):
                 self.message_full(
@@ -607,7 +688,8 @@ class HeadroomRate(GstBase.BaseTransform):
             return Gate.open()
         if advice.frame_rate == 0:
             return Gate.closed()
-        return Gate.at(advice.frame_rate)
+        follower = self._follower
+        return Gate.at(advice.frame_rate, (follower.nominal if follower else None,))
 
     def _counts(self, name: str) -> Gst.Structure:
         """A structure `name` with the counters and the latest buffer's timestamp (`pts`,
@@ -630,7 +712,16 @@ class HeadroomRate(GstBase.BaseTransform):
     def _fail(self, text: str) -> None:
         self._refuse(text)
 
-    # The streaming thread's side: one attribute read, integer arithmetic, no lock.
+    def _warn(self, text: str) -> None:
+        """A warning on the bus (gst-launch-1.0 prints it) and in the debug log; the pipeline
+        goes on."""
+        Gst.warning(f"{self.get_name()}: {text}")
+        self.message_full(Gst.MessageType.WARNING, Gst.library_error_quark(),
+                          int(Gst.LibraryError.SETTINGS), text, text, __file__, "headroomrate",
+                          0)
+
+    # The streaming thread's side: attribute reads, the segment's running time, integer
+    # arithmetic, no lock.
 
     def do_transform_ip(self, buffer: Gst.Buffer) -> Gst.FlowReturn:
         self._in += 1
@@ -639,11 +730,17 @@ class HeadroomRate(GstBase.BaseTransform):
         if gate.passes_all:
             self._out += 1
             return Gst.FlowReturn.OK
-        if pts == Gst.CLOCK_TIME_NONE and not gate.drops_all:
-            self._out += 1  # no timestamp to pace by: passed
+        if gate.drops_all:
+            self._drop += 1
+            return Gst.FlowReturn.CUSTOM_SUCCESS
+        # Paced by running time, which grows as the stream plays at any rate (in reverse
+        # playback the timestamps fall).
+        running = running_time(self._segment, pts)
+        if running is None:
+            self._out += 1  # no timestamp (or outside the segment) to pace by: passed
             return Gst.FlowReturn.OK
-        if gate.admits(pts, self._last_pts):
-            self._last_pts = pts
+        if gate.admits(running, self._last_time):
+            self._last_time = running
             self._out += 1
             return Gst.FlowReturn.OK
         self._drop += 1
@@ -651,8 +748,12 @@ class HeadroomRate(GstBase.BaseTransform):
         return Gst.FlowReturn.CUSTOM_SUCCESS
 
     def do_sink_event(self, event: Gst.Event) -> bool:
-        if event.type in (Gst.EventType.FLUSH_STOP, Gst.EventType.SEGMENT):
-            self._last_pts = None  # timestamps start again
+        if event.type == Gst.EventType.SEGMENT:
+            self._last_time = None  # running time starts again
+            segment = event.parse_segment().copy()
+            self._segment = segment if segment.format == _FORMAT_TIME else None
+        elif event.type == Gst.EventType.FLUSH_STOP:
+            self._last_time = None
         elif event.type == Gst.EventType.EOS:
             self.post_message(Gst.Message.new_element(self, self._counts("headroom-eos")))
         return GstBase.BaseTransform.do_sink_event(self, event)
