@@ -2,7 +2,8 @@
 # The main job, explained step by step: setup, release build, a session priced before it is
 # committed (and why it does not fit), the planner's fix, then `headroom run` — the tracking
 # pipeline on the synthetic scene with the simulated stand in a room that heats up, and the
-# governor adapting. Leaves its reports in runs/demo (open run.html).
+# governor adapting. Leaves its reports in runs/demo (open run.html), or, with the governor on
+# against off (--video, --compare), in runs/demo/governor-on and runs/demo/governor-off.
 #
 # By default the run is deterministic: pressure is replayed, in time, from a recorded
 # thermal-ramp trace (examples/traces/thermal-ramp.jsonl) through the real classifier and
@@ -19,14 +20,20 @@ source scripts/env.sh
 
 live=false
 video=false
+compare=false
 run_arguments=()
 for argument in "$@"; do
   case $argument in
     --live) live=true ;;
     --video) video=true ;;
+    --compare) compare=true ;;
     *) run_arguments+=("$argument") ;;
   esac
 done
+# --video compares by itself; `headroom run` takes --compare once.
+if $video; then compare=true; fi
+compare_argument=()
+if $compare && ! $video; then compare_argument=(--compare); fi
 
 # say TITLE [TEXT]: a step's title (bold on a terminal, never with NO_COLOR) and what it shows.
 bold=$'\033[1m' plain=$'\033[0m'
@@ -90,7 +97,8 @@ elif $live; then
     "Pressure comes from this machine's sensors, or — without any — from a thermal model heated
 by the pipeline's modelled work at its current settings (labelled SIMULATED). The governor lowers frame rate and inference
 load as the level rises and restores them as it eases."
-  "$headroom" run --scenario thermal-ramp --out runs/demo "${run_arguments[@]}"
+  "$headroom" run --scenario thermal-ramp --out runs/demo "${compare_argument[@]}" \
+    "${run_arguments[@]}"
 else
   say "3. The main job on a recorded thermal ramp (deterministic)" \
     "Pressure is replayed in time from examples/traces/thermal-ramp.jsonl (72 s of a room
@@ -99,12 +107,23 @@ pressure only, not this machine's speed, so the levels and its changes are the s
 machine. The recorded temperatures do not answer the governor's changes (they are a
 recording); \`scripts/demo.sh --live\` closes the loop."
   "$headroom" run --scenario thermal-ramp --trace examples/traces/thermal-ramp.jsonl \
-    --governor pressure-only --out runs/demo "${run_arguments[@]}"
+    --governor pressure-only --out runs/demo "${compare_argument[@]}" "${run_arguments[@]}"
 fi
 
+# What it left: `headroom run --compare` (--video, --compare) writes the governor-on run into
+# governor-on/ and the governor-off run into governor-off/ under --out, nothing into --out
+# itself, so a run.html there is an earlier demo's and is not the one to open.
+if $compare; then
+  left="runs/demo/governor-on/ and runs/demo/governor-off/, one for each run: open run.html in
+each (launch waterfall, pressure and temperature with the governor's changes, frame rate and
+stride, quality); beside it run.md, run.json, launch.trace.json (open in ui.perfetto.dev) and
+launch.md. Both runs are in the history too"
+else
+  left="runs/demo/run.html (launch waterfall, pressure and temperature with the governor's
+changes, frame rate and stride, quality), run.md, run.json, launch.trace.json (open in
+ui.perfetto.dev) and launch.md; the run is in the history too"
+fi
 say "4. What it left" \
-  "runs/demo/run.html (launch waterfall, pressure and temperature with the governor's changes,
-frame rate and stride, quality), run.md, run.json, launch.trace.json (open in ui.perfetto.dev)
-and launch.md; the run is in the history too (\`headroom launch history\`). The README's other
+  "$left (\`headroom launch history\`). The README's other
 commands call \`headroom\`: this build is $headroom (\`export PATH=$(dirname "$headroom"):\$PATH\`),
 or install the package (README, Install)."

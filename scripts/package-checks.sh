@@ -96,6 +96,11 @@ dpkg -s gstreamer1.0-headroom >/dev/null 2>&1 && dpkg --purge gstreamer1.0-headr
 dpkg -s headroom >/dev/null 2>&1 && dpkg --purge headroom >/dev/null
 listing >"$work/before"
 dpkg -i "$deb" "$gstreamer_deb" >"$work/dpkg-i.log" 2>&1 || { fail "dpkg -i"; cat "$work/dpkg-i.log"; }
+# Without systemd (a container), the postinst says the service was not started, and how to.
+if [[ ! -d /run/systemd/system ]]; then
+  grep -q "not started: systemd is not running here; start it by hand with 'headroom serve'" \
+    "$work/dpkg-i.log" || fail "dpkg -i without systemd did not say the service was not started"
+fi
 for package in headroom gstreamer1.0-headroom; do
   [[ $(dpkg-query -W -f='${Status}' "$package") == "install ok installed" ]] || fail "$package not installed"
 done
