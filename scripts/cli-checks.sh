@@ -64,6 +64,7 @@ expect 2 "--priority: applies to --serve's API; give --serve too" -- run --prior
 expect 2 "--token-file: applies to --serve's API; give --serve too" -- run --token-file "$work/plain" --seconds 1
 expect 2 "--priority: expected an integer from 0 to 100" -- run --serve 127.0.0.1:0 --priority 101
 expect 2 "unknown command" -- frobnicate
+expect 2 'unknown command "stauts" (did you mean status?)' -- stauts
 expect 2 "--forecast: expected a number from 0 to 60, got \"61\"" -- status --forecast 61
 printf '{ "headroom": { "baseline": 25 } }\n' >"$work/old-headroom.json"
 expect 2 "headroom.baseline: replaced by span" -- status --config "$work/old-headroom.json"

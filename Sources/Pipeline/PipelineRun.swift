@@ -236,9 +236,13 @@ public final class PipelineRun: Sendable {
             )
         } else if end == .cancelled {
             result.wasInterrupted = true
+            // A video played to its end has no length of its own here: only the time it ran.
+            let planned =
+                options.duration == RunOptions.videoDuration
+                ? "" : " of \(options.duration.seconds.trimmed()) s"
             result.notes.append(
-                "interrupted after \(result.duration.seconds.fixed(1)) s of \(options.duration.seconds.trimmed()) s; the figures cover what ran"
-            )
+                "interrupted after \(result.duration.seconds.fixed(1)) s\(planned); the figures"
+                    + " cover what ran")
         }
         for phase in result.launch.phases where phase.isComplete {
             metrics.recordLaunchPhase(phase.name, seconds: phase.duration.seconds)

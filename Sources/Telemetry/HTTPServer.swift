@@ -101,7 +101,14 @@ public final class HTTPServer: Sendable {
                     noteConnection, noteRequestEnded, context)
             }
             guard let daemon else {
-                let reason = errno == 0 ? "libmicrohttpd refused to start" : Self.lastError()
+                let reason =
+                    switch errno {
+                    case 0: "libmicrohttpd refused to start"
+                    case EADDRINUSE:
+                        "the address is taken (another headroom serve, or another program, may"
+                            + " listen there: stop it, or choose another port)"
+                    default: Self.lastError()
+                    }
                 if let unixSocket {
                     close(unixSocket.descriptor)
                     unixSocket.remove()

@@ -216,7 +216,9 @@ struct Arguments: Sendable {
             let name = parts[0]
             guard let spec = specs[name], let declaration = declarations[name] else {
                 throw UsageError(
-                    description: "unknown option \(name); see `headroom \(command) --help`")
+                    description: "unknown option \(name)"
+                        + Suggestion.hint(for: name, among: Array(specs.keys))
+                        + "; see `headroom \(command) --help`")
             }
             guard parsed[name] == nil else {
                 throw UsageError(description: "\(name): given twice; expected it once")

@@ -77,7 +77,8 @@ enum ProgramLaunchMeasure {
             let medianText = median.map { "\(LaunchHistoryText.milliseconds($0)) ms" } ?? "-"
             Console.out(
                 "median launch (to \"\(request.readyName)\" or a clean exit) over \(completed.count)"
-                    + " completed \(label) launch(es): \(medianText)"
+                    + " completed \(completed.count == 1 ? "launch" : "launches") of \(label):"
+                    + " \(medianText)"
                     + (failed > 0 ? "; \(failed) failed" : "") + " (stored in \(store.path))")
         }
         if let code = stop.exitCode {

@@ -257,7 +257,7 @@ enum RunCommand {
             "serve /metrics, /healthz, /status and API v1 on HOST:PORT while running: other"
                 + " pipelines register and share the host's budget with the run")
         let priority = Option<Int>.integer(
-            "--priority", "N", "the run's priority among the host's pipelines (0-100)",
+            "--priority", "N", "the run's priority among the host's pipelines",
             in: 0...100, default: 50
         ).within("--serve")
         let tokenFile = ServiceAccess.tokenFileOption.within("--serve")

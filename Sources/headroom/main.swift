@@ -16,7 +16,10 @@ func headroomMain(_ words: [String]) async -> Int32 {
         return 0
     }
     guard let command = commands.first(where: { $0.name == name }) else {
-        Console.error("headroom: unknown command \"\(name)\"; see `headroom --help`")
+        Console.error(
+            "headroom: unknown command \"\(name)\""
+                + Suggestion.hint(for: name, among: commands.map(\.name))
+                + "; see `headroom --help`")
         return 2
     }
     let rest = Array(words.dropFirst())

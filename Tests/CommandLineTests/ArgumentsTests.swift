@@ -63,6 +63,10 @@ struct ArgumentsTests {
         arguments: [
             (["--bogus"], "unknown option --bogus; see `headroom test --help`"),
             (["-x"], "unknown option -x; see `headroom test --help`"),
+            (
+                ["--secnods", "5"],
+                "unknown option --secnods (did you mean --seconds?); see `headroom test --help`"
+            ),
             (["--seconds", "5", "--seconds", "6"], "--seconds: given twice; expected it once"),
             (["--json", "--json"], "--json: given twice; expected it once"),
             (["--seconds"], "--seconds: expected a value (S)"),
