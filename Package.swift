@@ -47,6 +47,7 @@ let package = Package(
         .systemLibrary(name: "CMallocStats"),
         .systemLibrary(name: "CWakeup"),
         .systemLibrary(name: "CStorage"),
+        .systemLibrary(name: "CAccessControl"),
         .systemLibrary(name: "CSpawn"),
         .systemLibrary(
             name: "CMicroHTTPD", path: "Sources/CMicroHTTPD",
@@ -56,7 +57,7 @@ let package = Package(
 
         // Modules.
         module("Units", ["Locking"]),
-        module("Files"),
+        module("Files", ["CAccessControl"]),
         module("Locking"),
         module("LaunchTiming", ["Units", "CSpawn", "Files", "Locking"]),
         module("Lifecycle", ["Locking", "Units"]),
@@ -129,7 +130,7 @@ let package = Package(
             path: "Tests/TestSupport",
             swiftSettings: strictSettings),
         tests("UnitsTests", ["Locking", "Units"]),
-        tests("FilesTests", ["Files"]),
+        tests("FilesTests", ["Files", "CAccessControl"]),
         tests("LockingTests", ["Locking"]),
         tests("StorageTests", ["Storage", "CStorage"]),
         tests("LaunchTimingTests", ["Units", "LaunchTiming", "Files"]),

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The host service end to end, as a user drives it with curl: every route of API v1 and its
 # errors, the event stream, the Unix socket, the bearer token beyond loopback, `advise` on a
-# replayed trace, the bad options of `serve` and `advise`, the systemd unit (systemd-analyze
-# verify) and scripts/install.sh into a scratch prefix. With --show it prints each exchange
+# replayed trace, the bad options of `serve` and `advise`, the token as systemd hands it to the
+# unit (LoadCredential=), the systemd unit (systemd-analyze verify, and its exposure score) and
+# scripts/install.sh into a scratch prefix. With --show it prints each exchange
 # (the transcript in docs/api.md comes from it). Usage: scripts/service-checks.sh HEADROOM [--show]
 set -euo pipefail
 headroom=${1:?usage: scripts/service-checks.sh PATH-TO-headroom [--show]}
@@ -127,6 +128,74 @@ if [[ -n $outside ]]; then
 fi
 kill "${pids[-1]}"
 
+# The token as systemd hands it to the unit: the drop-in docs/service.md gives (LoadCredential=
+# and --token-file %d/token) has systemd copy root's file into $CREDENTIALS_DIRECTORY, which
+# systemd 252 makes mode 0500 with the copy mode 0400, both the service's user's own. That
+# layout, and the drop-in's own ExecStart with this binary, a free port and a scratch socket.
+dropin=$(awk '/^```ini$/ {inside = 1; block = ""; next}
+  inside && /^```$/ {inside = 0; if (block ~ /LoadCredential=token:/) printf "%s", block; next}
+  inside {block = block $0 "\n"}' docs/service.md)
+[[ $dropin == *$'\nExecStart=\n'* ]] || fail "docs/service.md: no drop-in with LoadCredential=token: and ExecStart= cleared"
+credentials=$work/credentials/headroom.service
+mkdir -p "$credentials"
+printf 'a-token-for-the-checks-0123456789\n' >"$credentials/token"
+chmod 0400 "$credentials/token"
+chmod 0500 "$credentials"
+command=$(sed -n 's/^ExecStart=\(.\)/\1/p' <<<"$dropin")
+command=${command//%d/$credentials}
+command=${command/--listen 0.0.0.0:9464/--listen 0.0.0.0:0}
+socket=/run/headroom/api.sock
+command=${command//"$socket"/$work/credential.sock}
+read -ra words <<<"$command"
+[[ ${words[1]:-} == serve && $command == *"--token-file $credentials/token"* ]] ||
+  fail "docs/service.md: the drop-in's ExecStart is not serve with --token-file %d/token: $command"
+CREDENTIALS_DIRECTORY=$credentials serve "${words[@]:2}"
+grep -q "need its token" "$work/serve.err" || fail "serve took no token from $credentials/token: $(cat "$work/serve.err")"
+wide=$url
+url=${wide/0.0.0.0/127.0.0.1}
+call 201 POST /v1/clients "$ladder"
+if [[ -n $outside ]]; then
+  url=${wide/0.0.0.0/$outside}
+  call 401 POST /v1/clients "$ladder"
+  call 201 POST /v1/clients "$ladder" -H 'Authorization: Bearer a-token-for-the-checks-0123456789'
+fi
+kill "${pids[-1]}"
+chmod 0700 "$credentials"
+# Where systemd cannot put the copy on ramfs (newer systemd prefers tmpfs, and 252 falls back
+# to it), the copy stays root's, mode 0400, with an ACL entry letting the service's user read
+# it: stat shows mode 0440 (the ACL's mask in the group bits), yet only that user may read it.
+# The same shape here: this user's file with an ACL entry for this user, which serve must take;
+# an entry for another user it must refuse.
+# acl FILE UID: gives UID read access to FILE through a POSIX ACL (user::r, user:UID:r, group::-,
+# mask::r, other::-), as systemd's fd_add_uid_acl_permission leaves it; fails without ACLs.
+acl() {
+  python3 - "$1" "$2" <<'PYTHON'
+import os, struct, sys
+entries = [(0x01, 4, 0xFFFFFFFF), (0x02, 4, int(sys.argv[2])), (0x04, 0, 0xFFFFFFFF),
+           (0x10, 4, 0xFFFFFFFF), (0x20, 0, 0xFFFFFFFF)]
+value = struct.pack("<I", 2) + b"".join(struct.pack("<HHI", *entry) for entry in entries)
+os.setxattr(sys.argv[1], "system.posix_acl_access", value)
+PYTHON
+}
+other_uid=65534
+[[ $(id -u) == "$other_uid" ]] && other_uid=65533
+cp "$credentials/token" "$credentials/token-acl"
+cp "$credentials/token" "$credentials/token-other"
+chmod 0400 "$credentials/token-acl" "$credentials/token-other"
+if acl "$credentials/token-acl" "$(id -u)" 2>/dev/null && acl "$credentials/token-other" "$other_uid"; then
+  [[ $(stat -c %a "$credentials/token-acl") == 440 ]] ||
+    fail "an ACL entry left $credentials/token-acl mode $(stat -c %a "$credentials/token-acl"), not 440"
+  serve --listen 127.0.0.1:0 --token-file "$credentials/token-acl"
+  grep -q "serving on" "$work/serve.out" ||
+    fail "serve refused a token only its own user may read (mode 0440 through an ACL entry for itself, as systemd hands it over on tmpfs): $(cat "$work/serve.err")"
+  kill "${pids[-1]}" 2>/dev/null || true
+  status=0
+  "$headroom" serve --listen 127.0.0.1:0 --token-file "$credentials/token-other" >/dev/null 2>"$work/err" || status=$?
+  [[ $status == 2 ]] || fail "serve took a token another user may read through an ACL: exit $status, $(cat "$work/err")"
+else
+  echo "service-checks: note: no POSIX ACLs where $work is; systemd's ACL form of a credential is not checked"
+fi
+
 # Bad options are exit 2 naming them.
 expect2() {
   local needle=$1 status=0
@@ -154,10 +223,28 @@ head -n 12 examples/traces/thermal-ramp.jsonl >"$work/short.jsonl"
 [[ $(head -n 1 "$work/advice" | jq -r .frameRate) == 10 ]] || fail "advise: first $(head -n 1 "$work/advice")"
 [[ -n $show ]] && { echo "\$ headroom advise --ladder ladder.json --trace short.jsonl --json"; cat "$work/advice"; }
 
-# The systemd unit, and the installer into a scratch prefix.
+# The systemd unit, alone and with docs/service.md's drop-in, and the installer into a scratch
+# prefix. The unit's exposure score may not rise above what docs/service.md states: dropping a
+# protection fails here (offline: no systemd need run).
 if command -v systemd-analyze >/dev/null; then
   verified=$(systemd-analyze verify dist/headroom.service 2>&1 | grep -v "Command /usr/local/bin/headroom is not executable" || true)
   [[ -z $verified ]] || fail "systemd-analyze verify: $verified"
+  mkdir "$work/unit"
+  { cat dist/headroom.service; printf '%s\n' "$dropin"; } >"$work/unit/headroom.service"
+  verified=$(systemd-analyze verify "$work/unit/headroom.service" 2>&1 | grep -v "Command /usr/local/bin/headroom is not executable" || true)
+  [[ -z $verified ]] || fail "systemd-analyze verify (with the drop-in): $verified"
+  stated=$(sed -n 's/^scores the unit \*\*\([0-9.]*\)\*\*.*/\1/p' docs/service.md)
+  score=$(systemd-analyze security --offline=true dist/headroom.service 2>/dev/null |
+    sed -n 's/.*Overall exposure level for headroom.service: \([0-9.]*\).*/\1/p' || true)
+  if [[ -z $stated ]]; then
+    fail "docs/service.md states no exposure score (\"scores the unit **N**\")"
+  elif [[ -z $score ]]; then
+    echo "service-checks: note: systemd-analyze security --offline gave no score here; the unit's score is not checked"
+  else
+    awk -v score="$score" -v stated="$stated" 'BEGIN { exit !(score + 0 <= stated + 0) }' ||
+      fail "systemd-analyze security: the unit scores $score, above the $stated docs/service.md states"
+    [[ -n $show ]] && echo "\$ systemd-analyze security --offline=true dist/headroom.service → $score (at most $stated)"
+  fi
 fi
 scripts/install.sh --prefix "$work/prefix" --from "$(dirname "$headroom")" --no-group >/dev/null
 for file in bin/headroom lib/systemd/system/headroom.service share/bash-completion/completions/headroom \
@@ -173,4 +260,4 @@ if command -v systemd-analyze >/dev/null; then
 fi
 
 ((failures == 0)) || { echo "service-checks: $failures failed"; exit 1; }
-echo "service-checks: every route, error, stream, socket, token, advise and the unit: ok"
+echo "service-checks: every route, error, stream, socket, token, credential, advise and the unit: ok"

@@ -7,7 +7,8 @@ enum ServiceAccess {
     /// `--token-file FILE`: the bearer token state-changing requests from beyond loopback need.
     static let tokenFileOption = Option<String?>.path(
         "--token-file", "FILE",
-        "the token POST and DELETE from beyond loopback need (a file of mode 0600)")
+        "the token POST and DELETE from beyond loopback need (a file of mode 0600, or a"
+            + " systemd credential)")
 
     /// `listen`'s host with the port the server took, as `HOST:PORT` (an IPv6 host bracketed).
     static func address(_ listen: ListenAddress, port: UInt16) -> String {
