@@ -56,7 +56,7 @@ let package = Package(
             name: "CMosquitto", path: "Sources/CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // Modules.
-        module("Units", ["Locking"]),
+        module("Units", ["Files", "Locking"]),
         module("Files", ["CAccessControl"]),
         module("Locking"),
         module("LaunchTiming", ["Units", "CSpawn", "Files", "Locking"]),
@@ -75,8 +75,8 @@ let package = Package(
                 .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core"),
             ]),
         module("Tracking", ["Units", "COpenCV", "Locking"]),
-        module("Dock", ["Units", "LaunchTiming", "Locking", "Tracking"]),
-        module("Governor", ["Units", "Pressure", "Capture", "Tracking", "Files", "Locking"]),
+        module("Dock", ["Units", "Locking", "Tracking"]),
+        module("Governor", ["Units", "Pressure", "Files", "Locking"]),
         module("History", ["Units", "CSQLite", "Files", "LaunchTiming", "Locking"]),
         module("Telemetry", ["CMicroHTTPD", "Files", "Locking"]),
         module(
@@ -139,7 +139,7 @@ let package = Package(
         tests(
             "MQTTBridgeTests",
             [
-                "MQTTBridge", "MQTT", "Capture", "HostService", "Governor", "Locking",
+                "MQTTBridge", "MQTT", "Capture", "Files", "HostService", "Governor", "Locking",
                 "Pressure", "TestSupport", "Units",
             ]),
         tests(
@@ -147,18 +147,18 @@ let package = Package(
             ["Units", "Capture", "Files", "LaunchTiming", "Storage", "Locking", "TestSupport"]),
         tests("PressureTests", ["Pressure", "Files", "TestSupport", "Units"]),
         tests("HistoryTests", ["History", "LaunchTiming", "Locking"]),
-        tests("TrackingTests", ["Tracking"]),
+        tests("TrackingTests", ["Tracking", "Units"]),
         tests("DockTests", ["Units", "Dock", "Tracking"]),
         tests(
             "PipelineTests",
             [
                 "Units",
-                "Pipeline", "Capture", "Dock", "Files", "Governor", "LaunchTiming", "Locking",
-                "Pressure", "Storage", "Telemetry", "TestSupport", "Tracking",
+                "Pipeline", "Capture", "Dock", "Files", "Governor", "HostService", "LaunchTiming",
+                "Locking", "Pressure", "Storage", "Telemetry", "TestSupport", "Tracking",
             ]),
         tests(
             "GovernorTests",
-            ["Units", "Governor", "Pressure", "Capture", "Tracking", "Files", "Locking"]),
+            ["Units", "Governor", "Pressure", "Files", "Locking", "TestSupport", "Tracking"]),
         tests("TelemetryTests", ["Telemetry", "TestSupport"]),
         tests(
             "HostServiceTests",

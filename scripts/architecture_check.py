@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks that docs/architecture.md's "## Modules" table matches Package.swift.
+"""Checks that docs/architecture.md's "## Modules" table matches Package.swift, and the imports.
 
 Usage:
     python3 scripts/architecture_check.py              # check the repository's files
@@ -12,6 +12,12 @@ The check fails (exit 1, one line per problem naming the module) when a non-test
 Package.swift has no row in the table, a row names a module Package.swift does not declare,
 or a row's `imports` differ from the dependencies Package.swift declares for that target
 (which must be listed alphabetically, backticked, comma-separated, `—` when none).
+
+It also fails when a Swift target's files import a module of this package that Package.swift
+does not declare for it, or when a declared dependency is imported by none of its files (a
+stale dependency links what the module no longer uses; the umbrella's re-exports are its
+imports), and when one of the daemon's modules (`DAEMON_MODULES`: what `headroom serve` is
+made of) depends on OpenCV or the tracker, directly or through another module.
 
 Package.swift is read, not run: the script understands the forms this package uses —
 `module("Name", [deps])`, `tests("Name", [deps])`, `.target(name:dependencies:...)`,
@@ -459,6 +465,83 @@ def check(package_source: str, doc: str) -> tuple[list[str], int]:
     return problems, len(declared)
 
 
+IMPORT = re.compile(
+    r"^[ \t]*(?:@\w+[ \t]+)*(?:(?:public|package|internal|fileprivate|private)[ \t]+)?import[ \t]+"
+    r"(?:(?:struct|class|enum|protocol|func|var|let|typealias)[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)",
+    re.MULTILINE,
+)
+
+# The modules `headroom serve` is made of, and what none of them may depend on, directly or
+# through another module: the daemon does not link OpenCV or the tracker.
+DAEMON_MODULES = ["Governor", "HostService", "MQTTBridge", "Pressure", "Telemetry"]
+DAEMON_EXCLUDES = ["COpenCV", "Tracking"]
+
+
+def imports_of(sources: dict[str, str], names: set[str]) -> dict[str, set[str]]:
+    """For each file (path → text), the package's modules it imports."""
+    return {path: {m for m in IMPORT.findall(text) if m in names} for path, text in sources.items()}
+
+
+def target_sources(name: str, is_test: bool) -> dict[str, str]:
+    """A Swift target's files (path relative to the repository → text); empty for C targets."""
+    for base in (["Tests"] if is_test else ["Sources", "Tests"]):
+        folder = REPO / base / name
+        if folder.is_dir():
+            return {
+                str(f.relative_to(REPO)): f.read_text(encoding="utf-8") for f in sorted(folder.rglob("*.swift"))
+            }
+    return {}
+
+
+def check_imports(targets: list[Target], sources: dict[str, dict[str, str]]) -> list[str]:
+    """A module's `import` lines against its Package.swift dependencies: every package module a
+    file imports is declared, and every declared dependency is imported by some file (a stale
+    dependency links what the module no longer uses)."""
+    problems: list[str] = []
+    names = {t.name for t in targets}
+    for target in targets:
+        files = sources.get(target.name, {})
+        if not files:
+            continue
+        imported = imports_of(files, names)
+        used = set().union(*imported.values())
+        declared = set(target.dependencies)
+        for module in sorted(used - declared):
+            where = next(path for path, found in imported.items() if module in found)
+            problems.append(f"{target.name}: {where} imports {module}, which Package.swift does not declare for it")
+        for module in sorted(declared - used):
+            problems.append(
+                f"{target.name}: declares {module} (Package.swift line {target.line}), but no file of it imports it"
+            )
+    return problems
+
+
+def closure(name: str, targets: dict[str, Target]) -> set[str]:
+    """Every module `name` depends on, directly or transitively."""
+    seen: set[str] = set()
+    stack = list(targets[name].dependencies) if name in targets else []
+    while stack:
+        module = stack.pop()
+        if module not in seen:
+            seen.add(module)
+            stack.extend(targets[module].dependencies if module in targets else [])
+    return seen
+
+
+def check_daemon(targets: list[Target]) -> list[str]:
+    """The daemon's modules depend on none of ``DAEMON_EXCLUDES``, directly or transitively."""
+    by_name = {t.name: t for t in targets}
+    problems = []
+    for module in DAEMON_MODULES:
+        for excluded in sorted(closure(module, by_name) & set(DAEMON_EXCLUDES)):
+            problems.append(f"{module}: a daemon module, depends on {excluded} (directly or through another module)")
+    return problems
+
+
+def all_sources(targets: list[Target]) -> dict[str, dict[str, str]]:
+    return {t.name: target_sources(t.name, t.is_test) for t in targets if t.kind != "systemLibrary"}
+
+
 def run_check() -> int:
     try:
         package_source = PACKAGE.read_text(encoding="utf-8")
@@ -467,11 +550,20 @@ def run_check() -> int:
         print(f"architecture_check: {error}")
         return 1
     problems, count = check(package_source, doc)
+    try:
+        targets = package_targets(package_source)
+    except ParseError:
+        targets = []
+    problems += check_imports(targets, all_sources(targets)) + check_daemon(targets)
     for problem in problems:
         print(problem)
     if problems:
         return 1
-    print(f"architecture.md: {count} modules match Package.swift")
+    print(
+        f"architecture.md: {count} modules match Package.swift; every target's imports match its"
+        f" dependencies; the daemon's modules ({', '.join(DAEMON_MODULES)}) reach none of"
+        f" {', '.join(DAEMON_EXCLUDES)}"
+    )
     return 0
 
 
@@ -541,6 +633,33 @@ def self_test() -> int:
             any(p.startswith(f"{module}:") and "alphabetical" in p for p in problems),
             f"imports out of order were not reported: {problems}",
         )
+
+    # A stray import: a daemon module's file importing the tracker is reported by file, and the
+    # same dependency declared is reported as reaching the tracker.
+    targets = package_targets(package_source)
+    sources = all_sources(targets)
+    baseline_imports = check_imports(targets, sources) + check_daemon(targets)
+    governor_file = next(iter(sources["Governor"]))
+    stray = {**sources, "Governor": {**sources["Governor"], governor_file: "import Tracking\n"}}
+    problems = [p for p in check_imports(targets, stray) if p not in baseline_imports]
+    expect(
+        any(p.startswith("Governor:") and "imports Tracking" in p and governor_file in p for p in problems),
+        f"a stray `import Tracking` in {governor_file} was not reported: {problems}",
+    )
+    declared = [
+        Target(t.name, t.kind, t.dependencies + ["Tracking"], t.line) if t.name == "Governor" else t for t in targets
+    ]
+    problems = [p for p in check_daemon(declared) if p not in baseline_imports]
+    expect(
+        any(p.startswith("HostService:") and "Tracking" in p for p in problems),
+        f"Governor depending on Tracking was not reported for HostService: {problems}",
+    )
+    unused = [Target(t.name, t.kind, t.dependencies + ["Storage"], t.line) if t.name == "Governor" else t for t in targets]
+    problems = [p for p in check_imports(unused, sources) if p not in baseline_imports]
+    expect(
+        any(p.startswith("Governor:") and "declares Storage" in p for p in problems),
+        f"a declared dependency no file imports was not reported: {problems}",
+    )
 
     # The evaluator on the forms Package.swift may use.
     sample = """

@@ -19,10 +19,8 @@ public struct CapturePlanner: Sendable {
     /// a camera requested below it is left as requested.
     public var minimumFrameRate: FrameRate
 
-    /// The frame rates the planner steps through, highest first.
-    public static let frameRateSteps: [FrameRate] = [
-        240, 120, 100, 60, 50, 48, 30, 25, 24, 20, 15, 12, 10, 5,
-    ]
+    /// The frame rates the planner steps through, highest first: the usual camera rates.
+    public static let frameRateSteps = FrameRate.usualCameraRates
 
     /// A planner using `estimator`, never going below `minimumFrameRate` frames per second.
     public init(estimator: HardwareCostEstimator, minimumFrameRate: FrameRate = 15) {

@@ -1,4 +1,3 @@
-import LaunchTiming
 import Locking
 import Tracking
 import Units
@@ -33,6 +32,9 @@ public actor SimulatedStand {
     }
     /// The last framing computed from observations, if any.
     public private(set) var lastFraming: FramingResult?
+    /// The stand's own control commands the motors refused (a velocity that is not a finite
+    /// number: the motors were stopped instead of keeping the last one).
+    public private(set) var refusedCommands = RefusedCommands()
 
     private var motion = Motion.velocity
     private var observationLimiter: RateLimiter
@@ -92,7 +94,7 @@ public actor SimulatedStand {
         guard isDocked else { return }
         isDocked = false
         motion = .velocity
-        try? motors.setVelocity(yaw: 0, pitch: 0)
+        motors.stop()
         emit(.undocked)
     }
 
@@ -107,7 +109,7 @@ public actor SimulatedStand {
         guard enabled != isSystemTrackingEnabled else { return }
         isSystemTrackingEnabled = enabled
         motion = .velocity
-        try? motors.setVelocity(yaw: 0, pitch: 0)
+        motors.stop()
         emit(.systemTrackingChanged(enabled))
     }
 
@@ -204,13 +206,23 @@ public actor SimulatedStand {
             advance(by: now.duration(since: last).seconds)
             last = now
         }
-        try? motors.setVelocity(yaw: 0, pitch: 0)
+        motors.stop()
+    }
+
+    /// Commands the motors; one they refuse stops them instead, and is counted.
+    private func drive(yaw: Double, pitch: Double) {
+        do {
+            try motors.setVelocity(yaw: yaw, pitch: pitch)
+        } catch {
+            refusedCommands.record(error)
+            motors.stop()
+        }
     }
 
     /// Chooses the motor command for this control step.
     private func control() {
         guard isDocked else {
-            try? motors.setVelocity(yaw: 0, pitch: 0)
+            motors.stop()
             return
         }
         let state = motors.state
@@ -220,18 +232,18 @@ public actor SimulatedStand {
             if isSystemTrackingEnabled {
                 if let time = lastObservationTime, state.timestamp - time < 0.5 {
                     let command = controller.command(for: lastFraming, pose: motors.pose)
-                    try? motors.setVelocity(yaw: command.yaw, pitch: command.pitch)
+                    drive(yaw: command.yaw, pitch: command.pitch)
                 } else {
-                    try? motors.setVelocity(yaw: 0, pitch: 0)
+                    motors.stop()
                 }
             }
         case .orientation(let yaw, let pitch):
-            try? motors.setVelocity(
+            drive(
                 yaw: gain * angleDifference(yaw, state.yaw), pitch: gain * (pitch - state.pitch))
             if isSettled(yawError: angleDifference(yaw, state.yaw), pitchError: pitch - state.pitch)
             {
                 motion = .velocity
-                try? motors.setVelocity(yaw: 0, pitch: 0)
+                motors.stop()
             }
         case .animation(let animation, let startYaw, let startPitch, let startTime):
             let elapsed = state.timestamp - startTime
@@ -244,16 +256,16 @@ public actor SimulatedStand {
             let feedForward = trajectory.velocity(at: elapsed)
             let targetYaw = startYaw + offset.yaw
             let targetPitch = motors.limits.pitch.clamp(startPitch + offset.pitch)
-            try? motors.setVelocity(
+            drive(
                 yaw: feedForward.yaw + gain * angleDifference(targetYaw, state.yaw),
                 pitch: feedForward.pitch + gain * (targetPitch - state.pitch))
         case .returning(let animation, let yaw, let pitch):
             let yawError = angleDifference(yaw, state.yaw)
             let pitchError = pitch - state.pitch
-            try? motors.setVelocity(yaw: gain * yawError, pitch: gain * pitchError)
+            drive(yaw: gain * yawError, pitch: gain * pitchError)
             if isSettled(yawError: yawError, pitchError: pitchError) {
                 motion = .velocity
-                try? motors.setVelocity(yaw: 0, pitch: 0)
+                motors.stop()
                 emit(.animationFinished(animation))
             }
         }

@@ -58,6 +58,12 @@ public struct StandMotors: CameraRig, Sendable {
             max(pitch, -limits.pitch.maximumSpeed), limits.pitch.maximumSpeed)
     }
 
+    /// Commands both axes to stand still.
+    public mutating func stop() {
+        commandedYawVelocity = 0
+        commandedPitchVelocity = 0
+    }
+
     /// Advances the motors by `seconds` of simulated time, in steps of at most 5 ms.
     public mutating func advance(by seconds: Double) {
         guard seconds > 0, seconds.isFinite else { return }

@@ -1,7 +1,6 @@
 import Files
 import Foundation
 import Pressure
-import Tracking
 import Units
 
 /// A value for each pressure level below `shutdown` (which always stops capture).
@@ -67,7 +66,7 @@ public struct GovernorPolicy: Hashable, Sendable, Codable {
             nominal: 0, fair: 0.01, serious: 0.05, critical: 1),
         minimumFrameRate: FrameRate = 15, stepDownDwell: Duration = .seconds(2),
         restoreDwell: Duration = .seconds(10),
-        inferenceLadder: [InferenceSetting] = standardLadder,
+        inferenceLadder: [InferenceSetting] = InferenceSetting.standardLadder,
         lateShareToShed: Share = 0.2
     ) {
         self.frameRateCap = frameRateCap
@@ -166,35 +165,6 @@ public struct GovernorPolicy: Hashable, Sendable, Codable {
             }
         }
     }
-
-    /// The inference ladder that fits `detector`, heaviest first. The blob and motion detectors
-    /// find what they find down to half scale: the default ladder. HOG's people window is
-    /// 64 × 128 pixels, so below 0.8 of its full magnification it finds almost nobody in
-    /// `vtest.avi` (0.5 people a frame at 0.6 against 3.7 at 1): it sheds by stride first,
-    /// then to 0.8 (measured in the README's Benchmarks section). The neural person detector's
-    /// knob is its input size (``Tracking/SSDPersonDetector/inputSize(scale:)``), then stride.
-    public static func inferenceLadder(for detector: DetectorKind) -> [InferenceSetting] {
-        switch detector {
-        case .blob, .motion: standardLadder
-        case .hog:
-            [
-                InferenceSetting(stride: 1, scale: 1), InferenceSetting(stride: 2, scale: 1),
-                InferenceSetting(stride: 3, scale: 0.8),
-            ]
-        case .personSSD:
-            // The network's input: 300 × 300, then 320 × 240 (scale 0.8), then frame stride.
-            [
-                InferenceSetting(stride: 1, scale: 1), InferenceSetting(stride: 1, scale: 0.8),
-                InferenceSetting(stride: 2, scale: 0.8), InferenceSetting(stride: 3, scale: 0.8),
-            ]
-        }
-    }
-
-    /// The default ladder, for the blob and motion detectors: stride, then scale down to half.
-    public static let standardLadder = [
-        InferenceSetting(stride: 1, scale: 1), InferenceSetting(stride: 2, scale: 1),
-        InferenceSetting(stride: 3, scale: 0.75), InferenceSetting(stride: 5, scale: 0.5),
-    ]
 
     /// The most settings an inference ladder may have.
     public static let ladderLimit = 32

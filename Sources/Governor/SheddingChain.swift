@@ -1,4 +1,3 @@
-import Capture
 import Pressure
 import Units
 
@@ -33,7 +32,7 @@ public struct SheddingChain: Hashable, Sendable {
         let caps =
             registration.followsLevels
             ? [PressureLevel.fair, .serious, .critical].compactMap { policy.frameRateCap[$0] } : []
-        let rates = Set([nominal, minimum] + CapturePlanner.frameRateSteps + caps)
+        let rates = Set([nominal, minimum] + FrameRate.usualCameraRates + caps)
             .filter { $0 <= nominal && $0 >= minimum }.sorted(by: >)
         let costs = registration.ladder.map(\.cost)
         func demand(_ rate: Int, _ step: Int) -> Double {

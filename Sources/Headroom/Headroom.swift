@@ -1,7 +1,7 @@
 // `import Headroom` brings every public module of the toolkit at once, for applications that
 // use several: pricing sessions (Capture), pressure (Pressure), the governor, tracking and the
-// stand, storage, launch timing, the history, metrics and reports, and the typed time and rates
-// they share (Units). Each module can still be
+// stand, storage, launch timing, the history, metrics and reports, the services a run is
+// made of (Lifecycle), and the typed time and rates they share (Units). Each module can still be
 // imported on its own; `Files` (JSON decoding, atomic writes, `ConfigurationError`) and
 // `Locking` (the shared-state primitives) are plumbing, imported by name where wanted.
 @_exported import Capture
@@ -10,6 +10,7 @@
 @_exported import History
 @_exported import HostService
 @_exported import LaunchTiming
+@_exported import Lifecycle
 @_exported import Pipeline
 @_exported import Pressure
 @_exported import Reports

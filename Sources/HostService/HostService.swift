@@ -8,6 +8,13 @@ import Units
 /// The host's pressure-and-governor service: the latest pressure reading, the governor every
 /// registered pipeline shares, and the event log readers follow.
 ///
+/// It is the one door into the governor: the routes, Frigate's governance and `headroom run`'s
+/// own pipeline all register, ask for advice, report work and lateness, and leave here
+/// (``register(_:leased:)``, ``advice(for:)``, ``report(_:for:)``,
+/// ``reportLateness(_:for:)``, ``leave(_:)``). Each stamps the instant on the service's clock
+/// and publishes what changed once — the metrics, the `advice` events, the followers' signal —
+/// so that no caller has to remember to.
+///
 /// It is fed by the pressure observer (``consume(_:)``, on the sampling thread: quick, never
 /// blocking): each reading is kept for `GET /v1/pressure`, fed to the governor (which may
 /// change clients' advice, each change an `advice` event), and a change of level is a
@@ -15,8 +22,8 @@ import Units
 /// gives readers a keep-alive comment every 15 s whatever the readings do. Every time is the injected clock's, so a test (or a
 /// replayed trace, or a run on virtual time) drives the whole service. ``close()`` ends every event stream.
 public final class HostService: Sendable {
-    /// The governor of every registered pipeline.
-    public let governor: HostGovernor
+    /// The governor of every registered pipeline; reached through the service's door only.
+    private let governor: HostGovernor
     /// The events readers of `GET /v1/events` follow.
     public let events: EventLog
     /// The clock of leases, dwell times and keep-alives: real time for `serve`, the run's
@@ -127,9 +134,35 @@ public final class HostService: Sendable {
         return registered
     }
 
+    /// The advice for client `id` now (renewing its lease); nil for an unknown client.
+    public func advice(for id: ClientID) -> ClientAdvice? {
+        defer { publishMetrics() }
+        return governor.advice(for: id, at: clock.now)
+    }
+
+    /// Takes a client's report of its work (renewing its lease); its advice then, nil for an
+    /// unknown client.
+    public func report(_ work: WorkReport, for id: ClientID) -> ClientAdvice? {
+        defer { publishMetrics() }
+        return governor.report(work, for: id, at: clock.now)
+    }
+
+    /// Takes the share of client `id`'s frames that missed their deadline lately (a client in
+    /// this process that counts its own lateness, as `headroom run`'s pipeline does).
+    public func reportLateness(_ lateShare: Share, for id: ClientID) {
+        governor.reportLateness(lateShare, for: id, at: clock.now)
+        publishMetrics()
+    }
+
+    /// The registered clients with their shares and advice.
+    public var clients: [HostGovernor.ClientSummary] { governor.clients }
+
+    /// The governor's configuration (its policy, the lease).
+    public var configuration: HostGovernorConfiguration { governor.configuration }
+
     /// Lets a client go at once, on its owner's word; whether it was registered.
     @discardableResult
-    public func remove(_ id: ClientID) -> Bool {
+    public func leave(_ id: ClientID) -> Bool {
         held.withLock { _ = $0.remove(id) }
         guard governor.remove(id, at: clock.now) else { return false }
         clientsChanged()
@@ -154,17 +187,17 @@ public final class HostService: Sendable {
             let name = governor.clients.first { $0.id == id }?.registration.name ?? ""
             return .held(name: name)
         }
-        return remove(id) ? .released : .unknown
+        return leave(id) ? .released : .unknown
     }
 
     /// A client was registered or let go: the metrics and the followers hear of it.
-    func clientsChanged() {
+    private func clientsChanged() {
         publishMetrics()
         changes.yield(())
     }
 
     /// Publishes the registered clients and their advised frame rates, when they changed.
-    func publishMetrics() {
+    private func publishMetrics() {
         // The revision first: binding the metrics copies every handle they hold.
         guard self.metrics != nil else { return }
         let revision = governor.revision

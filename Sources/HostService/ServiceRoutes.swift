@@ -87,7 +87,7 @@ public struct ServiceRoutes: HTTPRequestHandler {
         Self.json(
             200,
             ClientList(
-                clients: service.governor.clients.map {
+                clients: service.clients.map {
                     ClientList.Entry(
                         id: $0.id, name: $0.registration.name, priority: $0.registration.priority,
                         share: $0.share, demand: $0.demand, advice: $0.advice)
@@ -106,7 +106,7 @@ public struct ServiceRoutes: HTTPRequestHandler {
             return Self.json(
                 201,
                 Registered(
-                    id: id, leaseSeconds: service.governor.configuration.lease,
+                    id: id, leaseSeconds: service.configuration.lease,
                     advice: advice),
                 headers: ["Location": "/v1/clients/\(id)"])
         } catch {
@@ -116,7 +116,7 @@ public struct ServiceRoutes: HTTPRequestHandler {
 
     private func advice(_ text: Substring) -> HTTPResponse {
         guard let id = ClientID(text),
-            let advice = service.governor.advice(for: id, at: service.clock.now)
+            let advice = service.advice(for: id)
         else { return Self.unknownClient(text) }
         return Self.json(200, advice)
     }
@@ -129,9 +129,7 @@ public struct ServiceRoutes: HTTPRequestHandler {
         } catch {
             return Self.error(400, error)
         }
-        guard let advice = service.governor.report(report, for: id, at: service.clock.now)
-        else { return Self.unknownClient(text) }
-        service.publishMetrics()
+        guard let advice = service.report(report, for: id) else { return Self.unknownClient(text) }
         return Self.json(200, advice)
     }
 

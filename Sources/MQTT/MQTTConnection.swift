@@ -149,10 +149,13 @@ public final class MQTTConnection: Sendable {
                 state.isConnected = false
                 return state.onStatus
             }
-            // 0 is a disconnect asked for; anything else is a lost connection.
+            // 0 is a disconnect asked for; anything else is a lost connection, said once (the
+            // library's words for a plain loss only repeat it).
             if code != 0 {
-                onStatus?(
-                    "connection lost: \(String(cString: mosquitto_strerror(code))); reconnecting")
+                var why = String(cString: mosquitto_strerror(code))
+                while why.hasSuffix(".") { why.removeLast() }
+                let cause = code == MOSQ_ERR_CONN_LOST.rawValue ? "" : " (\(why))"
+                onStatus?("connection lost\(cause); reconnecting")
             }
         }
         mosquitto_publish_callback_set(pointer) { _, context, _ in

@@ -84,7 +84,7 @@ public final class FrigateGovernance: Sendable {
     public func run() async throws {
         let (id, _) = try service.register(configuration.registration, leased: false)
         state.withLock { $0.client = id }
-        defer { service.remove(id) }
+        defer { service.leave(id) }
         let topics = topics
         let wake = wake
         connection.onConnect { [state] connection in
@@ -132,7 +132,7 @@ public final class FrigateGovernance: Sendable {
     /// only; `run` hands Frigate back its full quality after that task has ended.
     func follow() {
         guard let id = state.withLock({ $0.client }),
-            let advice = service.governor.advice(for: id, at: service.clock.now)
+            let advice = service.advice(for: id)
         else { return }
         let paused = advice.frameRate.framesPerSecond == 0 && configuration.pauses
         let profile = configuration.ladder[advice.ladderStep].name
@@ -215,7 +215,7 @@ public final class FrigateGovernance: Sendable {
             workSeconds: .percentiles(
                 p50: stats.inferenceSeconds.p50, p95: stats.inferenceSeconds.p95),
             target: .seconds(1 / configuration.detectFrameRate.framesPerSecond))
-        _ = service.governor.report(work, for: id, at: now)
+        _ = service.report(work, for: id)
     }
 }
 

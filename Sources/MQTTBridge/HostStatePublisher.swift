@@ -155,7 +155,7 @@ public final class HostStatePublisher: Sendable {
     func publishDue() {
         guard connection.isConnected, let reading = service.latestReading else { return }
         let state = HostStateDocument(reading)
-        let registered = service.governor.clients
+        let registered = service.clients
         let clients = published.withLock { $0.keys.assign(registered) }
         let basis = DiscoveryBasis(
             offer: HomeAssistantDiscovery.Offer(state), clients: clients.mapValues(\.name))

@@ -153,6 +153,6 @@ final class FrameLoop: Sendable {
         let closed = stage.withLock { owned in
             owned.position.lateness.count(isLate: isLate, dropped: max(dropped, 0), at: now)
         }
-        if let closed, let latenessReceiver { latenessReceiver.reportLateness(closed, at: now) }
+        if let closed, let latenessReceiver { latenessReceiver.reportLateness(closed) }
     }
 }

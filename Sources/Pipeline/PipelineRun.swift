@@ -142,11 +142,11 @@ public final class PipelineRun: Sendable {
             options.governance == .off
             ? nil
             : try GovernedPipeline(
-                host: service.governor, costModel: costModel,
+                service: service, costModel: costModel,
                 qualityTable: options.qualityTable, requestedFrameRate: options.trackedFrameRate,
-                priority: options.priority, at: start)
+                priority: options.priority)
         defer {
-            pipeline?.leave(at: clock.now)
+            pipeline?.leave()
             service.close()
         }
         let settings =
@@ -213,7 +213,8 @@ public final class PipelineRun: Sendable {
             notes: pressure.notes)
         result.recording = recording
         result.annotation = annotation
-        result.notes += endNotes(recording: recording, annotation: annotation)
+        result.notes += endNotes(
+            recording: recording, annotation: annotation, stand: await stand.refusedCommands)
         if let directory = options.outputs.reportDirectory {
             let written = await writeRecords(into: directory)
             result.trackingFiles = written.paths
@@ -290,12 +291,13 @@ public final class PipelineRun: Sendable {
     }
 
     /// What the user should know of how the outputs and the footage ended.
-    private func endNotes(recording: RecordingReport?, annotation: AnnotationReport?)
-        -> [String]
-    {
-        let (captureFailures, refused) = state.withLock {
+    private func endNotes(
+        recording: RecordingReport?, annotation: AnnotationReport?, stand: RefusedCommands
+    ) -> [String] {
+        let (captureFailures, commands) = state.withLock {
             ($0.captureFailures, $0.refusedMotorCommands)
         }
+        let refused = commands + stand
         var notes = captureFailures
         if let reason = refused.firstReason {
             notes.append(
@@ -495,6 +497,6 @@ public final class PipelineRun: Sendable {
             samples: state.samples.values, timing: options.timing,
             launch: timeline.report(
                 label: "run", metadata: ["scenario": options.scenario.name]),
-            notes: notes)
+            notes: notes + [stage.follower.detector.problem].compactMap { $0 })
     }
 }

@@ -36,8 +36,7 @@ struct RunGovernance: Sendable {
         exported.offer(reading)
         state.withLock { $0.reading = reading }
         service.consume(reading)
-        let now = service.clock.now
-        if let change = pipeline?.follow(sustainableShare: reading.sustainableShare, at: now) {
+        if let change = pipeline?.follow(sustainableShare: reading.sustainableShare) {
             apply(change)
         }
     }

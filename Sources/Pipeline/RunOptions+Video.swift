@@ -53,7 +53,7 @@ extension RunOptions {
         self.detector = detector
         guard video != nil, detector != .blob else { return }
         qualityTable = QualityTable(rows: [])
-        if !keepsPolicy { policy.inferenceLadder = GovernorPolicy.inferenceLadder(for: detector) }
+        if !keepsPolicy { policy.inferenceLadder = detector.inferenceLadder }
     }
 
     /// Records the frames the pipeline sees: adds a movie output through the pro video

@@ -1,3 +1,4 @@
+import Dock
 import Governor
 import LaunchTiming
 import Pressure
@@ -38,19 +39,6 @@ struct RunState {
         changes.append(change)
         if changes.count > PipelineRun.keptChanges { changes.removeFirst() }
         changeCount += 1
-    }
-}
-
-/// Commands refused, counted, with the first refusal's reason (a run sends a motor command
-/// every frame: one note says it all).
-struct RefusedCommands {
-    private(set) var count = 0
-    private(set) var firstReason: String?
-
-    /// Counts a refusal.
-    mutating func record(_ reason: some Error) {
-        count += 1
-        if firstReason == nil { firstReason = String(describing: reason) }
     }
 }
 

@@ -13,11 +13,20 @@ import Units
 public enum RunReport {
     /// Writes the reports of `summary` into `directory`; returns the paths written.
     ///
-    /// - Throws: ``ConfigurationError`` naming the file that could not be written.
+    /// - Throws: ``ConfigurationError`` naming the file that could not be written, or
+    ///   `run.json` should the summary not encode (a bug: non-finite numbers are spelled out):
+    ///   nothing is written then, rather than an empty `run.json`.
     public static func write(_ summary: RunSummary, to directory: String) throws(ConfigurationError)
         -> [String]
     {
-        let json = (try? JSONEncoder.document().encode(summary)) ?? Data()
+        let json: Data
+        do {
+            json = try JSONEncoder.document().encode(summary)
+        } catch {
+            throw ConfigurationError(
+                file: "\(directory)/run.json", path: "",
+                problem: "the run's summary cannot be written as JSON: \(error)")
+        }
         let files: [(String, Data)] = [
             ("run.json", json),
             ("run.md", Data(markdown(summary).utf8)),

@@ -1,3 +1,5 @@
+import Units
+
 /// Finds objects in a frame. The backend protocol of the tracking pipeline: the synthetic
 /// ``BlobDetector`` implements it, a neural network would too.
 public protocol Detector: Sendable {
@@ -8,9 +10,18 @@ public protocol Detector: Sendable {
     /// pixels), which then keeps identities by appearance through occlusions; nil for none.
     /// ``AppearanceStyle/bands`` unless a detector says otherwise.
     var appearanceStyle: AppearanceStyle? { get }
+
+    /// The settings the governor may run the detector at, heaviest first: its ladder, which
+    /// only the detector knows how to shed (its knob may be stride, magnification or the
+    /// network's input). ``InferenceSetting/standardLadder`` unless a detector says otherwise.
+    static var inferenceLadder: [InferenceSetting] { get }
 }
 
 extension Detector {
     /// Band looks by default.
     public var appearanceStyle: AppearanceStyle? { .bands }
+
+    /// Stride, then scale down to half: for a detector that finds what it finds down to half
+    /// scale (the blob and motion detectors).
+    public static var inferenceLadder: [InferenceSetting] { InferenceSetting.standardLadder }
 }

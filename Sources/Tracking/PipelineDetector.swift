@@ -1,4 +1,5 @@
 import Foundation
+import Units
 
 /// The detectors the pipeline runs, by name (`headroom run --detector`).
 public enum DetectorKind: String, Sendable, Hashable, CaseIterable, Codable {
@@ -29,6 +30,17 @@ public enum DetectorKind: String, Sendable, Hashable, CaseIterable, Codable {
     /// neural detector resizes every frame to its network's input): it costs per frame, not
     /// per pixel, and `calibrate` measures it so (the profile's `videoDataFrameShare`).
     public var hasFixedInput: Bool { self == .personSSD }
+
+    /// The detector's inference ladder, heaviest first (``Detector/inferenceLadder``): what
+    /// the governor sheds through when this detector runs.
+    public var inferenceLadder: [InferenceSetting] {
+        switch self {
+        case .blob: BlobDetector.inferenceLadder
+        case .motion: MotionDetector.inferenceLadder
+        case .hog: HOGDetector.inferenceLadder
+        case .personSSD: SSDPersonDetector.inferenceLadder
+        }
+    }
 
     /// The look each detection carries to the tracker. The rendered scene's people are told
     /// apart by band looks, tuned with them. On real footage band looks cost identities: over
@@ -111,6 +123,15 @@ public enum PipelineDetector: Detector, Sendable {
         case .hog: .hog
         case .personSSD: .personSSD
         }
+    }
+
+    /// What kept the detector from seeing frames, if anything did, with how many: for the
+    /// run's notes (the neural detector's network that could not be read at a new size).
+    public var problem: String? {
+        guard case .personSSD(let detector) = self, let failure = detector.failure else {
+            return nil
+        }
+        return "the person detector saw nothing in \(detector.framesUnseen) frame(s): \(failure)"
     }
 
     /// The look each detection carries to the tracker: ``DetectorKind/appearanceStyle``.

@@ -1,5 +1,6 @@
 import COpenCV
 import Locking
+import Units
 
 /// The neural person detector: an SSDLite-MobileNetV2 trained on people (``PersonModel``),
 /// run by OpenCV's DNN module on the frame's luma copied into three channels, the whole frame
@@ -28,6 +29,20 @@ public struct SSDPersonDetector: Detector, Sendable {
     /// The most people reported in a frame.
     public static let capacity = 100
 
+    /// The network's input first — 300 × 300, then 320 × 240 (scale 0.8) — then frame
+    /// stride.
+    public static let inferenceLadder = [
+        InferenceSetting(stride: 1, scale: 1), InferenceSetting(stride: 1, scale: 0.8),
+        InferenceSetting(stride: 2, scale: 0.8), InferenceSetting(stride: 3, scale: 0.8),
+    ]
+
+    /// Why the network for an input size could not be read, the first time it could not
+    /// (the model changed under a running detector): the frames it was asked to see then got
+    /// no boxes, and the run says so.
+    public private(set) var failure: PersonModelError?
+    /// Frames that got no boxes because their network could not be read.
+    public private(set) var framesUnseen = 0
+
     private let networks: PersonNetworks
 
     /// A detector of `model` at `scale`.
@@ -50,7 +65,14 @@ public struct SSDPersonDetector: Detector, Sendable {
     /// People in the frame, in its pixel coordinates, with the network's scores.
     public mutating func detect(in frame: GrayFrame) -> [Detection] {
         let input = Self.inputSize(scale: scale)
-        guard let network = try? networks.network(for: input) else { return [] }
+        let network: PersonNetworks.Network
+        do {
+            network = try networks.network(for: input)
+        } catch {
+            failure = failure ?? error
+            framesUnseen += 1
+            return []
+        }
         var boxes = [headroom_person_box](repeating: headroom_person_box(), count: Self.capacity)
         let found = frame.pixels.withUnsafeBufferPointer { pixels in
             boxes.withUnsafeMutableBufferPointer { output in

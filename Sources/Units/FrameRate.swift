@@ -52,4 +52,10 @@ public struct FrameRate: ScalarQuantity {
     public static func / (lhs: FrameRate, rhs: FrameRate) -> Double {
         lhs.framesPerSecond / rhs.framesPerSecond
     }
+
+    /// The rates cameras commonly run at, highest first: the steps the capture planner lowers
+    /// a camera through, and the governor a client's frame rate.
+    public static let usualCameraRates: [FrameRate] = [
+        240, 120, 100, 60, 50, 48, 30, 25, 24, 20, 15, 12, 10, 5,
+    ]
 }

@@ -106,7 +106,7 @@ private func warmParts() throws -> (offer: Double, status: Double, consume: Doub
         clock: ContinuousRunClock(), catalog: ProfileCatalog(calibratedDirectory: nil),
         metrics: metrics)
     for index in 0..<4 {
-        _ = try service.governor.register(benchRegistration(index), at: service.clock.now)
+        _ = try service.register(benchRegistration(index))
     }
     let consume = nanosecondsPerCall(iterations: 2_000) { service.consume(reading) }
     return (offer, status - offer, consume)
@@ -149,7 +149,7 @@ private func serveCPU(seconds: Double, broker: MQTTBroker?) async throws -> (
     try exporter.start()
     defer { exporter.stop() }
     for index in 0..<4 {
-        _ = try service.governor.register(benchRegistration(index), at: service.clock.now)
+        _ = try service.register(benchRegistration(index))
     }
     let port = exporter.server?.port ?? 0
     let readers = (0..<8).compactMap { _ in EventStreamReader(port: port) }

@@ -1,6 +1,7 @@
 import Capture
 import Foundation
 import Governor
+import HostService
 import Pipeline
 import Pressure
 import Units
@@ -29,17 +30,21 @@ enum ReplayCommand {
                 configuration: configuration ?? PressureConfiguration())
             let policy = try arguments[\.policy].map(GovernorPolicy.load) ?? GovernorPolicy()
             let session = PipelineRun.defaultSession
-            // The default run's pipeline, alone on a host governor, as `headroom run` governs it.
+            // The default run's pipeline, alone on a host service, as `headroom run` governs
+            // it; the service's clock is the trace's.
+            let clock = ManualRunClock()
+            let service = HostService(
+                configuration: HostGovernorConfiguration(
+                    policy: policy, processorCount: ProcessInfo.processInfo.activeProcessorCount),
+                clock: clock, catalog: ProfileCatalog())
             var consumer = GovernorReplay(
                 pipeline: try GovernedPipeline(
-                    host: HostGovernor(
-                        configuration: HostGovernorConfiguration(
-                            policy: policy,
-                            processorCount: ProcessInfo.processInfo.activeProcessorCount)),
+                    service: service,
                     costModel: SystemPressureCost(
                         estimator: HardwareCostEstimator(profile: .genericDesktop),
                         configuration: session),
-                    qualityTable: .standard, at: .origin))
+                    qualityTable: .standard),
+                clock: clock)
             let summary = PressureReplay.run(
                 TraceReplaySource(trace: trace), classifier: &classifier, consumer: &consumer)
             // The governor's changes at their time on the trace's clock, as the trace counts it.

@@ -3,6 +3,7 @@ import Foundation
 import Governor
 import Locking
 import Pressure
+import TestSupport
 import Testing
 import Tracking
 import Units

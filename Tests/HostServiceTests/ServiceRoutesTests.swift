@@ -65,13 +65,13 @@ struct ServiceRoutesTests {
         #expect(refused.status == 409)
         #expect(refused.json?["path"] as? String == "id")
         #expect((refused.json?["problem"] as? String)?.contains("(people)") == true)
-        #expect(fixture.service.governor.clients.map(\.id) == [id])
+        #expect(fixture.service.clients.map(\.id) == [id])
         fixture.service.consume(fixture.reading(.nominal))
         fixture.clock.advance(by: .seconds(600))
         fixture.service.consume(fixture.reading(.nominal))
         #expect(fixture.call("GET", "/v1/clients/\(id)/advice").json?["frameRate"] as? Double == 30)
         // Its owner lets it go.
-        #expect(fixture.service.remove(id))
+        #expect(fixture.service.leave(id))
         #expect(fixture.call("DELETE", "/v1/clients/\(id)").status == 404)
     }
 

@@ -131,7 +131,7 @@ struct FrigateGovernanceTests {
         #expect(await waitUntil { sent(to: profiles).count > stopsFrom })
         #expect(sent(to: profiles).last == "none")
         #expect(reports.withLock { $0.contains { $0.hasPrefix("profile reduced, detection off") } })
-        #expect(service.governor.clients.isEmpty, "Frigate left the governor")
+        #expect(service.clients.isEmpty, "Frigate left the governor")
     }
     @Test("a flood of online from Frigate is answered once an interval, not once each")
     func onlineFloodIsLimited() async throws {

@@ -90,7 +90,7 @@ struct HostStatePublisherTests {
         let clients = await host.json(on: host.topics.clients) { $0["front_door"] != nil }
         #expect((clients?["front_door"] as? [String: Any])?["id"] as? String == id.rawValue)
 
-        #expect(host.service.remove(id))
+        #expect(host.service.leave(id))
         let removal = await host.json(on: host.topics.discovery) {
             (($0["cmps"] as? [String: Any])?["client_front_door"] as? [String: String])
                 == ["p": "sensor"]

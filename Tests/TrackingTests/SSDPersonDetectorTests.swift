@@ -16,6 +16,16 @@ struct SSDPersonDetectorTests {
 
     static let model = try? PersonModel.installed(environment: ProcessInfo.processInfo.environment)
 
+    /// A new data directory (`XDG_DATA_HOME`) with an empty `headroom/models` in it.
+    static func modelDirectory(_ purpose: String) throws -> (share: String, models: String) {
+        let share = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "headroom-\(purpose)-model-\(UUID().uuidString)"
+        ).path
+        let models = share + "/headroom/models"
+        try FileManager.default.createDirectory(atPath: models, withIntermediateDirectories: true)
+        return (share, models)
+    }
+
     @Test("the model is installed (setup.sh installs it; CI never skips the real model)")
     func installed() throws {
         _ = try PersonModel.installed(environment: ProcessInfo.processInfo.environment)
@@ -41,11 +51,7 @@ struct SSDPersonDetectorTests {
     @Test("a link to the installed model is the model; a right-sized corrupt one is refused")
     func linkedAndCorrupt() throws {
         let installed = try PersonModel.installed(environment: ProcessInfo.processInfo.environment)
-        let share = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "headroom-linked-model-\(UUID().uuidString)"
-        ).path
-        let models = share + "/headroom/models"
-        try FileManager.default.createDirectory(atPath: models, withIntermediateDirectories: true)
+        let (share, models) = try Self.modelDirectory("linked")
         defer { try? FileManager.default.removeItem(atPath: share) }
         try FileManager.default.createSymbolicLink(
             atPath: models + "/person-ssdlite.pb", withDestinationPath: installed.graph)
@@ -62,6 +68,34 @@ struct SSDPersonDetectorTests {
                 atPath: models + "/person-ssdlite.pb", contents: Data(repeating: 7, count: size)))
         let corrupt = try PersonModel.installed(environment: ["XDG_DATA_HOME": share])
         #expect(throws: PersonModelError.self) { try SSDPersonDetector(model: corrupt) }
+    }
+
+    @Test("a network that cannot be read at a new size is counted and named, not silent")
+    func unreadableAtNewSize() throws {
+        let installed = try PersonModel.installed(environment: ProcessInfo.processInfo.environment)
+        let (share, models) = try Self.modelDirectory("changed")
+        defer { try? FileManager.default.removeItem(atPath: share) }
+        for file in [installed.graph, installed.textGraph] {
+            try FileManager.default.copyItem(
+                atPath: file, toPath: models + "/" + (file as NSString).lastPathComponent)
+        }
+        let model = try PersonModel.installed(environment: ["XDG_DATA_HOME": share])
+        var detector = try SSDPersonDetector(model: model, scale: 1)
+        // The model changes under the running detector; its next size must read it again.
+        #expect(
+            FileManager.default.createFile(
+                atPath: model.graph, contents: Data(repeating: 7, count: 4096)))
+        let frame = GrayFrame(
+            width: 64, height: 48, pixels: [UInt8](repeating: 128, count: 64 * 48))
+        _ = detector.detect(in: frame)
+        #expect(detector.failure == nil, "the size it started at was read before the change")
+        detector.scale = 0.8
+        #expect(detector.detect(in: frame).isEmpty)
+        #expect(detector.detect(in: frame).isEmpty)
+        #expect(detector.framesUnseen == 2)
+        let problem = try #require(PipelineDetector.personSSD(detector).problem)
+        #expect(
+            problem.hasPrefix("the person detector saw nothing in 2 frame(s): OpenCV cannot read"))
     }
 
     @Test("an installed program names the installed command; a source tree's build, the script")

@@ -1,15 +1,16 @@
 import Capture
-import Files
-import Foundation
 import Governor
+import HostService
+import Pipeline
 import Pressure
+import TestSupport
 import Testing
 import Tracking
 import Units
 
-/// Headroom's own pipeline governed as a client of the host governor: the policy's table, its
+/// Headroom's own pipeline governed as a client of the host service: the policy's table, its
 /// hysteresis, lateness, shutdown and the budget-driven step-down.
-struct GovernorTests {
+struct GovernedPipelineTests {
     /// A light 1080p30 session on the desktop profile: its hardware cost is far below 1.
     static let session = SessionConfiguration(
         cameras: [
@@ -18,17 +19,12 @@ struct GovernorTests {
         ],
         outputs: [CaptureOutput(kind: .videoData)])
 
-    /// The session's pipeline, registered at time 0 with a host governor of its own.
+    /// The session's pipeline, registered at time 0 with a host service of its own.
     static func governor(
         policy: GovernorPolicy = GovernorPolicy(), table: QualityTable = QualityTable(rows: []),
         session: SessionConfiguration = session
-    ) throws -> GovernedPipeline {
-        try GovernedPipeline(
-            host: HostGovernor(
-                configuration: HostGovernorConfiguration(policy: policy, processorCount: 2)),
-            costModel: SystemPressureCost(
-                estimator: HardwareCostEstimator(profile: .genericDesktop), configuration: session),
-            qualityTable: table, at: instant(0))
+    ) throws -> GovernedRun {
+        try GovernedRun(policy: policy, table: table, session: session)
     }
 
     @Test(
@@ -181,7 +177,7 @@ struct GovernorTests {
         let change = try #require(
             governor.update(level: .nominal, sustainableShare: share, at: instant(0)))
         #expect(change.to.load(relativeTo: 30) < change.from.load(relativeTo: 30))
-        let demand = try #require(governor.host.clients.first).demand
+        let demand = try #require(governor.service.clients.first).demand
         #expect(demand <= share)
         #expect(
             change.reason.contains("the host sustains \(share.fraction.trimmed(2)) of its budget"),
@@ -202,71 +198,60 @@ struct GovernorTests {
     func sharesTheHost() throws {
         let governor = try Self.governor()
         let share = try #require(governor.registration.share)
-        let other = try governor.host.register(
+        let other = try governor.service.register(
             ClientRegistration(
                 name: "people-detector", priority: 10, nominalFrameRate: 15, minFrameRate: 2,
                 ladder: [LadderStep(name: "full", cost: 1), LadderStep(name: "half", cost: 0.3)],
-                share: 0.5),
-            at: instant(0))
+                share: 0.5))
         // Both fit at nominal; with less budget than both need, the detector gives up first,
         // and the run keeps its settings while the detector can still shed.
         let budget = Share(fraction: share.fraction + 0.2)
         #expect(governor.update(level: .fair, sustainableShare: budget, at: instant(1)) == nil)
         #expect(governor.settings.frameRate == 30)
-        let advice = try #require(governor.host.advice(for: other.id, at: instant(1)))
+        let advice = try #require(governor.service.advice(for: other.id))
         #expect(advice.frameRate < 15 || advice.ladderStep > 0)
-        #expect(governor.host.clients.reduce(Share.zero) { $0 + $1.demand } <= budget)
+        #expect(governor.service.clients.reduce(Share.zero) { $0 + $1.demand } <= budget)
         // Once the detector leaves, nothing changes for the run: it was never short.
-        governor.host.remove(other.id, at: instant(2))
+        governor.clock.advance(to: instant(2))
+        governor.service.leave(other.id)
         #expect(governor.update(level: .fair, sustainableShare: budget, at: instant(3)) == nil)
-    }
-
-    @Test("a policy file with a bad value names the field")
-    func policyValidation() throws {
-        let error = try #require(throws: Files.ConfigurationError.self) {
-            try GovernorPolicy.decode(
-                Data(#"{ "restoreDwellSeconds": -1 }"#.utf8), file: "policy.json")
-        }
-        #expect(error.path == "restoreDwellSeconds")
-        #expect(throws: Files.ConfigurationError.self) {
-            try GovernorPolicy.decode(Data(#"{ "hysteresis": 3 }"#.utf8))
-        }
-        #expect(try GovernorPolicy.decode(Data("{}".utf8)) == GovernorPolicy())
-    }
-
-    @Test(
-        "a ladder setting beyond its bounds names its index and field (no overflow, no 26 TB)",
-        arguments: [
-            (#"[{"stride": 9223372036854775807, "scale": 1}]"#, "inferenceLadder[0].stride"),
-            (
-                #"[{"stride": 1, "scale": 1}, {"stride": 1099511627776, "scale": 1}]"#,
-                "inferenceLadder[1].stride"
-            ),
-            (#"[{"stride": 0, "scale": 1}]"#, "inferenceLadder[0].stride"),
-            (#"[{"stride": 1, "scale": 1e-300}]"#, "inferenceLadder[0].scale"),
-            (#"[{"stride": 1, "scale": 1, "model": "x"}]"#, "inferenceLadder[0].model"),
-            ("[]", "inferenceLadder"),
-        ])
-    func ladderBounds(ladder: String, path: String) throws {
-        let error = try #require(throws: Files.ConfigurationError.self) {
-            try GovernorPolicy.decode(Data(#"{ "inferenceLadder": \#(ladder) }"#.utf8))
-        }
-        #expect(error.path == path)
-    }
-
-    @Test("every detector's ladder goes from heaviest to lightest; HOG's never below 0.8")
-    func detectorLadders() {
-        for detector in DetectorKind.allCases {
-            let ladder = GovernorPolicy.inferenceLadder(for: detector)
-            let costs = ladder.map(\.relativeCost)
-            #expect(costs == costs.sorted(by: >) && Set(costs).count == costs.count)
-            #expect(ladder.first == InferenceSetting(stride: 1, scale: 1))
-        }
-        #expect(GovernorPolicy.inferenceLadder(for: .hog).allSatisfy { $0.scale >= 0.8 })
     }
 }
 
-/// The instant `seconds` after the clock's origin: the governor's tests count time in seconds.
-func instant(_ seconds: Double) -> MonotonicInstant {
-    MonotonicInstant(secondsSinceOrigin: seconds)
+/// The session's pipeline on a host service of its own, on a manual clock: each update moves
+/// the clock to its instant and feeds a reading there.
+@dynamicMemberLookup
+struct GovernedRun {
+    let clock = ManualRunClock()
+    let pipeline: GovernedPipeline
+
+    init(policy: GovernorPolicy, table: QualityTable, session: SessionConfiguration) throws {
+        pipeline = try GovernedPipeline(
+            service: HostService(
+                configuration: HostGovernorConfiguration(policy: policy, processorCount: 2),
+                clock: clock, catalog: ProfileCatalog()),
+            costModel: SystemPressureCost(
+                estimator: HardwareCostEstimator(profile: .genericDesktop), configuration: session),
+            qualityTable: table)
+    }
+
+    subscript<Value>(dynamicMember field: KeyPath<GovernedPipeline, Value>) -> Value {
+        pipeline[keyPath: field]
+    }
+
+    /// Feeds a reading at `level` with `sustainableShare`, and `lateShare`, at `instant`.
+    @discardableResult
+    func update(
+        level: PressureLevel, sustainableShare: Share, lateShare: Share = .zero,
+        at instant: MonotonicInstant
+    ) -> GovernorChange? {
+        clock.advance(to: instant)
+        return pipeline.update(
+            with: PressureReading(
+                time: instant, level: level, factors: [],
+                headroom: HeadroomEstimate(current: .nan, forecast: .nan, forecastSeconds: 10),
+                sustainableShare: sustainableShare, simulated: true, thermal: .none, sensors: [],
+                notes: []),
+            lateShare: lateShare)
+    }
 }

@@ -1,13 +1,16 @@
 import Capture
+import Governor
+import HostService
 import Locking
 import Pressure
 import Tracking
 import Units
 
-/// Headroom's own pipeline as one client of a ``HostGovernor``: the governor that shares the
-/// host between every pipeline on it decides for this one too, in the same way — there is no
-/// second governor. `headroom run` registers its pipeline (with `run --serve`, on the same
-/// host governor the v1 API serves) and `headroom replay` replays a trace through one.
+/// Headroom's own pipeline as one client of the host service (`HostService`, the one door into
+/// its governor): the governor that shares the host between every pipeline on it decides for
+/// this one too, in the same way — there is no second governor. `headroom run` registers its
+/// pipeline (with `run --serve`, on the same service the v1 API serves) and `headroom replay`
+/// replays a trace through one.
 ///
 /// The pipeline registers its inference settings as its ladder (a quality table's best
 /// settings with their measured quality, or else the policy's ladder; each step costing its
@@ -17,14 +20,14 @@ import Units
 /// ``PipelineSettings``; each change of them as a ``GovernorChange``.
 ///
 /// It holds the pipeline's settings in force: the one place the frame loop, the capture
-/// session and the progress samples read them from. Readings go to the host (`HostService`)
-/// and lateness to ``reportLateness(_:at:)``, as a remote client's do; ``follow(sustainableShare:at:)``
-/// takes the advice that comes out.
+/// session and the progress samples read them from. Readings go to the service and lateness
+/// to ``reportLateness(_:)``, as a remote client's do; ``follow(sustainableShare:)`` takes the
+/// advice that comes out.
 ///
 /// Thread-safe; quick and never blocking (it is fed on the pressure observer's thread).
 public final class GovernedPipeline: Sendable {
-    /// The governor deciding for the host.
-    public let host: HostGovernor
+    /// The host service whose governor decides for the pipeline.
+    public let service: HostService
     /// The pipeline's id with it.
     public let id: ClientID
     /// What the pipeline registered.
@@ -38,17 +41,17 @@ public final class GovernedPipeline: Sendable {
     /// The name the pipeline registers under.
     public static let defaultName = "headroom run"
 
-    /// Registers the pipeline with `host` at `instant`, at full settings: `requestedFrameRate`
-    /// (the session's fastest camera's by default) and the heaviest inference. It is not
-    /// leased: it stays registered until ``leave(at:)``.
+    /// Registers the pipeline with `service`, at full settings: `requestedFrameRate` (the
+    /// session's fastest camera's by default) and the heaviest inference. It is not leased: it
+    /// stays registered until ``leave()``, and nobody else can let it go.
     ///
     /// - Throws: ``HostGovernorError/clientLimitReached(_:)`` when the host is full.
     public init(
-        host: HostGovernor, costModel: SystemPressureCost,
+        service: HostService, costModel: SystemPressureCost,
         qualityTable: QualityTable = QualityTable(rows: []), requestedFrameRate: FrameRate? = nil,
-        name: String = defaultName, priority: Int = 50, at instant: MonotonicInstant
+        name: String = defaultName, priority: Int = 50
     ) throws(HostGovernorError) {
-        let policy = host.configuration.policy
+        let policy = service.configuration.policy
         let requested =
             requestedFrameRate ?? costModel.configuration.cameras.map(\.frameRate).max() ?? 30
         let steps = Self.ladder(policy: policy, qualityTable: qualityTable, at: requested)
@@ -64,11 +67,11 @@ public final class GovernedPipeline: Sendable {
                     quality: step.quality)
             },
             share: Share(fraction: min(1, max(0.001, share))), followsLevels: true)
-        self.host = host
+        self.service = service
         self.costModel = costModel
         self.registration = registration
         ladder = steps.map(\.setting)
-        let (id, advice) = try host.register(registration, at: instant, leased: false)
+        let (id, advice) = try service.register(registration, leased: false)
         self.id = id
         state = LockedState(
             PipelineSettings(frameRate: advice.frameRate, inference: ladder[advice.ladderStep]))
@@ -107,39 +110,25 @@ public final class GovernedPipeline: Sendable {
         return [(heaviest, top.isFinite ? top : nil)] + front.reversed()
     }
 
-    /// Feeds one pressure reading taken at `instant` and the share of frames that missed their
-    /// deadline since the last one; returns the change of settings they caused, if any.
+    /// Feeds one pressure reading, and the share of frames that missed their deadline since
+    /// the last one, to the service; returns the change of settings they caused, if any.
     @discardableResult
-    public func update(
-        with reading: PressureReading, lateShare: Share = .zero, at instant: MonotonicInstant
-    ) -> GovernorChange? {
-        update(
-            level: reading.level, sustainableShare: reading.sustainableShare, lateShare: lateShare,
-            at: instant)
+    public func update(with reading: PressureReading, lateShare: Share = .zero) -> GovernorChange? {
+        reportLateness(lateShare)
+        service.consume(reading)
+        return follow(sustainableShare: reading.sustainableShare)
     }
 
-    /// Feeds a level, sustainable share and late share observed at `instant`.
-    @discardableResult
-    public func update(
-        level: PressureLevel, sustainableShare: Share, lateShare: Share = .zero,
-        at instant: MonotonicInstant
-    ) -> GovernorChange? {
-        reportLateness(lateShare, at: instant)
-        host.update(level: level, sustainableShare: sustainableShare, at: instant)
-        return follow(sustainableShare: sustainableShare, at: instant)
+    /// Tells the service the pipeline's lateness (before the reading that goes with it).
+    public func reportLateness(_ lateShare: Share) {
+        service.reportLateness(lateShare, for: id)
     }
 
-    /// Tells the host governor the pipeline's lateness at `instant` (before the reading that
-    /// goes with it is fed to the host).
-    public func reportLateness(_ lateShare: Share, at instant: MonotonicInstant) {
-        host.reportLateness(lateShare, for: id, at: instant)
-    }
-
-    /// Takes the pipeline's advice after the host governor was fed a reading with
-    /// `sustainableShare` at `instant`; returns the change of settings, if the advice asks for
-    /// new ones.
-    public func follow(sustainableShare: Share, at instant: MonotonicInstant) -> GovernorChange? {
-        guard let advice = host.advice(for: id, at: instant) else { return nil }
+    /// Takes the pipeline's advice after the service was fed a reading with
+    /// `sustainableShare`; returns the change of settings, if the advice asks for new ones.
+    public func follow(sustainableShare: Share) -> GovernorChange? {
+        let instant = service.clock.now
+        guard let advice = service.advice(for: id) else { return nil }
         let isCapturing = advice.frameRate > 0
         let target = PipelineSettings(
             frameRate: isCapturing ? advice.frameRate : registration.minFrameRate,
@@ -158,7 +147,7 @@ public final class GovernedPipeline: Sendable {
         }
         // A stopped pipeline misses no deadline: its lateness no longer holds the level up.
         if let change, change.from.isCapturing, !change.to.isCapturing {
-            reportLateness(.zero, at: instant)
+            reportLateness(.zero)
         }
         return change
     }
@@ -169,8 +158,8 @@ public final class GovernedPipeline: Sendable {
         state.withLock { $0.isCapturing = false }
     }
 
-    /// Leaves the host governor (the others take the budget back).
-    public func leave(at instant: MonotonicInstant) {
-        host.remove(id, at: instant)
+    /// Leaves the service's governor (the others take the budget back).
+    public func leave() {
+        service.leave(id)
     }
 }

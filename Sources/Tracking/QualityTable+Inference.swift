@@ -1,4 +1,3 @@
-import Tracking
 import Units
 
 extension QualityTable {

@@ -1,8 +1,7 @@
-import Capture
 import Units
 
 /// A running configuration's cost against what the machine can sustain right now, like
-/// `AVCaptureMultiCamSession.systemPressureCost`: its hardware cost (module `Capture`) over
+/// `AVCaptureMultiCamSession.systemPressureCost`: its hardware cost (``HardwareCostEstimator``) over
 /// the budget share `Pressure` says is sustainable at the current headroom. Over 1: not
 /// sustainable; the governor steps down before the pressure level forces it.
 public struct SystemPressureCost: Sendable {
