@@ -23,7 +23,7 @@ let libraries = [
     "Tracking", "Dock",
     "Governor",
     "History",
-    "Telemetry", "HostService", "Pipeline", "Reports",
+    "Telemetry", "HostService", "HostServer", "Pipeline", "Reports",
 ]
 
 /// The modules `import Headroom` brings.
@@ -82,6 +82,10 @@ let package = Package(
         module(
             "HostService",
             ["Units", "Capture", "Files", "Governor", "Locking", "Pressure", "Telemetry"]),
+        // The host service served: HTTP, the textfile, the readings, one group and its stopping.
+        module(
+            "HostServer",
+            ["Files", "HostService", "Lifecycle", "Locking", "Pressure", "Telemetry"]),
         // The host service on MQTT: Home Assistant discovery and state, Frigate as a client.
         module(
             "MQTTBridge",
@@ -90,8 +94,9 @@ let package = Package(
             "Pipeline",
             [
                 "Units",
-                "Capture", "Tracking", "Dock", "Governor", "HostService", "Pressure",
-                "LaunchTiming", "Lifecycle", "Telemetry", "Files", "Locking", "Storage",
+                "Capture", "Tracking", "Dock", "Governor", "HostServer", "HostService",
+                "Pressure", "LaunchTiming", "Lifecycle", "Telemetry", "Files", "Locking",
+                "Storage",
             ]),
         module("Reports", ["Units", "Files", "LaunchTiming", "Pipeline", "Pressure"]),
 
@@ -107,7 +112,8 @@ let package = Package(
             name: "headroom",
             dependencies: [
                 "Units",
-                "Capture", "Dock", "Files", "Governor", "History", "HostService", "LaunchTiming",
+                "Capture", "Dock", "Files", "Governor", "History", "HostServer", "HostService",
+                "LaunchTiming",
                 "Lifecycle", "Locking", "MQTT", "MQTTBridge", "Pipeline", "Pressure", "Reports",
                 "Storage", "Telemetry", "Tracking",
             ],
@@ -117,8 +123,9 @@ let package = Package(
             dependencies: [
                 "Units",
                 "Capture", "CMallocStats", "CStorage", "CWakeup", "Dock", "Governor",
-                "HostService", "LaunchTiming", "HeadroomC", "Locking", "MQTT", "MQTTBridge",
-                "Pipeline", "Pressure", "Storage", "Telemetry", "TestSupport", "Tracking",
+                "HostServer", "HostService", "LaunchTiming", "HeadroomC", "Lifecycle", "Locking",
+                "MQTT", "MQTTBridge", "Pipeline", "Pressure", "Storage", "Telemetry",
+                "TestSupport", "Tracking",
             ],
             swiftSettings: strictSettings),
 
@@ -165,6 +172,12 @@ let package = Package(
             [
                 "HostService", "Capture", "Governor", "Locking", "Pressure", "Telemetry",
                 "TestSupport", "Units",
+            ]),
+        tests(
+            "HostServerTests",
+            [
+                "HostServer", "HostService", "Capture", "Governor", "Locking", "Pressure",
+                "Telemetry", "TestSupport", "Units",
             ]),
         tests("ReportsTests", ["Units", "Reports", "Files", "LaunchTiming"]),
         tests("CommandLineTests", ["Files", "headroom"]),

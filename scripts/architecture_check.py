@@ -473,7 +473,7 @@ IMPORT = re.compile(
 
 # The modules `headroom serve` is made of, and what none of them may depend on, directly or
 # through another module: the daemon does not link OpenCV or the tracker.
-DAEMON_MODULES = ["Governor", "HostService", "MQTTBridge", "Pressure", "Telemetry"]
+DAEMON_MODULES = ["Governor", "HostServer", "HostService", "MQTTBridge", "Pressure", "Telemetry"]
 DAEMON_EXCLUDES = ["COpenCV", "Tracking"]
 
 

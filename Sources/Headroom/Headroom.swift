@@ -8,6 +8,7 @@
 @_exported import Dock
 @_exported import Governor
 @_exported import History
+@_exported import HostServer
 @_exported import HostService
 @_exported import LaunchTiming
 @_exported import Lifecycle

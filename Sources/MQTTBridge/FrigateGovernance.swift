@@ -41,8 +41,14 @@ public final class FrigateGovernance: Sendable {
     private struct State {
         var client: ClientID?
         var applied: Applied?
-        /// Whether Frigate should hear the settings again whatever was applied.
-        var resends = true
+        /// Times Frigate asked to hear the settings again whatever was applied (a connection,
+        /// its restart), counting the first; and how many of those asks a resend has answered.
+        /// An ask that comes while a resend is being published is not answered by it: counted,
+        /// not a flag that resend would clear (a flood arriving mid-send was lost so).
+        var asks = 1
+        var answered = 0
+        /// Whether an ask is unanswered.
+        var resends: Bool { asks > answered }
         /// When the settings may be sent again whole.
         var resendLimit = ResendLimit()
         /// A change waited behind unwritten messages: applied once they are written.
@@ -91,7 +97,7 @@ public final class FrigateGovernance: Sendable {
             connection.subscribe(topics.stats)
             connection.subscribe(topics.available)
             state.withLock { state in
-                state.resends = true
+                state.asks += 1
                 state.resendLimit.reset()
             }
             wake.yield(())
@@ -145,7 +151,8 @@ public final class FrigateGovernance: Sendable {
         // What Frigate may not have: everything after a (re)connection, its restart (at most
         // once a ResendLimit interval however often it says so), or a stop. Nothing new while
         // earlier commands wait to be written (newest wins), but the stop's hand-back.
-        let decision = state.withLock { state -> (Applied?, resends: Bool, MonotonicInstant?)? in
+        let decision = state.withLock {
+            state -> (Applied?, resends: Bool, MonotonicInstant?, asks: Int)? in
             guard force || connection.unwrittenCount == 0 else {
                 state.isHeldBack = true
                 return nil
@@ -153,9 +160,12 @@ public final class FrigateGovernance: Sendable {
             let asked = state.resends && state.applied != nil
             let resends =
                 force || state.applied == nil || (asked && state.resendLimit.allows(at: now))
-            return (state.applied, resends, asked && !resends ? state.resendLimit.next : nil)
+            return (
+                state.applied, resends, asked && !resends ? state.resendLimit.next : nil,
+                state.asks
+            )
         }
-        guard let (before, resends, next) = decision else { return }
+        guard let (before, resends, next, asks) = decision else { return }
         if let next { deferral.yield(next) }
         guard resends || before != wanted else { return }
         var sent = true
@@ -173,7 +183,7 @@ public final class FrigateGovernance: Sendable {
         guard sent else { return }
         state.withLock { state in
             state.applied = wanted
-            if resends { state.resends = false }
+            if resends { state.answered = max(state.answered, asks) }
         }
         if before != wanted {
             report(
@@ -185,7 +195,7 @@ public final class FrigateGovernance: Sendable {
     private func receive(_ message: MQTTMessage) {
         switch message.topic {
         case topics.available where message.text == "online":
-            state.withLock { $0.resends = true }
+            state.withLock { $0.asks += 1 }
             wake.yield(())
         case topics.stats where message.payload.count <= FrigateStats.largestPayload:
             reportWork(message.payload)

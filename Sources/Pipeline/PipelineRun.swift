@@ -3,6 +3,7 @@ import Dock
 import Files
 import Foundation
 import Governor
+import HostServer
 import HostService
 import LaunchTiming
 import Lifecycle

@@ -1,5 +1,6 @@
 import Capture
 import Governor
+import HostServer
 import HostService
 import Locking
 import Pressure

@@ -24,7 +24,7 @@ public final class MetricsExporter: Sendable {
     ///
     /// - Parameters:
     ///   - status: the current pressure status, nil before the first reading; it publishes
-    ///     the status into `metrics` when it makes a new one (see the Pipeline module's
+    ///     the status into `metrics` when it makes a new one (see the HostServer module's
     ///     `ExportedPressure`).
     ///   - textfile: where to write `headroom.prom` at each ``writeTextfile()``; nil not to.
     public init(

@@ -1,8 +1,10 @@
 import Capture
 import Foundation
 import Governor
+import HostServer
 import HostService
 import LaunchTiming
+import Lifecycle
 import Locking
 import MQTT
 import MQTTBridge
@@ -140,18 +142,15 @@ private func serveCPU(seconds: Double, broker: MQTTBroker?) async throws -> (
         configuration: HostGovernorConfiguration(lease: .seconds(3600), processorCount: 2),
         clock: ContinuousRunClock(), catalog: ProfileCatalog(calibratedDirectory: nil),
         metrics: metrics)
-    let exported = ExportedPressure(metrics: metrics)
-    let exporter = MetricsExporter(
-        metrics: metrics,
-        servers: [HTTPServerConfiguration(listen: try ListenAddress(parsing: "127.0.0.1:0"))],
-        textfile: nil, status: exported.current,
-        routes: { ServiceRoutes(service: service, metrics: $0, token: nil) })
-    try exporter.start()
-    defer { exporter.stop() }
+    // The server as `serve` composes it (HostServer): bound, its first reading taken.
+    let server = HostServer(
+        service: service, metrics: metrics, exported: ExportedPressure(metrics: metrics),
+        listeners: [HTTPServerConfiguration(listen: try ListenAddress(parsing: "127.0.0.1:0"))],
+        observer: observer)
+    let port = try server.bind()
     for index in 0..<4 {
         _ = try service.register(benchRegistration(index))
     }
-    let port = exporter.server?.port ?? 0
     let readers = (0..<8).compactMap { _ in EventStreamReader(port: port) }
     defer { for reader in readers { reader.close() } }
     // With a broker, the state published as `serve --mqtt` does, from the first reading on.
@@ -163,18 +162,20 @@ private func serveCPU(seconds: Double, broker: MQTTBroker?) async throws -> (
             topics: topics, service: service, hostName: "bench", version: "bench",
             heartbeat: .seconds(60))
     }
-    let publishing = publisher.map { publisher in Task { try await publisher.run() } }
-    let firstReading = LockedState(false)
-    let task = Task {
-        await observer.run(onReading: { reading in
-            service.consume(reading)
-            exported.offer(reading)
-            firstReading.withLock { $0 = true }
-        })
+    let publishing = publisher.map { publisher in
+        [
+            Service("mqtt", ending: .runsUntilCancelled, isOnClock: false) {
+                try await publisher.run()
+            }
+        ]
     }
-    // From the first reading on: starting the thread and discovering every sensor are not
-    // what a sample costs.
-    while !firstReading.withLock({ $0 }) { await sleepOnAThread(seconds: 0.01) }
+    let samplesAtBind = source.count.load(ordering: .relaxed)
+    let serving = Task { try await server.run(alongside: publishing ?? []) }
+    // From the observer's first reading on: starting its thread and discovering every sensor
+    // are not what a sample costs.
+    while source.count.load(ordering: .relaxed) == samplesAtBind {
+        await sleepOnAThread(seconds: 0.01)
+    }
     // And once connected and announced (availability, discovery, state, clients): a
     // connection is made once in a service's life, not per sample.
     while let publisher, publisher.publishedCount < 4 { await sleepOnAThread(seconds: 0.01) }
@@ -186,11 +187,8 @@ private func serveCPU(seconds: Double, broker: MQTTBroker?) async throws -> (
     let cpu = processCPUSeconds() - before - scraperCPU
     let wall = MonotonicClock.now().seconds(since: wallStart)
     let samples = source.count.load(ordering: .relaxed) - samplesBefore
-    task.cancel()
-    await task.value
-    publishing?.cancel()
-    try await publishing?.value
-    service.close()
+    serving.cancel()
+    try await serving.value
     return (
         ObserverCPU(samples: samples, cpu: cpu, wall: wall), service.events.readerCount, scrapes,
         (publisher?.publishedCount ?? 0) - publishedBefore

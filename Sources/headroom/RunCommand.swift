@@ -3,6 +3,7 @@ import Files
 import Foundation
 import Governor
 import History
+import HostServer
 import HostService
 import LaunchTiming
 import Lifecycle
@@ -113,17 +114,9 @@ enum RunCommand {
                 let run = try PipelineRun(
                     options: options, timeline: index == 0 ? timeline : LaunchTimeline())
                 let server = try serve(run, at: arguments[\.serve], token: token, quiet: json)
-                // The server is one of the run's services and stops with it; this stops it
-                // when the run is refused before its services start (over budget).
+                // The server's services are the run's and stop with it; this stops it when the
+                // run is refused before its services start (over budget).
                 defer { server?.stop() }
-                let serving = server.map { server in
-                    [
-                        Service.holding("http") { server.stop() },
-                        Service("keep-alive", ending: .runsUntilCancelled) {
-                            try await run.service.sendKeepAlives()
-                        },
-                    ]
-                }
                 let display = RunDisplay(
                     isLive: !json && Console.isTerminal, isQuiet: json, duration: options.duration)
                 if !json { Console.out(display.header(options)) }
@@ -131,7 +124,7 @@ enum RunCommand {
                 do {
                     summary = try await withSignalCancellation(stop) {
                         try await run.run(
-                            progress: { display.show($0) }, alongside: serving ?? [])
+                            progress: { display.show($0) }, alongside: server?.services() ?? [])
                     }
                 } catch let error as SessionOverBudgetError {
                     Console.error("headroom run: \(error)")
@@ -393,10 +386,10 @@ enum RunCommand {
         return options
     }
 
-    /// Starts serving `run`'s metrics and its host service (API v1) at `address`, if given.
+    /// Binds a server of `run`'s metrics and its host service (API v1) at `address`, if given.
     private static func serve(
         _ run: PipelineRun, at address: String?, token: BearerToken?, quiet: Bool
-    ) throws -> HTTPServer? {
+    ) throws -> HostServer? {
         guard let address else { return nil }
         let listen: ListenAddress
         do throws(HTTPServerError) {
@@ -404,15 +397,10 @@ enum RunCommand {
         } catch {
             throw UsageError(description: "--serve: \(error.description)")
         }
-        let server = HTTPServer(
-            configuration: HTTPServerConfiguration(listen: listen),
-            handler: ServiceRoutes(
-                service: run.service,
-                metrics: MetricsEndpoint(
-                    registry: run.metrics.registry, status: run.exportedPressure.current),
-                token: token))
-        try server.start()
-        let served = ServiceAccess.address(listen, port: server.port)
+        let server = HostServer(
+            service: run.service, metrics: run.metrics, exported: run.exportedPressure,
+            listeners: [HTTPServerConfiguration(listen: listen)], token: token)
+        let served = ServiceAccess.address(listen, port: try server.bind())
         if !quiet { Console.out("serving on \(served) (/metrics /healthz /status /v1)") }
         ServiceAccess.noteReach(of: listen, at: served, token: token, command: "headroom run")
         return server

@@ -2,10 +2,9 @@ import Capture
 import Files
 import Foundation
 import Governor
+import HostServer
 import HostService
 import Lifecycle
-import Locking
-import Pipeline
 import Pressure
 import Telemetry
 import Units
@@ -110,72 +109,36 @@ enum ServeCommand {
             }
             let mqtt = try MQTTPublishing.services(
                 arguments, \.mqtt, host: service, metrics: metrics)
-            let exported = ExportedPressure(metrics: metrics)
-            let exporter = MetricsExporter(
-                metrics: metrics, servers: listeners,
+            let server = HostServer(
+                service: service, metrics: metrics, exported: ExportedPressure(metrics: metrics),
+                listeners: listeners,
                 textfile: arguments[\.textfile].map { TextfileWriter(directory: $0.path) },
-                status: exported.current,
-                routes: { ServiceRoutes(service: service, metrics: $0, token: token) })
-            // Write the textfile and bind before sampling, so that an unwritable directory or
-            // a taken port fails at once, before anything is printed on stdout.
-            try exporter.writeTextfile()
+                token: token, observer: observer,
+                report: { Console.error("headroom serve: \($0)") })
+            // The textfile written and every listener bound before sampling, so that an
+            // unwritable directory or a taken port fails at once, before anything is printed
+            // on stdout; the first reading is taken before anything is announced.
+            let port: UInt16
             do {
-                try exporter.start()
+                port = try server.bind()
             } catch {
+                server.stop()
                 // A path that cannot be a socket is bad input; a taken port is not.
                 if let error = error as? HTTPServerError, case .unusableSocketPath = error {
                     throw UsageError(description: error.description)
                 }
                 throw error
             }
-            defer { exporter.stop() }
-            let address = ServiceAccess.address(listen, port: exporter.server?.port ?? 0)
+            let address = ServiceAccess.address(listen, port: port)
             ServiceAccess.noteReach(
                 of: listen, at: address, token: token, command: "headroom serve")
-            // The first reading before anything is announced: once "serving on" is printed,
-            // /v1/pressure and /status answer.
-            if let first = observer.sampleOnce() {
-                exported.offer(first)
-                try exporter.writeTextfile()
-                service.consume(first)
-            }
             let socket = arguments[\.socket].map { " and unix:\($0)" } ?? ""
             Console.out("serving on \(address)\(socket) (/metrics /healthz /status /v1)")
             reloadOnHangup(observer, configuration: arguments[\.pressure.config])
             defer { SignalWatcher.shared.release(SIGHUP) }
             let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
             systemd.ready(status: "serving on \(address)\(socket)")
-            let textfileProblem = LockedState<String?>(nil)
-            var services = [
-                // Readings are taken on the sampling thread, with no task woken per sample;
-                // their status is made when something reads it (a scrape, /status, the
-                // textfile). A replayed trace's end ends the service.
-                Service("observer", ending: .endsGroup, isOnClock: false) {
-                    await observer.run(onReading: { reading in
-                        service.consume(reading)
-                        exported.offer(reading)
-                        guard exporter.textfile != nil else { return }
-                        let problem: String?
-                        do {
-                            try exporter.writeTextfile()
-                            problem = nil
-                        } catch {
-                            problem = "\(error)"
-                        }
-                        // Each new problem with the textfile once, not at every sample.
-                        let isNew = textfileProblem.withLock { last in
-                            defer { last = problem }
-                            return problem != nil && problem != last
-                        }
-                        if isNew, let problem { Console.error("headroom serve: \(problem)") }
-                    })
-                }
-            ]
-            services.append(
-                Service("keep-alive", ending: .runsUntilCancelled, isOnClock: false) {
-                    try await service.sendKeepAlives()
-                })
-            services += mqtt
+            var services = mqtt
             if let interval = systemd.watchdogInterval {
                 services.append(
                     Service("watchdog", ending: .runsUntilCancelled, isOnClock: false) {
@@ -185,17 +148,18 @@ enum ServeCommand {
                         }
                     })
             }
-            // The one teardown, however the group ended (a signal, a trace's end, a failure):
-            // the event streams end and systemd hears STOPPING=1 while the servers still answer;
-            // then the deferred `exporter.stop()` above stops them (they were started before
-            // the group, so that a taken port fails before anything is announced).
-            defer {
-                service.close()
-                systemd.stopping()
-                Console.error("headroom serve: stopped")
+            // One group until a signal, a trace's end or a failure; then systemd hears
+            // STOPPING=1 and the event streams end while the servers still answer, and the
+            // servers stop last.
+            let alongside = services
+            try await withSignalCancellation {
+                try await server.run(
+                    alongside: alongside,
+                    stopping: {
+                        systemd.stopping()
+                        Console.error("headroom serve: stopped")
+                    })
             }
-            let group = ServiceGroup(services)
-            _ = try await withSignalCancellation { try await group.run() }
             return 0
         })
 

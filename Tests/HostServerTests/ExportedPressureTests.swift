@@ -1,5 +1,5 @@
 import Foundation
-import Pipeline
+import HostServer
 import Pressure
 import Telemetry
 import Testing
