@@ -37,7 +37,7 @@ public enum CaptureSessionError: Error, CustomStringConvertible, Sendable, Equat
         case .notCommitted:
             "the session has no committed configuration; call commitConfiguration() first"
         case .alreadyRunning: "the session is already running"
-        case .notRunning: "the session is not running; call startRunning() first"
+        case .notRunning: "the session is not running; run it first (whileRunning)"
         case .noOutput(let kind): "the session has no \(kind.rawValue) output"
         case .deferredStartNotRequested(let index, let kind):
             "outputs[\(index)] (\(kind.rawValue)) is deferred and not ready: with"

@@ -1,7 +1,7 @@
 /// Where a capture session is in its life: one value instead of a bag of flags, changed only
 /// by the transitions below (under the session's lock).
 ///
-/// `stopped` → ``CaptureSession/startRunning()`` → `starting` → first preview frame →
+/// `stopped` → a run's start (``CaptureService``) → `starting` → first preview frame →
 /// `previewing` → deferred start released (automatically, by
 /// ``CaptureSession/runDeferredStartWhenNeeded()``, or at once when nothing is deferred) →
 /// `running`; cancellation → `stopping` → outputs released → `stopped`.

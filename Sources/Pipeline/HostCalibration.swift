@@ -291,36 +291,29 @@ public struct HostCalibration: Sendable {
         let stage = try TrackingStage(
             inference: InferenceSetting(stride: 1, scale: 1),
             frameRate: point.frameRate, detector: detector)
-        try session.startRunning()
         let frames = session.videoFrames(bufferLimit: 2 * point.cameras)
-        let consuming = Task { [stage] in
-            // One tracker per camera, as one pipeline per camera would run.
-            var stages: [String: TrackingStage] = [:]
-            let pose = CameraPose()
-            for await frame in frames {
-                let start = CPUTime.thread()
-                _ = stages[frame.camera, default: stage].process(
-                    frame, pose: pose, interval: 1 / point.frameRate.framesPerSecond,
-                    people: nil as [MOTRecord]?)
-                consumer.add(
-                    frame: frame.number, camera: frame.camera,
-                    cpuSeconds: CPUTime.thread() - start)
+        // Capture runs while the consumer takes its frames and the window measures; then
+        // both stop, and capture last.
+        return try await session.whileRunning {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { [stage] in
+                    // One tracker per camera, as one pipeline per camera would run.
+                    var stages: [String: TrackingStage] = [:]
+                    let pose = CameraPose()
+                    for await frame in frames {
+                        let start = CPUTime.thread()
+                        _ = stages[frame.camera, default: stage].process(
+                            frame, pose: pose, interval: 1 / point.frameRate.framesPerSecond,
+                            people: nil as [MOTRecord]?)
+                        consumer.add(
+                            frame: frame.number, camera: frame.camera,
+                            cpuSeconds: CPUTime.thread() - start)
+                    }
+                }
+                defer { group.cancelAll() }
+                return try await window(point, consumer: consumer, share: share)
             }
         }
-        let result = await withTaskCancellationHandler {
-            () async -> Result<CalibrationMeasurement, any Error> in
-            do {
-                return .success(
-                    try await window(point, consumer: consumer, share: share))
-            } catch {
-                return .failure(error)
-            }
-        } onCancel: {
-            consuming.cancel()
-        }
-        await session.stopRunning()
-        await consuming.value
-        return try result.get()
     }
 
     private func window(

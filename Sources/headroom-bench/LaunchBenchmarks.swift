@@ -70,12 +70,12 @@ private func firstPreviewFrameNanoseconds(deferred: Bool) async throws -> Double
     let events = session.events()
     session.beginConfiguration()
     try session.commitConfiguration()
-    try session.startRunning()
-    for await event in events {
-        if case .firstPreviewFrame = event { break }
+    try await session.whileRunning {
+        for await event in events {
+            if case .firstPreviewFrame = event { break }
+        }
     }
     let first = timeline.report().timeToFirstPreviewFrame?.seconds ?? 0
-    await session.stopRunning()
     return first * 1e9
 }
 

@@ -114,21 +114,26 @@ enum LaunchMeasure {
 
         session.beginConfiguration()
         try session.commitConfiguration()
-        try session.startRunning()
-        var pending = Set(configuration.outputs.indices)
-        var hasFirstFrame = false
-        for await event in events {
-            switch event {
-            case .firstPreviewFrame: hasFirstFrame = true
-            case .outputReady(let index, _): pending.remove(index)
-            case .runtimeError(let message):
-                Console.error("headroom launch \(runOnceName): \(message)")
-                return 1
-            default: break
+        // Until frames flow and every output is ready; a session that fails says why once
+        // (its error, thrown when capture has stopped).
+        do {
+            try await session.whileRunning {
+                var pending = Set(configuration.outputs.indices)
+                var hasFirstFrame = false
+                for await event in events {
+                    switch event {
+                    case .firstPreviewFrame: hasFirstFrame = true
+                    case .outputReady(let index, _): pending.remove(index)
+                    case .runtimeError: return
+                    default: break
+                    }
+                    if hasFirstFrame && pending.isEmpty { return }
+                }
             }
-            if hasFirstFrame && pending.isEmpty { break }
+        } catch {
+            Console.error("headroom launch \(runOnceName): \(error)")
+            return 1
         }
-        await session.stopRunning()
         let report = timeline.report(
             label: arguments[\.label] ?? "",
             metadata: [

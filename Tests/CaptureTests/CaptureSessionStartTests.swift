@@ -43,17 +43,17 @@ let deferredPhotoAndMovie = [
 {
     let session = try smallSession(deferredPhotoAndMovie)
     let events = session.events()
-    try session.startRunning()
-    let seen = await collect(events, until: .didRunDeferredStart)
-    #expect(
-        seen == [
-            .outputReady(index: 0, kind: .preview), .didStartRunning,
-            .firstPreviewFrame(frame: 0, camera: "back"), .willRunDeferredStart,
-            .outputReady(index: 1, kind: .photo), .outputReady(index: 2, kind: .movie),
-            .didRunDeferredStart,
-        ])
-    #expect(session.isOutputReady(at: 1) && session.isOutputReady(at: 2))
-    await session.stopRunning()
+    try await session.whileRunning {
+        let seen = await collect(events, until: .didRunDeferredStart)
+        #expect(
+            seen == [
+                .outputReady(index: 0, kind: .preview), .didStartRunning,
+                .firstPreviewFrame(frame: 0, camera: "back"), .willRunDeferredStart,
+                .outputReady(index: 1, kind: .photo), .outputReady(index: 2, kind: .movie),
+                .didRunDeferredStart,
+            ])
+        #expect(session.isOutputReady(at: 1) && session.isOutputReady(at: 2))
+    }
     #expect(!session.isRunning)
 
     let report = session.timeline.report()
@@ -76,15 +76,15 @@ let deferredPhotoAndMovie = [
     }
     let session = try smallSession(outputs)
     let events = session.events()
-    try session.startRunning()
-    let seen = await collect(events, until: .firstPreviewFrame(frame: 0, camera: "back"))
-    #expect(
-        seen == [
-            .outputReady(index: 0, kind: .preview), .outputReady(index: 1, kind: .photo),
-            .outputReady(index: 2, kind: .movie), .didStartRunning,
-            .firstPreviewFrame(frame: 0, camera: "back"),
-        ])
-    await session.stopRunning()
+    try await session.whileRunning {
+        let seen = await collect(events, until: .firstPreviewFrame(frame: 0, camera: "back"))
+        #expect(
+            seen == [
+                .outputReady(index: 0, kind: .preview), .outputReady(index: 1, kind: .photo),
+                .outputReady(index: 2, kind: .movie), .didStartRunning,
+                .firstPreviewFrame(frame: 0, camera: "back"),
+            ])
+    }
     let report = session.timeline.report()
     #expect(report.phase(named: "deferredStart") == nil)
     let first = try #require(report.timeToFirstPreviewFrame)
@@ -98,26 +98,27 @@ let deferredPhotoAndMovie = [
     let events = session.events()
     let frames = session.videoFrames(bufferLimit: 64)
     #expect(session.phase == .stopped)
-    try session.startRunning()
-    var iterator = frames.makeAsyncIterator()
-    for _ in 0..<10 { _ = await iterator.next() }
-    // Ten frames later, nothing deferred has started and using it fails clearly.
-    #expect(session.phase == .previewing)
-    #expect(!session.isOutputReady(at: 2) && !session.isOutputReady(at: 3))
-    await #expect(throws: CaptureSessionError.deferredStartNotRequested(index: 2, kind: .photo)) {
-        _ = try await session.capturePhoto()
+    try await session.whileRunning {
+        var iterator = frames.makeAsyncIterator()
+        for _ in 0..<10 { _ = await iterator.next() }
+        // Ten frames later, nothing deferred has started and using it fails clearly.
+        #expect(session.phase == .previewing)
+        #expect(!session.isOutputReady(at: 2) && !session.isOutputReady(at: 3))
+        await #expect(throws: CaptureSessionError.deferredStartNotRequested(index: 2, kind: .photo))
+        {
+            _ = try await session.capturePhoto()
+        }
+        session.runDeferredStartWhenNeeded()
+        let seen = await collect(events, until: .didRunDeferredStart)
+        #expect(
+            seen == [
+                .outputReady(index: 0, kind: .preview), .outputReady(index: 1, kind: .videoData),
+                .didStartRunning, .firstPreviewFrame(frame: 0, camera: "back"),
+                .willRunDeferredStart, .outputReady(index: 2, kind: .photo),
+                .outputReady(index: 3, kind: .movie), .didRunDeferredStart,
+            ])
+        #expect(session.phase == .running)
     }
-    session.runDeferredStartWhenNeeded()
-    let seen = await collect(events, until: .didRunDeferredStart)
-    #expect(
-        seen == [
-            .outputReady(index: 0, kind: .preview), .outputReady(index: 1, kind: .videoData),
-            .didStartRunning, .firstPreviewFrame(frame: 0, camera: "back"),
-            .willRunDeferredStart, .outputReady(index: 2, kind: .photo),
-            .outputReady(index: 3, kind: .movie), .didRunDeferredStart,
-        ])
-    #expect(session.phase == .running)
-    await session.stopRunning()
     #expect(session.phase == .stopped && !session.isRunning)
     let report = session.timeline.report()
     let photo = try #require(report.phase(named: "outputInitialization.photo"))
@@ -128,11 +129,12 @@ let deferredPhotoAndMovie = [
     let session = try smallSession(deferredPhotoAndMovie, automatic: false)
     let events = session.events()
     session.runDeferredStartWhenNeeded()  // before start: applies to the next run
-    try session.startRunning()
-    session.runDeferredStartWhenNeeded()
-    let seen = await collect(events, until: .didRunDeferredStart)
-    #expect(seen.firstIndex(of: .willRunDeferredStart)! > seen.firstIndex(of: .didStartRunning)!)
-    await session.stopRunning()
+    try await session.whileRunning {
+        session.runDeferredStartWhenNeeded()
+        let seen = await collect(events, until: .didRunDeferredStart)
+        #expect(
+            seen.firstIndex(of: .willRunDeferredStart)! > seen.firstIndex(of: .didStartRunning)!)
+    }
 }
 
 @Test func sessionMisuseFailsWithErrorsThatSayWhatToDo() async throws {
@@ -142,22 +144,24 @@ let deferredPhotoAndMovie = [
         configuration: SessionConfiguration(
             cameras: [CameraConfiguration(id: "a", format: format)], outputs: []),
         estimator: HardwareCostEstimator(profile: profile))
-    #expect(throws: CaptureSessionError.notCommitted) { try uncommitted.startRunning() }
+    await #expect(throws: CaptureSessionError.notCommitted) {
+        try await uncommitted.whileRunning {}
+    }
     await #expect(throws: CaptureSessionError.notRunning) {
         _ = try await uncommitted.capturePhoto()
     }
 
     let session = try smallSession([CaptureOutput(kind: .preview)])
-    try session.startRunning()
-    #expect(throws: CaptureSessionError.alreadyRunning) { try session.startRunning() }
-    await #expect(throws: CaptureSessionError.noOutput(.photo)) {
-        _ = try await session.capturePhoto()
+    try await session.whileRunning {
+        #expect(throws: CaptureSessionError.alreadyRunning) { try session.prepareRun() }
+        await #expect(throws: CaptureSessionError.noOutput(.photo)) {
+            _ = try await session.capturePhoto()
+        }
+        #expect(throws: CaptureSessionError.alreadyRunning) {
+            session.beginConfiguration()
+            try session.commitConfiguration()
+        }
     }
-    #expect(throws: CaptureSessionError.alreadyRunning) {
-        session.beginConfiguration()
-        try session.commitConfiguration()
-    }
-    await session.stopRunning()
     #expect(
         CaptureSessionError.deferredStartNotRequested(index: 2, kind: .photo).description
             .contains("runDeferredStartWhenNeeded()"))
@@ -167,9 +171,9 @@ let deferredPhotoAndMovie = [
     let session = try smallSession(deferredPhotoAndMovie)
     for _ in 0..<2 {
         let events = session.events()
-        try session.startRunning()
-        _ = await collect(events, until: .didRunDeferredStart)
-        await session.stopRunning()
+        try await session.whileRunning {
+            _ = await collect(events, until: .didRunDeferredStart)
+        }
         var rest: [CaptureSessionEvent] = []
         for await event in events { rest.append(event) }
         #expect(rest.last == .didStopRunning)

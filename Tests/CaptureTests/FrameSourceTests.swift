@@ -73,13 +73,13 @@ private final class StallingSource: FrameSource {
     session.beginConfiguration()
     try session.commitConfiguration()
     let frames = session.videoFrames(bufferLimit: 16)
-    try session.startRunning()
     var numbers: [Int] = []
-    for await frame in frames {
-        numbers.append(frame.number)
-        if numbers.count == 4 { break }
+    try await session.whileRunning {
+        for await frame in frames {
+            numbers.append(frame.number)
+            if numbers.count == 4 { break }
+        }
     }
-    await session.stopRunning()
     // The stalled frame is the third delivered; the one after it jumps the frames that fell
     // due during the stall, and every missing number is counted as dropped.
     #expect(numbers[3] > numbers[2] + 5, "\(numbers)")

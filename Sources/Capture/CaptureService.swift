@@ -1,17 +1,18 @@
-import Capture
 import Locking
 
-/// Capture as one of the run's services: the capture session runs in the run's group (in this
-/// service's task, never on a task of its own), stops when the governor stops capture and runs
-/// again when it resumes. A session that fails — an output that cannot be initialized, a
-/// camera that stops — ends the run, which reports why.
+/// Capture as a service: the capture session runs in its group (in this service's task, never
+/// on a task of its own), stops when asked (the governor stopping capture) and runs again when
+/// started (capture resumed). A session that fails — an output that cannot be initialized, a
+/// camera that stops — fails the service, so the group (a run) ends and reports why.
+/// ``whileRunning(_:)`` is the same driver for capture that lasts as long as some work does
+/// (calibration, `launch measure`).
 ///
 /// ``start()`` claims the session and puts its cameras on the run's clock in its caller's
 /// step (so a virtual clock does not move past the start), and the service runs what it
 /// claimed; ``requestStop()`` asks it to stop, ``untilStopped()`` waits until it has.
-final class CaptureService: Sendable {
+public final class CaptureService: Sendable {
     /// The session the service runs.
-    let session: CaptureSession
+    public let session: CaptureSession
     private let control = LockedState(Control())
 
     /// What the service and the governor share.
@@ -38,7 +39,7 @@ final class CaptureService: Sendable {
     }
 
     /// A service for `session`, which must be committed.
-    init(session: CaptureSession) {
+    public init(session: CaptureSession) {
         self.session = session
     }
 
@@ -48,7 +49,7 @@ final class CaptureService: Sendable {
     /// - Throws: ``CaptureSessionError/alreadyRunning`` when capture runs,
     ///   ``CaptureSessionError/notCommitted``, or ``CaptureSessionError/stopped`` when the
     ///   service has ended (the run is over: nothing will run it).
-    func start() throws(CaptureSessionError) {
+    public func start() throws(CaptureSessionError) {
         let prepared = try session.prepareRun()
         let isTaken = control.withLock { control in
             guard !control.hasEnded else { return false }
@@ -65,7 +66,7 @@ final class CaptureService: Sendable {
     /// Asks capture to stop and returns at once (a start not yet run is taken back);
     /// ``untilStopped()`` waits for the session to stop. Quick and never blocking: the
     /// governor calls it on the pressure observer's thread.
-    func requestStop() {
+    public func requestStop() {
         let abandoned = control.withLock { control -> PreparedCaptureRun? in
             let pending = control.pending
             control.pending = nil
@@ -79,10 +80,10 @@ final class CaptureService: Sendable {
     }
 
     /// Whether capture is stopped: no session runs and no start waits to be run.
-    var isStopped: Bool { control.withLock { !$0.isRunning && $0.pending == nil } }
+    public var isStopped: Bool { control.withLock { !$0.isRunning && $0.pending == nil } }
 
     /// Returns once the stop asked for has happened (at once when none is pending).
-    func untilStopped() async {
+    public func untilStopped() async {
         await withCheckedContinuation { (stopped: CheckedContinuation<Void, Never>) in
             let isPending = control.withLock { control in
                 guard control.isRunning, control.isStopRequested else { return false }
@@ -94,7 +95,7 @@ final class CaptureService: Sendable {
     }
 
     /// Stops capture and returns once the session has stopped (at once when it does not run).
-    func stop() async {
+    public func stop() async {
         requestStop()
         await untilStopped()
     }
@@ -103,7 +104,7 @@ final class CaptureService: Sendable {
     /// cancelled.
     ///
     /// - Throws: What stopped a session (an ``OutputInitializationError``, say): the run ends.
-    func run() async throws {
+    public func run() async throws {
         defer { end() }
         while let prepared = await nextRun() {
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -118,6 +119,32 @@ final class CaptureService: Sendable {
                 try await group.next()
             }
             finishRun()
+        }
+    }
+
+    /// Starts capture and runs the service in a child task while `body` runs in the caller's,
+    /// then stops capture and returns once the session has stopped: capture for as long as
+    /// some work lasts, structured (no task outlives the call).
+    ///
+    /// - Throws: What `body` throws; else what stopped the session while `body` ran (an
+    ///   ``OutputInitializationError``, say — `body` sees it first as the session's
+    ///   ``CaptureSessionEvent/runtimeError(_:)``); ``CaptureSessionError`` when capture
+    ///   cannot start.
+    public func whileRunning<Result>(_ body: () async throws -> Result) async throws -> Result {
+        try start()
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await self.run() }
+            let result: Result
+            do {
+                result = try await body()
+            } catch {
+                group.cancelAll()
+                while (try? await group.next()) != nil {}
+                throw error
+            }
+            group.cancelAll()
+            try await group.waitForAll()
+            return result
         }
     }
 
