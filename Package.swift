@@ -139,7 +139,7 @@ let package = Package(
         tests("UnitsTests", ["Locking", "Units"]),
         tests("FilesTests", ["Files", "CAccessControl"]),
         tests("LockingTests", ["Locking"]),
-        tests("StorageTests", ["Storage", "CStorage"]),
+        tests("StorageTests", ["Storage", "CStorage", "Units"]),
         tests("LaunchTimingTests", ["Units", "LaunchTiming", "Files"]),
         tests("LifecycleTests", ["Lifecycle", "Locking", "Units"]),
         tests("MQTTTests", ["MQTT", "Files", "Locking", "TestSupport"]),

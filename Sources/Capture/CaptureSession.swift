@@ -53,7 +53,7 @@ public final class CaptureSession: Sendable {
         frameSource: any FrameSource = PatternFrameSource(),
         timeline: LaunchTimeline = LaunchTimeline(), ringCapacity: Int = 8,
         storageDirectory: String = NSTemporaryDirectory(),
-        clock: any RunClock = ContinuousRunClock()
+        clock: any RunClock
     ) {
         self.clock = clock
         self.estimator = estimator

@@ -192,7 +192,7 @@ public actor SimulatedStand {
 
     /// Steps the simulation every `tick` of `clock` (by default real time) until the task is
     /// cancelled, then stops the motors and returns.
-    public func run(tick: Duration = .milliseconds(10), clock: any RunClock = ContinuousRunClock())
+    public func run(tick: Duration = .milliseconds(10), clock: any RunClock)
         async throws
     {
         var last = clock.now

@@ -1,6 +1,7 @@
 import Foundation
 import Locking
 import Pressure
+import Units
 
 /// `headroom_level_callback`: `void (*)(int previous, int level, void *context)`.
 public typealias HeadroomLevelCallback =
@@ -24,7 +25,8 @@ final class CObserver: Sendable {
     private let task = LockedState<Task<Void, Never>?>(nil)
 
     init(roots: SystemRoots) {
-        observer = PressureObserver(source: PressureSampler.system(roots: roots))
+        observer = PressureObserver(
+            source: PressureSampler.system(roots: roots), clock: ContinuousRunClock())
         if let first = observer.sampleOnce() { level.withLock { $0 = first.level } }
     }
 

@@ -100,7 +100,9 @@ public final class HostServer: Sendable {
             stopping()
             stop()
         }
-        _ = try await ServiceGroup(services(alongside: extra, holdingServers: false)).run()
+        _ = try await ServiceGroup(
+            services(alongside: extra, holdingServers: false), on: service.clock
+        ).run()
     }
 
     /// Ends the event streams, then stops the servers (again, nothing).

@@ -19,7 +19,7 @@ public struct ServiceGroup: Sendable {
     public let clock: any RunClock
 
     /// A group of `services` on `clock`.
-    public init(_ services: [Service], on clock: any RunClock = ContinuousRunClock()) {
+    public init(_ services: [Service], on clock: any RunClock) {
         self.services = services
         self.clock = clock
     }

@@ -160,6 +160,9 @@ public final class FrigateGovernance: Sendable {
             let asked = state.resends && state.applied != nil
             let resends =
                 force || state.applied == nil || (asked && state.resendLimit.allows(at: now))
+            // The first whole send counts against the limit, as a reconnection's does: an
+            // online right after it waits for the interval, whenever the flood arrives.
+            if state.applied == nil { _ = state.resendLimit.allows(at: now) }
             return (
                 state.applied, resends, asked && !resends ? state.resendLimit.next : nil,
                 state.asks

@@ -284,7 +284,8 @@ public struct HostCalibration: Sendable {
                 scene: scene, width: point.width, height: point.height, pose: CameraPose()))
         let session = CaptureSession(
             configuration: point.session(profile: Self.unpriced.name),
-            estimator: HardwareCostEstimator(profile: Self.unpriced), frameSource: source)
+            estimator: HardwareCostEstimator(profile: Self.unpriced), frameSource: source,
+            clock: ContinuousRunClock())
         session.beginConfiguration()
         try session.commitConfiguration()
         let consumer = ConsumerMeter(drawnCPUSeconds: { source.drawn.cpuSeconds })

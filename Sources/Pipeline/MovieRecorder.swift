@@ -3,6 +3,7 @@ import Foundation
 import Locking
 import Storage
 import Telemetry
+import Units
 
 /// What a run's movie output recorded, for the run report.
 public struct RecordingReport: Hashable, Codable, Sendable {
@@ -91,7 +92,7 @@ final class MovieRecorder: Sendable {
                     }
                     replenished.signal()
                 }
-            })
+            }, clock: ContinuousRunClock())
         publish()
     }
 

@@ -43,7 +43,7 @@ public final class PressureObserver: Sendable {
     /// waits on, it also samples at once whenever one fires.
     public init(
         source: any SampleSource, classifier: PressureClassifier = PressureClassifier(),
-        interval: Duration = .seconds(1), clock: any RunClock = ContinuousRunClock(),
+        interval: Duration = .seconds(1), clock: any RunClock,
         triggers: [PSITrigger] = []
     ) {
         self.source = source

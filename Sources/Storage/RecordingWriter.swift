@@ -88,7 +88,7 @@ public final class RecordingWriter: Sendable {
         unitPrefix: [UInt8], unitSuffix: [UInt8], options: Options = Options(),
         onWrite: @escaping @Sendable (Double) -> Void = { _ in },
         onEnd: @escaping @Sendable (Summary) -> Void = { _ in },
-        clock: any RunClock = ContinuousRunClock()
+        clock: any RunClock
     ) throws(StorageError) {
         queue = BoundedQueue(limit: options.queueLimit)
         state = LockedState(Summary(path: target.destination))

@@ -31,7 +31,7 @@ public enum WriteRateProbe {
     /// - Throws: ``StorageError`` when nothing can be written there.
     public static func measure(
         in reserve: StorageReserve, seconds: Double = 3, limit: ByteCount = .gibibytes(2),
-        clock: any RunClock = ContinuousRunClock()
+        clock: any RunClock
     ) throws(StorageError) -> Measurement {
         let unit = ByteCount.mebibytes(4)
         let status = try reserve.status()

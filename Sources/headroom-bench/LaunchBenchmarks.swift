@@ -66,7 +66,7 @@ private func firstPreviewFrameNanoseconds(deferred: Bool) async throws -> Double
     let timeline = LaunchTimeline()
     let session = CaptureSession(
         configuration: configuration, estimator: HardwareCostEstimator(profile: .genericDesktop),
-        timeline: timeline)
+        timeline: timeline, clock: ContinuousRunClock())
     let events = session.events()
     session.beginConfiguration()
     try session.commitConfiguration()

@@ -186,7 +186,8 @@ private func reaction(between low: Double, and high: Double, baseline: Double) a
     // Temperatures only: PSI on a busy build machine would mask the step.
     let sampler = PressureSampler(temperatureSources: [LibsensorsSource()])
     try FakeHwmonTree.setTemperature(chip: 0, input: 1, celsius: low)
-    let observer = PressureObserver(source: sampler, interval: .milliseconds(100))
+    let observer = PressureObserver(
+        source: sampler, interval: .milliseconds(100), clock: ContinuousRunClock())
     let clock = ContinuousRunClock()
     var changes = observer.levelChanges().makeAsyncIterator()
     let task = Task { await observer.run() }
@@ -363,7 +364,7 @@ private func observerCPU(seconds: Double, consumer: ReadingConsumer, fixedRate: 
     let source = CountingSource(PressureSampler.system())
     let observer = PressureObserver(
         source: source, classifier: PressureClassifier(configuration: configuration),
-        interval: .milliseconds(100))
+        interval: .milliseconds(100), clock: ContinuousRunClock())
     let readings = observer.readings(bufferingPolicy: .bufferingNewest(1))
     let task = Task { await observer.run() }
     // From the first reading on: starting the thread and discovering every sensor (libsensors

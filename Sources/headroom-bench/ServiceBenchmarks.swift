@@ -136,7 +136,7 @@ private func serveCPU(seconds: Double, broker: MQTTBroker?) async throws -> (
     let source = CountingSource(PressureSampler.system())
     let observer = PressureObserver(
         source: source, classifier: PressureClassifier(configuration: configuration),
-        interval: .milliseconds(100))
+        interval: .milliseconds(100), clock: ContinuousRunClock())
     let metrics = try HeadroomMetrics()
     let service = HostService(
         configuration: HostGovernorConfiguration(lease: .seconds(3600), processorCount: 2),

@@ -61,7 +61,7 @@ struct StorageBenchmark {
         try? FileManager.default.removeItem(atPath: root)
         defer { try? FileManager.default.removeItem(atPath: root) }
         let reserve = try StorageReserve(directory: "\(root)/reserve")
-        let probe = try WriteRateProbe.measure(in: reserve)
+        let probe = try WriteRateProbe.measure(in: reserve, clock: ContinuousRunClock())
         let frameRate = probe.rate.bytesPerSecond * recordingShare / Double(format.bytesPerFrame)
         // At most a quarter of the free space per recording: the reserve holds one, and each
         // recorder's file is removed before the next one records.
@@ -140,7 +140,8 @@ struct StorageBenchmark {
         let writer = try RecordingWriter(
             target: target, layout: format.layout, header: format.header,
             unitPrefix: MovieFormat.framePrefix, unitSuffix: format.neutralChroma,
-            onWrite: { seconds in writes.withLock { $0.append(seconds) } })
+            onWrite: { seconds in writes.withLock { $0.append(seconds) } },
+            clock: ContinuousRunClock())
         var stalls: [Double] = []
         var late = 0
         pace(frames: frames, frameRate: frameRate, dropped: &late) { index in

@@ -6,6 +6,7 @@ import Pipeline
 import Reports
 import Storage
 import Tracking
+import Units
 
 #if canImport(Glibc)
     import Glibc
@@ -59,7 +60,8 @@ enum CalibrateCommand {
             display.finish()
             let storage = arguments[\.storage] ?? StorageCommand.defaultDirectory
             do {
-                let measurement = try WriteRateProbe.measure(in: StorageCommand.open(storage))
+                let measurement = try WriteRateProbe.measure(
+                    in: StorageCommand.open(storage), clock: ContinuousRunClock())
                 report.profile.storageWriteRate = measurement.rate
                 report.profile.sources["storageWriteRate"] =
                     "measured by headroom calibrate: \(measurement.bytes) written"

@@ -4,6 +4,7 @@ import Foundation
 import History
 import LaunchTiming
 import Reports
+import Units
 
 /// `headroom launch measure`: launches a session in fresh processes and stores each timeline;
 /// each launch is the hidden `headroom launch run-once`, which prints its report as JSON.
@@ -108,7 +109,7 @@ enum LaunchMeasure {
             ?? PatternFrameSource()
         let session = CaptureSession(
             configuration: configuration, estimator: HardwareCostEstimator(profile: profile),
-            frameSource: frameSource, timeline: timeline)
+            frameSource: frameSource, timeline: timeline, clock: ContinuousRunClock())
         let events = session.events()
         timeline.end(.appInit)
 

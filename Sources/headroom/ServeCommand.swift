@@ -90,7 +90,7 @@ enum ServeCommand {
             let metrics = try HeadroomMetrics()
             let observer = PressureObserver(
                 source: try input.observedSource(trace: arguments[\.trace]),
-                classifier: input.classifier, interval: interval,
+                classifier: input.classifier, interval: interval, clock: ContinuousRunClock(),
                 triggers: input.triggers(trace: arguments[\.trace]))
             let service = HostService(
                 configuration: HostGovernorConfiguration(

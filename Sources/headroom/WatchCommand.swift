@@ -26,7 +26,8 @@ enum WatchCommand {
             let input = try PressureInput(arguments, \.pressure)
             let observer = PressureObserver(
                 source: input.sampler, classifier: input.classifier,
-                interval: arguments[\.interval], triggers: input.triggers(trace: nil))
+                interval: arguments[\.interval], clock: ContinuousRunClock(),
+                triggers: input.triggers(trace: nil))
             let readings = observer.readings()
             let task = Task { await observer.run() }
             let json = arguments[\.json]

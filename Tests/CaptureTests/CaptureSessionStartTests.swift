@@ -14,7 +14,7 @@ func smallSession(
     let profile = try ProfileCatalog().profile("generic-x86_64")
     let session = CaptureSession(
         configuration: configuration, estimator: HardwareCostEstimator(profile: profile),
-        ringCapacity: ringCapacity)
+        ringCapacity: ringCapacity, clock: ContinuousRunClock())
     session.automaticallyRunsDeferredStart = automatic
     session.beginConfiguration()
     try session.commitConfiguration()
@@ -143,7 +143,7 @@ let deferredPhotoAndMovie = [
     let uncommitted = CaptureSession(
         configuration: SessionConfiguration(
             cameras: [CameraConfiguration(id: "a", format: format)], outputs: []),
-        estimator: HardwareCostEstimator(profile: profile))
+        estimator: HardwareCostEstimator(profile: profile), clock: ContinuousRunClock())
     await #expect(throws: CaptureSessionError.notCommitted) {
         try await uncommitted.whileRunning {}
     }

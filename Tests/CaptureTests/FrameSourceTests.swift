@@ -69,7 +69,7 @@ private final class StallingSource: FrameSource {
             cameras: [CameraConfiguration(id: "a", format: format)],
             outputs: [CaptureOutput(kind: .videoData)]),
         estimator: HardwareCostEstimator(profile: .genericDesktop),
-        frameSource: StallingSource(interval: 1.0 / 50))
+        frameSource: StallingSource(interval: 1.0 / 50), clock: ContinuousRunClock())
     session.beginConfiguration()
     try session.commitConfiguration()
     let frames = session.videoFrames(bufferLimit: 16)

@@ -76,7 +76,8 @@ func outputInitializationGrowsWithTheFormat(kind: OutputKind) throws {
     roomy.memoryBandwidth = 1e300
     roomy.storageWriteRate = nil
     let session = CaptureSession(
-        configuration: huge, estimator: HardwareCostEstimator(profile: roomy))
+        configuration: huge, estimator: HardwareCostEstimator(profile: roomy),
+        clock: ContinuousRunClock())
     session.beginConfiguration()
     let error = try #require(throws: ConfigurationError.self) {
         _ = try session.commitConfiguration()

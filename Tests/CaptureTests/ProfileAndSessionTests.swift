@@ -97,7 +97,8 @@ struct ProfileAndSessionTests {
                 CaptureOutput(kind: .videoData, camera: "b"),
             ])
         let session = CaptureSession(
-            configuration: heavy, estimator: HardwareCostEstimator(profile: .raspberryPi5))
+            configuration: heavy, estimator: HardwareCostEstimator(profile: .raspberryPi5),
+            clock: ContinuousRunClock())
         session.beginConfiguration()
         let error = try #require(throws: SessionOverBudgetError.self) {
             try session.commitConfiguration()

@@ -1,6 +1,7 @@
 import Dock
 import Testing
 import Tracking
+import Units
 
 @Suite struct SimulatedStandTests {
     private func stand(yaw: Double = 0.4, pitch: Double = 0.1) throws -> SimulatedStand {
@@ -100,7 +101,7 @@ import Tracking
         let stand = try stand()
         await stand.setSystemTracking(false)
         try await stand.setAngularVelocity(yaw: 1, pitch: 0)
-        let task = Task { try await stand.run(tick: .milliseconds(1)) }
+        let task = Task { try await stand.run(tick: .milliseconds(1), clock: ContinuousRunClock()) }
         // Wait until the loop has advanced stand time, whatever the machine's speed.
         while await stand.motionState.timestamp == 0 { await Task.yield() }
         task.cancel()

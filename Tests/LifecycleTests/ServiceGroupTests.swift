@@ -51,12 +51,13 @@ struct ServiceGroupTests {
 
     @Test("a service that throws CancellationError on its way out is no failure")
     func cancellationOnTheWayOutIsNoFailure() async throws {
-        let group = ServiceGroup([
-            Service("watchdog", ending: .runsUntilCancelled, isOnClock: false) {
-                while true { try await Task.sleep(for: .seconds(3600)) }
-            },
-            Service("trace", ending: .endsGroup, isOnClock: false) {},
-        ])
+        let group = ServiceGroup(
+            [
+                Service("watchdog", ending: .runsUntilCancelled, isOnClock: false) {
+                    while true { try await Task.sleep(for: .seconds(3600)) }
+                },
+                Service("trace", ending: .endsGroup, isOnClock: false) {},
+            ], on: ContinuousRunClock())
         #expect(try await group.run() == .finished)
     }
 
@@ -64,12 +65,14 @@ struct ServiceGroupTests {
     func cancellation() async throws {
         let started = LockedState(false)
         let task = Task {
-            try await ServiceGroup([
-                Service("server", ending: .runsUntilCancelled, isOnClock: false) {
-                    started.withLock { $0 = true }
-                    await untilCancelled()
-                }
-            ]).run()
+            try await ServiceGroup(
+                [
+                    Service("server", ending: .runsUntilCancelled, isOnClock: false) {
+                        started.withLock { $0 = true }
+                        await untilCancelled()
+                    }
+                ], on: ContinuousRunClock()
+            ).run()
         }
         while !started.withLock({ $0 }) { await Task.yield() }
         task.cancel()

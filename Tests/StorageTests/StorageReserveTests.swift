@@ -2,6 +2,7 @@ import CStorage
 import Foundation
 import Storage
 import Testing
+import Units
 
 #if canImport(Glibc)
     import Glibc
@@ -50,7 +51,7 @@ struct StorageReserveTests {
         options.syncInterval = ByteCount(64 << 10)
         let writer = try RecordingWriter(
             target: target, layout: layout, header: header, unitPrefix: prefix, unitSuffix: [],
-            options: options)
+            options: options, clock: ContinuousRunClock())
         for index in 0..<frames { #expect(writer.enqueue(payload(index)) == .queued) }
         return writer.finishWaiting()
     }
@@ -161,7 +162,7 @@ struct StorageReserveTests {
         options.queueLimit = 5000
         let writer = try RecordingWriter(
             target: recording, layout: Self.layout, header: Self.header, unitPrefix: Self.prefix,
-            unitSuffix: [], options: options)
+            unitSuffix: [], options: options, clock: ContinuousRunClock())
         var ended = 0
         for index in 0..<5000 where writer.enqueue(Self.payload(index)) == .ended { ended += 1 }
         let summary = writer.finishWaiting()
@@ -185,7 +186,8 @@ struct StorageReserveTests {
         // A frame of another size is dropped, not written.
         let writer = try RecordingWriter(
             target: GrowingFileTarget(destination: "\(directory)/other.bin"), layout: Self.layout,
-            header: Self.header, unitPrefix: Self.prefix, unitSuffix: [])
+            header: Self.header, unitPrefix: Self.prefix, unitSuffix: [],
+            clock: ContinuousRunClock())
         #expect(writer.enqueue([1, 2, 3]) == .dropped)
         #expect(writer.finishWaiting().framesDropped == 1)
         try FileManager.default.removeItem(atPath: "\(directory)/other.bin")
