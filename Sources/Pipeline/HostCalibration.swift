@@ -109,6 +109,8 @@ public struct HostCalibration: Sendable {
     /// The detector measured: the one `headroom run` will use (blob for the scene, HOG for
     /// real video by default), since its work is what the profile's `videoData` weight prices.
     public var detector: DetectorKind
+    /// The neural detector's model, found by the caller; nil for the other detectors.
+    public var personModel: PersonModel?
     /// How much the configurations' width and height were scaled to suit this host (1: as
     /// given); see ``scaled(toSecondsPerPixel:)``.
     public private(set) var resolutionScale = 1.0
@@ -127,10 +129,11 @@ public struct HostCalibration: Sendable {
         seconds: Double = 20, fitPoints: [CalibrationPoint]? = nil,
         heldOutPoints: [CalibrationPoint]? = nil,
         profileName: String = ProfileCatalog.hostProfileName, seed: UInt64 = 1,
-        detector: DetectorKind = .blob
+        detector: DetectorKind = .blob, personModel: PersonModel? = nil
     ) {
         let defaults = Self.defaultPoints(for: detector)
         self.detector = detector
+        self.personModel = personModel
         self.seconds = seconds
         self.fitPoints = fitPoints ?? defaults.fit
         self.heldOutPoints = heldOutPoints ?? defaults.heldOut
@@ -200,7 +203,7 @@ public struct HostCalibration: Sendable {
             scene: scene, width: point.width, height: point.height, pose: CameraPose())
         var stage = try TrackingStage(
             inference: InferenceSetting(stride: 1, scale: 1),
-            frameRate: point.frameRate, detector: detector)
+            frameRate: point.frameRate, detector: detector, personModel: personModel)
         var frame = Frame(camera: "probe", width: point.width, height: point.height)
         let start = CPUTime.thread()
         var frames = 0
@@ -291,7 +294,7 @@ public struct HostCalibration: Sendable {
         let consumer = ConsumerMeter(drawnCPUSeconds: { source.drawn.cpuSeconds })
         let stage = try TrackingStage(
             inference: InferenceSetting(stride: 1, scale: 1),
-            frameRate: point.frameRate, detector: detector)
+            frameRate: point.frameRate, detector: detector, personModel: personModel)
         let frames = session.videoFrames(bufferLimit: 2 * point.cameras)
         // Capture runs while the consumer takes its frames and the window measures; then
         // both stop, and capture last.

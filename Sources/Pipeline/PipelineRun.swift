@@ -165,7 +165,7 @@ public final class PipelineRun: Sendable {
         let frames = FrameLoop(
             stage: try TrackingStage(
                 inference: Self.heaviest(options), frameRate: options.trackedFrameRate,
-                detector: options.detector, records: records),
+                detector: options.detector, personModel: options.personModel, records: records),
             state: state, settings: settings,
             latenessReceiver: options.governance == .full ? pipeline : nil, footage: footage,
             stand: stand, clock: clock, recorder: recorder,

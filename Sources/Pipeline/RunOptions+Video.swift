@@ -12,12 +12,11 @@ extension RunOptions {
     /// Plays `video` instead of the synthetic scene, scored against `groundTruth`: the run
     /// lasts until the video ends (unless `keepsDuration`), the session's camera takes the
     /// video's size and frame rate (unless `keepsSession`: a session given for it), faster
-    /// for pacing `max` (4× the video's rate, 240 at most), and `detector` runs on it (by
-    /// default the neural person detector where its model is installed, else HOG:
-    /// ``DetectorKind/forVideo(environment:)``) with its own ladder
+    /// for pacing `max` (4× the video's rate, 240 at most), and `detector` runs on it (the
+    /// command line's default: ``DetectorKind/forVideo(environment:)``) with its own ladder
     /// (``choose(_:keepsPolicy:)``).
     public mutating func useVideo(
-        _ video: VideoFrameSource, groundTruth: [MOTRecord], detector: DetectorKind?,
+        _ video: VideoFrameSource, groundTruth: [MOTRecord], detector: DetectorKind,
         keepsDuration: Bool, keepsSession: Bool, keepsPolicy: Bool
     ) {
         source = .video(video, groundTruth: groundTruth)
@@ -29,9 +28,7 @@ extension RunOptions {
                 maxFrameRate: FrameRate(
                     framesPerSecond: (rate.framesPerSecond * 1000).rounded(.up) / 1000))
         }
-        choose(
-            detector ?? .forVideo(environment: ProcessInfo.processInfo.environment),
-            keepsPolicy: keepsPolicy)
+        choose(detector, keepsPolicy: keepsPolicy)
     }
 
     /// Plays the video again from its start, with a fresh decoder (`--compare`'s second

@@ -77,6 +77,9 @@ public struct RunOptions: Sendable {
     public var pressureSource: (any SampleSource)?
     /// The detector the pipeline runs.
     public var detector: DetectorKind = .blob
+    /// The neural detector's model, which the caller found (the command line, where
+    /// `person-model.sh` installs it); nil for the other detectors.
+    public var personModel: PersonModel?
     /// Where the run writes.
     public var outputs = Outputs()
     /// The run's pipeline's priority among the host governor's clients, 0–100 (a lower

@@ -31,12 +31,13 @@ struct TrackingStage {
 
     init(
         inference: InferenceSetting, frameRate: FrameRate, detector: DetectorKind = .blob,
-        records: RunRecords? = nil
+        personModel: PersonModel? = nil, records: RunRecords? = nil
     ) throws {
         self.inference = inference
         self.records = records
         follower = SubjectFollower(
-            detector: try PipelineDetector(detector, scale: inference.scale),
+            detector: try PipelineDetector(
+                detector, scale: inference.scale, personModel: personModel),
             tracker: try MultiObjectTracker(configuration: detector.trackerConfiguration),
             selector: SubjectSelector(patience: Int(frameRate.framesPerSecond / 2)))
     }

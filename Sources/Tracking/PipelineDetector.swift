@@ -100,18 +100,23 @@ public enum PipelineDetector: Detector, Sendable {
     /// The real footage's neural person detector.
     case personSSD(SSDPersonDetector)
 
-    /// A detector of `kind` at `scale`.
+    /// A detector of `kind` at `scale`; the neural detector reads `personModel`, which its
+    /// caller found (``PersonModel/installed(environment:)``): a library looks nothing up.
     ///
     /// - Throws: ``HOGUnavailableError`` when OpenCV cannot set up the HOG detector,
-    ///   ``PersonModelError`` when the neural detector's model is not installed or unreadable.
-    public init(_ kind: DetectorKind, scale: Double) throws {
+    ///   ``PersonModelError`` when the neural detector has no model or cannot read it.
+    public init(_ kind: DetectorKind, scale: Double, personModel: PersonModel? = nil) throws {
         switch kind {
         case .blob: self = .blob(BlobDetector(scale: scale))
         case .motion: self = .motion(MotionDetector(scale: scale))
         case .hog: self = .hog(try HOGDetector(scale: scale))
         case .personSSD:
-            let model = try PersonModel.installed(environment: ProcessInfo.processInfo.environment)
-            self = .personSSD(try SSDPersonDetector(model: model, scale: scale))
+            guard let personModel else {
+                throw PersonModelError(
+                    "the person detector was given no model; install it with"
+                        + " \(PersonModel.installCommand)")
+            }
+            self = .personSSD(try SSDPersonDetector(model: personModel, scale: scale))
         }
     }
 

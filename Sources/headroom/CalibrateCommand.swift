@@ -51,8 +51,10 @@ enum CalibrateCommand {
             if arguments[\.out] == nil {
                 _ = try Arguments.destination(path, as: .file, for: "--out")
             }
+            let detector = arguments[\.detector]
             let calibration = HostCalibration(
-                seconds: arguments[\.seconds], detector: arguments[\.detector])
+                seconds: arguments[\.seconds], detector: detector,
+                personModel: detector == .personSSD ? try PersonModelInput.installed() : nil)
             let display = CalibrationDisplay(isLive: isatty(STDERR_FILENO) == 1)
             var report = try await withSignalCancellation {
                 try await calibration.run { display.show($0) }

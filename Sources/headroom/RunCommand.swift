@@ -366,23 +366,16 @@ enum RunCommand {
                 pacing: clock == .virtual ? .frameByFrame : arguments[\.pace])
             options.useVideo(
                 video, groundTruth: try arguments[\.gt].map(MOTInput.readIdentities) ?? [],
-                detector: arguments[\.detector], keepsDuration: arguments[\.seconds] != nil,
+                detector: arguments[\.detector]
+                    ?? .forVideo(environment: ProcessInfo.processInfo.environment),
+                keepsDuration: arguments[\.seconds] != nil,
                 keepsSession: arguments[\.session] != nil, keepsPolicy: arguments[\.policy] != nil)
         } else {
             options.choose(arguments[\.detector] ?? .blob, keepsPolicy: true)
         }
         if arguments[\.record] != nil { options.addMovieOutput() }
-        // The neural detector's model is checked before anything starts: missing, or not the
-        // model (of another size, or one OpenCV cannot read), is bad input (exit 2), with the
-        // command that installs it.
-        if options.detector == .personSSD {
-            do throws(PersonModelError) {
-                _ = try SSDPersonDetector(
-                    model: PersonModel.installed(environment: ProcessInfo.processInfo.environment))
-            } catch {
-                throw UsageError(description: "--detector person-ssd: \(error)")
-            }
-        }
+        // The neural detector's model is found and checked before anything starts.
+        if options.detector == .personSSD { options.personModel = try PersonModelInput.installed() }
         return options
     }
 

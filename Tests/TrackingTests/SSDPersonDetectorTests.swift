@@ -70,6 +70,14 @@ struct SSDPersonDetectorTests {
         #expect(throws: PersonModelError.self) { try SSDPersonDetector(model: corrupt) }
     }
 
+    @Test("the library looks nothing up: the neural detector without a model given is an error")
+    func modelIsGiven() throws {
+        #expect(throws: PersonModelError.self) { try PipelineDetector(.personSSD, scale: 1) }
+        let model = try PersonModel.installed(environment: ProcessInfo.processInfo.environment)
+        let detector = try PipelineDetector(.personSSD, scale: 1, personModel: model)
+        #expect(detector.kind == .personSSD)
+    }
+
     @Test("a network that cannot be read at a new size is counted and named, not silent")
     func unreadableAtNewSize() throws {
         let installed = try PersonModel.installed(environment: ProcessInfo.processInfo.environment)
