@@ -30,8 +30,9 @@ public enum LaunchReportFormat: String, CaseIterable, Sendable {
     public func render(_ report: LaunchReport) -> Data {
         switch self {
         case .json:
-            // Plain value types always encode.
-            return (try? JSONEncoder.document().encode(report)) ?? Data()
+            // Plain value types always encode; should one not, the reader sees why, not an
+            // empty file.
+            return JSONEncoder.document().encodeExplainingFailure(report)
         case .csv:
             return Data(CSVReportExporter.render(report).utf8)
         case .trace:
