@@ -40,4 +40,7 @@ python3 scripts/architecture_check.py
 # No module reads a clock it was not given (scripts/clock_check.py lists where one may).
 python3 scripts/clock_check.py --self-test
 python3 scripts/clock_check.py
+# No library reads the environment (scripts/environment_check.py lists where one may).
+python3 scripts/environment_check.py --self-test
+python3 scripts/environment_check.py
 python3 scripts/doc_checks.py "$headroom" README.md docs/*.md

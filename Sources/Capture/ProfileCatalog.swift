@@ -15,19 +15,25 @@ public struct ProfileCatalog: Sendable {
     public static let hostProfileName = "host"
 
     /// A catalog of `profiles` (by default the built-in ones) and the calibrated profiles in
-    /// `calibratedDirectory` (by default ``defaultCalibratedDirectory(environment:)``).
+    /// `calibratedDirectory` (nil for none): the caller says where, a library reads no
+    /// environment.
     public init(
-        profiles: [DeviceProfile] = DeviceProfile.builtIn,
-        calibratedDirectory: String? = ProfileCatalog.defaultCalibratedDirectory()
+        profiles: [DeviceProfile] = DeviceProfile.builtIn, calibratedDirectory: String?
     ) {
         self.profiles = profiles
         self.calibratedDirectory = calibratedDirectory
     }
 
+    /// The built-in profiles and this user's calibrated ones, where `environment` says they
+    /// are (``defaultCalibratedDirectory(environment:)``): the catalog a command uses.
+    public static func user(environment: [String: String]) -> ProfileCatalog {
+        ProfileCatalog(calibratedDirectory: defaultCalibratedDirectory(environment: environment))
+    }
+
     /// `$XDG_CONFIG_HOME/headroom/profiles`, with XDG's default `~/.config` when the variable
     /// is unset or empty; `nil` when neither it nor `HOME` is set.
     public static func defaultCalibratedDirectory(
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String]
     ) -> String? {
         let base: String
         if let config = environment["XDG_CONFIG_HOME"], !config.isEmpty {

@@ -23,7 +23,8 @@ public func headroomEstimate(
     do {
         let configuration = try SessionConfiguration.decode(
             Data(bytes: session, count: strlen(session)))
-        let profile = try ProfileCatalog().profile(named: configuration.profile)
+        let profile = try ProfileCatalog.user(environment: ProcessInfo.processInfo.environment)
+            .profile(named: configuration.profile)
         estimate = HardwareCostEstimator(profile: profile).cost(of: configuration)
     } catch {
         return LastError.fail(CStatus.invalidArgument, "\(error)")

@@ -78,7 +78,7 @@ public final class PipelineRun: Sendable {
             configuration: HostGovernorConfiguration(
                 policy: options.policy, lease: options.lease,
                 processorCount: ProcessInfo.processInfo.activeProcessorCount),
-            clock: clock, catalog: ProfileCatalog(), metrics: metrics)
+            clock: clock, catalog: options.catalog, metrics: metrics)
         state = LockedState(RunState())
     }
 

@@ -77,6 +77,9 @@ public struct RunOptions: Sendable {
     public var pressureSource: (any SampleSource)?
     /// The detector the pipeline runs.
     public var detector: DetectorKind = .blob
+    /// The profiles `run --serve`'s `POST /v1/estimate` prices sessions on: the built-in ones
+    /// unless the caller adds this user's calibrated ones.
+    public var catalog = ProfileCatalog(calibratedDirectory: nil)
     /// The neural detector's model, which the caller found (the command line, where
     /// `person-model.sh` installs it); nil for the other detectors.
     public var personModel: PersonModel?

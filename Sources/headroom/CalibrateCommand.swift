@@ -40,7 +40,8 @@ enum CalibrateCommand {
             try arguments.expectNoPositionals()
             guard
                 let path = arguments[\.out]?.path
-                    ?? ProfileCatalog().calibratedPath(for: ProfileCatalog.hostProfileName)
+                    ?? ProfileCatalog.forThisUser.calibratedPath(
+                        for: ProfileCatalog.hostProfileName)
             else {
                 throw UsageError(
                     description:
@@ -219,7 +220,7 @@ struct CalibrationText {
     }
 
     private var profileReference: String {
-        path == ProfileCatalog().calibratedPath(for: report.profile.name)
+        path == ProfileCatalog.forThisUser.calibratedPath(for: report.profile.name)
             ? report.profile.name : path
     }
 

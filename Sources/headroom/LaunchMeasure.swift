@@ -103,7 +103,7 @@ enum LaunchMeasure {
                 configuration.outputs[index].isDeferredStartEnabled = false
             }
         }
-        let profile = try ProfileCatalog().profile(configuration.profile)
+        let profile = try ProfileCatalog.forThisUser.profile(configuration.profile)
         let frameSource: any FrameSource =
             try arguments[\.frames].map { try Y4MFrameSource(path: $0) }
             ?? PatternFrameSource()

@@ -33,7 +33,7 @@ enum ProfilesCommand {
                 Console.json(profile)
                 return 0
             }
-            let profiles = try ProfileCatalog().allProfiles()
+            let profiles = try ProfileCatalog.forThisUser.allProfiles()
             if arguments[\.json] {
                 Console.json(profiles)
                 return 0

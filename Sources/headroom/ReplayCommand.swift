@@ -36,7 +36,7 @@ enum ReplayCommand {
             let service = HostService(
                 configuration: HostGovernorConfiguration(
                     policy: policy, processorCount: ProcessInfo.processInfo.activeProcessorCount),
-                clock: clock, catalog: ProfileCatalog())
+                clock: clock, catalog: ProfileCatalog.forThisUser)
             var consumer = GovernorReplay(
                 pipeline: try GovernedPipeline(
                     service: service,

@@ -347,6 +347,7 @@ enum RunCommand {
             governance: arguments[\.governor])
         options.timing = clock
         options.priority = arguments[\.priority]
+        options.catalog = .forThisUser
         if let session = arguments[\.session] {
             let input = try SessionInput(path: session, profileOverride: arguments[\.profile])
             options.configuration = input.configuration

@@ -96,7 +96,7 @@ enum ServeCommand {
                 configuration: HostGovernorConfiguration(
                     lease: arguments[\.lease],
                     processorCount: ProcessInfo.processInfo.activeProcessorCount),
-                clock: ContinuousRunClock(), catalog: ProfileCatalog(), metrics: metrics)
+                clock: ContinuousRunClock(), catalog: ProfileCatalog.forThisUser, metrics: metrics)
             let listener = HTTPServerConfiguration(
                 listen: listen, connectionLimit: connectionLimit,
                 perClientConnectionLimit: perClientConnectionLimit,

@@ -25,7 +25,8 @@ struct SessionInput {
     static func profile(_ reference: String, override: Bool, file: String?) throws -> DeviceProfile
     {
         let result = Result { () throws(ConfigurationError) in
-            try ProfileCatalog().profile(reference, field: override ? "--profile" : "profile")
+            try ProfileCatalog.forThisUser.profile(
+                reference, field: override ? "--profile" : "profile")
         }
         switch result {
         case .success(let profile):

@@ -97,7 +97,7 @@ enum StorageCommand {
 
     /// The write rate `calibrate` stored in the host profile, if it did.
     private static var measuredWriteRate: DataRate? {
-        (try? ProfileCatalog().profile(ProfileCatalog.hostProfileName))?.storageWriteRate
+        (try? ProfileCatalog.forThisUser.profile(ProfileCatalog.hostProfileName))?.storageWriteRate
     }
 
     /// Opens the reserve at `directory`, telling stderr what it recovered.

@@ -11,7 +11,7 @@ func smallSession(
     let format = CameraFormat(width: 64, height: 48, maxFrameRate: 200, pixelFormat: .nv12)
     let configuration = SessionConfiguration(
         cameras: [CameraConfiguration(id: "back", format: format)], outputs: outputs)
-    let profile = try ProfileCatalog().profile("generic-x86_64")
+    let profile = try ProfileCatalog(calibratedDirectory: nil).profile("generic-x86_64")
     let session = CaptureSession(
         configuration: configuration, estimator: HardwareCostEstimator(profile: profile),
         ringCapacity: ringCapacity, clock: ContinuousRunClock())
@@ -139,7 +139,7 @@ let deferredPhotoAndMovie = [
 
 @Test func sessionMisuseFailsWithErrorsThatSayWhatToDo() async throws {
     let format = CameraFormat(width: 64, height: 48, maxFrameRate: 30)
-    let profile = try ProfileCatalog().profile("generic-x86_64")
+    let profile = try ProfileCatalog(calibratedDirectory: nil).profile("generic-x86_64")
     let uncommitted = CaptureSession(
         configuration: SessionConfiguration(
             cameras: [CameraConfiguration(id: "a", format: format)], outputs: []),

@@ -12,7 +12,7 @@ struct ProfileAndSessionTests {
 
     @Test("built-in profiles are found by name and every number has a source")
     func builtInProfiles() throws {
-        let catalog = ProfileCatalog()
+        let catalog = ProfileCatalog(calibratedDirectory: nil)
         for name in ["generic-x86_64", "raspberry-pi-5", "jetson-orin-nx"] {
             let profile = try catalog.profile(name)
             #expect(!profile.sensors.isEmpty)
@@ -25,7 +25,7 @@ struct ProfileAndSessionTests {
     @Test("an unknown profile names the field and lists the known ones")
     func unknownProfile() throws {
         let error = try #require(throws: ConfigurationError.self) {
-            try ProfileCatalog().profile("pi-zero")
+            try ProfileCatalog(calibratedDirectory: nil).profile("pi-zero")
         }
         #expect(error.path == "profile")
         #expect(error.problem.contains("raspberry-pi-5"))
@@ -41,13 +41,13 @@ struct ProfileAndSessionTests {
         let encoder = JSONEncoder()
         let path = directory.appendingPathComponent("board.json").path
         try AtomicFile.write(encoder.encode(profile), to: path)
-        #expect(try ProfileCatalog().profile(path) == profile)
+        #expect(try ProfileCatalog(calibratedDirectory: nil).profile(path) == profile)
 
         let bad = String(decoding: try encoder.encode(profile), as: UTF8.self)
             .replacingOccurrences(of: "\"cameraPorts\":2", with: "\"cameraPorts\":0")
         try AtomicFile.write(bad, to: path)
         let error = try #require(throws: ConfigurationError.self) {
-            try ProfileCatalog().profile(path)
+            try ProfileCatalog(calibratedDirectory: nil).profile(path)
         }
         #expect(error.file == path)
         #expect(error.path == "cameraPorts")
@@ -125,7 +125,7 @@ struct ProfileAndSessionTests {
         for (file, fits) in expectations {
             let path = Self.root.appendingPathComponent("examples/sessions/\(file)").path
             let session = try SessionConfiguration.load(from: path)
-            let profile = try ProfileCatalog().profile(session.profile)
+            let profile = try ProfileCatalog(calibratedDirectory: nil).profile(session.profile)
             #expect(
                 HardwareCostEstimator(profile: profile).cost(of: session).fits == fits, "\(file)")
         }

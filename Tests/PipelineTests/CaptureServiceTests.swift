@@ -23,7 +23,7 @@ struct CaptureServiceTests {
             configuration: SessionConfiguration(
                 cameras: [CameraConfiguration(id: "cam", format: format)], outputs: outputs),
             estimator: HardwareCostEstimator(
-                profile: try ProfileCatalog().profile("generic-x86_64")),
+                profile: try ProfileCatalog(calibratedDirectory: nil).profile("generic-x86_64")),
             storageDirectory: storage, clock: clock)
         session.beginConfiguration()
         try session.commitConfiguration()

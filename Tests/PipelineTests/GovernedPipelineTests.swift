@@ -229,7 +229,7 @@ struct GovernedRun {
         pipeline = try GovernedPipeline(
             service: HostService(
                 configuration: HostGovernorConfiguration(policy: policy, processorCount: 2),
-                clock: clock, catalog: ProfileCatalog()),
+                clock: clock, catalog: ProfileCatalog(calibratedDirectory: nil)),
             costModel: SystemPressureCost(
                 estimator: HardwareCostEstimator(profile: .genericDesktop), configuration: session),
             qualityTable: table)

@@ -1,0 +1,11 @@
+import Capture
+import Foundation
+
+extension ProfileCatalog {
+    /// The built-in profiles and this user's calibrated ones (`$XDG_CONFIG_HOME` or
+    /// `~/.config`): the catalog every command prices on. The command line reads the
+    /// environment; the libraries are given the catalog.
+    static var forThisUser: ProfileCatalog {
+        .user(environment: ProcessInfo.processInfo.environment)
+    }
+}
