@@ -6,18 +6,30 @@ import Reports
 
 /// `headroom launch report|history|compare|measure`: launch reports and the launch history.
 enum LaunchCommand {
-    /// The subcommands and the options each accepts.
-    static let subcommands: [String: Set<String>] = [
-        "report": ["--db", "--format", "--out", "--from", "--out-dir"],
-        "import": ["--db", "--label", "--pid"],
-        "history": ["--db", "--runs", "--label", "--json", "--check"],
-        "compare": ["--db", "--json", "--alpha", "--min-change"],
-        "measure": [
-            "--db", "--session", "--runs", "--no-deferred", "--label", "--json", "--out-dir",
-            "--frames", "--ready", "--timeout", "--output",
-        ],
-        LaunchMeasure.runOnceName: ["--session", "--no-deferred", "--label", "--frames"],
-    ]
+    /// The subcommands, each with the options it accepts: declarations of ``Options``, so a
+    /// name cannot drift from the option it stands for.
+    enum Subcommand: String, CaseIterable {
+        case report, history, compare, measure
+        case importReports = "import"
+        /// One launch of `measure`'s, in a fresh process (``LaunchMeasure/runOnceName``).
+        case runOnce = "run-once"
+
+        /// The options `launch SUBCOMMAND` accepts.
+        func options(_ all: Options) -> [any OptionDeclaration] {
+            switch self {
+            case .report: [all.db, all.format, all.out, all.from, all.outDir]
+            case .importReports: [all.db, all.label, all.pid]
+            case .history: [all.db, all.runs, all.label, all.json, all.check]
+            case .compare: [all.db, all.json, all.alpha, all.minChange]
+            case .measure:
+                [
+                    all.db, all.session, all.runs, all.noDeferred, all.label, all.json,
+                    all.outDir, all.frames, all.ready, all.timeout, all.output,
+                ]
+            case .runOnce: [all.session, all.noDeferred, all.label, all.frames]
+            }
+        }
+    }
 
     static let command = Command(
         name: "launch",
@@ -77,23 +89,23 @@ enum LaunchCommand {
             """,
         options: Options.self,
         run: { arguments in
-            let (name, rest) = try subcommand(arguments)
-            switch name {
-            case "report": return try report(arguments, rest)
-            case "import": return try importReports(arguments, rest)
-            case "history": return try LaunchHistoryText.history(arguments, rest)
-            case "compare": return try LaunchHistoryText.compare(arguments, rest)
-            case "measure":
+            let (subcommand, rest) = try subcommand(arguments)
+            switch subcommand {
+            case .report: return try report(arguments, rest)
+            case .importReports: return try importReports(arguments, rest)
+            case .history: return try LaunchHistoryText.history(arguments, rest)
+            case .compare: return try LaunchHistoryText.compare(arguments, rest)
+            case .measure:
                 if let command = arguments.afterSeparator {
                     return try await ProgramLaunchMeasure.measure(arguments, command: command)
                 }
                 return try await LaunchMeasure.measure(arguments, rest)
-            default: return try await LaunchMeasure.runOnce(arguments, rest)
+            case .runOnce: return try await LaunchMeasure.runOnce(arguments, rest)
             }
         })
 
-    /// `headroom launch`'s options, shared by its subcommands (``subcommands`` says which
-    /// subcommand takes which).
+    /// `headroom launch`'s options, shared by its subcommands (``Subcommand/options(_:)`` says
+    /// which subcommand takes which).
     struct Options: CommandOptions {
         let db = Option<String?>.path("--db", "PATH", "the history database")
         let format = Option<LaunchReportFormat>.choice("--format", "report format", default: .json)
@@ -136,32 +148,31 @@ enum LaunchCommand {
     }
 
     /// The subcommand named first and its operands, every rule between the options checked
-    /// before any work: each option given applies to the subcommand (``subcommands``),
+    /// before any work: each option given applies to the subcommand (``Subcommand``),
     /// `measure`'s to what it measures (a session or a command), `report`'s `--out-dir` not
     /// with `--out` or `--from`.
     private static func subcommand(_ arguments: Parsed<Options>) throws(UsageError)
-        -> (name: String, rest: [String])
+        -> (subcommand: Subcommand, rest: [String])
     {
-        guard let name = arguments.positionals.first, let allowed = subcommands[name] else {
+        guard let name = arguments.positionals.first, let subcommand = Subcommand(rawValue: name)
+        else {
             throw UsageError(
                 description:
                     "expected a subcommand: report, history, compare, measure or import"
                     + (arguments.positionals.first.map { ", got \"\($0)\"" } ?? ""))
         }
-        assert(
-            Set(subcommands.values.joined()).isSubset(of: Options.declarations.map(\.spec.name)),
-            "launch's subcommands name an option it does not declare")
+        let allowed = Set(subcommand.options(Options()).map(\.spec.name))
         let given = arguments.givenNames
         if let option = given.first(where: { !allowed.contains($0) }) {
             throw UsageError(description: "\(option) does not apply to `launch \(name)`")
         }
         let rest = Array(arguments.positionals.dropFirst())
-        if name == "report", arguments[\.outDir] != nil,
+        if subcommand == .report, arguments[\.outDir] != nil,
             arguments[\.out] != nil || arguments[\.from] != nil
         {
             throw UsageError(description: "--out-dir writes runs of the history; drop --out/--from")
         }
-        if name == "measure", let command = arguments.afterSeparator {
+        if subcommand == .measure, let command = arguments.afterSeparator {
             guard !command.isEmpty, rest.count == command.count else {
                 throw UsageError(
                     description: command.isEmpty
@@ -173,12 +184,12 @@ enum LaunchCommand {
                     description: "\(option) measures Headroom's own session;"
                         + " drop it or the command")
             }
-        } else if name == "measure" {
+        } else if subcommand == .measure {
             for option in ProgramLaunchMeasure.programOptions where given.contains(option) {
                 throw UsageError(description: "\(option): only with a command (-- CMD ARGS...)")
             }
         }
-        return (name, rest)
+        return (subcommand, rest)
     }
 
     /// Adds JSON reports (from `report --format json`, `measure --out-dir`, another machine)

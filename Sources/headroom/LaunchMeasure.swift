@@ -10,7 +10,7 @@ import Units
 /// each launch is the hidden `headroom launch run-once`, which prints its report as JSON.
 enum LaunchMeasure {
     /// The hidden subcommand a measured launch runs.
-    static let runOnceName = "run-once"
+    static let runOnceName = LaunchCommand.Subcommand.runOnce.rawValue
 
     /// The session measured when none is given: the shipped
     /// `examples/sessions/launch-photo-movie.json`.

@@ -4,10 +4,20 @@ import Storage
 
 /// `headroom storage status|allocate|release|replenish`: the pro video storage reserve.
 enum StorageCommand {
-    /// The subcommands and the options each accepts besides `--storage` and `--json`.
-    static let subcommands: [String: Set<String>] = [
-        "status": ["--destination"], "allocate": [], "release": [], "replenish": [],
-    ]
+    /// The subcommands; every one takes `--storage` and `--json`, `status` `--destination` too.
+    enum Subcommand: String, CaseIterable {
+        case status, allocate, release, replenish
+
+        /// What the progress line says it is doing (only allocating and replenishing show
+        /// one).
+        var progressVerb: String {
+            switch self {
+            case .allocate: "allocating"
+            case .replenish: "replenishing"
+            case .status, .release: rawValue
+            }
+        }
+    }
 
     /// The option every command that records takes.
     static let storageOption = Option<String?>.path(
@@ -38,29 +48,32 @@ enum StorageCommand {
             """,
         options: Options.self,
         run: { arguments in
-            guard let name = arguments.positionals.first, let allowed = subcommands[name] else {
+            guard let name = arguments.positionals.first,
+                let subcommand = Subcommand(rawValue: name)
+            else {
                 throw UsageError(
                     description: "expected a subcommand: status, allocate, release or replenish"
                         + (arguments.positionals.first.map { ", got \"\($0)\"" } ?? ""))
             }
-            let option = arguments.name(\.destination)
-            if arguments.isGiven(\.destination), !allowed.contains(option) {
-                throw UsageError(description: "\(option) does not apply to `storage \(name)`")
+            if arguments.isGiven(\.destination), subcommand != .status {
+                throw UsageError(
+                    description:
+                        "\(arguments.name(\.destination)) does not apply to `storage \(name)`")
             }
             let operands = Array(arguments.positionals.dropFirst())
-            let size = try name == "allocate" ? parseSize(operands) : nil
-            if name != "allocate", let extra = operands.first {
+            let size = try subcommand == .allocate ? parseSize(operands) : nil
+            if subcommand != .allocate, let extra = operands.first {
                 throw UsageError(description: "unexpected argument \"\(extra)\" after \(name)")
             }
             let directory = arguments[\.storage] ?? defaultDirectory
             do {
                 let reserve = try open(directory)
-                let progress = Progress(verb: progressVerb[name] ?? name)
-                switch name {
-                case "allocate": try reserve.allocate(size!, progress: progress.show)
-                case "release": try reserve.release()
-                case "replenish": try reserve.replenish(progress: progress.show)
-                default: break
+                let progress = Progress(verb: subcommand.progressVerb)
+                switch subcommand {
+                case .allocate: try reserve.allocate(size!, progress: progress.show)
+                case .release: try reserve.release()
+                case .replenish: try reserve.replenish(progress: progress.show)
+                case .status: break
                 }
                 progress.finish()
                 var status = try reserve.status(destination: arguments[\.destination])
@@ -73,7 +86,7 @@ enum StorageCommand {
                 return 0
             } catch let error as StorageError {
                 if error.isUsageError { throw UsageError(description: error.description) }
-                if case .notSupported = error, name == "status", !arguments[\.json] {
+                if case .notSupported = error, subcommand == .status, !arguments[\.json] {
                     Console.out("reserve      \(directory)\nsupported    no: \(error)")
                     return 1
                 }
@@ -106,10 +119,6 @@ enum StorageCommand {
         for recovery in reserve.recovered { Console.error("headroom: \(recovery)") }
         return reserve
     }
-
-    private static let progressVerb = [
-        "allocate": "allocating", "replenish": "replenishing",
-    ]
 
     /// The one SIZE operand of `allocate`.
     private static func parseSize(_ operands: [String]) throws(UsageError) -> ByteCount {
