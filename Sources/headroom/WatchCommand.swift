@@ -29,19 +29,20 @@ enum WatchCommand {
                 interval: arguments[\.interval], clock: ContinuousRunClock(),
                 triggers: input.triggers(trace: nil))
             let readings = observer.readings()
-            let task = Task { await observer.run() }
             let json = arguments[\.json]
             let everyReading = Console.isTerminal && !arguments[\.changes]
             // SIGINT or SIGTERM ends the watch cleanly (exit 130 or 143); so does the reader
-            // of a pipe going away (`watch | head -1`), noticed at the next sample.
+            // of a pipe going away (`watch | head -1`), noticed at the next sample. The observer
+            // runs in a child task, stopped and awaited once the readings are printed.
             let stop = StopSignal()
-            defer { task.cancel() }
             try await withSignalCancellation(stop) {
-                try await printReadings(
-                    readings, limit: limit, json: json, everyReading: everyReading)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { await observer.run() }
+                    defer { group.cancelAll() }
+                    try await printReadings(
+                        readings, limit: limit, json: json, everyReading: everyReading)
+                }
             }
-            task.cancel()
-            await task.value
             return stop.exitCode ?? 0
         })
 
