@@ -11,6 +11,16 @@ public struct Service: Sendable {
         case runsUntilCancelled
     }
 
+    /// How a service is stopped when its group ends.
+    public enum Shutdown: Sendable {
+        /// Its task is cancelled, with every other service's.
+        case onCancellation
+        /// `stop` is called once every other service has returned: a sink — a writer — that
+        /// must take everything the others give it, then flush. Its body does not end on
+        /// cancellation (``ThreadedWork/service`` is one).
+        case afterOthers(stop: @Sendable () -> Void)
+    }
+
     /// A short name for people: `capture`, `governor`, `http`.
     public var name: String
     /// What the body's return means.
@@ -19,6 +29,8 @@ public struct Service: Sendable {
     /// body waits on it); one that waits on something else (a video's end, a socket, other
     /// participants) must say no.
     public var isOnClock: Bool
+    /// How it is stopped when the group ends.
+    public var shutdown: Shutdown
     /// The work: returns when done or cancelled; a throw (other than cancellation) is the
     /// group's failure.
     public var body: @Sendable () async throws -> Void
@@ -26,11 +38,12 @@ public struct Service: Sendable {
     /// A service named `name`.
     public init(
         _ name: String, ending: Ending, isOnClock: Bool = true,
-        body: @escaping @Sendable () async throws -> Void
+        shutdown: Shutdown = .onCancellation, body: @escaping @Sendable () async throws -> Void
     ) {
         self.name = name
         self.ending = ending
         self.isOnClock = isOnClock
+        self.shutdown = shutdown
         self.body = body
     }
 

@@ -1,5 +1,6 @@
 import Capture
 import Foundation
+import Lifecycle
 import Locking
 import Storage
 import Telemetry
@@ -30,9 +31,9 @@ public struct RecordingReport: Hashable, Codable, Sendable {
 
 /// The run's movie output: every frame the pipeline sees, in colour when it has it, recorded
 /// as Y4M by a ``RecordingWriter`` — into the reserve when the output `usesProVideoStorage`,
-/// else into a file growing beside the destination. The frame loop only enqueues; when the
-/// recording ends (the run ends, or the reserve fills), the reserve is replenished on a thread
-/// of its own.
+/// else into a file growing beside the destination. The frame loop only enqueues; the writer's
+/// loop is a service of the run's group (``service``), stopped once the rest of the run has
+/// returned, and when the recording ends the reserve is replenished on the same thread.
 final class MovieRecorder: Sendable {
     private let writer: RecordingWriter
     private let reserve: StorageReserve?
@@ -40,10 +41,18 @@ final class MovieRecorder: Sendable {
     /// The colour written after a grey frame's luma, made once.
     private let neutralChroma: [UInt8]
     private let metrics: HeadroomMetrics
-    /// Dropped frames already published, and the replenishment once it is done.
-    private let state = LockedState<(published: Int64, replenished: ByteCount?, problem: String?)>(
-        (0, nil, nil))
-    private let replenished = DispatchSemaphore(value: 0)
+    /// Dropped frames already published.
+    private let published = LockedState<Int64>(0)
+    /// The writer's loop, then the replenishment.
+    private let writing: ThreadedWork<Ending>
+
+    /// How the writer's thread ended: the recording's summary, the bytes put back into the
+    /// reserve, and what went wrong there.
+    private struct Ending: Sendable {
+        var summary: RecordingWriter.Summary
+        var replenished = ByteCount.zero
+        var problem: String?
+    }
 
     /// Starts recording `camera`'s frames to `destination`, through the reserve in
     /// `storageDirectory` when the output uses pro video storage.
@@ -71,30 +80,29 @@ final class MovieRecorder: Sendable {
             target = try GrowingFileTarget(destination: destination)
             reserve = nil
         }
-        let reserve = reserve
-        let state = state
-        let replenished = replenished
-        writer = try RecordingWriter(
+        let writer = try RecordingWriter(
             target: target, layout: format.layout, header: format.header,
             unitPrefix: MovieFormat.framePrefix, unitSuffix: [],
-            onWrite: { metrics.recordStorageWrite(seconds: $0) },
-            onEnd: { _ in
-                guard let reserve else {
-                    replenished.signal()
-                    return
+            onWrite: { metrics.recordStorageWrite(seconds: $0) }, clock: ContinuousRunClock())
+        self.writer = writer
+        let reserve = reserve
+        writing = ThreadedWork(
+            "recording",
+            work: {
+                var ending = Ending(summary: writer.writeQueued())
+                guard let reserve else { return ending }
+                do {
+                    ending.replenished = try reserve.replenish()
+                } catch {
+                    ending.problem = "the reserve was not replenished: \(error)"
                 }
-                Thread.detachNewThread {
-                    do {
-                        let added = try reserve.replenish()
-                        state.withLock { $0.replenished = added }
-                    } catch {
-                        state.withLock { $0.problem = "the reserve was not replenished: \(error)" }
-                    }
-                    replenished.signal()
-                }
-            }, clock: ContinuousRunClock())
+                return ending
+            }, stop: writer.endWriting)
         publish()
     }
+
+    /// The writer's loop as a service of the run's group, stopped after the others.
+    var service: Service { writing.service }
 
     /// Queues `frame` for the writer — its luma, then its colour (``Frame/chroma``), or
     /// neutral colour for a grey frame; never waits for the disk.
@@ -106,42 +114,35 @@ final class MovieRecorder: Sendable {
     /// Publishes the remaining capacity and newly dropped frames.
     func publish() {
         let summary = writer.summary
-        let newlyDropped = state.withLock { state in
-            defer { state.published = summary.framesDropped }
-            return summary.framesDropped - state.published
+        let newlyDropped = published.withLock { published in
+            defer { published = summary.framesDropped }
+            return summary.framesDropped - published
         }
         metrics.publishRecording(
             remainingBytes: summary.remainingBytes?.bytes, newlyDropped: newlyDropped)
     }
 
-    /// Ends the recording (the queued frames are written, the file finished and moved), waits
-    /// for the reserve's replenishment, and reports.
+    /// Ends the recording (the queued frames are written, the file finished and moved, the
+    /// reserve replenished) — at once when the service has run — and reports.
     func finish() async -> RecordingReport {
-        let summary = await writer.finish()
-        let replenished = replenished
-        await BlockingWork.run { replenished.wait() }
+        let ending = await writing.finish()
+        let summary = ending.summary
+        var problems = [summary.problem, ending.problem]
         publish()
         if let reserve {
             do {
                 metrics.publishRecording(
                     remainingBytes: try reserve.status().remainingBytes.bytes, newlyDropped: 0)
             } catch {
-                state.withLock { state in
-                    state.problem = [
-                        state.problem, "the reserve's remaining space is unknown: \(error)",
-                    ]
-                    .compactMap { $0 }.joined(separator: "; ")
-                }
+                problems.append("the reserve's remaining space is unknown: \(error)")
             }
         }
-        let (added, problem) = state.withLock { ($0.replenished ?? .zero, $0.problem) }
         return RecordingReport(
             path: summary.path, usesProVideoStorage: reserve != nil, frames: summary.frames,
             bytes: summary.bytes, framesDropped: summary.framesDropped,
             endReason: summary.endReason ?? .finished,
-            problem: [summary.problem, problem].compactMap { $0 }.joined(separator: "; ")
-                .nilIfEmpty,
-            replenishedBytes: added, dataRate: format.dataRate)
+            problem: problems.compactMap { $0 }.joined(separator: "; ").nilIfEmpty,
+            replenishedBytes: ending.replenished, dataRate: format.dataRate)
     }
 }
 

@@ -95,10 +95,12 @@ public final class PipelineRun: Sendable {
     /// (``CaptureService``: the session's camera loop, the frame loop in it, ``FrameLoop``),
     /// the pressure observer (`PressureObserver`, as `serve`'s) whose readings go to the
     /// governor (``RunGovernance``), the progress sampler (``ProgressSampler``), the stand's motors, the
-    /// run's timer and, for a video, its end, and the `extra` services given (`run --serve`'s
-    /// HTTP server, which ends with the run). The first to end the run — a failure, or
-    /// cancellation (SIGINT or SIGTERM in `headroom run`) — stops the others; then the
-    /// recorder and annotator finish, whatever happened, and the summary covers what ran
+    /// run's timer and, for a video, its end, the `extra` services given (`run --serve`'s
+    /// HTTP server, which ends with the run), and the writers of the recording and the
+    /// annotated video (``MovieRecorder``, ``AnnotationWriter``: threads of their own, stopped
+    /// once the rest have returned, so they write every frame given them). The first to end
+    /// the run — a failure, or cancellation (SIGINT or SIGTERM in `headroom run`) — stops the
+    /// others; the writers finish whatever happened, and the summary covers what ran
     /// (marked ``RunSummary/wasInterrupted`` when cancelled, with ``RunSummary/failure``
     /// when a service failed).
     ///
@@ -160,7 +162,9 @@ public final class PipelineRun: Sendable {
         let annotator = try options.outputs.annotation.map {
             try AnnotationWriter(
                 path: $0, width: camera.format.width, height: camera.format.height,
-                frameRate: camera.frameRate)
+                frameRate: camera.frameRate,
+                stillsDirectory: options.outputs.reportDirectory
+                    ?? URL(fileURLWithPath: $0).deletingLastPathComponent().path)
         }
         let frames = FrameLoop(
             stage: try TrackingStage(
@@ -178,6 +182,7 @@ public final class PipelineRun: Sendable {
                 clock: clock, start: start, capture: capture, stand: stand,
                 pressure: pressure, pipeline: pipeline, settings: settings,
                 costModel: costModel, recorder: recorder, progress: progress) + extra
+            + [recorder?.service, annotator?.service].compactMap { $0 }
 
         // The run's time ends with the video, in the thread that finds its end: on virtual
         // time nothing happens after that instant, however late the group hears of it.
@@ -204,10 +209,7 @@ public final class PipelineRun: Sendable {
         if let video = options.video { await BlockingWork.run { video.close() } }
         session.consumeVideoFrames(with: nil)
         let recording = await recorder?.finish()
-        let annotation = await annotator?.finish(
-            stillsInto: options.outputs.reportDirectory
-                ?? URL(fileURLWithPath: options.outputs.annotation ?? ".")
-                .deletingLastPathComponent().path)
+        let annotation = await annotator?.finish()
 
         var result = summary(
             estimate: estimate, stage: frames.trackingStage, isSimulated: pressure.isSimulated,

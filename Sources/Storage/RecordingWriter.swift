@@ -7,8 +7,9 @@ import Units
 #endif
 
 /// Writes a recording on a thread of its own, so the frame loop that feeds it never waits for
-/// the disk: ``enqueue(_:)`` only queues (a full queue drops the frame and counts it), the
-/// writer thread writes each unit with one `writev`, keeps its dirty pages within a budget
+/// the disk: ``enqueue(_:)`` only queues (a full queue drops the frame and counts it), and
+/// ``writeQueued()``, the writer thread's loop (its owner runs it as a service, `ThreadedWork`),
+/// writes each unit with one `writev`, keeps its dirty pages within a budget
 /// (``Options/dirtyBudget``, see `WritebackPacer`) so the kernel never holds a large backlog,
 /// asks its ``RecordingTarget`` for space ahead of the writes, and at the end finishes the file
 /// (cut to its length, flushed, moved to its destination).
@@ -74,7 +75,7 @@ public final class RecordingWriter: Sendable {
     private let queue: BoundedQueue<[[UInt8]]>
     private let state: LockedState<Summary>
     private let payloadBytes: Int
-    private let done = DispatchSemaphore(value: 0)
+    private let loop: WriterLoop
 
     /// Starts a recording into `target`: writes `header` now (so even a recording without
     /// frames is a valid file), then each enqueued payload framed by `unitPrefix` and
@@ -86,9 +87,7 @@ public final class RecordingWriter: Sendable {
     public init(
         target: any RecordingTarget, layout: RecordingLayout, header: [UInt8],
         unitPrefix: [UInt8], unitSuffix: [UInt8], options: Options = Options(),
-        onWrite: @escaping @Sendable (Double) -> Void = { _ in },
-        onEnd: @escaping @Sendable (Summary) -> Void = { _ in },
-        clock: any RunClock
+        onWrite: @escaping @Sendable (Double) -> Void = { _ in }, clock: any RunClock
     ) throws(StorageError) {
         queue = BoundedQueue(limit: options.queueLimit)
         state = LockedState(Summary(path: target.destination))
@@ -98,18 +97,10 @@ public final class RecordingWriter: Sendable {
             throw SystemCalls.failure(target.destination, "write the recording's header")
         }
         payloadBytes = Int(layout.unitBytes) - unitPrefix.count - unitSuffix.count
-        let loop = WriterLoop(
+        loop = WriterLoop(
             target: target, layout: layout, prefix: unitPrefix, suffix: unitSuffix,
             options: options, onWrite: onWrite, clock: clock)
-        let queue = queue
-        let state = state
-        let done = done
         state.withLock { $0.bytes = ByteCount(layout.headerBytes) }
-        Thread.detachNewThread {
-            let summary = loop.run(queue: queue, state: state)
-            onEnd(summary)
-            done.signal()
-        }
     }
 
     /// Queues one unit's payload for the writer; never blocks. A payload of another length
@@ -133,18 +124,17 @@ public final class RecordingWriter: Sendable {
     /// The recording so far.
     public var summary: Summary { state.withLock { $0 } }
 
-    /// Ends the recording: the queued units are written, then the file is finished. Blocks
-    /// the calling thread until it is; returns the final summary.
-    public func finishWaiting() -> Summary {
-        queue.close()
-        done.wait()
-        done.signal()
-        return summary
+    /// The writer thread's loop: writes each queued unit as it comes, until ``endWriting()``
+    /// has been called and the queue is drained (or the space runs out, or a write fails),
+    /// then finishes the file (cut to its length, flushed, moved to its destination). Blocks
+    /// the calling thread throughout; returns the final summary. Run it once.
+    public func writeQueued() -> Summary {
+        loop.run(queue: queue, state: state)
     }
 
-    /// Ends the recording without blocking a Swift concurrency thread.
-    public func finish() async -> Summary {
-        await BlockingWork.run { self.finishWaiting() }
+    /// Refuses further units; ``writeQueued()`` writes those queued, then finishes the file.
+    public func endWriting() {
+        queue.close()
     }
 
     /// Writes `parts` with one `writev` (more only after a short write), the way the writer

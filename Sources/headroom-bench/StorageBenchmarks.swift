@@ -2,6 +2,7 @@ import CStorage
 import Capture
 import Foundation
 import LaunchTiming
+import Lifecycle
 import Locking
 import Storage
 import Units
@@ -142,6 +143,8 @@ struct StorageBenchmark {
             unitPrefix: MovieFormat.framePrefix, unitSuffix: format.neutralChroma,
             onWrite: { seconds in writes.withLock { $0.append(seconds) } },
             clock: ContinuousRunClock())
+        let writing = ThreadedWork("recording", work: writer.writeQueued, stop: writer.endWriting)
+        writing.start()
         var stalls: [Double] = []
         var late = 0
         pace(frames: frames, frameRate: frameRate, dropped: &late) { index in
@@ -149,7 +152,7 @@ struct StorageBenchmark {
             _ = writer.enqueue(luma[index % luma.count])
             stalls.append(MonotonicClock.now().seconds(since: start))
         }
-        let summary = writer.finishWaiting()
+        let summary = writing.finishWaiting()
         let descriptor = open(summary.path, O_RDONLY | O_CLOEXEC)
         defer {
             close(descriptor)

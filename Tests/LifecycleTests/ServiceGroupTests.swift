@@ -88,4 +88,55 @@ struct ServiceGroupTests {
         }
         #expect(await task.value)
     }
+
+    @Test(
+        "a writer's thread is stopped only once the others have returned, and takes all they gave it",
+        arguments: [false, true])
+    func writerStopsAfterOthers(cancelled: Bool) async throws {
+        let queue = BoundedQueue<Int>(limit: 1000)
+        let writing = ThreadedWork(
+            "writer",
+            work: {
+                var taken: [Int] = []
+                while let value = queue.take() { taken.append(value) }
+                return taken
+            }, stop: queue.close)
+        // Cancelled, on real time (a virtual clock would reach the timer's end at once).
+        let clock: any RunClock = cancelled ? ContinuousRunClock() : VirtualRunClock()
+        let produced = LockedState(0)
+        let group = ServiceGroup(
+            [
+                writing.service,
+                // Gives the writer five values, one a period, and its last on the way out.
+                Service("producer", ending: .runsUntilCancelled) {
+                    defer { #expect(queue.offer(-1)) }
+                    for next in 0..<5 {
+                        #expect(queue.offer(next))
+                        produced.withLock { $0 += 1 }
+                        try await clock.sleep(for: .milliseconds(cancelled ? 10 : 1000))
+                    }
+                    try await clock.sleep(for: .seconds(3600))
+                },
+                Service("timer", ending: .endsGroup) {
+                    try await clock.sleep(for: .milliseconds(cancelled ? 3_600_000 : 3500))
+                },
+            ], on: clock)
+        let task = Task { try await group.run() }
+        if cancelled {
+            while produced.withLock({ $0 }) < 3 { await Task.yield() }
+            task.cancel()
+        }
+        #expect(try await task.value == (cancelled ? .cancelled : .finished))
+        let taken = await writing.finish()
+        let count = produced.withLock { $0 }
+        #expect(taken == Array(0..<count) + [-1])
+        if !cancelled { #expect(count == 4) }
+    }
+
+    @Test("threaded work that never ran as a service runs when finished")
+    func finishedWithoutGroup() async {
+        let writing = ThreadedWork("writer", work: { 42 }, stop: {})
+        #expect(await writing.finish() == 42)
+        #expect(writing.finishWaiting() == 42)
+    }
 }

@@ -53,7 +53,8 @@ struct StorageReserveTests {
             target: target, layout: layout, header: header, unitPrefix: prefix, unitSuffix: [],
             options: options, clock: ContinuousRunClock())
         for index in 0..<frames { #expect(writer.enqueue(payload(index)) == .queued) }
-        return writer.finishWaiting()
+        writer.endWriting()
+        return writer.writeQueued()
     }
 
     @Test("allocate: real blocks equal the capacity, in segments; status says so", arguments: roots)
@@ -163,9 +164,9 @@ struct StorageReserveTests {
         let writer = try RecordingWriter(
             target: recording, layout: Self.layout, header: Self.header, unitPrefix: Self.prefix,
             unitSuffix: [], options: options, clock: ContinuousRunClock())
-        var ended = 0
-        for index in 0..<5000 where writer.enqueue(Self.payload(index)) == .ended { ended += 1 }
-        let summary = writer.finishWaiting()
+        for index in 0..<5000 { #expect(writer.enqueue(Self.payload(index)) == .queued) }
+        writer.endWriting()
+        let summary = writer.writeQueued()
         #expect(summary.endReason == .notEnoughSpace)
         let frames = Int(summary.frames)
         #expect(frames > 2000 && frames < 2100)  // 2 MiB of 1000-byte frames
@@ -189,7 +190,8 @@ struct StorageReserveTests {
             header: Self.header, unitPrefix: Self.prefix, unitSuffix: [],
             clock: ContinuousRunClock())
         #expect(writer.enqueue([1, 2, 3]) == .dropped)
-        #expect(writer.finishWaiting().framesDropped == 1)
+        writer.endWriting()
+        #expect(writer.writeQueued().framesDropped == 1)
         try FileManager.default.removeItem(atPath: "\(directory)/other.bin")
         #expect(summary.endReason == .finished && summary.remainingBytes == nil)
         #expect(
