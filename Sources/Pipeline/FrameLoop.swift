@@ -30,7 +30,9 @@ final class FrameLoop: Sendable {
 
     private let stage: LockedState<(stage: TrackingStage, position: Position)>
     private let state: LockedState<RunState>
-    private let settings: RunSettings
+    /// The settings the loop works at: the frame rate its lateness is judged by, and the
+    /// inference it hands the stage. Set by ``apply(_:)``, read at each frame.
+    private let knobs: LockedState<PipelineSettings>
     /// The pipeline the loop tells its lateness; nil when the run does not shed for it.
     private let latenessReceiver: GovernedPipeline?
     private let footage: Footage
@@ -42,10 +44,10 @@ final class FrameLoop: Sendable {
     private let videoFrameRate: FrameRate?
     private let trackedFrameRate: FrameRate
 
-    /// A loop feeding `stage` with the frames of `footage`, at `settings`, telling
-    /// `latenessReceiver` (when given) its lateness.
+    /// A loop feeding `stage` with the frames of `footage`, at `settings` until told others
+    /// (``apply(_:)``), telling `latenessReceiver` (when given) its lateness.
     init(
-        stage: TrackingStage, state: LockedState<RunState>, settings: RunSettings,
+        stage: TrackingStage, state: LockedState<RunState>, settings: PipelineSettings,
         latenessReceiver: GovernedPipeline?, footage: Footage,
         stand: SimulatedStand, clock: any RunClock, recorder: MovieRecorder?,
         annotator: AnnotationWriter?, metrics: HeadroomMetrics, videoFrameRate: FrameRate?,
@@ -53,7 +55,7 @@ final class FrameLoop: Sendable {
     ) {
         self.stage = LockedState((stage, Position()))
         self.state = state
-        self.settings = settings
+        knobs = LockedState(settings)
         self.latenessReceiver = latenessReceiver
         self.footage = footage
         self.stand = stand
@@ -63,6 +65,12 @@ final class FrameLoop: Sendable {
         self.metrics = metrics
         self.videoFrameRate = videoFrameRate
         self.trackedFrameRate = trackedFrameRate
+    }
+
+    /// Works at `settings` from the next frame on (the governor's change, pushed by the run's
+    /// governance with the session's frame rate); never waits for the frame in progress.
+    func apply(_ settings: PipelineSettings) {
+        knobs.withLock { $0 = settings }
     }
 
     /// The tracking stage as it stands (after the run: what it tracked).
@@ -98,7 +106,7 @@ final class FrameLoop: Sendable {
         recorder?.record(frame)
         let cameraPose = footage.trackerPose(stand: await stand.motors.pose)
         let people = footage.groundTruth(for: frame, run: isNew.run)
-        let inForce = settings.current
+        let inForce = knobs.withLock { $0 }
         let (interval, dropped) = state.withLock { state in
             let interval =
                 isNew.interval

@@ -170,7 +170,7 @@ public final class PipelineRun: Sendable {
             stage: try TrackingStage(
                 inference: Self.heaviest(options), frameRate: options.trackedFrameRate,
                 detector: options.detector, personModel: options.personModel, records: records),
-            state: state, settings: settings,
+            state: state, settings: settings.current,
             latenessReceiver: options.governance == .full ? pipeline : nil, footage: footage,
             stand: stand, clock: clock, recorder: recorder,
             annotator: annotator, metrics: metrics, videoFrameRate: options.video?.frameRate,
@@ -179,7 +179,7 @@ public final class PipelineRun: Sendable {
         let capture = CaptureService(session: session)
         let services =
             services(
-                clock: clock, start: start, capture: capture, stand: stand,
+                clock: clock, start: start, capture: capture, frames: frames, stand: stand,
                 pressure: pressure, pipeline: pipeline, settings: settings,
                 costModel: costModel, recorder: recorder, progress: progress) + extra
             + [recorder?.service, annotator?.service].compactMap { $0 }
@@ -257,7 +257,8 @@ public final class PipelineRun: Sendable {
     /// The run's services, in the order a virtual clock runs those due at the same instant.
     private func services(
         clock: any RunClock, start: MonotonicInstant, capture: CaptureService,
-        stand: SimulatedStand, pressure: RunPressure, pipeline: GovernedPipeline?,
+        frames: FrameLoop, stand: SimulatedStand, pressure: RunPressure,
+        pipeline: GovernedPipeline?,
         settings: RunSettings, costModel: SystemPressureCost, recorder: MovieRecorder?,
         progress: @escaping @Sendable (RunSample) -> Void
     ) -> [Service] {
@@ -265,7 +266,8 @@ public final class PipelineRun: Sendable {
             source: pressure.source, interval: options.pressureInterval, clock: clock,
             triggers: pressure.triggers)
         let governance = RunGovernance(
-            service: service, pipeline: pipeline, capture: capture, video: options.video,
+            service: service, pipeline: pipeline, capture: capture, frames: frames,
+            video: options.video,
             state: state, metrics: metrics, exported: exportedPressure, start: start)
         let sampler = ProgressSampler(
             state: state, settings: settings, costModel: costModel, recorder: recorder,

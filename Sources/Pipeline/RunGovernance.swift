@@ -11,8 +11,10 @@ import Units
 /// `PressureObserver` as `serve`'s: on real time its sampling thread, PSI triggers armed; on
 /// virtual time its task): offered for export, kept for the progress samples, given to the
 /// host service — whose governor decides for every client, the run's pipeline among them —
-/// and, when the governor's advice for the pipeline changes, applied: the settings (held by
-/// the ``GovernedPipeline``), the session's frame rate, and capture stopped or restarted.
+/// and, when the governor's advice for the pipeline changes, applied in one place: the
+/// settings decided (held by the ``GovernedPipeline``, the one copy) pushed to the owners of
+/// the two knobs — the frame rate to the session, the inference to the frame loop — and
+/// capture stopped or restarted.
 ///
 /// The pipeline's lateness does not pass through here: the frame loop reports it to the
 /// governor as it closes each window (``LatenessWindow``), as a remote client reports its own.
@@ -23,6 +25,8 @@ struct RunGovernance: Sendable {
     var pipeline: GovernedPipeline?
     /// The capture the governor stops and restarts, and whose frame rate it caps.
     var capture: CaptureService
+    /// The frame loop whose inference the governor sets.
+    var frames: FrameLoop
     /// The video played, if the run plays one.
     var video: VideoFrameSource?
     var state: LockedState<RunState>
@@ -51,7 +55,8 @@ struct RunGovernance: Sendable {
         if capture.isStopped { await video?.settleEnd() }
     }
 
-    /// Applies a governor change: the session's frame rate, and capture stopped or restarted.
+    /// Applies a governor change: the session's frame rate, the frame loop's settings, and
+    /// capture stopped or restarted.
     /// A restart that fails is noted, and the pipeline marked as not capturing (the next
     /// advice to capture tries again).
     private func apply(_ change: GovernorChange) {
@@ -59,6 +64,7 @@ struct RunGovernance: Sendable {
         metrics.countGovernorChange()
         state.withLock { $0.record(recorded) }
         capture.session.limitFrameRate(to: change.to.frameRate)
+        frames.apply(change.to)
         if change.from.isCapturing && !change.to.isCapturing {
             capture.requestStop()
         } else if !change.from.isCapturing && change.to.isCapturing {

@@ -1,8 +1,10 @@
 import Governor
 
-/// Where a run reads the pipeline settings in force (frame rate, inference, capturing): from
-/// its ``GovernedPipeline``, which follows the governor's advice, or, for an ungoverned run,
-/// the settings it started with, for the whole run. There is no other copy.
+/// Where a run's observers — the progress samples, the thermal model's load — read the
+/// pipeline settings in force (frame rate, inference, capturing): its ``GovernedPipeline``,
+/// which follows the governor's advice, or, for an ungoverned run, the settings it started
+/// with. The knobs' owners are not readers: ``RunGovernance`` pushes each change to them
+/// (the session's frame rate, the frame loop's inference).
 enum RunSettings: Sendable {
     /// Followed from the governor's advice.
     case governed(GovernedPipeline)
