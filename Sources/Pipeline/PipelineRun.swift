@@ -31,6 +31,8 @@ public final class PipelineRun: Sendable {
 
     /// The options.
     public let options: RunOptions
+    /// What the run reads from: its video, a pressure replay, the model.
+    public let inputs: RunInputs
     /// The launch timeline every phase is marked on.
     public let timeline: LaunchTimeline
     /// The metrics the run publishes as it goes (serve them with an `HTTPServer` whose
@@ -62,12 +64,17 @@ public final class PipelineRun: Sendable {
     /// What the run saw, kept when it has a report directory.
     private let records: RunRecords?
 
-    /// A run with `options`, marking its phases on `timeline`.
+    /// A run with `options`, reading from `inputs` (``RunOptions/validate(with:)`` checks them
+    /// when it runs), marking its phases on `timeline`.
     ///
     /// - Throws: `MetricError` when the built-in metric definitions are unusable (a
     ///   programming error caught at the first run).
-    public init(options: RunOptions, timeline: LaunchTimeline = LaunchTimeline()) throws {
+    public init(
+        options: RunOptions, inputs: RunInputs = RunInputs(),
+        timeline: LaunchTimeline = LaunchTimeline()
+    ) throws {
         self.options = options
+        self.inputs = inputs
         self.timeline = timeline
         records = options.outputs.reportDirectory.map { _ in RunRecords() }
         metrics = try HeadroomMetrics()
@@ -116,7 +123,7 @@ public final class PipelineRun: Sendable {
     ) async throws -> RunSummary {
         timeline.mark(.appInit)
         let configuration = options.configuration
-        try configuration.validate()
+        try options.validate(with: inputs)
         let camera = configuration.cameras[0]
         let clock = self.clock
         // Holds a virtual clock still while the run is set up.
@@ -127,7 +134,7 @@ public final class PipelineRun: Sendable {
         let pose = CameraPose()
         let footage = footage(camera: camera, pose: pose)
         // Closed in the teardown, off the pool; here only when the run fails before it.
-        defer { options.video?.close() }
+        defer { inputs.video?.close() }
         let session = CaptureSession(
             configuration: configuration, estimator: estimator, frameSource: footage.frameSource,
             timeline: timeline, clock: clock)
@@ -169,11 +176,11 @@ public final class PipelineRun: Sendable {
         let frames = FrameLoop(
             stage: try TrackingStage(
                 inference: Self.heaviest(options), frameRate: options.trackedFrameRate,
-                detector: options.detector, personModel: options.personModel, records: records),
+                detector: options.detector, personModel: inputs.personModel, records: records),
             state: state, settings: settings.current,
             latenessReceiver: options.governance == .full ? pipeline : nil, footage: footage,
             stand: stand, clock: clock, recorder: recorder,
-            annotator: annotator, metrics: metrics, videoFrameRate: options.video?.frameRate,
+            annotator: annotator, metrics: metrics, videoFrameRate: inputs.video?.frameRate,
             trackedFrameRate: options.trackedFrameRate)
         session.consumeVideoFrames(with: frames.consume)
         let capture = CaptureService(session: session)
@@ -186,7 +193,7 @@ public final class PipelineRun: Sendable {
 
         // The run's time ends with the video, in the thread that finds its end: on virtual
         // time nothing happens after that instant, however late the group hears of it.
-        options.video?.whenFinished { clock.halt() }
+        inputs.video?.whenFinished { clock.halt() }
         var end = ServiceGroup.End.cancelled
         var failure: (any Error)?
         do {
@@ -200,13 +207,13 @@ public final class PipelineRun: Sendable {
         var elapsed = clock.now.duration(since: start)
         // On virtual time a video's run lasts until its last frame: the clock halts where the
         // next frame was due, one frame interval later.
-        if options.timing == .virtual, options.video != nil,
+        if options.timing == .virtual, options.playsVideo,
             let last = state.withLock({ $0.lastFrameTime })
         {
             elapsed = last.duration(since: start)
         }
         // Closing waits for ffmpeg to end (up to two seconds) and for the reader thread.
-        if let video = options.video { await BlockingWork.run { video.close() } }
+        if let video = inputs.video { await BlockingWork.run { video.close() } }
         session.consumeVideoFrames(with: nil)
         let recording = await recorder?.finish()
         let annotation = await annotator?.finish()
@@ -223,12 +230,11 @@ public final class PipelineRun: Sendable {
             result.trackingFiles = written.paths
             result.notes += written.notes
         }
-        var truthFrames: [Int] = []
-        if case .video(_, let truth) = options.source { truthFrames = truth.map(\.frame) }
+        let truthFrames = options.groundTruth.map(\.frame)
         if result.quality == nil, let first = truthFrames.min(), let last = truthFrames.max() {
             result.notes.append(
                 "the ground truth scored nothing: its frames \(first)–\(last) are not among the"
-                    + " \(options.video?.framesRead ?? 0) frames read from the video")
+                    + " \(inputs.video?.framesRead ?? 0) frames read from the video")
         }
         // A run that ended early (stopped, or its pressure source ran out) reports what ran.
         result.duration = min(elapsed, options.duration)
@@ -267,7 +273,7 @@ public final class PipelineRun: Sendable {
             triggers: pressure.triggers)
         let governance = RunGovernance(
             service: service, pipeline: pipeline, capture: capture, frames: frames,
-            video: options.video,
+            video: inputs.video,
             state: state, metrics: metrics, exported: exportedPressure, start: start)
         let sampler = ProgressSampler(
             state: state, settings: settings, costModel: costModel, recorder: recorder,
@@ -286,7 +292,7 @@ public final class PipelineRun: Sendable {
             Service("progress", ending: .runsUntilCancelled) { try await sampler.run() },
             Service("timer", ending: .endsGroup) { try await clock.sleep(until: end) },
         ]
-        if let video = options.video {
+        if let video = inputs.video {
             services.append(
                 Service("video's end", ending: .endsGroup, isOnClock: false) {
                     await video.waitUntilFinished()
@@ -317,7 +323,7 @@ public final class PipelineRun: Sendable {
         if let problem = annotation?.problem {
             notes.append("the annotated video was not written: \(problem)")
         }
-        if let problem = options.video?.problem {
+        if let problem = inputs.video?.problem {
             notes.append(
                 "the video was not read to its end: \(problem); the figures cover the frames before it"
             )
@@ -328,12 +334,15 @@ public final class PipelineRun: Sendable {
     /// The run's pixels: the given video, or the synthetic scene seen from `pose`.
     private func footage(camera: CameraConfiguration, pose: CameraPose) -> Footage {
         var scene = SyntheticScene.Configuration()
-        switch options.source {
-        case .video(let video, let truth):
+        switch (options.source, inputs.video) {
+        case (.video(_, _, let truth), let video?):
             return .video(video, groundTruth: truth)
-        case .scene(let seed, let style):
+        case (.scene(let seed, let style), _):
             scene.seed = seed
             scene.style = style
+        case (.video, nil):
+            // Refused by validate(with:) before the run starts.
+            preconditionFailure("a video run without its video")
         }
         return .scene(
             SceneFrameSource(
@@ -385,7 +394,7 @@ public final class PipelineRun: Sendable {
     /// fires (as `serve`'s does); where triggers cannot be armed, a note says why.
     private func pressureSource(start: MonotonicInstant, settings: RunSettings) -> RunPressure {
         var chosen: RunPressure
-        if let given = options.pressureSource {
+        if let given = inputs.pressureSource {
             chosen = RunPressure(
                 source: given, isSimulated: true,
                 notes: ["pressure comes from a given source, not this host"])
@@ -427,7 +436,7 @@ public final class PipelineRun: Sendable {
         // A video runs until it ends (its length unknown, within a day): its room follows the
         // scenario's own length, as the scene's does, unless --seconds says otherwise.
         let duration =
-            options.video == nil || options.duration < RunOptions.videoDuration
+            !options.playsVideo || options.duration < RunOptions.videoDuration
             ? options.duration : scenario.defaultDuration
         var system = PressureSampler.system()
         var why = "scenario \(scenario.name) simulates the machine's temperature"
@@ -472,7 +481,7 @@ public final class PipelineRun: Sendable {
     /// `scene seed 1 (two-tone)` or the video's input.
     private var sourceDescription: String {
         switch options.source {
-        case .video(let video, _): "\(video.input)"
+        case .video(let input, _, _): "\(input)"
         case .scene(let seed, let style): "scene seed \(seed) (\(style.rawValue))"
         }
     }

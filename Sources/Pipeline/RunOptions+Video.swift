@@ -9,17 +9,18 @@ extension RunOptions {
     /// The longest a video runs when no duration is given: until it ends, within a day.
     public static let videoDuration = Duration.seconds(86_400)
 
-    /// Plays `video` instead of the synthetic scene, scored against `groundTruth`: the run
-    /// lasts until the video ends (unless `keepsDuration`), the session's camera takes the
-    /// video's size and frame rate (unless `keepsSession`: a session given for it), faster
-    /// for pacing `max` (4× the video's rate, 240 at most), and `detector` runs on it (the
-    /// command line's default: ``DetectorKind/forVideo(environment:)``) with its own ladder
+    /// Plays `video` (opened by the caller, who passes it in ``RunInputs/video``) instead of
+    /// the synthetic scene, scored against `groundTruth`: the run lasts until the video ends
+    /// (unless `keepsDuration`), the session's camera takes the video's size and frame rate
+    /// (unless `keepsSession`: a session given for it), faster for pacing `max` (4× the
+    /// video's rate, 240 at most), and `detector` runs on it (the command line's default:
+    /// ``DetectorKind/forVideo(environment:)``) with its own ladder
     /// (``choose(_:keepsPolicy:)``).
     public mutating func useVideo(
         _ video: VideoFrameSource, groundTruth: [MOTRecord], detector: DetectorKind,
         keepsDuration: Bool, keepsSession: Bool, keepsPolicy: Bool
     ) {
-        source = .video(video, groundTruth: groundTruth)
+        source = .video(input: video.input, pacing: video.pacing, groundTruth: groundTruth)
         if !keepsDuration { duration = Self.videoDuration }
         if !keepsSession {
             let rate = video.pacing == .max ? min(240, video.frameRate * 4) : video.frameRate
@@ -31,15 +32,13 @@ extension RunOptions {
         choose(detector, keepsPolicy: keepsPolicy)
     }
 
-    /// Plays the video again from its start, with a fresh decoder (`--compare`'s second
-    /// run); nothing for the scene.
+    /// The video the options play, opened afresh (for each run: `--compare` plays it twice);
+    /// nil for the scene.
     ///
-    /// - Throws: ``ConfigurationError`` when the video cannot be opened again.
-    public mutating func replayVideo() throws(ConfigurationError) {
-        guard case .video(let video, let groundTruth) = source else { return }
-        source = .video(
-            try VideoFrameSource(input: video.input, pacing: video.pacing),
-            groundTruth: groundTruth)
+    /// - Throws: ``ConfigurationError`` when the video cannot be opened.
+    public func openVideo() throws(ConfigurationError) -> VideoFrameSource? {
+        guard case .video(let input, let pacing, _) = source else { return nil }
+        return try VideoFrameSource(input: input, pacing: pacing)
     }
 
     /// Runs `detector`. On real video a detector other than the scene's blob detector walks
@@ -48,7 +47,7 @@ extension RunOptions {
     /// detector and says nothing of a real detector on real footage.
     public mutating func choose(_ detector: DetectorKind, keepsPolicy: Bool) {
         self.detector = detector
-        guard video != nil, detector != .blob else { return }
+        guard playsVideo, detector != .blob else { return }
         qualityTable = QualityTable(rows: [])
         if !keepsPolicy { policy.inferenceLadder = detector.inferenceLadder }
     }

@@ -1,20 +1,24 @@
 import Capture
+import Files
 import Governor
 import Pressure
 import Tracking
 import Units
 
 /// The options of one run of the main job, as nested values: what the camera sees, how far the
-/// governor goes, where the run writes. Nothing in them is read from the environment.
+/// governor goes, where the run writes. A value: what the run opens and reads as it goes (the
+/// video, a pressure replay, the model) is passed beside it (``RunInputs``), and nothing in
+/// it is read from the environment. ``validate()`` checks the rules between them.
 public struct RunOptions: Sendable {
     /// What the tracked camera sees.
     public enum Source: Sendable {
         /// The synthetic scene, seeded, its people drawn in `style`.
         case scene(seed: UInt64, style: SceneStyle)
-        /// Real video (`--source`), with its MOTChallenge ground truth numbered by video frame
-        /// (1 = its first; empty when there is none). The session's first camera should have
-        /// the video's size and frame rate.
-        case video(VideoFrameSource, groundTruth: [MOTRecord])
+        /// Real video (`--source`), read at `pacing` (``RunInputs/video`` is it, opened), with
+        /// its MOTChallenge ground truth numbered by video frame (1 = its first; empty when
+        /// there is none). The session's first camera should have the video's size and frame
+        /// rate.
+        case video(input: VideoInput, pacing: VideoPacing, groundTruth: [MOTRecord])
     }
 
     /// How far the governor adapts the pipeline.
@@ -69,20 +73,14 @@ public struct RunOptions: Sendable {
     /// The time between pressure readings (within reach of a threshold).
     public var pressureInterval: Duration
     /// The time the run is played on: real, or virtual (as fast as the machine goes, the same
-    /// on any machine; pressure then comes from ``pressureSource`` or the scenario's model).
+    /// on any machine; pressure then comes from ``RunInputs/pressureSource`` or the scenario's
+    /// model).
     public var timing = RunTiming.real
-    /// Where pressure samples come from instead of the host and the scenario's model: a
-    /// recorded trace, or a test's fixture. Its times are seconds on the run's clock; the run
-    /// ends early when it runs out (returns `nil`).
-    public var pressureSource: (any SampleSource)?
     /// The detector the pipeline runs.
     public var detector: DetectorKind = .blob
     /// The profiles `run --serve`'s `POST /v1/estimate` prices sessions on: the built-in ones
     /// unless the caller adds this user's calibrated ones.
     public var catalog = ProfileCatalog(calibratedDirectory: nil)
-    /// The neural detector's model, which the caller found (the command line, where
-    /// `person-model.sh` installs it); nil for the other detectors.
-    public var personModel: PersonModel?
     /// Where the run writes.
     public var outputs = Outputs()
     /// The run's pipeline's priority among the host governor's clients, 0–100 (a lower
@@ -116,13 +114,66 @@ public struct RunOptions: Sendable {
     /// and what the governor's frame-rate cap is applied below.
     public var trackedFrameRate: FrameRate { configuration.cameras.first?.frameRate ?? 30 }
 
-    /// The video, when the run plays one.
-    public var video: VideoFrameSource? {
-        if case .video(let video, _) = source { video } else { nil }
+    /// Whether the run plays a video.
+    public var playsVideo: Bool {
+        if case .video = source { true } else { false }
+    }
+
+    /// The video's ground truth; empty for the scene.
+    public var groundTruth: [MOTRecord] {
+        if case .video(_, _, let truth) = source { truth } else { [] }
     }
 
     /// The scene's seed; `nil` for a video.
     public var seed: UInt64? {
         if case .scene(let seed, _) = source { seed } else { nil }
+    }
+
+    /// These options for one pass of `headroom run` (`--compare` makes two): governed as
+    /// `governance`, writing to `outputs`.
+    public func pass(governance: Governance, outputs: Outputs) -> RunOptions {
+        var pass = self
+        pass.governance = governance
+        pass.outputs = outputs
+        return pass
+    }
+
+    /// Checks the rules between the options, and between them and `inputs`: a session the
+    /// run can start (a camera, outputs that make sense), a duration, a priority and a lease
+    /// in range, a movie destination only with a movie output, and the inputs the options
+    /// need — the video they play, the neural detector's model.
+    ///
+    /// - Throws: ``ConfigurationError`` naming the option and what was expected.
+    public func validate(with inputs: RunInputs) throws(ConfigurationError) {
+        try configuration.validate()
+        func refuse(_ path: String, _ problem: String) -> ConfigurationError {
+            ConfigurationError(path: path, problem: problem)
+        }
+        guard duration > .zero else { throw refuse("duration", "more than 0 s") }
+        guard pressureInterval > .zero else { throw refuse("pressureInterval", "more than 0 s") }
+        guard (0...100).contains(priority) else {
+            throw refuse("priority", "0–100; got \(priority)")
+        }
+        guard lease > .zero else { throw refuse("lease", "more than 0 s") }
+        if outputs.recording != nil, !configuration.outputs.contains(where: { $0.kind == .movie }) {
+            throw refuse("outputs.recording", "a session with a movie output to record")
+        }
+        switch (source, inputs.video) {
+        case (.video(let input, let pacing, _), let video?):
+            guard video.input == input, video.pacing == pacing else {
+                throw refuse(
+                    "inputs.video",
+                    "the video the options play (\(input), pace \(pacing.rawValue)); got"
+                        + " \(video.input), pace \(video.pacing.rawValue)")
+            }
+        case (.video(let input, _, _), nil):
+            throw refuse("inputs.video", "the video \(input), opened")
+        case (.scene, .some):
+            throw refuse("inputs.video", "none: the options play the scene")
+        case (.scene, nil): break
+        }
+        if detector == .personSSD, inputs.personModel == nil {
+            throw refuse("inputs.personModel", "the person-ssd detector's model")
+        }
     }
 }

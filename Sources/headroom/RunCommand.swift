@@ -62,7 +62,7 @@ enum RunCommand {
             """,
         options: Options.self,
         run: { arguments in
-            var options = try runOptions(arguments)
+            let (options, firstInputs) = try runOptions(arguments)
             let json = arguments[\.json]
             // Every destination is checked before the run: a run never ends with results it
             // cannot write.
@@ -90,36 +90,38 @@ enum RunCommand {
             // Set when a run failed once started; its report is written all the same.
             var hasFailed = false
             for (index, governance) in modes.enumerated() where stop.received == nil {
-                options.governance = governance
-                // --compare plays a video file again from its start.
-                if index > 0 { try options.replayVideo() }
                 let directory =
                     modes.count > 1
                     ? "\(out.path)/governor-\(governance == .off ? "off" : "on")" : out.path
-                options.outputs.recording =
+                var outputs = options.outputs
+                outputs.recording =
                     recordDestination?.path
                     ?? (options.configuration.outputs.contains { $0.kind == .movie }
                         ? "\(directory)/movie.y4m" : nil)
-                if let trace = traceFile {
-                    // A fresh replay for each run of --compare.
-                    options.pressureSource = TraceReplaySource(
-                        trace: try PressureTrace.read(from: trace), pacing: .recordedTimes)
-                }
-                options.outputs.annotation = annotationDestination?.path
-                options.outputs.recordsPressure = pressureDestination != nil
-                options.outputs.reportDirectory = directory
-                if options.outputs.annotation != nil {
+                outputs.annotation = annotationDestination?.path
+                outputs.recordsPressure = pressureDestination != nil
+                outputs.reportDirectory = directory
+                if outputs.annotation != nil {
                     try AtomicFile.createDirectories(directory)
                 }
+                // Each pass reads its own inputs: --compare plays a video file again from its
+                // start, and replays the trace afresh.
+                var inputs = firstInputs
+                if index > 0 { inputs.video = try options.openVideo() }
+                inputs.pressureSource = try traceFile.map {
+                    TraceReplaySource(
+                        trace: try PressureTrace.read(from: $0), pacing: .recordedTimes)
+                }
                 let run = try PipelineRun(
-                    options: options, timeline: index == 0 ? timeline : LaunchTimeline())
+                    options: options.pass(governance: governance, outputs: outputs),
+                    inputs: inputs, timeline: index == 0 ? timeline : LaunchTimeline())
                 let server = try serve(run, at: arguments[\.serve], token: token, quiet: json)
                 // The server's services are the run's and stop with it; this stops it when the
                 // run is refused before its services start (over budget).
                 defer { server?.stop() }
                 let display = RunDisplay(
                     isLive: !json && Console.isTerminal, isQuiet: json, duration: options.duration)
-                if !json { Console.out(display.header(options)) }
+                if !json { Console.out(display.header(run.options)) }
                 let summary: RunSummary
                 do {
                     summary = try await withSignalCancellation(stop) {
@@ -304,8 +306,12 @@ enum RunCommand {
         }
     }
 
-    /// The run's options from the command line, every rule between options checked here.
-    private static func runOptions(_ arguments: Parsed<Options>) throws -> RunOptions {
+    /// The run's options from the command line, every rule between options checked here, and
+    /// the inputs of its first pass: the video (opened, so that the session takes its size
+    /// and rate) and the neural detector's model (found and checked before anything starts).
+    private static func runOptions(_ arguments: Parsed<Options>) throws -> (
+        RunOptions, RunInputs
+    ) {
         try arguments.expectNoPositionals()
         if arguments[\.compare] {
             for option in [\Options.record, \.annotate] where arguments.isGiven(option) {
@@ -360,6 +366,7 @@ enum RunCommand {
             options.policy = try GovernorPolicy.load(from: policy)
         }
         options.outputs.storageDirectory = arguments[\.storage] ?? StorageCommand.defaultDirectory
+        var inputs = RunInputs()
         if let source = arguments[\.source] {
             // On virtual time every frame, each at its time in the video: the same run anywhere.
             let video = try VideoFrameSource(
@@ -371,13 +378,13 @@ enum RunCommand {
                     ?? .forVideo(environment: ProcessInfo.processInfo.environment),
                 keepsDuration: arguments[\.seconds] != nil,
                 keepsSession: arguments[\.session] != nil, keepsPolicy: arguments[\.policy] != nil)
+            inputs.video = video
         } else {
             options.choose(arguments[\.detector] ?? .blob, keepsPolicy: true)
         }
         if arguments[\.record] != nil { options.addMovieOutput() }
-        // The neural detector's model is found and checked before anything starts.
-        if options.detector == .personSSD { options.personModel = try PersonModelInput.installed() }
-        return options
+        if options.detector == .personSSD { inputs.personModel = try PersonModelInput.installed() }
+        return (options, inputs)
     }
 
     /// Binds a server of `run`'s metrics and its host service (API v1) at `address`, if given.

@@ -22,9 +22,11 @@ final class RunDisplay: Sendable {
     func header(_ options: RunOptions) -> String {
         let camera = options.configuration.cameras.first.map { "\($0.id) \($0.format)" } ?? "-"
         let footage =
-            options.video.map { video in
-                "\(video.input) (\(options.detector.rawValue) detector, pace \(video.pacing.rawValue))"
-            } ?? "\(Int(options.duration.seconds)) s, seed \(options.seed ?? 0)"
+            switch options.source {
+            case .video(let input, let pacing, _):
+                "\(input) (\(options.detector.rawValue) detector, pace \(pacing.rawValue))"
+            case .scene(let seed, _): "\(Int(options.duration.seconds)) s, seed \(seed)"
+            }
         return
             "headroom run: scenario \(options.scenario.name), governor \(options.governance.rawValue),"
             + " \(footage), \(camera) on \(options.profile.name)"

@@ -67,9 +67,11 @@ struct PipelineRunTests {
             configuration: Self.session,
             policy: GovernorPolicy(stepDownDwell: .seconds(0.5), restoreDwell: .seconds(1)),
             pressureInterval: .seconds(0.1))
-        options.pressureSource = ScheduledTemperature(schedule, length: samples)
         options.timing = .virtual
-        return try await PipelineRun(options: options).run()
+        return try await PipelineRun(
+            options: options,
+            inputs: RunInputs(pressureSource: ScheduledTemperature(schedule, length: samples))
+        ).run()
     }
 
     @Test(
@@ -189,11 +191,11 @@ struct PipelineRunTests {
         func play() async throws -> RunSummary {
             var options = RunOptions(duration: .seconds(60), scenario: .thermalRamp)
             options.timing = .virtual
+            let video = try VideoFrameSource(input: .file(clip), pacing: .frameByFrame)
             options.useVideo(
-                try VideoFrameSource(input: .file(clip), pacing: .frameByFrame),
-                groundTruth: truth, detector: .blob, keepsDuration: false, keepsSession: false,
-                keepsPolicy: false)
-            return try await PipelineRun(options: options).run()
+                video, groundTruth: truth, detector: .blob, keepsDuration: false,
+                keepsSession: false, keepsPolicy: false)
+            return try await PipelineRun(options: options, inputs: RunInputs(video: video)).run()
         }
         let idle = try await play()
         let load = Load()
@@ -221,12 +223,17 @@ struct PipelineRunTests {
         let (clip, _) = try Self.makeClip(in: directory, frames: 8, frameRate: 10)
         var options = RunOptions(duration: .seconds(60))
         options.timing = .virtual
+        let video = try VideoFrameSource(input: .file(clip), pacing: .frameByFrame)
         options.useVideo(
-            try VideoFrameSource(input: .file(clip), pacing: .frameByFrame), groundTruth: [],
-            detector: .blob, keepsDuration: false, keepsSession: false, keepsPolicy: false)
+            video, groundTruth: [], detector: .blob, keepsDuration: false, keepsSession: false,
+            keepsPolicy: false)
         options.pressureInterval = .seconds(0.05)
-        options.pressureSource = ScheduledTemperature([(0, 78), (15, 99)], length: 400)
-        let summary = try await PipelineRun(options: options).run()
+        let summary = try await PipelineRun(
+            options: options,
+            inputs: RunInputs(
+                video: video,
+                pressureSource: ScheduledTemperature([(0, 78), (15, 99)], length: 400))
+        ).run()
         #expect(summary.governorChanges.contains { !$0.to.isCapturing }, "capture stopped")
         #expect(summary.framesProcessed == 8)
         #expect(!summary.wasInterrupted && summary.failure == nil)
@@ -247,18 +254,21 @@ struct PipelineRunTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let (width, height) = (Self.clipSize.width, Self.clipSize.height)
         let (clip, truth) = try Self.makeClip(in: directory, frames: 45, frameRate: 30)
+        let video = try VideoFrameSource(input: .file(clip), pacing: .max)
         var options = RunOptions(
             duration: .seconds(600),
-            source: .video(
-                try VideoFrameSource(input: .file(clip), pacing: .max), groundTruth: truth),
+            source: .video(input: video.input, pacing: video.pacing, groundTruth: truth),
             governance: .off, pressureInterval: .seconds(0.1))
         options.configuration.cameras[0].format = CameraFormat(
             width: width, height: height, maxFrameRate: 120)
         options.detector = .blob
-        options.pressureSource = ScheduledTemperature([(0, 40)], length: 100_000)
         options.outputs.annotation = "\(directory)/annotated.mp4"
         options.outputs.reportDirectory = directory
-        let summary = try await PipelineRun(options: options).run()
+        let summary = try await PipelineRun(
+            options: options,
+            inputs: RunInputs(
+                video: video, pressureSource: ScheduledTemperature([(0, 40)], length: 100_000))
+        ).run()
         // The run ends with the video, having seen each of its frames once.
         #expect(summary.framesProcessed == 45)
         #expect(summary.source == clip)
@@ -299,11 +309,12 @@ struct PipelineRunTests {
         var options = RunOptions(
             duration: .seconds(2), configuration: Self.session, pressureInterval: .seconds(0.1))
         options.configuration.outputs.append(CaptureOutput(kind: .movie, usesProVideoStorage: true))
-        options.pressureSource = ScheduledTemperature([(0, 50)], length: 1000)
         options.timing = .virtual
         options.outputs.recording = destination
         options.outputs.storageDirectory = storage
-        let run = try PipelineRun(options: options)
+        let run = try PipelineRun(
+            options: options,
+            inputs: RunInputs(pressureSource: ScheduledTemperature([(0, 50)], length: 1000)))
         let summary = try await run.run()
         #expect(run.metrics.storageRemaining.value() != nil)
         return summary
@@ -360,13 +371,15 @@ struct PipelineRunTests {
         try StorageReserve(directory: "\(directory)/reserve").allocate(.mebibytes(4))
         var options = RunOptions(duration: .seconds(60), scenario: .thermalRamp)
         options.timing = .virtual
+        let video = try VideoFrameSource(input: .file(clip), pacing: .frameByFrame)
         options.useVideo(
-            try VideoFrameSource(input: .file(clip), pacing: .frameByFrame), groundTruth: [],
-            detector: .blob, keepsDuration: false, keepsSession: false, keepsPolicy: false)
+            video, groundTruth: [], detector: .blob, keepsDuration: false, keepsSession: false,
+            keepsPolicy: false)
         options.addMovieOutput()
         options.outputs.recording = "\(directory)/recorded.y4m"
         options.outputs.storageDirectory = "\(directory)/reserve"
-        let summary = try await PipelineRun(options: options).run()
+        let summary = try await PipelineRun(options: options, inputs: RunInputs(video: video))
+            .run()
         #expect(try #require(summary.recording).frames == 6)
         /// Every frame of the video at `path`, as ffmpeg decodes it.
         func decoded(_ path: String) async throws -> [Frame] {
