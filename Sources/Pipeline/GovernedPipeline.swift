@@ -19,8 +19,9 @@ import Units
 /// follows the levels (``ClientRegistration/followsLevels``). Its advice comes back as
 /// ``PipelineSettings``; each change of them as a ``GovernorChange``.
 ///
-/// It holds the pipeline's settings in force: the one place the frame loop, the capture
-/// session and the progress samples read them from. Readings go to the service and lateness
+/// It holds the pipeline's settings as decided: the progress samples and the thermal model
+/// read them here (``RunSettings``); the knobs' owners, the capture session and the frame
+/// loop, are given each change by the run's governance. Readings go to the service and lateness
 /// to ``reportLateness(_:)``, as a remote client's do; ``follow(sustainableShare:)`` takes the
 /// advice that comes out.
 ///

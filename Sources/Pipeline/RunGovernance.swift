@@ -12,7 +12,7 @@ import Units
 /// virtual time its task): offered for export, kept for the progress samples, given to the
 /// host service — whose governor decides for every client, the run's pipeline among them —
 /// and, when the governor's advice for the pipeline changes, applied in one place: the
-/// settings decided (held by the ``GovernedPipeline``, the one copy) pushed to the owners of
+/// settings decided (held by the ``GovernedPipeline``) pushed to the owners of
 /// the two knobs — the frame rate to the session, the inference to the frame loop — and
 /// capture stopped or restarted.
 ///

@@ -187,10 +187,12 @@ private func serveCPU(seconds: Double, broker: MQTTBroker?) async throws -> (
     let cpu = processCPUSeconds() - before - scraperCPU
     let wall = MonotonicClock.now().seconds(since: wallStart)
     let samples = source.count.load(ordering: .relaxed) - samplesBefore
+    // Counted while serving: stopping ends every stream.
+    let readersConnected = service.events.readerCount
     serving.cancel()
     try await serving.value
     return (
-        ObserverCPU(samples: samples, cpu: cpu, wall: wall), service.events.readerCount, scrapes,
+        ObserverCPU(samples: samples, cpu: cpu, wall: wall), readersConnected, scrapes,
         (publisher?.publishedCount ?? 0) - publishedBefore
     )
 }
