@@ -59,7 +59,8 @@ public struct SubjectFollower<D: Detector>: Sendable {
             tracker.shiftTracks(dx: (before.x - 0.5) * width, dy: (before.y - 0.5) * height)
         }
         previousPose = pose
-        var detections = runDetector ? detector.detect(in: frame) : []
+        var detections =
+            runDetector ? detector.detect(in: frame, expecting: tracker.expectedBoxes) : []
         if let style = detector.appearanceStyle {
             for index in detections.indices where detections[index].appearance == nil {
                 detections[index].appearance = AppearanceDescriptor(

@@ -502,7 +502,8 @@ public final class PipelineRun: Sendable {
             timeAtSeriousOrWorse: Self.samplePeriod * state.extremes.samplesAtSeriousOrWorse,
             framesProcessed: stage.framesProcessed,
             framesDropped: state.framesDropped,
-            detectorCalls: stage.detectorCalls, source: sourceDescription,
+            detectorCalls: stage.detectorCalls,
+            networkCalls: stage.follower.detector.networkCalls, source: sourceDescription,
             detector: options.detector, quality: stage.quality(), trackCount: stage.trackCount,
             tracksStartedPerMinute: stage.seconds > 0
                 ? Double(stage.trackCount) / stage.seconds * 60 : 0,

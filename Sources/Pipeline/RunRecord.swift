@@ -82,6 +82,9 @@ public struct RunSummary: Hashable, Sendable, Codable {
     public var framesDropped: Int
     /// Detector runs.
     public var detectorCalls: Int
+    /// The neural detector's network runs (one a region it looked at, up to its budget a
+    /// frame); nil for a detector without a network.
+    public var networkCalls: Int?
     /// Where the frames came from: `scene seed 1 (two-tone)`, or the video's path.
     public var source: String
     /// The detector that ran.
@@ -127,7 +130,8 @@ public struct RunSummary: Hashable, Sendable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case scenario, governance, seed, hardwareCost, profile, isSimulated
-        case peakTemperature, worstLevel, framesProcessed, framesDropped, detectorCalls, source
+        case peakTemperature, worstLevel, framesProcessed, framesDropped, detectorCalls
+        case networkCalls, source
         case detector, quality, trackCount, tracksStartedPerMinute, meanFramingError
         case governorChanges, governorChangeCount, samples, timing, launch, notes
         case wasInterrupted, failure, recording, annotation, trackingFiles

@@ -37,16 +37,21 @@ struct TrackingStage {
         self.records = records
         follower = SubjectFollower(
             detector: try PipelineDetector(
-                detector, scale: inference.scale, personModel: personModel),
+                detector, scale: inference.scale, regions: inference.regions,
+                personModel: personModel),
             tracker: try MultiObjectTracker(configuration: detector.trackerConfiguration),
             selector: SubjectSelector(patience: Int(frameRate.framesPerSecond / 2)))
     }
 
-    /// Applies a new stride and scale from the next frame on.
+    /// Applies a new stride, scale and region budget from the next frame on.
     mutating func apply(_ setting: InferenceSetting) {
         inference = setting
-        follower.detector.scale = setting.scale
+        follower.detector.apply(setting)
     }
+
+    /// The detector's network runs so far (several a frame when it looks at regions); its
+    /// calls for a detector without a network.
+    var networkCalls: Int { follower.detector.networkCalls ?? detectorCalls }
 
     /// Processes one frame seen from `pose`, `interval` seconds after the previous one;
     /// `people` is the frame's ground truth (pixel boxes), when known. Records are numbered by

@@ -133,7 +133,13 @@ public enum RunReport {
             ("frames processed", String(summary.framesProcessed)),
             ("frames dropped", String(summary.framesDropped)),
             ("detector calls", String(summary.detectorCalls)),
-            ("source", "\(summary.source), \(summary.detector.rawValue) detector"),
+        ]
+        if let calls = summary.networkCalls {
+            let perFrame = Double(calls) / Double(max(1, summary.framesProcessed))
+            figures.append(("network calls", "\(calls) (\(perFrame.fixed(2)) a frame)"))
+        }
+        figures += [
+            ("source", "\(summary.source), \(summary.detector.rawValue) detector")
         ]
         if let quality = summary.quality {
             let whole = "over \(quality.duration.seconds.fixed(0)) s"

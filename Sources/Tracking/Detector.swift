@@ -6,6 +6,11 @@ public protocol Detector: Sendable {
     /// Detections in the frame's pixel coordinates (top-left origin).
     mutating func detect(in frame: GrayFrame) -> [Detection]
 
+    /// Detections in the frame, told where the tracker expects its people (pixel boxes), for
+    /// a detector that looks where people are rather than at the whole frame. By default the
+    /// expectation is ignored: ``detect(in:)``.
+    mutating func detect(in frame: GrayFrame, expecting expected: [BoundingBox]) -> [Detection]
+
     /// The look each detection carries to the tracker (an ``AppearanceDescriptor`` of its
     /// pixels), which then keeps identities by appearance through occlusions; nil for none.
     /// ``AppearanceStyle/bands`` unless a detector says otherwise.
@@ -18,6 +23,13 @@ public protocol Detector: Sendable {
 }
 
 extension Detector {
+    /// ``detect(in:)``: the whole frame, whatever is expected.
+    public mutating func detect(in frame: GrayFrame, expecting expected: [BoundingBox])
+        -> [Detection]
+    {
+        detect(in: frame)
+    }
+
     /// Band looks by default.
     public var appearanceStyle: AppearanceStyle? { .bands }
 

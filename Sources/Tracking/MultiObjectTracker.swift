@@ -64,6 +64,23 @@ public struct MultiObjectTracker: Sendable {
     /// The number of tracks held, including tentative and lost ones (the gallery too).
     public var trackCount: Int { tracks.count }
 
+    /// Where the tracker expects people in the next frame (before it is given): each track,
+    /// new, confirmed or lost for at most ``TrackerConfiguration/maximumLostFrames``, moved on
+    /// by its velocity. A detector that looks where people are looks here.
+    public var expectedBoxes: [BoundingBox] {
+        tracks.compactMap { record in
+            guard
+                record.state != .lost || record.framesSinceUpdate <= configuration.maximumLostFrames
+            else { return nil }
+            let box = record.filter.box
+            let velocity = record.filter.velocity
+            let expected = BoundingBox(
+                centerX: box.centerX + velocity.centerX, centerY: box.centerY + velocity.centerY,
+                width: box.width, height: box.height)
+            return expected.isValid ? expected : nil
+        }
+    }
+
     /// Moves every track by `dx`, `dy` (detection units): camera-motion compensation, so that
     /// a pan of the stand is not mistaken for the subjects' own motion.
     public mutating func shiftTracks(dx: Double, dy: Double) {

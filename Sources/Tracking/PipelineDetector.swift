@@ -100,12 +100,15 @@ public enum PipelineDetector: Detector, Sendable {
     /// The real footage's neural person detector.
     case personSSD(SSDPersonDetector)
 
-    /// A detector of `kind` at `scale`; the neural detector reads `personModel`, which its
-    /// caller found (``PersonModel/installed(environment:)``): a library looks nothing up.
+    /// A detector of `kind` at `scale` (and, for the neural detector, looking at `regions`
+    /// regions a frame; 0: the whole frame); the neural detector reads `personModel`, which
+    /// its caller found (``PersonModel/installed(environment:)``): a library looks nothing up.
     ///
     /// - Throws: ``HOGUnavailableError`` when OpenCV cannot set up the HOG detector,
     ///   ``PersonModelError`` when the neural detector has no model or cannot read it.
-    public init(_ kind: DetectorKind, scale: Double, personModel: PersonModel? = nil) throws {
+    public init(
+        _ kind: DetectorKind, scale: Double, regions: Int = 0, personModel: PersonModel? = nil
+    ) throws {
         switch kind {
         case .blob: self = .blob(BlobDetector(scale: scale))
         case .motion: self = .motion(MotionDetector(scale: scale))
@@ -116,7 +119,8 @@ public enum PipelineDetector: Detector, Sendable {
                     "the person detector was given no model; install it with"
                         + " \(PersonModel.installCommand)")
             }
-            self = .personSSD(try SSDPersonDetector(model: personModel, scale: scale))
+            self = .personSSD(
+                try SSDPersonDetector(model: personModel, scale: scale, regions: regions))
         }
     }
 
@@ -137,6 +141,23 @@ public enum PipelineDetector: Detector, Sendable {
             return nil
         }
         return "the person detector saw nothing in \(detector.framesUnseen) frame(s): \(failure)"
+    }
+
+    /// The network's runs so far (one a region the neural detector looked at); nil for a
+    /// detector without a network, whose work is a call a frame.
+    public var networkCalls: Int? {
+        guard case .personSSD(let detector) = self else { return nil }
+        return detector.networkCalls
+    }
+
+    /// Runs at `setting`'s scale and, for the neural detector, its region budget, from the
+    /// next frame on (the stride is the caller's).
+    public mutating func apply(_ setting: InferenceSetting) {
+        scale = setting.scale
+        guard case .personSSD(var detector) = self else { return }
+        self = .blob(BlobDetector())
+        detector.regions = setting.regions
+        self = .personSSD(detector)
     }
 
     /// The look each detection carries to the tracker: ``DetectorKind/appearanceStyle``.
@@ -172,6 +193,14 @@ public enum PipelineDetector: Detector, Sendable {
 
     /// Detections in the frame's pixel coordinates.
     public mutating func detect(in frame: GrayFrame) -> [Detection] {
+        detect(in: frame, expecting: [])
+    }
+
+    /// Detections in the frame's pixel coordinates; the neural detector looking at regions
+    /// looks around `expected` (the tracker's people).
+    public mutating func detect(in frame: GrayFrame, expecting expected: [BoundingBox])
+        -> [Detection]
+    {
         switch self {
         case .blob(var detector):
             let detections = detector.detect(in: frame)
@@ -187,7 +216,11 @@ public enum PipelineDetector: Detector, Sendable {
         case .hog(var detector):
             return detector.detect(in: frame)
         case .personSSD(var detector):
-            return detector.detect(in: frame)
+            // As for motion: the search's background model is updated in place.
+            self = .blob(BlobDetector())
+            let detections = detector.detect(in: frame, expecting: expected)
+            self = .personSSD(detector)
+            return detections
         }
     }
 }

@@ -29,12 +29,21 @@ public struct SSDPersonDetector: Detector, Sendable {
     /// The most people reported in a frame.
     public static let capacity = 100
 
-    /// The network's input first — 300 × 300, then 320 × 240 (scale 0.8) — then frame
-    /// stride.
+    /// Regions first — three a frame at most, each at the network's 300 × 300 (the far
+    /// people enlarged onto it) — then the whole frame at 300 × 300, at 320 × 240 (scale
+    /// 0.8), then frame stride.
     public static let inferenceLadder = [
+        InferenceSetting(stride: 1, scale: 1, regions: 3),
         InferenceSetting(stride: 1, scale: 1), InferenceSetting(stride: 1, scale: 0.8),
         InferenceSetting(stride: 2, scale: 0.8), InferenceSetting(stride: 3, scale: 0.8),
     ]
+
+    /// The most regions of a frame looked at (``InferenceSetting/regions``); 0 looks at the
+    /// whole frame alone, resized to the input ``scale`` sets. Looking at regions, each is
+    /// resized onto 300 × 300, whatever ``scale``.
+    public var regions = 0
+    /// Where regions are looked for, kept between frames.
+    public var search = RegionSearch()
 
     /// Why the network for an input size could not be read, the first time it could not
     /// (the model changed under a running detector): the frames it was asked to see then got
@@ -42,17 +51,24 @@ public struct SSDPersonDetector: Detector, Sendable {
     public private(set) var failure: PersonModelError?
     /// Frames that got no boxes because their network could not be read.
     public private(set) var framesUnseen = 0
+    /// The network's runs so far: one a frame on the whole frame, one a region otherwise.
+    public private(set) var networkCalls = 0
 
     private let networks: PersonNetworks
 
-    /// A detector of `model` at `scale`.
+    /// A detector of `model` at `scale`, looking at `regions` regions a frame (0: the whole
+    /// frame).
     ///
     /// - Throws: ``PersonModelError`` when OpenCV cannot read the model.
-    public init(model: PersonModel, scale: Double = 1) throws(PersonModelError) {
+    public init(model: PersonModel, scale: Double = 1, regions: Int = 0)
+        throws(PersonModelError)
+    {
         self.scale = scale
+        self.regions = regions
         networks = PersonNetworks(model: model)
-        // The network for the size it starts at, read now: a model OpenCV cannot read fails here.
+        // The networks it may need, read now: a model OpenCV cannot read fails here.
         _ = try networks.network(for: Self.inputSize(scale: scale))
+        _ = try networks.network(for: Self.inputSize(scale: 1))
     }
 
     /// The network's input, width × height, at `scale`.
@@ -64,33 +80,84 @@ public struct SSDPersonDetector: Detector, Sendable {
 
     /// People in the frame, in its pixel coordinates, with the network's scores.
     public mutating func detect(in frame: GrayFrame) -> [Detection] {
-        let input = Self.inputSize(scale: scale)
+        detect(in: frame, expecting: [])
+    }
+
+    /// People in the frame, in its pixel coordinates, with the network's scores: on the whole
+    /// frame, or, looking at regions, on those the ``search`` plans around `expected` (the
+    /// tracker's people, pixels) and what moves, merged (``RegionMerge``).
+    public mutating func detect(in frame: GrayFrame, expecting expected: [BoundingBox])
+        -> [Detection]
+    {
+        let whole = RegionPlan.Region(x: 0, y: 0, width: frame.width, height: frame.height)
+        guard regions > 0 else {
+            return (look(at: whole, in: frame, input: Self.inputSize(scale: scale)) ?? []).map(
+                \.detection)
+        }
+        let plan = search.plan(for: frame, expecting: expected, budget: regions)
+        var found: [RegionMerge.Found] = []
+        for region in plan.regions {
+            guard let boxes = look(at: region, in: frame, input: Self.inputSize(scale: 1)) else {
+                return []
+            }
+            found += boxes
+        }
+        let merged = RegionMerge.merge(found)
+        search.learn(
+            from: merged.filter { !$0.isCut && $0.detection.confidence >= Self.sureScore }
+                .map(\.detection.box),
+            frameHeight: frame.height)
+        return merged.map(\.detection)
+    }
+
+    /// The least score of a box the height model learns from.
+    public static let sureScore = 0.5
+
+    /// The people the network finds in `region` of `frame`, resized onto `input`, in the
+    /// frame's pixels; nil (counted, the failure kept) when the network cannot be read.
+    private mutating func look(
+        at region: RegionPlan.Region, in frame: GrayFrame, input: (width: Int, height: Int)
+    ) -> [RegionMerge.Found]? {
         let network: PersonNetworks.Network
         do {
             network = try networks.network(for: input)
         } catch {
             failure = failure ?? error
             framesUnseen += 1
-            return []
+            return nil
         }
+        networkCalls += 1
         var boxes = [headroom_person_box](repeating: headroom_person_box(), count: Self.capacity)
         let found = frame.pixels.withUnsafeBufferPointer { pixels in
             boxes.withUnsafeMutableBufferPointer { output in
                 headroom_person_net_detect(
-                    network.pointer, pixels.baseAddress, Int32(frame.width), Int32(frame.height),
-                    Int32(frame.width), Int32(input.width), Int32(input.height), scoreThreshold,
-                    widestShare, overlapThreshold, output.baseAddress, Int32(Self.capacity))
+                    network.pointer, pixels.baseAddress! + region.y * frame.width + region.x,
+                    Int32(region.width), Int32(region.height), Int32(frame.width),
+                    Int32(input.width), Int32(input.height), scoreThreshold, widestShare,
+                    overlapThreshold, output.baseAddress, Int32(Self.capacity))
             }
         }
         guard found > 0 else { return [] }
-        let width = Double(frame.width)
-        let height = Double(frame.height)
+        let (width, height) = (Double(region.width), Double(region.height))
+        // A box against an edge of the region that is not the frame's is someone cut short.
+        let edge = 2 / min(width, height)
+        let cutsLeft = region.x > 0
+        let cutsTop = region.y > 0
+        let cutsRight = region.x + region.width < frame.width
+        let cutsBottom = region.y + region.height < frame.height
         return boxes.prefix(Int(min(found, Int32(Self.capacity)))).map { box in
-            Detection(
-                box: BoundingBox(
-                    minX: box.left * width, minY: box.top * height,
-                    width: (box.right - box.left) * width, height: (box.bottom - box.top) * height),
-                confidence: box.score)
+            let isCut =
+                (cutsLeft && box.left < edge) || (cutsTop && box.top < edge)
+                || (cutsRight && box.right > 1 - edge) || (cutsBottom && box.bottom > 1 - edge)
+            return RegionMerge.Found(
+                detection: Detection(
+                    box: BoundingBox(
+                        minX: Double(region.x) + box.left * width,
+                        minY: Double(region.y) + box.top * height,
+                        width: (box.right - box.left) * width,
+                        height: (box.bottom - box.top) * height),
+                    confidence: box.score),
+                isCut: isCut)
         }
     }
 

@@ -25,8 +25,15 @@ public final class MosquittoBroker: @unchecked Sendable {
 
     deinit {
         stop()
+        Self.reserved.withLock { _ = $0.remove(port) }
         try? FileManager.default.removeItem(at: directory)
     }
+
+    /// The ports of the brokers alive in this process. A broker keeps its port while it lives,
+    /// stopped or not: a test that stops its broker and starts it again must find the port
+    /// free, not taken by another test's new broker — whose clients would then talk to the
+    /// wrong broker, both tests waiting for messages that never come.
+    private static let reserved = LockedState<Set<Int>>([])
 
     /// Starts the broker and returns once it accepts connections.
     public func start() throws {
@@ -71,7 +78,16 @@ public final class MosquittoBroker: @unchecked Sendable {
         }
     }
 
+    /// A port free now and reserved for this broker's life.
     private static func freePort() -> Int {
+        while true {
+            let port = unusedPort()
+            let isNew = reserved.withLock { $0.insert(port).inserted }
+            if isNew { return port }
+        }
+    }
+
+    private static func unusedPort() -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
         var address = sockaddr_in()
