@@ -8,7 +8,7 @@
 /// It predicts only once it has seen ``minimumSamples`` boxes whose feet spread over at
 /// least ``minimumSpread`` of the frame's height (else every row would get one person's
 /// height), and keeps the latest ``capacity`` of them, so it follows a camera that moved.
-public struct PersonHeightModel: Sendable, Equatable {
+public struct PersonHeightModel: Sendable {
     /// The boxes kept: the latest this many.
     public static let capacity = 256
     /// Boxes needed before the model predicts.
@@ -26,10 +26,6 @@ public struct PersonHeightModel: Sendable, Equatable {
 
     /// A model that has seen nobody.
     public init() {}
-
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.samples.elementsEqual(rhs.samples) { $0 == $1 } && lhs.next == rhs.next
-    }
 
     /// Learns from a person found at `box` (pixels) in a frame `frameHeight` pixels tall.
     public mutating func learn(_ box: BoundingBox, frameHeight: Double) {
