@@ -79,8 +79,9 @@ public struct HOTAEvaluator: Sendable {
 
 /// What HOTA's scores are derived from, per α: summed over sequences, these give the scores
 /// of the sequences together exactly as TrackEval's `combine_sequences` does (detection counts
-/// added, association and localisation averaged weighted by true positives). A long run is
-/// scored this way in consecutive windows, so its memory does not grow with its length.
+/// added, association and localisation averaged weighted by true positives). A run longer than
+/// its HOTA window (five minutes) is scored this way in consecutive windows, so its memory does
+/// not grow with its length.
 public struct HOTACounts: Sendable, Hashable {
     /// The counts at one α.
     public struct AtAlpha: Sendable, Hashable {

@@ -30,12 +30,14 @@ import Units
         return (truths, tracks)
     }
 
-    @Test("a run shorter than the window scores exactly as the whole-sequence evaluators")
+    @Test(
+        "a run shorter than the HOTA window scores exactly as the whole-sequence evaluators, switches across 30 s included"
+    )
     func shortRunIsExact() throws {
         var quality = RunQuality()
         var truths: [MOTRecord] = []
         var tracks: [MOTRecord] = []
-        for n in 1...600 {
+        for n in 1...2400 {
             let step = frame(n)
             quality.add(
                 number: n, seconds: Double(n - 1) / 30, truths: step.truths, tracks: step.tracks)
@@ -50,20 +52,21 @@ import Units
         #expect(graded.hota == hota.hota && graded.detA == hota.detA && graded.assA == hota.assA)
     }
 
-    @Test("over a long run it keeps one window of frames, and identity stays exact")
+    @Test("over a long run it keeps one HOTA window of frames, and identity stays exact")
     func longRunKeepsOneWindow() throws {
         var quality = RunQuality()
         var truths: [MOTRecord] = []
         var tracks: [MOTRecord] = []
         let rate = 30.0
-        for n in 1...9000 {
+        for n in 1...19_000 {
             let step = frame(n)
             quality.add(
                 number: n, seconds: Double(n - 1) / rate, truths: step.truths, tracks: step.tracks)
             truths += step.truths
             tracks += step.tracks
-            // The last 30 s of frames, and at most as many again before the next compaction.
-            #expect(quality.keptFrames <= 2 * Int(TrackingQuality.recentWindow.seconds * rate) + 2)
+            // The open HOTA window's frames, and at most as many again before the next
+            // compaction.
+            #expect(quality.keptFrames <= 2 * Int(RunQuality.hotaWindow.seconds * rate) + 2)
         }
         let graded = try #require(quality.quality())
         let mot = MOTEvaluator().evaluate(groundTruth: truths, hypotheses: tracks)
