@@ -3,8 +3,9 @@ import Locking
 import Units
 
 /// The neural person detector: an SSDLite-MobileNetV2 trained on people (``PersonModel``),
-/// run by OpenCV's DNN module on the frame's luma copied into three channels, the whole frame
-/// resized to the network's input.
+/// run by OpenCV's DNN module on the frame's luma copied into three channels: on regions of the
+/// frame each resized onto 300 × 300 (``regions``, the ladder's top rung: the far people
+/// enlarged, see ``RegionSearch``), or on the whole frame resized to the network's input.
 ///
 /// The governor's knob is the input size (``scale``): 1 is 300 × 300, the size the network was
 /// trained at; below 1 the input keeps a 4:3 frame's shape, 400 × 300 × `scale` (0.8 is
