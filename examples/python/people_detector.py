@@ -44,8 +44,8 @@ launch.end("imports")
 # cost). At a stride of n the network sees every n-th processed frame and the frames between keep
 # its boxes. The costs are milliseconds a processed frame on vtest.avi (768×576) on a 2-core VM,
 # one thread (people counted by eye found at 300×300: 26 of 27, at 320×240: 22 of 27;
-# scripts/person_detector_check.py); only their ratios matter to the governor. The same ladder as
-# `headroom run --detector person-ssd`.
+# scripts/person_detector_check.py); only their ratios matter to the governor. The whole-frame
+# rungs of `headroom run --detector person-ssd`'s ladder (its top rung, regions, is not here yet).
 LADDER = [
     ("ssd-300", (300, 300), 1, 25.0),
     ("ssd-320x240", (320, 240), 1, 21.0),
