@@ -190,6 +190,12 @@ public struct HostCalibration: Sendable {
         return copy
     }
 
+    /// The setting the detector is measured at: the top of its ladder, the one a run starts
+    /// at (for the neural detector, regions: several network calls a frame).
+    private var measuredSetting: InferenceSetting {
+        detector.inferenceLadder.first ?? InferenceSetting(stride: 1, scale: 1)
+    }
+
     /// CPU seconds per pixel of drawing, detecting and tracking, measured on a few frames of
     /// the smallest configuration's size on the calling thread (about a quarter of a second):
     /// what ``scaled(toSecondsPerPixel:)`` needs before the real measurements.
@@ -202,8 +208,8 @@ public struct HostCalibration: Sendable {
         let source = SceneFrameSource(
             scene: scene, width: point.width, height: point.height, pose: CameraPose())
         var stage = try TrackingStage(
-            inference: InferenceSetting(stride: 1, scale: 1),
-            frameRate: point.frameRate, detector: detector, personModel: personModel)
+            inference: measuredSetting, frameRate: point.frameRate, detector: detector,
+            personModel: personModel)
         var frame = Frame(camera: "probe", width: point.width, height: point.height)
         let start = CPUTime.thread()
         var frames = 0
@@ -293,8 +299,8 @@ public struct HostCalibration: Sendable {
         try session.commitConfiguration()
         let consumer = ConsumerMeter(drawnCPUSeconds: { source.drawn.cpuSeconds })
         let stage = try TrackingStage(
-            inference: InferenceSetting(stride: 1, scale: 1),
-            frameRate: point.frameRate, detector: detector, personModel: personModel)
+            inference: measuredSetting, frameRate: point.frameRate, detector: detector,
+            personModel: personModel)
         let frames = session.videoFrames(bufferLimit: 2 * point.cameras)
         // Capture runs while the consumer takes its frames and the window measures; then
         // both stop, and capture last.
