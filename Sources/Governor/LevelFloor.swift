@@ -11,9 +11,12 @@ public struct LevelFloor: Hashable, Sendable {
     public var ladderStep: Int
 
     /// The floor of `registration` at `level` under `policy`: no floor for a client that does
-    /// not follow the levels; otherwise the level's cap, and the cheapest step whose quality is
-    /// within the level's allowed loss of the best (when every step has a quality), or else
-    /// the heaviest step up to `fair`, the middle one at `serious`, the lightest at `critical`.
+    /// not follow the levels; otherwise the level's cap, and, when every step has a quality,
+    /// the cheapest step whose quality is within the level's allowed loss of the best — at
+    /// `serious`, where every lighter step loses more than that, the one that loses least for
+    /// the work it saves (``leastLossPerSaving(_:)``): the level asks for a cut. Without
+    /// qualities: the heaviest step up to `fair`, the middle one at `serious`, the lightest at
+    /// `critical`.
     public init(_ registration: ClientRegistration, at level: PressureLevel, policy: GovernorPolicy)
     {
         let ladder = registration.ladder
@@ -25,7 +28,8 @@ public struct LevelFloor: Hashable, Sendable {
         let qualities = ladder.compactMap(\.quality)
         if qualities.count == ladder.count, let best = qualities.max() {
             let allowed = best - policy.allowedQualityLoss[level]
-            let step = qualities.lastIndex { $0 >= allowed } ?? 0
+            var step = qualities.lastIndex { $0 >= allowed } ?? 0
+            if level == .serious && step == 0 { step = Self.leastLossPerSaving(ladder) }
             self.init(frameRateCap: cap, ladderStep: step)
             return
         }
@@ -36,6 +40,20 @@ public struct LevelFloor: Hashable, Sendable {
             case .critical, .shutdown: ladder.count - 1
             }
         self.init(frameRateCap: cap, ladderStep: step)
+    }
+
+    /// The lighter step of `ladder` (every step with a quality) that gives up the least
+    /// quality for each unit of work it saves against the heaviest step — the cut that keeps
+    /// most for what it saves; 0 when no step is lighter.
+    static func leastLossPerSaving(_ ladder: [LadderStep]) -> Int {
+        guard let heaviest = ladder.first, let top = heaviest.quality else { return 0 }
+        let lighter = ladder.indices.dropFirst().filter { ladder[$0].cost < heaviest.cost }
+        return lighter.min { first, second in
+            func lossPerSaving(_ index: Int) -> Double {
+                (top - (ladder[index].quality ?? 0)) / (heaviest.cost - ladder[index].cost)
+            }
+            return lossPerSaving(first) < lossPerSaving(second)
+        } ?? 0
     }
 
     /// A floor with both parts given.

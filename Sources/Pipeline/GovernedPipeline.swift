@@ -13,7 +13,8 @@ import Units
 /// replays a trace through one.
 ///
 /// The pipeline registers its inference settings as its ladder (a quality table's best
-/// settings with their measured quality, or else the policy's ladder; each step costing its
+/// settings with their measured quality, or else the policy's ladder with the quality measured
+/// at its rungs on real footage where known; each step costing its
 /// share of the pipeline's work at full rate, ``PipelineSettings/load(relativeTo:)``), its requested frame rate down to
 /// the policy's minimum, the session's hardware cost as its share of the host, and that it
 /// follows the levels (``ClientRegistration/followsLevels``). Its advice comes back as
@@ -49,13 +50,15 @@ public final class GovernedPipeline: Sendable {
     /// - Throws: ``HostGovernorError/clientLimitReached(_:)`` when the host is full.
     public init(
         service: HostService, costModel: SystemPressureCost,
-        qualityTable: QualityTable = QualityTable(rows: []), requestedFrameRate: FrameRate? = nil,
+        qualityTable: QualityTable = QualityTable(rows: []),
+        rungQuality: [InferenceSetting: Double] = [:], requestedFrameRate: FrameRate? = nil,
         name: String = defaultName, priority: Int = 50
     ) throws(HostGovernorError) {
         let policy = service.configuration.policy
         let requested =
             requestedFrameRate ?? costModel.configuration.cameras.map(\.frameRate).max() ?? 30
-        let steps = Self.ladder(policy: policy, qualityTable: qualityTable, at: requested)
+        let steps = Self.ladder(
+            policy: policy, qualityTable: qualityTable, rungQuality: rungQuality, at: requested)
         let share = costModel.hardwareCost(atFrameRate: requested).fraction
         let registration = ClientRegistration(
             name: name, priority: priority, nominalFrameRate: requested,
@@ -84,10 +87,12 @@ public final class GovernedPipeline: Sendable {
     /// The settings a pipeline may step through, heaviest first, with their measured quality:
     /// the policy ladder's heaviest (where every run starts), then the quality table's cheaper
     /// settings at its frame rate nearest `frameRate` that no cheaper one matches in quality
-    /// (MOTA); without a table, the policy's ladder.
-    static func ladder(policy: GovernorPolicy, qualityTable: QualityTable, at frameRate: FrameRate)
-        -> [(setting: InferenceSetting, quality: Double?)]
-    {
+    /// (MOTA); without a table, the policy's ladder, each rung with its quality in
+    /// `rungQuality` (nil where unmeasured).
+    static func ladder(
+        policy: GovernorPolicy, qualityTable: QualityTable,
+        rungQuality: [InferenceSetting: Double] = [:], at frameRate: FrameRate
+    ) -> [(setting: InferenceSetting, quality: Double?)] {
         let heaviest = policy.inferenceLadder.first ?? InferenceSetting(stride: 1, scale: 1)
         let fps = frameRate.framesPerSecond
         guard
@@ -95,7 +100,7 @@ public final class GovernedPipeline: Sendable {
                 abs($0.frameRate.framesPerSecond - fps) < abs($1.frameRate.framesPerSecond - fps)
             })
         else {
-            return ([heaviest] + policy.inferenceLadder.dropFirst()).map { ($0, nil) }
+            return ([heaviest] + policy.inferenceLadder.dropFirst()).map { ($0, rungQuality[$0]) }
         }
         let rows = qualityTable.rows.filter { $0.frameRate == nearest.frameRate }
         let cheapestFirst = rows.filter { $0.setting.relativeCost < heaviest.relativeCost }

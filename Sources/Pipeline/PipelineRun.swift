@@ -153,8 +153,8 @@ public final class PipelineRun: Sendable {
             ? nil
             : try GovernedPipeline(
                 service: service, costModel: costModel,
-                qualityTable: options.qualityTable, requestedFrameRate: options.trackedFrameRate,
-                priority: options.priority)
+                qualityTable: options.qualityTable, rungQuality: options.rungQuality,
+                requestedFrameRate: options.trackedFrameRate, priority: options.priority)
         defer {
             pipeline?.leave()
             service.close()
@@ -455,9 +455,9 @@ public final class PipelineRun: Sendable {
             ambient: scenario.ambient(at: .zero, runDuration: duration),
             riseAtFullLoad: scenario.riseAtFullLoad,
             timeConstant: scenario.timeConstant)
-        let load = ModelledLoad(requestedFrameRate: options.trackedFrameRate) {
-            settings.current
-        }
+        let full = PipelineSettings(
+            frameRate: options.trackedFrameRate, inference: Self.heaviest(options))
+        let load = ModelledLoad(full: full) { settings.current }
         system.temperatureSources = [
             ThermalModelSource(
                 model: model, load: load, high: Celsius(scenario.high),

@@ -42,13 +42,15 @@ extension RunOptions {
     }
 
     /// Runs `detector`. On real video a detector other than the scene's blob detector walks
-    /// its own inference ladder (unless `keepsPolicy`: a policy given for it), without the
-    /// standard quality table, which was measured on the rendered scene with the blob
-    /// detector and says nothing of a real detector on real footage.
+    /// its own inference ladder (unless `keepsPolicy`: a policy given for it), with the quality
+    /// measured at its rungs on real footage instead of the standard quality table, which was
+    /// measured on the rendered scene with the blob detector and says nothing of a real
+    /// detector on real footage.
     public mutating func choose(_ detector: DetectorKind, keepsPolicy: Bool) {
         self.detector = detector
         guard playsVideo, detector != .blob else { return }
         qualityTable = QualityTable(rows: [])
+        rungQuality = detector.rungQuality
         if !keepsPolicy { policy.inferenceLadder = detector.inferenceLadder }
     }
 

@@ -70,6 +70,9 @@ public struct RunOptions: Sendable {
     public var policy: GovernorPolicy
     /// The tracking quality table the governor consults.
     public var qualityTable: QualityTable
+    /// The quality measured at the ladder's rungs on real footage, for a run without a quality
+    /// table (the detector's ``DetectorKind/rungQuality``).
+    public var rungQuality: [InferenceSetting: Double] = [:]
     /// The time between pressure readings (within reach of a threshold).
     public var pressureInterval: Duration
     /// The time the run is played on: real, or virtual (as fast as the machine goes, the same

@@ -20,6 +20,11 @@ public protocol Detector: Sendable {
     /// only the detector knows how to shed (its knob may be stride, magnification or the
     /// network's input). ``InferenceSetting/standardLadder`` unless a detector says otherwise.
     static var inferenceLadder: [InferenceSetting] { get }
+
+    /// The tracking quality measured at rungs of ``inferenceLadder`` on real footage against
+    /// published ground truth (HOTA, 0–1), by which the governor chooses the rung that keeps
+    /// most for what it saves; empty when unmeasured (the governor then goes by position).
+    static var rungQuality: [InferenceSetting: Double] { get }
 }
 
 extension Detector {
@@ -36,4 +41,7 @@ extension Detector {
     /// Stride, then scale down to half: for a detector that finds what it finds down to half
     /// scale (the blob and motion detectors).
     public static var inferenceLadder: [InferenceSetting] { InferenceSetting.standardLadder }
+
+    /// Unmeasured.
+    public static var rungQuality: [InferenceSetting: Double] { [:] }
 }

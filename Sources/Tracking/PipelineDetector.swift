@@ -42,6 +42,16 @@ public enum DetectorKind: String, Sendable, Hashable, CaseIterable, Codable {
         }
     }
 
+    /// The quality measured at the detector's rungs (``Detector/rungQuality``).
+    public var rungQuality: [InferenceSetting: Double] {
+        switch self {
+        case .blob: BlobDetector.rungQuality
+        case .motion: MotionDetector.rungQuality
+        case .hog: HOGDetector.rungQuality
+        case .personSSD: SSDPersonDetector.rungQuality
+        }
+    }
+
     /// The look each detection carries to the tracker. The rendered scene's people are told
     /// apart by band looks, tuned with them. On real footage band looks cost identities: over
     /// OpenCV's `vtest.avi` (795 frames) 245 identities with them against 73 without (motion)

@@ -43,6 +43,18 @@ public struct SSDPersonDetector: Detector, Sendable {
         InferenceSetting(stride: 2, scale: 0.8), InferenceSetting(stride: 3, scale: 0.8),
     ]
 
+    /// HOTA at each rung, each run alone over `vtest.avi` (PETS 2009 S2L1) against its
+    /// published ground truth (docs/run.md, `scripts/vtest-quality.sh`): the regions keep most
+    /// for what they cost, so under pressure the governor halves them before it gives them up.
+    public static let rungQuality: [InferenceSetting: Double] = [
+        InferenceSetting(stride: 1, scale: 1, regions: 3): 0.476,
+        InferenceSetting(stride: 2, scale: 1, regions: 3): 0.367,
+        InferenceSetting(stride: 1, scale: 1): 0.299,
+        InferenceSetting(stride: 1, scale: 0.8): 0.276,
+        InferenceSetting(stride: 2, scale: 0.8): 0.240,
+        InferenceSetting(stride: 3, scale: 0.8): 0.235,
+    ]
+
     /// The most regions of a frame looked at (``InferenceSetting/regions``); 0 looks at the
     /// whole frame alone, resized to the input ``scale`` sets. Looking at regions, each is
     /// resized onto 300 × 300, whatever ``scale``.
