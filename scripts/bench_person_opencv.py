@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """OpenCV's DNN alone on the person detector's model, for scripts/bench-person-detector.sh: for
-each input size of the main job's ladder, the median milliseconds of blobFromImage and forward
-on raw grey frames (the luma in three channels, as the main job feeds it), nothing else.
+each input size of the main job's ladder, the median and mean milliseconds of blobFromImage and
+forward on raw grey frames (the luma in three channels, as the main job feeds it), nothing else,
+and the process's CPU milliseconds (every thread's) a call.
 
 Usage: /usr/bin/python3 scripts/bench_person_opencv.py RAWFILE WIDTH HEIGHT
-Prints {"rows": [{"name": "300x300", "p50Milliseconds": ...}, ...]}.
+Prints {"rows": [{"name": "300x300", "p50Milliseconds": ..., "meanMilliseconds": ...,
+"cpuMilliseconds": ...}, ...]}.
 """
 
 import json
@@ -40,16 +42,22 @@ def main():
             os.path.join(directory, "person-ssdlite.pb"),
             os.path.join(directory, "person-ssdlite-300.pbtxt"))
         times = []
+        cpu = []
         if len(frames) < 2:
             sys.exit("bench_person_opencv.py: RAWFILE: expected at least two whole frames")
         for index, frame in enumerate(frames):
             began = time.perf_counter()
+            began_cpu = time.process_time()
             bgr = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
             network.setInput(cv2.dnn.blobFromImage(bgr, 1.0, size, swapRB=True, crop=False))
             network.forward()
             if index > 0:  # the first call sets the network up
                 times.append((time.perf_counter() - began) * 1000)
-        rows.append({"name": f"{size[0]}x{size[1]}", "p50Milliseconds": statistics.median(times)})
+                cpu.append((time.process_time() - began_cpu) * 1000)
+        rows.append({
+            "name": f"{size[0]}x{size[1]}", "p50Milliseconds": statistics.median(times),
+            "meanMilliseconds": statistics.fmean(times), "cpuMilliseconds": statistics.fmean(cpu),
+        })
     print(json.dumps({"rows": rows}))
 
 

@@ -4,12 +4,15 @@ import Tracking
 import Units
 
 /// `headroom-bench motion RAWFILE WIDTH HEIGHT [--detector motion|hog|person-ssd|blob] [--scale S ...]
-/// [--json] [--print]`: times a pipeline detector (``MotionDetector`` unless `--detector`
-/// says another) frame by frame over a raw 8-bit greyscale video (frames of WIDTH × HEIGHT
-/// bytes back to back, as `ffmpeg -f rawvideo -pix_fmt gray` writes them), once per scale (1
-/// and 0.5 unless `--scale` is given), beside a floor measured in the same run: a bare loop
-/// that reads every pixel of the frame once. Only the detector call is timed; the file is read
-/// into memory first. `scripts/motion-vs-mog2.sh` runs OpenCV's MOG2 on the same file.
+/// [--regions N ...] [--json] [--print]`: times a pipeline detector (``MotionDetector`` unless
+/// `--detector` says another) frame by frame over a raw 8-bit greyscale video (frames of
+/// WIDTH × HEIGHT bytes back to back, as `ffmpeg -f rawvideo -pix_fmt gray` writes them), once
+/// per scale (1 and 0.5 unless `--scale` is given) and, for the neural detector, once per
+/// region budget (`--regions`; each frame expecting the people the frame before it found, as
+/// a tracker would), beside a floor measured in the same run: a bare loop that reads every
+/// pixel of the frame once. Only the detector call is timed, by the clock and by the process's
+/// CPU time (every thread's); the file is read into memory first.
+/// `scripts/motion-vs-mog2.sh` runs OpenCV's MOG2 on the same file.
 ///
 /// `--json` prints the figures as one JSON object; `--print` prints the first scale's
 /// detections instead, one CSV line each: `frame,x,y,width,height,confidence` (frames from 0,
@@ -17,9 +20,10 @@ import Units
 func motionMain(_ words: [String]) -> Int32 {
     let usage =
         "usage: headroom-bench motion RAWFILE WIDTH HEIGHT [--detector motion|hog|person-ssd|blob]"
-        + " [--scale S ...] [--json] [--print]"
+        + " [--scale S ...] [--regions N ...] [--json] [--print]"
     var positional: [String] = []
     var scales: [Double] = []
+    var regionBudgets: [Int] = []
     var kind = DetectorKind.motion
     var index = 0
     while index < words.count {
@@ -38,6 +42,13 @@ func motionMain(_ words: [String]) -> Int32 {
             index += 2
             continue
         }
+        if word == "--regions", index + 1 < words.count, let budget = Int(words[index + 1]),
+            InferenceSetting.regionBudgets.contains(budget), budget > 0
+        {
+            regionBudgets.append(budget)
+            index += 2
+            continue
+        }
         if word.hasPrefix("--"), !["--json", "--print"].contains(word) {
             return fail("\(usage)\n(unknown or incomplete option \(word))", status: 2)
         }
@@ -47,7 +58,19 @@ func motionMain(_ words: [String]) -> Int32 {
     guard positional.count == 3, let width = Int(positional[1]), let height = Int(positional[2]),
         width > 0, height > 0
     else { return fail(usage, status: 2) }
-    if scales.isEmpty { scales = [1, 0.5] }
+    if scales.isEmpty { scales = regionBudgets.isEmpty ? [1, 0.5] : [] }
+    guard regionBudgets.isEmpty || kind == .personSSD else {
+        return fail(
+            "\(usage)\n(--regions: only the person-ssd detector looks at regions)", status: 2)
+    }
+    let personModel: PersonModel?
+    do {
+        personModel =
+            kind == .personSSD
+            ? try PersonModel.installed(environment: ProcessInfo.processInfo.environment) : nil
+    } catch {
+        return fail("headroom-bench motion: \(error)", status: 1)
+    }
     let frames: [GrayFrame]
     do {
         frames = try readRawFrames(path: positional[0], width: width, height: height)
@@ -62,7 +85,11 @@ func motionMain(_ words: [String]) -> Int32 {
             Data("headroom-bench: debug build; figures are meaningless, use -c release\n".utf8))
     #endif
     if words.contains("--print") {
-        guard var detector = try? PipelineDetector(kind, scale: scales[0]) else {
+        guard
+            var detector = try? PipelineDetector(
+                kind, scale: scales.first ?? 1, regions: regionBudgets.first ?? 0,
+                personModel: personModel)
+        else {
             return fail("headroom-bench motion: the \(kind) detector cannot be set up", status: 1)
         }
         for (number, frame) in frames.enumerated() {
@@ -76,7 +103,13 @@ func motionMain(_ words: [String]) -> Int32 {
         return 0
     }
     let floor = MotionRun.floor(frames)
-    guard let runs = try? scales.map({ try MotionRun.detector(frames, kind: kind, scale: $0) })
+    let settings =
+        scales.map { InferenceSetting(stride: 1, scale: $0) }
+        + regionBudgets.map { InferenceSetting(stride: 1, scale: 1, regions: $0) }
+    guard
+        let runs = try? settings.map({
+            try MotionRun.detector(frames, kind: kind, setting: $0, personModel: personModel)
+        })
     else { return fail("headroom-bench motion: the \(kind) detector cannot be set up", status: 1) }
     let meanGrey = String(format: "%.2f", floor.meanGrey)
     let minimumArea = MotionDetector().minimumAreaFraction * Double(width * height)
@@ -93,13 +126,16 @@ func motionMain(_ words: [String]) -> Int32 {
         print(
             "\(kind) detector, \(frames.count) frames of \(width)×\(height) (mean grey \(meanGrey)),"
                 + ([.hog, .personSSD].contains(kind) ? " OpenCV's own threads" : " one thread"))
-        print("name                    p50 ms  mean ms  ×floor(p50)  detections/frame")
+        print(
+            "name                    p50 ms  mean ms  CPU ms  ×floor(p50)  detections/frame"
+                + "  network calls/frame")
         for run in [floor] + runs {
             print(
                 run.name.padding(toLength: 22, withPad: " ", startingAt: 0)
                     + String(
-                        format: "%8.3f %8.3f %10.1fx %12.2f", run.median / 1e6, run.mean / 1e6,
-                        run.median / floor.median, run.detectionsPerFrame))
+                        format: "%8.3f %8.3f %7.3f %10.1fx %12.2f %20.2f", run.median / 1e6,
+                        run.mean / 1e6, run.cpuMean / 1e6, run.median / floor.median,
+                        run.detectionsPerFrame, run.networkCallsPerFrame))
         }
     }
     return 0
@@ -112,6 +148,10 @@ private struct MotionRun {
     var nanoseconds: [Double]
     /// Detections over all frames, warm-up included.
     var detections: Int
+    /// The process's CPU nanoseconds (every thread's) over all frames.
+    var cpuNanoseconds: Double = 0
+    /// The network's runs over all frames (0 for a detector without a network).
+    var networkCalls = 0
     /// The floor's result, the video's mean grey level: printed, so the loop is not optimized
     /// away.
     var meanGrey: Double = 0
@@ -122,30 +162,45 @@ private struct MotionRun {
     }
     var mean: Double { nanoseconds.reduce(0, +) / Double(max(1, nanoseconds.count)) }
     var detectionsPerFrame: Double { Double(detections) / Double(max(1, nanoseconds.count)) }
+    var cpuMean: Double { cpuNanoseconds / Double(max(1, nanoseconds.count)) }
+    var networkCallsPerFrame: Double { Double(networkCalls) / Double(max(1, nanoseconds.count)) }
 
     var dictionary: [String: Any] {
         [
             "name": name, "p50Milliseconds": median / 1e6, "meanMilliseconds": mean / 1e6,
-            "detectionsPerFrame": detectionsPerFrame,
+            "cpuMilliseconds": cpuMean / 1e6, "detectionsPerFrame": detectionsPerFrame,
+            "networkCallsPerFrame": networkCallsPerFrame,
         ]
     }
 
-    /// A fresh detector of `kind` at `scale` over every frame in order.
-    static func detector(_ frames: [GrayFrame], kind: DetectorKind, scale: Double) throws
-        -> MotionRun
-    {
-        var detector = try PipelineDetector(kind, scale: scale)
+    /// A fresh detector of `kind` at `setting` over every frame in order, each frame expecting
+    /// the boxes found in the one before.
+    static func detector(
+        _ frames: [GrayFrame], kind: DetectorKind, setting: InferenceSetting,
+        personModel: PersonModel?
+    ) throws -> MotionRun {
+        var detector = try PipelineDetector(
+            kind, scale: setting.scale, regions: setting.regions, personModel: personModel)
         var times: [Double] = []
         times.reserveCapacity(frames.count)
         var detections = 0
+        var cpu = 0.0
+        var expected: [BoundingBox] = []
         for frame in frames {
+            let cpuStart = processCPUSeconds()
             let start = MonotonicClock.now()
-            let found = detector.detect(in: frame)
+            let found = detector.detect(in: frame, expecting: expected)
             times.append(Double(MonotonicClock.now().nanoseconds - start.nanoseconds))
+            cpu += processCPUSeconds() - cpuStart
             detections += found.count
+            expected = found.map(\.box)
         }
+        let name =
+            setting.regions > 0
+            ? "\(kind) \(setting.regions) regions" : "\(kind) scale \(setting.scale)"
         return MotionRun(
-            name: "\(kind) scale \(scale)", nanoseconds: times, detections: detections)
+            name: name, nanoseconds: times, detections: detections, cpuNanoseconds: cpu * 1e9,
+            networkCalls: detector.networkCalls ?? 0)
     }
 
     /// The floor: summing every pixel of each frame, the least any detector must do.

@@ -11,8 +11,13 @@ the end it prints what it achieved.
 
 With --regions N it looks, as `headroom run`'s top rung does, at up to N squares of each frame cut
 around what moves and where people were, each resized onto the network's 300×300 input, so a far
-person is enlarged instead of shrunk with the whole frame (`RegionSearch` below; a pipeline of
-one's own can import it, or `PersonDetector(models, regions=3)`).
+person is enlarged instead of shrunk with the whole frame (`RegionSearch` below). A pipeline of
+one's own can import it (docs/service.md has what it finds on vtest.avi):
+
+    sys.path.insert(0, "examples/python")
+    from people_detector import PersonDetector, REGION_INPUT
+    detector = PersonDetector(None, regions=3)  # None: the model where person-model.sh put it
+    boxes = detector.detect(frame, REGION_INPUT)  # each frame in order; expected=a tracker's boxes
 
     /usr/bin/python3 examples/python/people_detector.py --source /usr/share/doc/opencv-doc/examples/data/vtest.avi
     /usr/bin/python3 examples/python/people_detector.py --no-service --json
@@ -69,7 +74,7 @@ INSTALL = "scripts/person-model.sh"
 PERSON = 1  # the class of a person in the network's output
 MIN_SCORE = 0.2  # on the frame's luma, with overlapping boxes thinned (NMS_OVERLAP)
 NMS_OVERLAP = 0.3
-WIDEST = 0.5  # share of the frame: wider boxes are the network's guesses at the whole view
+WIDEST = 0.5  # share of the frame or region: wider boxes are the network's guesses at the whole view
 VTEST = "/usr/share/doc/opencv-doc/examples/data/vtest.avi"
 # Regions (`headroom run`'s RegionPlan, RegionSearch and RegionMerge in Sources/Tracking, with
 # the same figures; docs/run.md, "Regions at the model's own scale", says how they were chosen).
@@ -444,7 +449,7 @@ class RegionSearch:
         whole_frame = self.frames % WHOLE_FRAME_INTERVAL == 0
         self.frames += 1
         targets = [Target(tuple(box), box[3], EXPECTED_WEIGHT) for box in expected
-                   if box[2] > 0 and box[3] > 0]
+                   if all(math.isfinite(v) for v in box) and box[2] > 0 and box[3] > 0]
         for box in self.motion.detect(grey):
             # Motion is often a part of someone (legs, a head above a parked car): the person
             # there stands as tall as people stand at its foot row.
