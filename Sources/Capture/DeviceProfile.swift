@@ -43,6 +43,10 @@ public struct DeviceProfile: Hashable, Codable, Sendable {
     /// `headroom calibrate --detector person-ssd`; `nil` when the consumer's work follows the
     /// pixels (its `outputWeights.videoData` prices it).
     public var videoDataFrameShare: Double?
+    /// What each rung of the calibrated detector's inference ladder costs a frame here,
+    /// measured by `headroom calibrate`; the governor then sheds by measured cost
+    /// (``measuredCosts(of:)``), not by the ladder's assumed one. `nil` when never measured.
+    public var rungCosts: [RungCost]?
 
     /// Creates a profile; see each property for units.
     public init(
@@ -50,7 +54,7 @@ public struct DeviceProfile: Hashable, Codable, Sendable {
         perCameraOverhead: Double, rawBytesPerPixel: Double, binnedReadoutFactor: Double,
         fullSensorReadoutFactor: Double, outputWeights: OutputWeights, sensors: [SensorModes],
         sources: [String: String], storageWriteRate: DataRate? = nil,
-        videoDataFrameShare: Double? = nil
+        videoDataFrameShare: Double? = nil, rungCosts: [RungCost]? = nil
     ) {
         self.name = name
         self.summary = summary
@@ -66,6 +70,7 @@ public struct DeviceProfile: Hashable, Codable, Sendable {
         self.sources = sources
         self.storageWriteRate = storageWriteRate
         self.videoDataFrameShare = videoDataFrameShare
+        self.rungCosts = rungCosts
     }
 
     /// The sensor a camera is: the one it names, else the first whose formats include its
@@ -86,7 +91,7 @@ public struct DeviceProfile: Hashable, Codable, Sendable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, summary, pixelRate, memoryBandwidth, cameraPorts, perCameraOverhead
         case rawBytesPerPixel, binnedReadoutFactor, fullSensorReadoutFactor, outputWeights
-        case sensors, sources, storageWriteRate, videoDataFrameShare
+        case sensors, sources, storageWriteRate, videoDataFrameShare, rungCosts
     }
 
     /// Decodes and validates a profile: positive budgets, factors in their ranges.
@@ -113,6 +118,7 @@ public struct DeviceProfile: Hashable, Codable, Sendable {
         storageWriteRate = try container.decodeIfPresent(DataRate.self, forKey: .storageWriteRate)
         videoDataFrameShare =
             try container.decodeIfPresent(Double.self, forKey: .videoDataFrameShare)
+        rungCosts = try container.decodeIfPresent([RungCost].self, forKey: .rungCosts)
 
         guard !name.isEmpty else {
             throw decoder.invalidValue(CodingKeys.name, "expected a non-empty name")

@@ -14,8 +14,9 @@ import Units
 ///
 /// The pipeline registers its inference settings as its ladder (a quality table's best
 /// settings with their measured quality, or else the policy's ladder with the quality measured
-/// at its rungs on real footage where known; each step costing its
-/// share of the pipeline's work at full rate, ``PipelineSettings/load(relativeTo:)``), its requested frame rate down to
+/// at its rungs on real footage where known; each step costing what `calibrate` measured it
+/// to cost on this host, relative to the heaviest (the profile's ``DeviceProfile/rungCosts``),
+/// or else its share of the pipeline's work at full rate, ``PipelineSettings/load(relativeTo:)``), its requested frame rate down to
 /// the policy's minimum, the session's hardware cost as its share of the host, and that it
 /// follows the levels (``ClientRegistration/followsLevels``). Its advice comes back as
 /// ``PipelineSettings``; each change of them as a ``GovernorChange``.
@@ -60,13 +61,15 @@ public final class GovernedPipeline: Sendable {
         let steps = Self.ladder(
             policy: policy, qualityTable: qualityTable, rungQuality: rungQuality, at: requested)
         let share = costModel.hardwareCost(atFrameRate: requested).fraction
+        let measuredCosts = costModel.estimator.profile.measuredCosts(of: steps.map(\.setting))
         let registration = ClientRegistration(
             name: name, priority: priority, nominalFrameRate: requested,
             minFrameRate: min(policy.minimumFrameRate, requested),
-            ladder: steps.map { step in
+            ladder: steps.enumerated().map { index, step in
                 LadderStep(
                     name: step.setting.description,
-                    cost: PipelineSettings(frameRate: requested, inference: step.setting)
+                    cost: measuredCosts?[index]
+                        ?? PipelineSettings(frameRate: requested, inference: step.setting)
                         .load(relativeTo: requested),
                     quality: step.quality)
             },

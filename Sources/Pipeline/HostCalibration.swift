@@ -272,14 +272,65 @@ public struct HostCalibration: Sendable {
             : try CalibrationFit(measurements: fitted)
         let date = Self.today()
         let cores = CPUTime.cores
-        let profile = fit.profile(
+        var profile = fit.profile(
             name: profileName, cores: cores, date: date, points: fitPoints + heldOutPoints,
             detector: detector)
+        profile.rungCosts = try priceRungs()
         return CalibrationReport(
             profile: profile, fit: fit, fitMeasurements: fitted, heldOutMeasurements: heldOut,
             validation: CalibrationValidation(measurements: heldOut, profile: profile),
             date: date, cores: cores, resolutionScale: resolutionScale,
             frameRateScale: frameRateScale, detector: detector)
+    }
+
+    /// The size the ladder's rungs are priced at: the main job's own camera.
+    public static let rungPricingSize = (width: 960, height: 540)
+    /// Frames each rung is priced over, at least (more while under ``rungPricingSeconds`` of
+    /// CPU time): enough for a strided rung's frames to average out, and for regions to follow
+    /// the scene's people.
+    public static let rungPricingFrames = 30
+    /// CPU seconds each rung is priced for, at least.
+    public static let rungPricingSeconds = 0.5
+
+    /// What each rung of the detector's ladder costs a frame on this host: the scene at
+    /// ``rungPricingSize`` through a tracking stage at the rung, on the calling thread, by the
+    /// process's CPU time (the detector's own threads too: OpenCV runs its network on several)
+    /// over at least ``rungPricingFrames`` frames and ``rungPricingSeconds``.
+    ///
+    /// - Throws: a ``PersonModelError`` when the neural detector cannot read its model.
+    public func priceRungs() throws -> [RungCost] {
+        let size = Self.rungPricingSize
+        var scene = SyntheticScene.Configuration()
+        scene.seed = seed
+        let source = SceneFrameSource(
+            scene: scene, width: size.width, height: size.height, pose: CameraPose())
+        let frameRate: FrameRate = 30
+        return try detector.inferenceLadder.map { rung in
+            var stage = try TrackingStage(
+                inference: rung, frameRate: frameRate, detector: detector,
+                personModel: personModel)
+            var frame = Frame(camera: "rungs", width: size.width, height: size.height)
+            var cpu = 0.0
+            var frames = 0
+            while frames < Self.rungPricingFrames
+                || (cpu < Self.rungPricingSeconds && frames < 10 * Self.rungPricingFrames)
+            {
+                frame.number = frames
+                frame.timestamp = MonotonicInstant(nanoseconds: 0).advanced(
+                    by: .seconds(Double(frames) / frameRate.framesPerSecond))
+                source.render(&frame)
+                let start = CPUTime.process()
+                _ = stage.process(
+                    frame, pose: CameraPose(), interval: 1 / frameRate.framesPerSecond,
+                    people: nil as [MOTRecord]?)
+                cpu += CPUTime.process() - start
+                frames += 1
+            }
+            return RungCost(
+                setting: rung,
+                cpuMillisecondsPerFrame: max(
+                    RungCost.plausibleMilliseconds.lowerBound, cpu * 1000 / Double(frames)))
+        }
     }
 
     /// Runs `point` for a warm-up and a window; `share` is told the window's progress, 0…1.

@@ -33,7 +33,10 @@ enum CalibrateCommand {
             runs at on video (its work per pixel grows with the frame), at a few frames a second.
             The neural detector (person-ssd) resizes every frame to its network's input, so its
             work is per frame: the fit prices its frames apart from its pixels (the profile's
-            videoDataFrameShare).
+            videoDataFrameShare). Last, it prices each rung of the detector's inference ladder
+            (the scene at 960×540 through the detector and tracker at that rung, CPU time a
+            frame, every thread's) into the profile's rungCosts: a run on this profile sheds by
+            what each rung costs here, not by what the ladder assumes.
             """,
         options: Options.self,
         run: { arguments in
@@ -153,6 +156,18 @@ struct CalibrationText {
                 "  per frame: \((share * 100).fixed(2)) % of the budget for each frame a second"
                     + " (\((share * Double(report.cores) * 1000).fixed(1)) ms of CPU a frame:"
                     + " the detector's fixed input)")
+        }
+        if let rungs = report.profile.rungCosts, let top = rungs.first {
+            let size = HostCalibration.rungPricingSize
+            lines.append(
+                "  ladder (CPU a frame at \(size.width)×\(size.height), every thread's; the"
+                    + " governor sheds by it):")
+            for rung in rungs {
+                lines.append(
+                    "    \(rung.setting): \(rung.cpuMillisecondsPerFrame.fixed(2)) ms"
+                        + " (\((rung.cpuMillisecondsPerFrame / top.cpuMillisecondsPerFrame).fixed(2))×)"
+                )
+            }
         }
         lines += [
             "  storage: "

@@ -88,6 +88,22 @@ struct GovernedPipelineTests {
         measured.update(level: .critical, sustainableShare: 1, at: instant(1))
         #expect(measured.settings.inference == SSDPersonDetector.inferenceLadder.last)
 
+        // Priced as calibrate measured the rungs on this host, relative to the heaviest.
+        let cpu = [71.0, 35.5, 29.1, 24.1, 12.1, 8.0]
+        #expect(
+            measured.registration.ladder.map(\.cost)
+                != zip(policy.inferenceLadder, cpu).map { $0.1 / 71 })
+        var profile = DeviceProfile.genericDesktop
+        profile.rungCosts = zip(policy.inferenceLadder, cpu).map {
+            RungCost(setting: $0.0, cpuMillisecondsPerFrame: $0.1)
+        }
+        let calibrated = try GovernedRun(
+            policy: policy, table: QualityTable(rows: []), session: Self.session,
+            rungQuality: SSDPersonDetector.rungQuality, profile: profile)
+        #expect(calibrated.registration.ladder.map(\.cost) == cpu.map { $0 / 71 })
+        calibrated.update(level: .serious, sustainableShare: 1, at: instant(0))
+        #expect(calibrated.settings.inference == InferenceSetting(stride: 2, scale: 1, regions: 3))
+
         let unmeasured = try GovernedRun(
             policy: policy, table: QualityTable(rows: []), session: Self.session)
         unmeasured.update(level: .serious, sustainableShare: 1, at: instant(0))
@@ -249,14 +265,14 @@ struct GovernedRun {
 
     init(
         policy: GovernorPolicy, table: QualityTable, session: SessionConfiguration,
-        rungQuality: [InferenceSetting: Double] = [:]
+        rungQuality: [InferenceSetting: Double] = [:], profile: DeviceProfile = .genericDesktop
     ) throws {
         pipeline = try GovernedPipeline(
             service: HostService(
                 configuration: HostGovernorConfiguration(policy: policy, processorCount: 2),
                 clock: clock, catalog: ProfileCatalog(calibratedDirectory: nil)),
             costModel: SystemPressureCost(
-                estimator: HardwareCostEstimator(profile: .genericDesktop), configuration: session),
+                estimator: HardwareCostEstimator(profile: profile), configuration: session),
             qualityTable: table, rungQuality: rungQuality)
     }
 

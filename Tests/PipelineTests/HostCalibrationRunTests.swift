@@ -27,6 +27,23 @@ struct HostCalibrationRunTests {
         #expect(measurement.cores >= 1)
     }
 
+    @Test("every rung of the detector's ladder is priced by the CPU time its frames took")
+    func pricesEveryRung() throws {
+        let calibration = HostCalibration(seconds: 5)
+        let costs = try calibration.priceRungs()
+        #expect(costs.map(\.setting) == calibration.detector.inferenceLadder)
+        #expect(costs.allSatisfy { $0.cpuMillisecondsPerFrame > 0 })
+        var profile = DeviceProfile.genericDesktop
+        profile.rungCosts = costs
+        let relative = try #require(profile.measuredCosts(of: calibration.detector.inferenceLadder))
+        #expect(relative.first == 1)
+        // A ladder with a rung nobody measured is priced as assumed, not in part.
+        #expect(
+            profile.measuredCosts(
+                of: calibration.detector.inferenceLadder + [InferenceSetting(stride: 7, scale: 1)])
+                == nil)
+    }
+
     @Test("cancelling a calibration stops it with CancellationError")
     func cancellation() async throws {
         let calibration = HostCalibration(seconds: 600)

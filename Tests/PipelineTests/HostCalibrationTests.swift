@@ -173,6 +173,25 @@ struct HostCalibrationTests {
             try DeviceProfile.decode(try JSONSerialization.data(withJSONObject: object))
         }
         #expect(error.description.contains("videoDataFrameShare"))
+        // Measured rung costs survive it too; a rung that costs nothing is refused, naming it.
+        var measured = profile
+        measured.rungCosts = [
+            RungCost(
+                setting: InferenceSetting(stride: 1, scale: 1, regions: 3),
+                cpuMillisecondsPerFrame: 71),
+            RungCost(setting: InferenceSetting(stride: 1, scale: 1), cpuMillisecondsPerFrame: 29),
+        ]
+        let measuredData = try JSONEncoder().encode(measured)
+        #expect(try DeviceProfile.decode(measuredData).rungCosts == measured.rungCosts)
+        var costly = try #require(
+            try JSONSerialization.jsonObject(with: measuredData) as? [String: Any])
+        costly["rungCosts"] = [
+            ["setting": ["stride": 1, "scale": 1], "cpuMillisecondsPerFrame": 0]
+        ]
+        let costError = try #require(throws: ConfigurationError.self) {
+            try DeviceProfile.decode(try JSONSerialization.data(withJSONObject: costly))
+        }
+        #expect(costError.description.contains("cpuMillisecondsPerFrame"))
     }
 
     @Test("the mean absolute error averages |predicted − measured| over rows that kept up")
