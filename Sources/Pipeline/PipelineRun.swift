@@ -503,7 +503,8 @@ public final class PipelineRun: Sendable {
             framesProcessed: stage.framesProcessed,
             framesDropped: state.framesDropped,
             detectorCalls: stage.detectorCalls,
-            networkCalls: stage.follower.detector.networkCalls, source: sourceDescription,
+            networkCalls: stage.follower.detector.networkCalls, rungs: stage.rungs,
+            source: sourceDescription,
             detector: options.detector, quality: stage.quality(), trackCount: stage.trackCount,
             tracksStartedPerMinute: stage.seconds > 0
                 ? Double(stage.trackCount) / stage.seconds * 60 : 0,

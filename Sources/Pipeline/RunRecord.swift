@@ -85,6 +85,9 @@ public struct RunSummary: Hashable, Sendable, Codable {
     /// The neural detector's network runs (one a region it looked at, up to its budget a
     /// frame); nil for a detector without a network.
     public var networkCalls: Int?
+    /// The time at each rung of the inference ladder the run ran at, in the order first run at;
+    /// nil in a report written before rungs were counted.
+    public var rungs: [RunRung]?
     /// Where the frames came from: `scene seed 1 (two-tone)`, or the video's path.
     public var source: String
     /// The detector that ran.
@@ -131,7 +134,7 @@ public struct RunSummary: Hashable, Sendable, Codable {
     private enum CodingKeys: String, CodingKey {
         case scenario, governance, seed, hardwareCost, profile, isSimulated
         case peakTemperature, worstLevel, framesProcessed, framesDropped, detectorCalls
-        case networkCalls, source
+        case networkCalls, rungs, source
         case detector, quality, trackCount, tracksStartedPerMinute, meanFramingError
         case governorChanges, governorChangeCount, samples, timing, launch, notes
         case wasInterrupted, failure, recording, annotation, trackingFiles

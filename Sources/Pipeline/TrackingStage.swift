@@ -26,6 +26,8 @@ struct TrackingStage {
     /// Seconds from the first processed frame to the last.
     private(set) var seconds = 0.0
     private var trackIDs = Set<Int>()
+    /// The time at each rung of the ladder the stage ran at, in the order first run at.
+    private(set) var rungs: [RunRung] = []
     /// Where the detector's boxes and the tracks go, frame by frame; nil keeps none.
     private let records: RunRecords?
 
@@ -65,9 +67,14 @@ struct TrackingStage {
         let runDetector = sinceInference == 0
         sinceInference = (sinceInference + 1) % max(1, inference.stride)
         if runDetector { detectorCalls += 1 }
+        let callsBefore = follower.detector.networkCalls
         let outcome = follower.process(
             gray, pose: pose, runDetector: runDetector, frameInterval: max(interval, 1e-3))
         framesProcessed += 1
+        rungs.record(
+            inference, interval: .seconds(framesProcessed == 1 ? 0 : interval),
+            ranDetector: runDetector,
+            networkCalls: follower.detector.networkCalls.map { $0 - (callsBefore ?? 0) })
         let number = frame.sourceIndex.map { $0 + 1 } ?? framesProcessed
         var error = FramingError.missed
         if let people {

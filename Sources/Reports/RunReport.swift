@@ -65,6 +65,15 @@ public enum RunReport {
                     "| \(change.time.seconds.fixed(1)) | \(change.level) | \(change.from) | \(change.to) | \(change.reason) |\n"
             }
         }
+        if let rungs = summary.rungs, !rungs.isEmpty {
+            text += "\n## Time at each rung\n\n"
+            text +=
+                "| rung | seconds | frames | detector calls | calls a frame |\n|---|---:|---:|---:|---:|\n"
+            for rung in rungs {
+                text +=
+                    "| \(rung.setting) | \(rung.time.seconds.fixed(1)) | \(rung.frames) | \(rung.detectorCalls) | \(rung.callsPerFrame.fixed(2)) |\n"
+            }
+        }
         if !summary.notes.isEmpty {
             text +=
                 "\n## Notes\n\n"

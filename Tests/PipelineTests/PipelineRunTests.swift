@@ -464,6 +464,15 @@ struct PipelineRunTests {
         #expect(try #require(idle.quality).idf1 > 0)
         #expect(idle.governorChangeCount > 0 && idle.worstLevel >= .fair)
         #expect(idle.timing == .virtual)
+        // Every frame counted at the rung it ran at, from the ladder's top; the time adds up
+        // to the run's, on its clock.
+        let rungs = try #require(idle.rungs)
+        #expect(rungs.first?.setting == GovernorPolicy().inferenceLadder.first)
+        #expect(rungs.map(\.frames).reduce(0, +) == idle.framesProcessed)
+        #expect(rungs.map(\.detectorCalls).reduce(0, +) == idle.detectorCalls)
+        #expect(rungs.allSatisfy { $0.networkCalls == nil })
+        let seconds = rungs.map(\.time.seconds).reduce(0, +)
+        #expect(abs(seconds - 8) < 0.01, "\(seconds) s")
     }
 
     @Test("on virtual time the thermal model follows the pipeline's work: governed, it cools")
