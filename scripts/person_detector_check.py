@@ -12,6 +12,7 @@ the counted frames (which warm each network up); blob, forward pass and decoding
 Usage: /usr/bin/python3 scripts/person_detector_check.py [--models DIR] [--timed N] [--floor R]
                                                          [--max-false N]
        /usr/bin/python3 scripts/person_detector_check.py --published [--regions N] [--models DIR]
+                                                         [--frames N] [--least-gain G]
   exits 1 when recall at the heaviest step is below --floor (default 0.9), or when it draws
   more than --max-false boxes that find nobody (default 0). Its last line is the checked figure
   against its floor ("recall 26/27 = 0.96 ≥ 0.90 at 300×300, 0 false boxes ≤ 0"): test.sh shows
@@ -25,7 +26,9 @@ example runs them without a service but with no frame dropped. A box finds a per
 (paired greedily as above); a box on one of the 174 boxes the ground truth marks not to be
 considered (people far off at the top) is neither found nor false, as MOTChallenge leaves them out. It
 prints recall (also of the far people, under 80 pixels tall), precision, the network's calls a
-frame and milliseconds a frame (one thread).
+frame and milliseconds a frame (one thread). --frames N measures the first N frames only;
+--least-gain G checks after all: the whole frame against the regions on every frame, exit 1
+unless the regions find at least G more of the people (test.sh: the first 150 frames, 0.1).
 """
 
 import argparse
@@ -105,15 +108,19 @@ def published_people():
     return people
 
 
-def measure_published(detector, models, regions):
+def measure_published(detector, models, regions, limit=None, least_gain=None):
     """Prints, for the whole frame and for `regions` regions on every frame and every second
     frame, how the example's detector does on every frame of vtest.avi (the docstring's
-    --published)."""
+    --published), or on its first `limit` frames; with `least_gain`, fails (1) unless the
+    regions on every frame find at least that much more of the people than the whole frame."""
     cv2 = detector.cv2
     people = published_people()
     size = detector.LADDER[0][1]  # the heaviest whole-frame input; regions are each resized to 300×300
     rungs = ((f"whole frame, {size[0]}×{size[1]}", 0, 1), (f"{regions} regions", regions, 1),
              (f"{regions} regions, every 2nd frame", regions, 2))
+    if least_gain is not None:
+        rungs = rungs[:2]  # the check compares the top rung with the whole frame
+    recalls = []
     for name, budget, stride in rungs:
         people_detector = detector.PersonDetector(models, regions=budget)
         capture = cv2.VideoCapture(VTEST)
@@ -123,7 +130,7 @@ def measure_published(detector, models, regions):
         seconds, boxes = 0.0, []
         while True:
             ok, image = capture.read()
-            if not ok:
+            if not ok or (limit is not None and number >= limit):
                 break
             number += 1
             if (number - 1) % stride == 0:
@@ -142,6 +149,11 @@ def measure_published(detector, models, regions):
               f" {found / max(1, shown):.3f} (people under {FAR} pixels tall: {far_found}/{far_wanted} ="
               f" {far_found / max(1, far_wanted):.3f}), {people_detector.calls / number:.2f} network"
               f" calls and {seconds / number * 1000:.1f} ms a frame ({number} frames)")
+        recalls.append(found / wanted)
+    if least_gain is not None and recalls[1] - recalls[0] < least_gain:
+        print(f"FAIL: the regions found {recalls[1] - recalls[0]:+.3f} of the people against the"
+              f" whole frame (least gain {least_gain})")
+        return 1
     return 0
 
 
@@ -171,6 +183,11 @@ def main():
                         help="measure every frame against the published ground truth instead, regions too")
     parser.add_argument("--regions", type=int, default=3, metavar="N",
                         help="with --published: regions a frame (default 3, the example's --regions)")
+    parser.add_argument("--frames", type=int, metavar="N",
+                        help="with --published: the first N frames only (default: every frame)")
+    parser.add_argument("--least-gain", type=float, metavar="G",
+                        help="with --published: fail unless the regions' recall beats the whole"
+                        " frame's by at least G")
     arguments = parser.parse_args()
     detector = example()
     if arguments.published and arguments.regions not in detector.REGION_BUDGETS[1:]:
@@ -178,8 +195,13 @@ def main():
                      f" got {arguments.regions}")
     cv2 = detector.cv2
     cv2.setNumThreads(1)
+    if arguments.frames is not None and arguments.frames < 1:
+        parser.error(f"--frames: expected at least 1 frame, got {arguments.frames}")
+    if arguments.least_gain is not None and not 0 <= arguments.least_gain <= 1:
+        parser.error(f"--least-gain: expected a share of the people from 0 to 1, got {arguments.least_gain}")
     if arguments.published:
-        return measure_published(detector, arguments.models, arguments.regions)
+        return measure_published(detector, arguments.models, arguments.regions,
+                                 arguments.frames, arguments.least_gain)
     people_detector = detector.PersonDetector(arguments.models)
     people = counted_people()
     images = dict(frames(cv2, set(people) | set(range(1, arguments.timed + 1))))

@@ -70,6 +70,7 @@ step "every checked command in the README and docs/" scripts/doc-checks.sh "$(he
 step "the person model's text graph is what its script makes" /usr/bin/python3 scripts/person_model_graph.py --check
 step "the person model's installer: links, corrupt models, six runs at once" scripts/person-model-checks.sh
 step "the Python example's person detector finds 90 % of the people counted by eye" /usr/bin/python3 scripts/person_detector_check.py --timed 3
+step "the Python example's regions find more of the published people than its whole frame" /usr/bin/python3 scripts/person_detector_check.py --published --frames 150 --least-gain 0.1
 step "hardening: destinations, bounds, recovery, descriptors" scripts/hardening-checks.sh "$(headroom)"
 step "HOTA against TrackEval (skipped without Python)" scripts/hota-crosscheck.sh "$(headroom)"
 step "tracker on real pedestrians (TUD, TrackEval) above its floors" scripts/real-data-quality.sh "$(headroom)"
