@@ -34,6 +34,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "headroom", targets: ["headroom"]),
+        .executable(name: "headroomd", targets: ["headroomd"]),
         .executable(name: "headroom-bench", targets: ["headroom-bench"]),
         .library(name: "Headroom", targets: ["Headroom"]),
         // libheadroom.so for C and C++: include/headroom.h, installed by scripts/install.sh.
@@ -100,6 +101,17 @@ let package = Package(
             ]),
         module("Reports", ["Units", "Files", "LaunchTiming", "Pipeline", "Pressure"]),
 
+        // The command line: commands, typed options, usage and help, the console, signals.
+        module("CLI", ["Files", "Locking", "Units"]),
+        // The host daemon's command, `serve` (and the pressure options other commands share):
+        // what `headroomd` runs, linking none of the pipeline's modules or OpenCV.
+        module(
+            "Daemon",
+            [
+                "CLI", "Capture", "Files", "Governor", "HostServer", "HostService", "Lifecycle",
+                "Locking", "MQTT", "MQTTBridge", "Pressure", "Telemetry", "Units",
+            ]),
+
         // The C API (include/headroom.h).
         module("HeadroomC", ["Units", "Capture", "Files", "LaunchTiming", "Locking", "Pressure"]),
 
@@ -111,12 +123,16 @@ let package = Package(
         .executableTarget(
             name: "headroom",
             dependencies: [
-                "Units",
+                "Units", "CLI", "Daemon",
                 "Capture", "Dock", "Files", "Governor", "History", "HostServer", "HostService",
                 "LaunchTiming",
-                "Lifecycle", "Locking", "MQTT", "MQTTBridge", "Pipeline", "Pressure", "Reports",
+                "Lifecycle", "Locking", "Pipeline", "Pressure", "Reports",
                 "Storage", "Telemetry", "Tracking",
             ],
+            swiftSettings: strictSettings),
+        // `headroom serve` alone, for a resident daemon: `headroom serve` becomes it.
+        .executableTarget(
+            name: "headroomd", dependencies: ["CLI", "Daemon"],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "headroom-bench",
@@ -180,7 +196,7 @@ let package = Package(
                 "Telemetry", "TestSupport", "Units",
             ]),
         tests("ReportsTests", ["Units", "Reports", "Files", "LaunchTiming"]),
-        tests("CommandLineTests", ["Files", "headroom"]),
+        tests("CommandLineTests", ["CLI", "Daemon", "Files", "headroom"]),
         tests("HeadroomTests", ["Headroom"]),
         tests(
             "FuzzTests",

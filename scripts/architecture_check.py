@@ -471,10 +471,14 @@ IMPORT = re.compile(
     re.MULTILINE,
 )
 
-# The modules `headroom serve` is made of, and what none of them may depend on, directly or
-# through another module: the daemon does not link OpenCV or the tracker.
-DAEMON_MODULES = ["Governor", "HostServer", "HostService", "MQTTBridge", "Pressure", "Telemetry"]
-DAEMON_EXCLUDES = ["COpenCV", "Tracking"]
+# The modules `headroomd` (what `headroom serve` becomes) is made of, and what none of them may
+# depend on, directly or through another module: the daemon links no OpenCV, tracker or
+# pipeline.
+DAEMON_MODULES = [
+    "CLI", "Daemon", "Governor", "HostServer", "HostService", "MQTTBridge", "Pressure", "Telemetry",
+    "headroomd",
+]
+DAEMON_EXCLUDES = ["COpenCV", "Dock", "History", "Pipeline", "Reports", "Tracking"]
 
 
 def imports_of(sources: dict[str, str], names: set[str]) -> dict[str, set[str]]:

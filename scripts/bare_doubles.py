@@ -23,7 +23,9 @@ CATEGORIES = [
         r"^load$|relative|Relative)")),
 ]
 MEMBER = re.compile(r"public (?:private\(set\) )?(?:let|var) ([A-Za-z]+): (Double\??|\[Double\])")
-SKIPPED = ("Sources/headroom/", "Sources/headroom-bench/", "Sources/Units/")
+SKIPPED = (
+    "Sources/headroom/", "Sources/headroomd/", "Sources/CLI/", "Sources/Daemon/",
+    "Sources/headroom-bench/", "Sources/Units/")
 
 
 def members(root: Path):

@@ -26,17 +26,20 @@ done
 if [[ -z $from ]]; then
   source scripts/env.sh
   swift build -c release --product headroom
+  swift build -c release --product headroomd
   swift build -c release --product headroom-c
   from=$(swift build -c release --show-bin-path)
 fi
 [[ -x $from/headroom ]] || { echo "install: no headroom binary in $from" >&2; exit 2; }
 [[ -f $from/libheadroom-c.so ]] || { echo "install: no libheadroom-c.so in $from" >&2; exit 2; }
-version=$(sed -n 's/^let headroomVersion = "\(.*\)"/\1/p' Sources/headroom/Version.swift)
+version=$(sed -n 's/^public let headroomVersion = "\(.*\)"/\1/p' Sources/CLI/Version.swift)
 
 install -d "$prefix/bin" "$prefix/lib/systemd/system" "$prefix/share/bash-completion/completions" \
   "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d" \
   "$prefix/share/doc/headroom" "$prefix/lib/pkgconfig" "$prefix/include"
 install -m 0755 "$from/headroom" "$prefix/bin/headroom"
+# The resident daemon (`headroom serve` becomes it; it links no OpenCV), when it was built.
+if [[ -x $from/headroomd ]]; then install -m 0755 "$from/headroomd" "$prefix/bin/headroomd"; fi
 # The library under its C name; it finds the Swift runtime through its RUNPATH.
 install -m 0755 "$from/libheadroom-c.so" "$prefix/lib/libheadroom.so.tmp"
 mv "$prefix/lib/libheadroom.so.tmp" "$prefix/lib/libheadroom.so"

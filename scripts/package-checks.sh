@@ -43,7 +43,7 @@ gstreamer_deb=$(grep '/gstreamer1\.0-headroom_[^/]*\.deb$' "$work/built" || true
 size=$(stat -c %s "$deb")
 dpkg-deb -c "$deb" >"$work/contents"
 [[ -n $show ]] && { echo "$deb: $((size / 1024)) KiB"; awk '{print $6}' "$work/contents"; dpkg-deb -f "$deb" Depends; }
-for path in ./usr/bin/headroom ./lib/systemd/system/headroom.service \
+for path in ./usr/bin/headroom ./usr/bin/headroomd ./lib/systemd/system/headroom.service \
   ./usr/share/man/man1/headroom.1.gz ./usr/share/man/man8/headroom.service.8.gz \
   ./usr/include/headroom.h ./usr/share/doc/headroom/copyright \
   ./usr/lib/python3/dist-packages/headroom_client/client.py ./usr/bin/headroom-person-model \
@@ -59,11 +59,16 @@ done
 
 # The binary needs no Swift library at run time.
 dpkg-deb -x "$deb" "$work/extracted"
-for binary in usr/bin/headroom "usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/libheadroom.so.0"; do
+for binary in usr/bin/headroom usr/bin/headroomd \
+  "usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/libheadroom.so.0"; do
   if ldd "$work/extracted/$binary" | grep -i -e swift -e foundation; then
     fail "$binary links a Swift library"
   fi
 done
+# The daemon links none of the pipeline's libraries.
+if ldd "$work/extracted/usr/bin/headroomd" | grep -e opencv -e libX11 -e protobuf; then
+  fail "headroomd links OpenCV or what it pulls in"
+fi
 
 dpkg-deb -c "$gstreamer_deb" >"$work/gstreamer-contents"
 [[ -n $show ]] && { echo "$gstreamer_deb"; awk '{print $6}' "$work/gstreamer-contents"; dpkg-deb -f "$gstreamer_deb" Depends; }
@@ -119,6 +124,10 @@ serve_pid=$!
 within_10s test -S /run/headroom/api.sock || true
 code=$(curl -s -o /dev/null -w '%{http_code}' --unix-socket /run/headroom/api.sock http://localhost/v1/pressure)
 [[ $code == 200 ]] || fail "the installed service: /v1/pressure on its socket answered $code: $(cat "$work/serve.err")"
+# `headroom serve` became headroomd, in the same process, and maps no OpenCV.
+[[ $(readlink "/proc/$serve_pid/exe") == /usr/bin/headroomd ]] \
+  || fail "the installed service runs $(readlink "/proc/$serve_pid/exe"), not /usr/bin/headroomd"
+if grep -q opencv "/proc/$serve_pid/maps"; then fail "the installed service maps OpenCV"; fi
 # grep reads a process substitution, not a pipe: under pipefail `curl | grep -q` fails when grep
 # has its line and leaves before curl has written the rest (CI saw it).
 grep -q '^headroom_' <(curl -s --unix-socket /run/headroom/api.sock http://localhost/metrics) \

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Debian package headroom_VERSION_ARCH.deb into DIR (default .build/package): the
-# release binary with the Swift runtime linked in (no Swift toolchain on the target: only
+# release binaries (headroom, and headroomd, the daemon `headroom serve` becomes) with the
+# Swift runtime linked in (no Swift toolchain on the target: only
 # Debian's libraries, its Depends computed from the binaries by dpkg-shlibdeps), the systemd
 # unit (enabled and started on install, as Debian's dh_installsystemd does, stopped and
 # removed with the package), the man pages headroom(1) (written by `headroom manual` from
@@ -27,6 +28,8 @@ mkdir -p "$out"
 # regular release build is not rebuilt).
 scratch=.build/static
 swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product headroom
+# The resident daemon, `headroom serve` alone (it links no OpenCV): `headroom serve` becomes it.
+swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product headroomd
 # A shared library takes the static runtime only when told at link time too, and then needs
 # the static libraries' directory.
 static_libraries=$(dirname "$(command -v swift)")/../lib/swift_static/linux
@@ -38,7 +41,7 @@ bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --s
 library_bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch-library" \
   --show-bin-path)
 
-version=$(sed -n 's/^let headroomVersion = "\(.*\)"/\1/p' Sources/headroom/Version.swift)
+version=$(sed -n 's/^public let headroomVersion = "\(.*\)"/\1/p' Sources/CLI/Version.swift)
 architecture=$(dpkg --print-architecture)
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 stage=$(mktemp -d)
@@ -51,9 +54,11 @@ install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/lib/$multiarch/pkgconfig" \
   "$root/usr/share/doc/headroom" "$root/usr/lib/python3/dist-packages/headroom_client"
 
 install -m 0755 "$bin/headroom" "$root/usr/bin/headroom"
+install -m 0755 "$bin/headroomd" "$root/usr/bin/headroomd"
 install -m 0644 "$library_bin/libheadroom-c.so" "$root/usr/lib/$multiarch/libheadroom.so.0"
 ln -s libheadroom.so.0 "$root/usr/lib/$multiarch/libheadroom.so"
-strip --strip-unneeded "$root/usr/bin/headroom" "$root/usr/lib/$multiarch/libheadroom.so.0"
+strip --strip-unneeded "$root/usr/bin/headroom" "$root/usr/bin/headroomd" \
+  "$root/usr/lib/$multiarch/libheadroom.so.0"
 install -m 0644 include/headroom.h "$root/usr/include/headroom.h"
 sed "s|@PREFIX@|/usr|; s|@VERSION@|$version|; s|\${prefix}/lib|\${prefix}/lib/$multiarch|" \
   dist/headroom.pc.in >"$root/usr/lib/$multiarch/pkgconfig/headroom.pc"
@@ -87,6 +92,7 @@ changelog "$root/usr/share/doc/headroom"
 mkdir -p "$stage/debian"
 printf 'Source: headroom\n\nPackage: headroom\nArchitecture: any\n' >"$stage/debian/control"
 depends=$(cd "$stage" && dpkg-shlibdeps -O --warnings=0 -e"root/usr/bin/headroom" \
+  -e"root/usr/bin/headroomd" \
   -e"root/usr/lib/$multiarch/libheadroom.so.0" | sed -n 's/^shlibs:Depends=//p')
 
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)

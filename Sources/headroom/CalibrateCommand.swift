@@ -1,4 +1,6 @@
+import CLI
 import Capture
+import Daemon
 import Files
 import Foundation
 import Locking

@@ -1,3 +1,6 @@
+import CLI
+import Daemon
+
 /// Every command, in the order `headroom --help` lists them. A new command is a file of its
 /// own defining `static let command`, plus one line here.
 let commands: [Command] = [

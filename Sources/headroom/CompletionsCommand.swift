@@ -1,3 +1,5 @@
+import CLI
+
 /// `headroom completions bash|zsh|fish`: shell completions, generated from the commands'
 /// option declarations (so they never fall behind the parser).
 enum CompletionsCommand {

@@ -1,3 +1,4 @@
+import CLI
 import Capture
 import Foundation
 import Storage

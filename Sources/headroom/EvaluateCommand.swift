@@ -1,3 +1,4 @@
+import CLI
 import Tracking
 
 /// `headroom evaluate GT.txt TRACKS.txt`: scores an existing tracker output.

@@ -1,3 +1,5 @@
+import CLI
+
 /// `headroom manual`: the manual page headroom(1), in roff, written from the same declarations
 /// as `--help` and the completions — every command's usage, summary, details and options — so
 /// it never falls behind them. `headroom manual | man -l -` shows it; the package installs it.

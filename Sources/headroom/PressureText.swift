@@ -1,3 +1,4 @@
+import CLI
 import Pressure
 
 /// Human forms of pressure readings and sensor lists.

@@ -1,4 +1,6 @@
+import CLI
 import Capture
+import Daemon
 import Files
 
 /// `headroom profiles`: the built-in and calibrated device profiles, their budgets and sensors.

@@ -1,3 +1,4 @@
+import CLI
 import Files
 import Foundation
 import History

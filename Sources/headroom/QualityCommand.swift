@@ -1,3 +1,4 @@
+import CLI
 import Dock
 import Files
 import Foundation

@@ -1,3 +1,4 @@
+import CLI
 import Locking
 import Pipeline
 import Pressure

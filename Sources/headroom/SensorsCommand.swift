@@ -1,3 +1,5 @@
+import CLI
+import Daemon
 import Pressure
 
 /// `headroom sensors`: every discovered sensor, its source, value and limits.

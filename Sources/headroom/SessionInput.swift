@@ -1,4 +1,6 @@
+import CLI
 import Capture
+import Daemon
 import Files
 
 /// A session file and the profile it is priced on: the session's own `profile`, or `--profile`.

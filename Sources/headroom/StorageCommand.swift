@@ -1,4 +1,6 @@
+import CLI
 import Capture
+import Daemon
 import Foundation
 import Storage
 

@@ -1,3 +1,5 @@
+import CLI
+import Daemon
 import Files
 
 #if canImport(Glibc)
@@ -23,23 +25,12 @@ func headroomMain(_ words: [String]) async -> Int32 {
         return 2
     }
     let rest = Array(words.dropFirst())
-    if rest.contains("--help") || rest.contains("-h") {
-        Console.out(command.help)
-        return 0
+    if command.name == ServeCommand.command.name, !rest.contains("--help"), !rest.contains("-h") {
+        // The resident daemon runs as `headroomd`, which links none of the pipeline (OpenCV):
+        // this process becomes it where it is installed beside this one.
+        DaemonExecutable.replaceProcess(arguments: rest)
     }
-    do {
-        let arguments = try Arguments(command: name, words: rest, options: command.declarations)
-        return try await command.run(arguments)
-    } catch let error as UsageError {
-        Console.error("headroom \(name): \(error)")
-        return 2
-    } catch let error as ConfigurationError {
-        Console.error("headroom \(name): \(error)")
-        return 2
-    } catch {
-        Console.error("headroom \(name): \(error)")
-        return 1
-    }
+    return await command.main(rest)
 }
 
 /// The command list shown by `headroom --help`.

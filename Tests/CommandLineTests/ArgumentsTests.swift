@@ -1,6 +1,8 @@
 import Files
 import Testing
 
+@testable import CLI
+@testable import Daemon
 @testable import headroom
 
 /// The declarative option layer: what `headroom` accepts and refuses, and that help and

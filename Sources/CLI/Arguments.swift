@@ -10,9 +10,9 @@ import Units
 /// value of the wrong type or out of range, a single option given twice.
 
 /// One option a command accepts.
-struct OptionSpec: Sendable {
+public struct OptionSpec: Sendable {
     /// What an option's value is, so it is checked when parsed and completed in a shell.
-    enum Kind: Sendable {
+    public enum Kind: Sendable {
         /// A boolean flag, without a value.
         case flag
         /// Any text.
@@ -28,7 +28,7 @@ struct OptionSpec: Sendable {
     }
 
     /// Whether a path option names something read or a place written.
-    enum PathUse: Sendable, Equatable {
+    public enum PathUse: Sendable, Equatable {
         /// A file or directory read (or a socket, or `-` for standard input).
         case input
         /// A destination written, checked before the work (``Arguments/destination(_:)``).
@@ -36,59 +36,59 @@ struct OptionSpec: Sendable {
     }
 
     /// The option with its dashes, `--profile`.
-    var name: String
+    public var name: String
     /// The placeholder for its value (`NAME|FILE`); `nil` for a boolean flag.
-    var value: String?
+    public var value: String?
     /// One line of help.
-    var help: String
+    public var help: String
     /// What its value is.
-    var kind: Kind
+    public var kind: Kind
     /// The value when the option is not given, as typed on the command line; shown in the help.
-    var defaultValue: String?
+    public var defaultValue: String?
     /// The option this one refines, inside whose brackets the usage shows it (`--pace` within
     /// `--source`); `nil` for one that stands alone.
-    var parent: String? = nil
+    public var parent: String? = nil
     /// Whether the command needs it: the usage shows it without brackets.
-    var isRequired = false
+    public var isRequired = false
 
     /// This option, shown inside `parent`'s brackets in the usage.
-    func within(_ parent: String) -> OptionSpec {
+    public func within(_ parent: String) -> OptionSpec {
         var refined = self
         refined.parent = parent
         return refined
     }
 
     /// This option, shown as one the command needs.
-    func required() -> OptionSpec {
+    public func required() -> OptionSpec {
         var required = self
         required.isRequired = true
         return required
     }
 
     /// A boolean flag.
-    static func flag(_ name: String, _ help: String) -> OptionSpec {
+    public static func flag(_ name: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, value: nil, help: help, kind: .flag)
     }
 
     /// An option taking any text.
-    static func option(_ name: String, _ value: String, _ help: String) -> OptionSpec {
+    public static func option(_ name: String, _ value: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, value: value, help: help, kind: .text)
     }
 
     /// An option naming a file or directory.
-    static func path(_ name: String, _ value: String, _ help: String) -> OptionSpec {
+    public static func path(_ name: String, _ value: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, value: value, help: help, kind: .path(.input))
     }
 
     /// An option naming a file written (`.file`) or a directory written into (`.directory`).
-    static func output(
+    public static func output(
         _ name: String, _ value: String, _ help: String, _ kind: Destination.Kind = .file
     ) -> OptionSpec {
         OptionSpec(name: name, value: value, help: help, kind: .path(.output(kind)))
     }
 
     /// An option taking one of `choices`.
-    static func choice(
+    public static func choice(
         _ name: String, _ choices: [String], _ help: String, default defaultValue: String? = nil
     ) -> OptionSpec {
         OptionSpec(
@@ -97,7 +97,7 @@ struct OptionSpec: Sendable {
     }
 
     /// An option taking a number within `range`.
-    static func number(
+    public static func number(
         _ name: String, _ value: String, _ help: String, in range: ClosedRange<Double>,
         default defaultValue: Double? = nil
     ) -> OptionSpec {
@@ -107,7 +107,7 @@ struct OptionSpec: Sendable {
     }
 
     /// An option taking an integer within `range`.
-    static func integer(
+    public static func integer(
         _ name: String, _ value: String, _ help: String, in range: ClosedRange<Int>,
         default defaultValue: Int? = nil
     ) -> OptionSpec {
@@ -117,7 +117,7 @@ struct OptionSpec: Sendable {
     }
 
     /// What the help adds after the option's own line: its range and default.
-    var helpSuffix: String {
+    public var helpSuffix: String {
         var parts: [String] = []
         switch kind {
         case .number(let range):
@@ -131,7 +131,7 @@ struct OptionSpec: Sendable {
     }
 
     /// Checks `text` as a value of this option.
-    func check(_ text: String) throws(UsageError) {
+    public func check(_ text: String) throws(UsageError) {
         switch kind {
         case .flag, .text:
             return
@@ -167,26 +167,33 @@ struct OptionSpec: Sendable {
 }
 
 /// A mistake on the command line; exit code 2.
-struct UsageError: Error, CustomStringConvertible {
+public struct UsageError: Error, CustomStringConvertible {
     /// What was wrong and what was expected.
-    var description: String
+    public var description: String
+
+    /// A mistake described by `description`.
+    public init(description: String) {
+        self.description = description
+    }
 }
 
 /// A command's parsed arguments.
-struct Arguments: Sendable {
+public struct Arguments: Sendable {
     /// The command's name, for messages.
-    let command: String
+    public let command: String
     /// Positional arguments in order (those after `--` included).
-    let positionals: [String]
+    public let positionals: [String]
     /// The words after `--`, when it was given (a command to run, for `launch measure`).
-    let afterSeparator: [String]?
+    public let afterSeparator: [String]?
     private let specs: [String: OptionSpec]
     /// Each given option's value, parsed by its declaration.
     private let parsed: [String: any Sendable]
 
     /// Parses `words` (the arguments after the command name) against `options`, checking
     /// every value against its declaration and parsing it once.
-    init(command: String, words: [String], options: [any OptionDeclaration]) throws(UsageError) {
+    public init(command: String, words: [String], options: [any OptionDeclaration])
+        throws(UsageError)
+    {
         self.command = command
         var specs: [String: OptionSpec] = [:]
         var declarations: [String: any OptionDeclaration] = [:]
@@ -248,7 +255,7 @@ struct Arguments: Sendable {
     }
 
     /// The value of `option`: as given, else its value when absent.
-    subscript<Value>(option: Option<Value>) -> Value {
+    public subscript<Value>(option: Option<Value>) -> Value {
         let name = option.spec.name
         precondition(specs[name] != nil, "\(name) is read by `\(command)` but not declared by it")
         guard let given = parsed[name] else { return option.absent }
@@ -260,7 +267,7 @@ struct Arguments: Sendable {
 
     /// `path` checked as a destination of `kind`; errors name `option` (or the positional's
     /// placeholder).
-    static func destination(_ path: String, as kind: Destination.Kind, for option: String)
+    public static func destination(_ path: String, as kind: Destination.Kind, for option: String)
         throws(UsageError) -> Destination
     {
         do {
@@ -271,10 +278,10 @@ struct Arguments: Sendable {
     }
 
     /// Whether `option` (its name) was given on the command line.
-    func isGiven(_ option: String) -> Bool { parsed[option] != nil }
+    public func isGiven(_ option: String) -> Bool { parsed[option] != nil }
 
     /// The one positional argument named `name` in messages (`FILE`); exactly one is expected.
-    func single(_ name: String) throws(UsageError) -> String {
+    public func single(_ name: String) throws(UsageError) -> String {
         guard positionals.count == 1 else {
             throw UsageError(
                 description: positionals.isEmpty
@@ -285,7 +292,7 @@ struct Arguments: Sendable {
     }
 
     /// Throws unless there are no positional arguments.
-    func expectNoPositionals() throws(UsageError) {
+    public func expectNoPositionals() throws(UsageError) {
         if let first = positionals.first {
             throw UsageError(
                 description: "unexpected argument \"\(first)\"; see `headroom \(command) --help`")

@@ -1,9 +1,9 @@
 /// The known word a mistyped one most likely meant, for "did you mean" in usage errors.
-enum Suggestion {
+public enum Suggestion {
     /// The word of `known` closest to `word` by edit distance (a letter inserted, deleted,
     /// replaced, or two neighbours swapped), when it is close enough to be a typo: at most a
     /// third of the word's letters apart, and nearer than every other.
-    static func closest(to word: String, among known: [String]) -> String? {
+    public static func closest(to word: String, among known: [String]) -> String? {
         let limit = max(1, word.count / 3)
         let ranked = known.map { (name: $0, distance: distance(word, $0)) }
             .filter { $0.distance <= limit }
@@ -13,7 +13,7 @@ enum Suggestion {
     }
 
     /// The optimal string alignment distance between `a` and `b`.
-    static func distance(_ a: String, _ b: String) -> Int {
+    public static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
         guard !a.isEmpty else { return b.count }
@@ -35,7 +35,7 @@ enum Suggestion {
     }
 
     /// ` (did you mean X?)` for `word`, or nothing.
-    static func hint(for word: String, among known: [String]) -> String {
+    public static func hint(for word: String, among known: [String]) -> String {
         closest(to: word, among: known).map { " (did you mean \($0)?)" } ?? ""
     }
 }

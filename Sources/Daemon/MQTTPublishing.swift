@@ -1,3 +1,4 @@
+import CLI
 import Files
 import Foundation
 import HostService
@@ -13,47 +14,50 @@ import Telemetry
 
 /// `serve --mqtt URL`: the host's state on an MQTT broker with Home Assistant discovery, as a
 /// service of `serve`.
-enum MQTTPublishing {
+public enum MQTTPublishing {
     /// The options.
-    struct Options: OptionGroup {
+    public struct Options: OptionGroup {
+        /// The declarations.
+        public init() {}
+
         /// `--mqtt URL`.
-        let url = Option<String?>.text(
+        public let url = Option<String?>.text(
             "--mqtt", "URL",
             "also publish the state to this MQTT broker (mqtt://HOST[:PORT], mqtts:// for TLS)"
                 + " with Home Assistant discovery")
         /// `--mqtt-prefix TOPIC`.
-        let prefix = Option<String?>.text(
+        public let prefix = Option<String?>.text(
             "--mqtt-prefix", "TOPIC", "the state topics' first levels (default headroom)"
         ).within("--mqtt")
         /// `--mqtt-node ID`.
-        let node = Option<String?>.text(
+        public let node = Option<String?>.text(
             "--mqtt-node", "ID",
             "this host's id in topics and Home Assistant (default"
                 + " headroom_HOSTNAME)"
         ).within("--mqtt")
         /// `--mqtt-discovery-prefix TOPIC`.
-        let discoveryPrefix = Option<String?>.text(
+        public let discoveryPrefix = Option<String?>.text(
             "--mqtt-discovery-prefix", "TOPIC",
             "Home Assistant's discovery prefix (default homeassistant)"
         ).within("--mqtt")
         /// `--mqtt-credentials FILE`.
-        let credentials = Option<String?>.path(
+        public let credentials = Option<String?>.path(
             "--mqtt-credentials", "FILE",
             "the broker's user name on the first line, password on the second (mode 0600)"
         ).within("--mqtt")
         /// `--mqtt-ca FILE`.
-        let certificateAuthority = Option<String?>.path(
+        public let certificateAuthority = Option<String?>.path(
             "--mqtt-ca", "FILE",
             "the CA certificate an mqtts:// broker's is checked against (default: the system's)"
         ).within("--mqtt")
         /// `--mqtt-heartbeat S`.
-        let heartbeat = Option<Duration>.seconds(
+        public let heartbeat = Option<Duration>.seconds(
             "--mqtt-heartbeat", "S",
             "publish the whole state at least this often; Home Assistant shows it unavailable"
                 + " after three without one", in: 5...3600, default: 60
         ).within("--mqtt")
         /// `--frigate FILE`.
-        let frigate = Option<String?>.path(
+        public let frigate = Option<String?>.path(
             "--frigate", "FILE",
             "govern a Frigate NVR through its MQTT API on the same broker: its cameras,"
                 + " priority and profiles, heaviest first (docs/home-assistant.md)"
@@ -66,7 +70,7 @@ enum MQTTPublishing {
     /// - Throws: ``UsageError`` for an option that cannot be used (a bad URL or topic, a
     ///   credentials file readable by others, a TLS option libmosquitto refuses, a Frigate
     ///   file that is not one), or an MQTT option given without `--mqtt`.
-    static func services<Command: CommandOptions>(
+    public static func services<Command: CommandOptions>(
         _ arguments: Parsed<Command>, _ group: KeyPath<Command, Options>, host: HostService,
         metrics: HeadroomMetrics
     ) throws -> [Service] {

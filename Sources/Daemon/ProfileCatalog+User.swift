@@ -1,3 +1,4 @@
+import CLI
 import Capture
 import Foundation
 
@@ -5,7 +6,7 @@ extension ProfileCatalog {
     /// The built-in profiles and this user's calibrated ones (`$XDG_CONFIG_HOME` or
     /// `~/.config`): the catalog every command prices on. The command line reads the
     /// environment; the libraries are given the catalog.
-    static var forThisUser: ProfileCatalog {
+    public static var forThisUser: ProfileCatalog {
         .user(environment: ProcessInfo.processInfo.environment)
     }
 }

@@ -1,23 +1,25 @@
+import Files
+
 /// What `main` dispatches to: a command's name, its help, its options and its body.
-struct Command: Sendable {
+public struct Command: Sendable {
     /// The word after `headroom`.
-    var name: String
+    public var name: String
     /// The ways to call it, from which ``usage`` is written (one form of every option by
     /// default).
-    var forms: [UsageForm] = [UsageForm()]
+    public var forms: [UsageForm] = [UsageForm()]
     /// One line for the command list.
-    var summary: String
+    public var summary: String
     /// Paragraphs printed by `--help` after the usage.
-    var details: String = ""
+    public var details: String = ""
     /// The options it accepts, besides `--help`, as declared: each parses its own value.
-    var declarations: [any OptionDeclaration]
+    public var declarations: [any OptionDeclaration]
     /// Runs the command; returns the exit code (0 success, 1 a check failed).
     /// Throws `UsageError` or `ConfigurationError` for bad input (exit 2).
-    var run: @Sendable (Arguments) async throws -> Int32
+    public var run: @Sendable (Arguments) async throws -> Int32
 
     /// A command whose options are `options`'s typed declarations, read by `run` through
     /// key paths into them (``Parsed``).
-    init<Options: CommandOptions>(
+    public init<Options: CommandOptions>(
         name: String, forms: [UsageForm] = [UsageForm()], summary: String, details: String = "",
         options: Options.Type,
         run: @escaping @Sendable (Parsed<Options>) async throws -> Int32
@@ -31,10 +33,10 @@ struct Command: Sendable {
     }
 
     /// The options it accepts, besides `--help`.
-    var options: [OptionSpec] { declarations.map(\.spec) }
+    public var options: [OptionSpec] { declarations.map(\.spec) }
 
     /// The `--help` text.
-    var help: String {
+    public var help: String {
         var text = "\(usage)\n\n\(summary)\n"
         if !details.isEmpty { text += "\n\(details)\n" }
         let all = options + [.flag("--help", "show this help")]
@@ -50,5 +52,30 @@ struct Command: Sendable {
 
     private func optionLabel(_ option: OptionSpec) -> String {
         option.value.map { "\(option.name) \($0)" } ?? option.name
+    }
+}
+
+extension Command {
+    /// Runs the command on `words` (what follows its name) and maps failures to exit codes:
+    /// `--help` prints the help (0); bad usage or bad input is 2, with the message on stderr
+    /// after `program` and the command's name; any other failure is 1.
+    public func main(_ words: [String], program: String = "headroom") async -> Int32 {
+        if words.contains("--help") || words.contains("-h") {
+            Console.out(help)
+            return 0
+        }
+        do {
+            let arguments = try Arguments(command: name, words: words, options: declarations)
+            return try await run(arguments)
+        } catch let error as UsageError {
+            Console.error("\(program) \(name): \(error)")
+            return 2
+        } catch let error as ConfigurationError {
+            Console.error("\(program) \(name): \(error)")
+            return 2
+        } catch {
+            Console.error("\(program) \(name): \(error)")
+            return 1
+        }
     }
 }

@@ -7,17 +7,20 @@ import Synchronization
 
 /// Which stop signal (SIGINT or SIGTERM) reached a command, if any; a command that stopped
 /// because of one exits with ``exitCode`` (130 or 143, as shells report a signal).
-final class StopSignal: Sendable {
+public final class StopSignal: Sendable {
     private let number = Atomic<Int32>(0)
 
+    /// No signal received yet.
+    public init() {}
+
     /// The signal received, or `nil`.
-    var received: Int32? {
+    public var received: Int32? {
         let value = number.load(ordering: .acquiring)
         return value == 0 ? nil : value
     }
 
     /// `128 + signal` once a signal arrived, else `nil`.
-    var exitCode: Int32? { received.map { 128 + $0 } }
+    public var exitCode: Int32? { received.map { 128 + $0 } }
 
     fileprivate func record(_ signal: Int32) {
         _ = number.compareExchange(expected: 0, desired: signal, ordering: .acquiringAndReleasing)
@@ -29,7 +32,7 @@ final class StopSignal: Sendable {
 /// mid-write. `stop` records which signal came. A second signal after the first ends the
 /// process at once (the default disposition is restored when the first arrives), for a user
 /// who does not want to wait. The default dispositions are restored afterwards.
-func withSignalCancellation<Result: Sendable>(
+public func withSignalCancellation<Result: Sendable>(
     _ stop: StopSignal = StopSignal(),
     _ body: @escaping @Sendable () async throws -> Result
 ) async throws -> Result {

@@ -2,21 +2,21 @@
 /// options (a subcommand, operands), the options in the order shown, and what follows them.
 /// The options are the command's own declarations, so the usage cannot name an option the
 /// command does not take or leave out one it does (a test walks every command).
-struct UsageForm: Sendable {
+public struct UsageForm: Sendable {
     /// One place in the line: an option, or options of which one may be given.
-    enum Item: Sendable, ExpressibleByStringLiteral {
+    public enum Item: Sendable, ExpressibleByStringLiteral {
         /// The option of this name.
         case option(String)
         /// At most one of these options: `[--out PATH | --out-dir DIR]`.
         case oneOf([String])
 
         /// The option named `value`.
-        init(stringLiteral value: String) {
+        public init(stringLiteral value: String) {
             self = .option(value)
         }
 
         /// The option names this item shows.
-        var names: [String] {
+        public var names: [String] {
             switch self {
             case .option(let name): [name]
             case .oneOf(let names): names
@@ -25,15 +25,15 @@ struct UsageForm: Sendable {
     }
 
     /// Words before the options: `report [RUN]`, `FILE`, `DIR`; empty for none.
-    var words: String
+    public var words: String
     /// The options shown, in order; `nil` shows every option of the command in the order it
     /// declares them (an option declared ``OptionSpec/within(_:)`` another is shown inside it).
-    var items: [Item]?
+    public var items: [Item]?
     /// Words after the options: `-- CMD ARGS...`.
-    var trailing: String
+    public var trailing: String
 
     /// A form of `words`, then `items` (every option when `nil`), then `trailing`.
-    init(_ words: String = "", _ items: [Item]? = nil, then trailing: String = "") {
+    public init(_ words: String = "", _ items: [Item]? = nil, then trailing: String = "") {
         self.words = words
         self.items = items
         self.trailing = trailing
@@ -42,7 +42,7 @@ struct UsageForm: Sendable {
     /// The form's parts after `headroom NAME`, each option with its value and its refinements
     /// in brackets unless it is required: `FILE`, `[--profile NAME|FILE]`,
     /// `[--duration SECONDS [--storage DIR]]`.
-    func parts(options: [OptionSpec]) -> [String] {
+    public func parts(options: [OptionSpec]) -> [String] {
         let byName = Dictionary(
             options.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let standalone = options.filter { $0.parent == nil }
@@ -74,7 +74,7 @@ struct UsageForm: Sendable {
     }
 
     /// The option names the form shows, refinements included.
-    func names(options: [OptionSpec]) -> [String] {
+    public func names(options: [OptionSpec]) -> [String] {
         guard let items else { return options.map(\.name) }
         let shown = items.flatMap(\.names)
         return shown + options.filter { $0.parent.map(shown.contains) ?? false }.map(\.name)
@@ -84,7 +84,7 @@ struct UsageForm: Sendable {
 extension Command {
     /// The usage lines, one per form, wrapped at 100 columns with the continuation under the
     /// first word after the command's name: `usage: headroom estimate FILE [--profile NAME|FILE] …`.
-    var usage: String {
+    public var usage: String {
         var lines: [String] = []
         for (index, form) in forms.enumerated() {
             let lead = (index == 0 ? "usage: " : "       ") + "headroom \(name)"

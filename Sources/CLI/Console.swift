@@ -6,26 +6,26 @@ import Foundation
 #endif
 
 /// Where the command line writes: results to stdout, diagnostics to stderr.
-enum Console {
+public enum Console {
     /// Writes `text` to stdout, adding a newline unless it ends with one.
-    static func out(_ text: String) {
+    public static func out(_ text: String) {
         write(text.hasSuffix("\n") ? text : text + "\n", to: STDOUT_FILENO)
     }
 
     /// Writes `text` to stderr, adding a newline unless it ends with one. Diagnostics echo
     /// what users gave (ids, paths, values), so they are made ``printable(_:)`` first.
-    static func error(_ text: String) {
+    public static func error(_ text: String) {
         let text = printable(text)
         write(text.hasSuffix("\n") ? text : text + "\n", to: STDERR_FILENO)
     }
 
     /// The longest line a diagnostic shows; the rest is counted, not printed.
-    static let diagnosticLineLimit = 1_000
+    public static let diagnosticLineLimit = 1_000
 
     /// `text` safe to show on a terminal: control characters other than newline and tab
     /// (a terminal escape in an id, a NUL in a file name) as `\u{1B}`, and each line cut
     /// at ``diagnosticLineLimit`` characters with the number left out (a 15 MB id).
-    static func printable(_ text: String) -> String {
+    public static func printable(_ text: String) -> String {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
             line -> String in
             var shown = ""
@@ -48,18 +48,18 @@ enum Console {
     }
 
     /// Writes `text` to stdout as it is (live displays redraw a line with it).
-    static func write(_ text: String) {
+    public static func write(_ text: String) {
         write(text, to: STDOUT_FILENO)
     }
 
     /// Redraws the live line on stdout with `line`, cut to the terminal's width: a line that
     /// wrapped would leave its first row behind on every redraw, filling the screen with copies.
-    static func redraw(_ line: String) {
+    public static func redraw(_ line: String) {
         redraw(line, on: STDOUT_FILENO)
     }
 
     /// Redraws the live line on stderr with `line`, cut to the terminal's width (progress bars).
-    static func errorRedraw(_ line: String) {
+    public static func errorRedraw(_ line: String) {
         redraw(line, on: STDERR_FILENO)
     }
 
@@ -69,7 +69,7 @@ enum Console {
 
     /// The width of the terminal on `descriptor`, in columns; nil when it is not a terminal
     /// or does not say.
-    static func columns(of descriptor: Int32) -> Int? {
+    public static func columns(of descriptor: Int32) -> Int? {
         var size = winsize()
         let result = withUnsafeMutablePointer(to: &size) {
             ioctl(descriptor, UInt(TIOCGWINSZ), $0)
@@ -80,7 +80,7 @@ enum Console {
     /// `line` cut to fit a terminal `columns` wide, one column spare (writing the last column
     /// makes some terminals wrap); escape sequences (colours) pass whole and take no column,
     /// and a cut line ends with a colour reset. Unchanged when the width is unknown.
-    static func fitted(_ line: String, columns: Int?) -> String {
+    public static func fitted(_ line: String, columns: Int?) -> String {
         guard let columns else { return line }
         enum Escape { case none, started, controlSequence }
         var escape = Escape.none
@@ -107,45 +107,45 @@ enum Console {
     }
 
     /// Writes `text` to stderr as it is (progress bars redraw a line with it).
-    static func errorWrite(_ text: String) {
+    public static func errorWrite(_ text: String) {
         write(text, to: STDERR_FILENO)
     }
 
     /// Writes `value` as pretty, key-sorted JSON to stdout: the stable machine-readable form.
-    static func json(_ value: some Encodable) {
+    public static func json(_ value: some Encodable) {
         out(String(decoding: jsonData(value), as: UTF8.self))
     }
 
     /// `value` as pretty, key-sorted JSON.
-    static func jsonData(_ value: some Encodable) -> Data {
+    public static func jsonData(_ value: some Encodable) -> Data {
         JSONEncoder.document().encodeExplainingFailure(value)
     }
 
     /// Whether stdout's reader has gone away (a pipe whose reading end is closed), so a
     /// command that only writes now and then can stop without waiting to write.
-    static var isOutputClosed: Bool {
+    public static var isOutputClosed: Bool {
         var descriptor = pollfd(fd: STDOUT_FILENO, events: 0, revents: 0)
         return poll(&descriptor, 1, 0) == 1 && descriptor.revents & Int16(POLLERR) != 0
     }
 
     /// Whether stdout is a terminal (live displays) rather than a pipe or file (plain lines).
-    static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+    public static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 
     /// Whether stdout may carry colour: it is a terminal, `NO_COLOR` is unset or empty
     /// (no-color.org), and `TERM` is not `dumb`.
-    static let usesColor: Bool = {
+    public static let usesColor: Bool = {
         let environment = ProcessInfo.processInfo.environment
         return isTerminal && (environment["NO_COLOR"] ?? "").isEmpty
             && environment["TERM"] != "dumb"
     }()
 
     /// `text` in `color` where colour is allowed (``usesColor``), else as it is.
-    static func paint(_ text: String, _ color: TextColor) -> String {
+    public static func paint(_ text: String, _ color: TextColor) -> String {
         usesColor ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
     }
 
     /// Whether standard error is a terminal (progress notes go there, never into a pipe).
-    static var isErrorTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+    public static var isErrorTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
     /// Writes all of `text` to `descriptor` unbuffered, so stdout and stderr interleave in order.
     private static func write(_ text: String, to descriptor: Int32) {
@@ -162,7 +162,7 @@ enum Console {
 }
 
 /// The few colours the console uses (SGR codes).
-enum TextColor: String {
+public enum TextColor: String {
     case green = "32"
     case yellow = "33"
     case red = "31"
@@ -170,20 +170,32 @@ enum TextColor: String {
 }
 
 /// A plain-text table with aligned columns: numbers right-aligned, text left-aligned.
-struct TextTable {
+public struct TextTable {
     /// Column headings.
-    var headings: [String]
+    public var headings: [String]
     /// Rows of cells, as many as headings.
-    var rows: [[String]] = []
+    public var rows: [[String]] = []
     /// Indexes of right-aligned (numeric) columns.
-    var numericColumns: Set<Int> = []
+    public var numericColumns: Set<Int> = []
     /// When set, a right-aligned last column is made no wider than lets a line fit in this
     /// many columns: a cell too long for that starts where the column starts and runs on, so
     /// that one long path does not push every number off an 80-column terminal.
-    var lineWidth: Int?
+    public var lineWidth: Int?
+
+    /// A table under `headings` with `rows`, the `numericColumns` right-aligned, fitting
+    /// `lineWidth` columns when given.
+    public init(
+        headings: [String], rows: [[String]] = [], numericColumns: Set<Int> = [],
+        lineWidth: Int? = nil
+    ) {
+        self.headings = headings
+        self.rows = rows
+        self.numericColumns = numericColumns
+        self.lineWidth = lineWidth
+    }
 
     /// The table as text, one line per row, two spaces between columns.
-    var text: String {
+    public var text: String {
         let all = [headings] + rows
         var widths = headings.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         if let lineWidth, let last = headings.indices.last, numericColumns.contains(last) {

@@ -1,3 +1,4 @@
+import CLI
 import Capture
 import Files
 import Foundation
@@ -15,11 +16,12 @@ import Units
 
 /// `headroom serve`: the pressure observer, the metrics exporter and the host service (API v1)
 /// that governs any pipeline on the host, until SIGINT or SIGTERM (or the end of `--trace`).
-enum ServeCommand {
+public enum ServeCommand {
     /// The server's defaults, which the help text states.
     private static let defaults = HTTPServerConfiguration()
 
-    static let command = Command(
+    /// The command: its name, help, options and body.
+    public static let command = Command(
         name: "serve",
         summary:
             "The host service: pressure metrics for Prometheus and API v1 that governs any"

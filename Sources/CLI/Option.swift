@@ -10,7 +10,7 @@ import Units
 /// declarations.
 
 /// One option, as the parser and the help see it: its spec, and how its text becomes a value.
-protocol OptionDeclaration: Sendable {
+public protocol OptionDeclaration: Sendable {
     /// The option's name, value, help and kind.
     var spec: OptionSpec { get }
 
@@ -23,21 +23,21 @@ protocol OptionDeclaration: Sendable {
 /// Options declared together and shared by several commands (the pressure inputs, say): a
 /// command includes the group as one stored property of its options, read through a key path
 /// into it (`arguments[\.pressure.config]`).
-protocol OptionGroup: Sendable {
+public protocol OptionGroup: Sendable {
     /// The declarations.
     init()
 }
 
 /// A command's options: its stored ``Option`` and ``OptionGroup`` properties, in the order the
 /// help lists them.
-protocol CommandOptions: OptionGroup {}
+public protocol CommandOptions: OptionGroup {}
 
 extension OptionGroup {
     /// Every option declared, in declaration order, a group's where the group stands.
-    static var declarations: [any OptionDeclaration] { Self().declarations }
+    public static var declarations: [any OptionDeclaration] { Self().declarations }
 
     /// The declarations of this value's stored properties.
-    var declarations: [any OptionDeclaration] {
+    public var declarations: [any OptionDeclaration] {
         Mirror(reflecting: self).children.flatMap { child -> [any OptionDeclaration] in
             if let option = child.value as? any OptionDeclaration { return [option] }
             if let group = child.value as? any OptionGroup { return group.declarations }
@@ -48,16 +48,16 @@ extension OptionGroup {
 
 /// An option whose value is a `Value`: `Bool` for a flag, an optional for an option without a
 /// default (`nil` when not given), the plain type for one with a default.
-struct Option<Value: Sendable>: OptionDeclaration {
+public struct Option<Value: Sendable>: OptionDeclaration {
     /// The option's name, value, help and kind.
-    private(set) var spec: OptionSpec
+    public private(set) var spec: OptionSpec
     /// The value when the option is not given.
-    let absent: Value
+    public let absent: Value
     private let convert: @Sendable (String) throws(UsageError) -> Value
 
     /// An option declared by `spec`, whose text `convert` turns into a value, and whose value
     /// is `absent` when not given.
-    init(
+    public init(
         _ spec: OptionSpec, absent: Value,
         convert: @escaping @Sendable (String) throws(UsageError) -> Value
     ) {
@@ -67,11 +67,11 @@ struct Option<Value: Sendable>: OptionDeclaration {
     }
 
     /// The value of `text`.
-    func parse(_ text: String) throws(UsageError) -> any Sendable { try convert(text) }
+    public func parse(_ text: String) throws(UsageError) -> any Sendable { try convert(text) }
 
     /// The same option with its value (given or absent) made a `Transformed`: seconds as a
     /// duration, say.
-    func map<Transformed: Sendable>(
+    public func map<Transformed: Sendable>(
         _ transform: @escaping @Sendable (Value) -> Transformed
     ) -> Option<Transformed> {
         let convert = self.convert
@@ -81,7 +81,7 @@ struct Option<Value: Sendable>: OptionDeclaration {
     }
 
     /// The same option with `value` when it is not given, shown in the help as `shown`.
-    func defaulting<Wrapped: Sendable>(to value: Wrapped, shown: String) -> Option<Wrapped>
+    public func defaulting<Wrapped: Sendable>(to value: Wrapped, shown: String) -> Option<Wrapped>
     where Value == Wrapped? {
         var defaulted = spec
         defaulted.defaultValue = shown
@@ -96,14 +96,14 @@ struct Option<Value: Sendable>: OptionDeclaration {
     }
 
     /// This option, shown inside `parent`'s brackets in the usage.
-    func within(_ parent: String) -> Self {
+    public func within(_ parent: String) -> Self {
         var refined = self
         refined.spec = spec.within(parent)
         return refined
     }
 
     /// This option, shown as one the command needs.
-    func required() -> Self {
+    public func required() -> Self {
         var required = self
         required.spec = spec.required()
         return required
@@ -112,19 +112,19 @@ struct Option<Value: Sendable>: OptionDeclaration {
 
 extension Option where Value == Bool {
     /// A boolean flag: true when given.
-    static func flag(_ name: String, _ help: String) -> Self {
+    public static func flag(_ name: String, _ help: String) -> Self {
         Self(.flag(name, help), absent: false) { _ in true }
     }
 }
 
 extension Option where Value == String? {
     /// An option taking any text; `nil` when not given.
-    static func text(_ name: String, _ value: String, _ help: String) -> Self {
+    public static func text(_ name: String, _ value: String, _ help: String) -> Self {
         Self(.option(name, value, help), absent: nil) { $0 }
     }
 
     /// An option naming a file or directory read; `nil` when not given.
-    static func path(_ name: String, _ value: String, _ help: String) -> Self {
+    public static func path(_ name: String, _ value: String, _ help: String) -> Self {
         Self(.path(name, value, help), absent: nil) { $0 }
     }
 }
@@ -132,7 +132,7 @@ extension Option where Value == String? {
 extension Option where Value == Destination? {
     /// An option naming a file written (`.file`) or a directory written into (`.directory`),
     /// checked when parsed, before any work (see ``Destination``); `nil` when not given.
-    static func output(
+    public static func output(
         _ name: String, _ value: String, _ help: String, _ kind: Destination.Kind = .file
     ) -> Self {
         Self(.output(name, value, help, kind), absent: nil) { path throws(UsageError) in
@@ -143,7 +143,7 @@ extension Option where Value == Destination? {
 
 extension Option where Value == Double? {
     /// An option taking a number within `range`; `nil` when not given.
-    static func number(
+    public static func number(
         _ name: String, _ value: String, _ help: String, in range: ClosedRange<Double>
     ) -> Self {
         Self(.number(name, value, help, in: range), absent: nil) { text throws(UsageError) in
@@ -154,7 +154,7 @@ extension Option where Value == Double? {
 
 extension Option where Value == Double {
     /// An option taking a number within `range`, `defaultValue` when not given.
-    static func number(
+    public static func number(
         _ name: String, _ value: String, _ help: String, in range: ClosedRange<Double>,
         default defaultValue: Double
     ) -> Self {
@@ -165,7 +165,7 @@ extension Option where Value == Double {
 
 extension Option where Value == Duration? {
     /// An option taking a number of seconds within `range`; `nil` when not given.
-    static func seconds(
+    public static func seconds(
         _ name: String, _ value: String, _ help: String, in range: ClosedRange<Double>
     ) -> Self {
         Option<Double?>.number(name, value, help, in: range).map { $0.map { Duration.seconds($0) } }
@@ -174,7 +174,7 @@ extension Option where Value == Duration? {
 
 extension Option where Value == Duration {
     /// An option taking a number of seconds within `range`, `defaultValue` when not given.
-    static func seconds(
+    public static func seconds(
         _ name: String, _ value: String, _ help: String, in range: ClosedRange<Double>,
         default defaultValue: Double
     ) -> Self {
@@ -185,7 +185,7 @@ extension Option where Value == Duration {
 
 extension Option where Value == FrameRate {
     /// An option taking frames per second within `range`, `defaultValue` when not given.
-    static func frameRate(
+    public static func frameRate(
         _ name: String, _ value: String, _ help: String, in range: ClosedRange<Double>,
         default defaultValue: Double
     ) -> Self {
@@ -196,7 +196,7 @@ extension Option where Value == FrameRate {
 
 extension Option where Value == Int? {
     /// An option taking an integer within `range`; `nil` when not given.
-    static func integer(
+    public static func integer(
         _ name: String, _ value: String, _ help: String, in range: ClosedRange<Int>
     ) -> Self {
         Self(.integer(name, value, help, in: range), absent: nil) { text throws(UsageError) in
@@ -207,7 +207,7 @@ extension Option where Value == Int? {
 
 extension Option where Value == Int {
     /// An option taking an integer within `range`, `defaultValue` when not given.
-    static func integer(
+    public static func integer(
         _ name: String, _ value: String, _ help: String, in range: ClosedRange<Int>,
         default defaultValue: Int
     ) -> Self {
@@ -218,7 +218,7 @@ extension Option where Value == Int {
 
 extension Option {
     /// An option taking one of `Value`'s cases by raw value, `defaultValue` when not given.
-    static func choice(_ name: String, _ help: String, default defaultValue: Value) -> Self
+    public static func choice(_ name: String, _ help: String, default defaultValue: Value) -> Self
     where Value: CaseIterable & RawRepresentable<String> {
         Self(
             .choice(
@@ -228,7 +228,7 @@ extension Option {
     }
 
     /// An option taking one of `Choice`'s cases by raw value; `nil` when not given.
-    static func choice<Choice>(_ name: String, _ help: String) -> Self
+    public static func choice<Choice>(_ name: String, _ help: String) -> Self
     where Value == Choice?, Choice: CaseIterable & RawRepresentable<String> & Sendable {
         Self(.choice(name, Choice.allCases.map(\.rawValue), help), absent: nil) {
             text throws(UsageError) in try parseChoice(text, of: name) as Choice
@@ -237,7 +237,7 @@ extension Option {
 
     /// An option taking one of the words `choices`, each made a value by `make`;
     /// `defaultValue`'s word when not given.
-    static func choice(
+    public static func choice(
         _ name: String, _ choices: [String], _ help: String, default defaultValue: String,
         make: @escaping @Sendable (String) -> Value?
     ) -> Self {
@@ -276,42 +276,42 @@ private func parseChoice<Choice: RawRepresentable<String>>(_ text: String, of na
 }
 
 /// A command's parsed arguments read through its typed options (see ``CommandOptions``).
-struct Parsed<Options: CommandOptions>: Sendable {
+public struct Parsed<Options: CommandOptions>: Sendable {
     /// The arguments, parsed.
-    let arguments: Arguments
+    public let arguments: Arguments
     private let options = Options()
 
     /// The command's name, for messages.
-    var command: String { arguments.command }
+    public var command: String { arguments.command }
     /// Positional arguments in order (those after `--` included).
-    var positionals: [String] { arguments.positionals }
+    public var positionals: [String] { arguments.positionals }
     /// The words after `--`, when it was given.
-    var afterSeparator: [String]? { arguments.afterSeparator }
+    public var afterSeparator: [String]? { arguments.afterSeparator }
 
     /// The value of the option at `key`: given, or the option's value when absent.
-    subscript<Value>(_ key: KeyPath<Options, Option<Value>>) -> Value {
+    public subscript<Value>(_ key: KeyPath<Options, Option<Value>>) -> Value {
         arguments[options[keyPath: key]]
     }
 
     /// Whether the option at `key` was given on the command line.
-    func isGiven<Value>(_ key: KeyPath<Options, Option<Value>>) -> Bool {
+    public func isGiven<Value>(_ key: KeyPath<Options, Option<Value>>) -> Bool {
         arguments.isGiven(options[keyPath: key].spec.name)
     }
 
     /// The names of the options given, in the order the command declares them (for rules
     /// written as tables of names).
-    var givenNames: [String] {
+    public var givenNames: [String] {
         Options.declarations.map(\.spec.name).filter(arguments.isGiven)
     }
 
     /// The option at `key`'s name, for messages.
-    func name<Value>(_ key: KeyPath<Options, Option<Value>>) -> String {
+    public func name<Value>(_ key: KeyPath<Options, Option<Value>>) -> String {
         options[keyPath: key].spec.name
     }
 
     /// The one positional argument named `name` in messages; exactly one is expected.
-    func single(_ name: String) throws(UsageError) -> String { try arguments.single(name) }
+    public func single(_ name: String) throws(UsageError) -> String { try arguments.single(name) }
 
     /// Throws unless there are no positional arguments.
-    func expectNoPositionals() throws(UsageError) { try arguments.expectNoPositionals() }
+    public func expectNoPositionals() throws(UsageError) { try arguments.expectNoPositionals() }
 }

@@ -1,3 +1,4 @@
+import CLI
 import Files
 import Foundation
 import Pressure
@@ -6,28 +7,33 @@ import Units
 /// The options every pressure command shares and the sampler and classifier they build:
 /// the host's real sources (roots from `HEADROOM_SYSFS_ROOT` / `HEADROOM_PROCFS_ROOT`), the
 /// simulated thermal model with `--model`, and rules from `--config FILE`.
-struct PressureInput {
+public struct PressureInput: Sendable {
     /// The sampler over the selected sources.
-    var sampler: PressureSampler
+    public var sampler: PressureSampler
     /// The classifier with the configured rules.
-    var classifier: PressureClassifier
+    public var classifier: PressureClassifier
     /// Where the host's files are read.
-    var roots: SystemRoots
+    public var roots: SystemRoots
 
     /// `--config FILE` and `--model`.
-    struct Options: OptionGroup {
+    public struct Options: OptionGroup {
+        /// The declarations.
+        public init() {}
+
         /// `--config FILE`.
-        let config = Option<String?>.path(
+        public let config = Option<String?>.path(
             "--config", "FILE", "level rules, hysteresis and budget curve as JSON")
         /// `--model`.
-        let model = Option<Bool>.flag(
+        public let model = Option<Bool>.flag(
             "--model",
             "add a simulated CPU temperature (first-order thermal model driven by this"
                 + " process's CPU use); labelled simulated")
     }
 
     /// The input `group` of a command's `arguments` declares.
-    init<Command: CommandOptions>(_ arguments: Parsed<Command>, _ group: KeyPath<Command, Options>)
+    public init<Command: CommandOptions>(
+        _ arguments: Parsed<Command>, _ group: KeyPath<Command, Options>
+    )
         throws
     {
         try self.init(
@@ -37,7 +43,7 @@ struct PressureInput {
 
     /// The host's sources (with the thermal model when `model`), classified by the rules in
     /// the file `config` (the defaults without one).
-    init(config: String?, model: Bool) throws {
+    public init(config: String?, model: Bool) throws {
         roots = SystemRoots.from(environment: ProcessInfo.processInfo.environment)
         sampler = PressureSampler.system(roots: roots)
         if model {
@@ -49,7 +55,7 @@ struct PressureInput {
 
     /// `--trace FILE` for the long-running commands that can replay pressure (`serve`,
     /// `advise`).
-    static let traceOption = Option<String?>.path(
+    public static let traceOption = Option<String?>.path(
         "--trace", "FILE",
         "pressure from a recorded trace, replayed in its recorded time; stops at its end")
 
@@ -57,7 +63,7 @@ struct PressureInput {
     /// host's sources.
     ///
     /// - Throws: ``Files/ConfigurationError`` naming the trace file when it cannot be read.
-    func observedSource(trace: String?) throws -> any SampleSource {
+    public func observedSource(trace: String?) throws -> any SampleSource {
         guard let path = trace else { return sampler }
         return TraceReplaySource(trace: try PressureTrace.read(from: path), pacing: .recordedTimes)
     }
@@ -65,7 +71,7 @@ struct PressureInput {
     /// The PSI triggers an observer of the host also wakes on, armed at the classifier's
     /// `fair` thresholds; none for a replayed trace, or where the kernel does not allow them
     /// (said once on stderr: the observer then samples on its interval alone).
-    func triggers(trace: String?) -> [PSITrigger] {
+    public func triggers(trace: String?) -> [PSITrigger] {
         guard trace == nil else { return [] }
         switch PSITrigger.arm(for: classifier.configuration, roots: roots) {
         case .success(let armed):
@@ -77,13 +83,13 @@ struct PressureInput {
     }
 
     /// One sample now on the monotonic clock.
-    func sampleNow() -> PressureSample {
+    public func sampleNow() -> PressureSample {
         // The live sampler always produces a sample.
         sampler.sample(at: ContinuousRunClock().now) ?? PressureSample(time: .origin)
     }
 
     /// Tells stderr, once, which sources are unavailable and why.
-    static func reportUnavailable(_ sample: PressureSample) {
+    public static func reportUnavailable(_ sample: PressureSample) {
         for source in sample.unavailable {
             Console.error("headroom: note: \(source)")
         }

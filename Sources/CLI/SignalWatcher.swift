@@ -12,9 +12,9 @@ import Synchronization
 /// installed later, on dispatch's own thread, and a signal that comes in between meets the
 /// `SIG_IGN` set to keep the default action away, and is gone. A command that printed
 /// "serving on" and was stopped at once then served on.
-final class SignalWatcher: Sendable {
+public final class SignalWatcher: Sendable {
     /// The process's one watcher (a signal's disposition is the process's).
-    static let shared = SignalWatcher()
+    public static let shared = SignalWatcher()
 
     private let actions = LockedState<[Int32: @Sendable (Int32) -> Void]>([:])
 
@@ -37,13 +37,13 @@ final class SignalWatcher: Sendable {
     /// the signal's default action, until ``release(_:)``. A child process started meanwhile
     /// has the default action again (unlike an ignored signal, a handled one is reset by
     /// `exec`).
-    func watch(_ number: Int32, _ action: @escaping @Sendable (Int32) -> Void) {
+    public func watch(_ number: Int32, _ action: @escaping @Sendable (Int32) -> Void) {
         actions.withLock { $0[number] = action }
         signal(number, noteCaughtSignal)
     }
 
     /// The default action for `number` again.
-    func release(_ number: Int32) {
+    public func release(_ number: Int32) {
         signal(number, SIG_DFL)
         actions.withLock { $0[number] = nil }
     }

@@ -1,3 +1,3 @@
 /// `headroom --version`: the release this source tree is. Raised with every release; scripts
 /// and bug reports quote it.
-let headroomVersion = "0.5.0"
+public let headroomVersion = "0.5.0"
