@@ -22,7 +22,7 @@ public final class SignalWatcher: Sendable {
         // Made before any handler can run: a handler may not initialize a global.
         _ = caughtSignals.load(ordering: .relaxed)
         _ = signalPosted
-        Thread { [actions] in
+        DetachedThread.start(name: "headroom-signals") { [actions] in
             while true {
                 while sem_wait(signalPosted) != 0 {}
                 let caught = caughtSignals.exchange(0, ordering: .acquiringAndReleasing)
@@ -30,7 +30,7 @@ public final class SignalWatcher: Sendable {
                     actions.withLock { $0[number] }?(number)
                 }
             }
-        }.start()
+        }
     }
 
     /// Runs `action` on the watcher's thread for each `number` signal from now on, instead of

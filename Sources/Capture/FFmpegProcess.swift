@@ -99,7 +99,7 @@ final class ErrorTail: Sendable {
     /// What was written, trimmed, on one line.
     var text: String {
         String(decoding: bytes.withLock { $0 }, as: UTF8.self)
-            .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .split(whereSeparator: \.isNewline).map { $0.trimmingWhitespace() }
             .filter { !$0.isEmpty }.joined(separator: "; ")
     }
 }

@@ -46,7 +46,7 @@ public struct V4L2FormatList: Sendable, Hashable {
             if !formats.contains(format) { formats.append(format) }
         }
         for rawLine in text.split(whereSeparator: \.isNewline) {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            let line = rawLine.trimmingWhitespace()
             if line.hasPrefix("["), let code = Self.quoted(line) {
                 close()
                 size = nil
@@ -81,7 +81,7 @@ public struct V4L2FormatList: Sendable, Hashable {
 
     /// How a four-character code's frames sit in memory once captured (and decoded).
     static func pixelFormat(fourCC: String) -> PixelFormat? {
-        switch fourCC.trimmingCharacters(in: .whitespaces) {
+        switch fourCC.trimmingWhitespace() {
         case "YUYV", "YUY2", "UYVY": .yuyv
         case "NV12", "YU12", "YV12", "MJPG", "JPEG", "H264": .nv12
         case "GREY", "Y8": .gray8
@@ -117,7 +117,7 @@ public struct V4L2FormatList: Sendable, Hashable {
         else { return [] }
         let inside = line[line.index(after: open)..<close].replacingOccurrences(of: "fps", with: "")
         return inside.split(separator: "-").compactMap {
-            Double($0.trimmingCharacters(in: .whitespaces))
+            Double($0.trimmingWhitespace())
         }.filter { $0 > 0 && $0.isFinite }
     }
 }

@@ -201,7 +201,7 @@ public final class VideoFrameSource: FrameSource {
         state = LockedState(State(decoder: child))
         finished = Broadcast()
         let reading = stream
-        Thread.detachNewThread { [self] in read(reading) }
+        DetachedThread.start(name: "headroom-video") { [self] in read(reading) }
     }
 
     deinit { close() }

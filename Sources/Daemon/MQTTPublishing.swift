@@ -174,7 +174,7 @@ public enum MQTTPublishing {
     private static let machineSuffix: String = {
         let id =
             (try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8))?
-            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            .trimmingWhitespace() ?? ""
         return String((id.isEmpty ? UUID().uuidString.lowercased() : id).prefix(8))
     }()
 

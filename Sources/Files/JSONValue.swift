@@ -29,6 +29,21 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// An object's members; nil for any other value.
+    public var members: [(key: String, value: JSONValue)]? {
+        if case .object(let members) = self { members } else { nil }
+    }
+
+    /// The value of an object's member `key`; nil when there is none, or this is no object.
+    public subscript(key: String) -> JSONValue? {
+        members?.first { $0.key == key }?.value
+    }
+
+    /// A number's value (an integer too); nil for any other value.
+    public var number: Double? {
+        if case .number(let literal) = self { Double(literal) } else { nil }
+    }
+
     /// How the value is named in an error: `a string "abc"`, `the number 1.5`, `an object`.
     var summary: String {
         switch self {

@@ -10,7 +10,7 @@ public struct BearerToken: Sendable {
     ///
     /// - Throws: ``Files/ConfigurationError`` when it is empty or not printable ASCII.
     public init(_ text: String, file: String? = nil) throws(ConfigurationError) {
-        let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = text.trimmingWhitespace()
         guard (16...4096).contains(token.utf8.count),
             token.utf8.allSatisfy({ (0x21...0x7e).contains($0) })
         else {
@@ -38,7 +38,7 @@ public struct BearerToken: Sendable {
             maxSplits: 1, omittingEmptySubsequences: true,
             whereSeparator: { $0 == " " || $0 == "\t" })
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return false }
-        let offered = Array(parts[1].trimmingCharacters(in: .whitespaces).utf8)
+        let offered = Array(parts[1].trimmingWhitespace().utf8)
         guard offered.count == secret.count else { return false }
         var difference: UInt8 = 0
         for (a, b) in zip(offered, secret) { difference |= a ^ b }

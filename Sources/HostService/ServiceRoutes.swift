@@ -161,7 +161,7 @@ public struct ServiceRoutes: HTTPRequestHandler {
     private func events(lastEventID: String?) -> HTTPAnswer {
         var resumeAfter: Int?
         if let lastEventID {
-            guard let id = Int(lastEventID.trimmingCharacters(in: .whitespaces)), id >= 0 else {
+            guard let id = Int(lastEventID.trimmingWhitespace()), id >= 0 else {
                 return .response(
                     Self.error(400, path: "Last-Event-ID", "expected an event id (an integer ≥ 0)"))
             }

@@ -16,7 +16,7 @@ public enum ChildLaunch {
 
         /// `a launch exited with status 2: …`.
         public var description: String {
-            "a launch exited with status \(status): \(message.trimmingCharacters(in: .whitespacesAndNewlines))"
+            "a launch exited with status \(status): \(message.trimmingWhitespace())"
         }
     }
 

@@ -100,7 +100,7 @@ public enum ChromeTrace {
         for event in events { assembler.add(event) }
         assembler.note(.otherKind, count: skipped)
         var metadata = otherData.filter { !exporterKeys.contains($0.key) }
-        metadata["importedFrom"] = (file as NSString).lastPathComponent
+        metadata["importedFrom"] = URL(fileURLWithPath: file).lastPathComponent
         metadata["pid"] = String(chosen.id)
         let startedAt = otherData["startedAt"].map { Double($0) ?? .nan } ?? 0
         if let problem = LaunchReport.startedAtProblem(startedAt) {
@@ -108,8 +108,7 @@ public enum ChromeTrace {
         }
         return assembler.report(
             label: label ?? chosen.name
-                ?? ((file as NSString).lastPathComponent as NSString)
-                .deletingPathExtension,
+                ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent,
             startedAt: startedAt,
             origin: exported ? .processStart : .timelineStart,
             endMicroseconds: assembler.lastEventMicroseconds ?? origin, metadata: metadata)

@@ -1,6 +1,7 @@
 import CSpawn
 import Files
 import Foundation
+import Locking
 import Units
 
 #if canImport(Glibc)
@@ -90,11 +91,9 @@ public enum TracedLaunch {
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (done: CheckedContinuation<LaunchReport, Never>) in
-                let thread = Thread {
+                DetachedThread.start(name: "headroom-launch") {
                     done.resume(returning: measure(request, stopDescriptor: stopReader))
                 }
-                thread.name = "headroom-launch"
-                thread.start()
             }
         } onCancel: {
             var byte: UInt8 = 1

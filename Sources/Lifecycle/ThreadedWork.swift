@@ -33,7 +33,7 @@ public final class ThreadedWork<Result: Sendable>: Sendable {
             })
         else { return }
         let (work, completion) = (work, completion)
-        Thread.detachNewThread { completion.complete(work()) }
+        DetachedThread.start { completion.complete(work()) }
     }
 
     /// The work as a service that ends nothing (``Service/Ending/runsUntilCancelled``), off

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Blocking work — closing a child process, writing files, waiting for a thread — called from
 /// async code without holding a thread of the cooperative pool: the work runs on a worker
 /// thread and the caller's task resumes with its result.
@@ -24,7 +22,7 @@ public enum BlockingWork {
 /// The threads ``BlockingWork`` runs on.
 private final class WorkerPool: @unchecked Sendable {
     // Unchecked: `jobs` and `idle` are only touched while `condition` is locked.
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var jobs: [@Sendable () -> Void] = []
     private var idle = 0
 
@@ -37,7 +35,7 @@ private final class WorkerPool: @unchecked Sendable {
         let needsWorker = jobs.count > idle
         if !needsWorker { condition.signal() }
         condition.unlock()
-        if needsWorker { Thread.detachNewThread { [self] in work() } }
+        if needsWorker { DetachedThread.start(name: "headroom-work") { [self] in work() } }
     }
 
     /// A worker's life: queued jobs, then parked until the next, or its end when enough others

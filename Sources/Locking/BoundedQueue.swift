@@ -1,12 +1,10 @@
-import Foundation
-
 /// A first-in, first-out queue of at most `limit` elements between producers that must never
 /// wait (a frame loop) and one consumer thread that may (a writer): ``offer(_:)`` refuses
 /// instead of blocking when the queue is full, ``take()`` blocks until an element arrives or
 /// the queue is closed and empty.
 public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     // Unchecked: `elements`, `head` and `isClosed` are only touched while `condition` is locked.
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var elements: [Element?]
     private var head = 0
     private var count = 0

@@ -1,10 +1,8 @@
-import Foundation
-
 /// A result that a thread delivers once, for whoever waits for it: a task (``value``) without
 /// holding a thread of the cooperative pool, or a thread (``wait()``).
 public final class Completion<Value: Sendable>: @unchecked Sendable {
     // Unchecked: `result` and `waiters` are only touched while `condition` is locked.
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var result: Value?
     private var waiters: [CheckedContinuation<Value, Never>] = []
 

@@ -1,4 +1,4 @@
-import Foundation
+import Files
 
 /// What Headroom reads from one `frigate/stats` payload: frames processed and skipped per
 /// second over every camera (`process_fps`, `skipped_fps`), and the detectors' inference time
@@ -31,20 +31,19 @@ public struct FrigateStats: Equatable, Sendable {
     /// The stats in `json`; nil when it is not a stats object with at least one camera and one
     /// detector.
     public init?(json: [UInt8]) {
-        guard
-            let root = (try? JSONSerialization.jsonObject(with: Data(json))) as? [String: Any]
-        else { return nil }
-        let cameraTable = (root["cameras"] as? [String: Any]) ?? root
-        let cameras = cameraTable.values.compactMap { $0 as? [String: Any] }
-            .filter { $0["camera_fps"] != nil }
-        let speeds = ((root["detectors"] as? [String: Any]) ?? [:]).values
-            .compactMap { ($0 as? [String: Any])?["inference_speed"] as? Double }
+        guard let root = try? JSONParser.parse(json), let members = root.members else {
+            return nil
+        }
+        let cameraTable = root["cameras"]?.members ?? members
+        let cameras = cameraTable.map(\.value).filter { $0["camera_fps"] != nil }
+        let speeds = (root["detectors"]?.members ?? [])
+            .compactMap { $0.value["inference_speed"]?.number }
             .filter { Self.inferenceMilliseconds.contains($0) }.sorted()
         guard !cameras.isEmpty, !speeds.isEmpty else { return nil }
         // Values no camera or detector has (a payload that lies) are left out, so nothing
         // derived from them can overflow.
         func sum(_ key: String) -> Double {
-            cameras.compactMap { $0[key] as? Double }.filter { Self.framesPerSecond.contains($0) }
+            cameras.compactMap { $0[key]?.number }.filter { Self.framesPerSecond.contains($0) }
                 .reduce(0, +)
         }
         processedPerSecond = sum("process_fps")

@@ -1,3 +1,4 @@
+import Files
 import Foundation
 
 /// A Raspberry Pi's firmware throttling word, as `vcgencmd get_throttled` prints it and the
@@ -50,7 +51,7 @@ public struct FirmwareThrottling: Hashable, Sendable {
     ///
     /// - Throws: ``SensorFault/garbage(_:)`` for anything else.
     public init(parsing text: String) throws(SensorFault) {
-        var digits = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        var digits = Substring(text.trimmingWhitespace())
         if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits = digits.dropFirst(2) }
         guard !digits.isEmpty, digits.count <= 8, let word = UInt32(digits, radix: 16) else {
             throw .garbage(text)

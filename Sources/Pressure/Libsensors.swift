@@ -1,4 +1,5 @@
 import CSensors
+import Files
 import Foundation
 import Synchronization
 
@@ -67,16 +68,17 @@ public final class Libsensors: Sendable {
             // Two chips may share a name (virtual chips all have address 0): name the later
             // ones (by hwmon directory number) after their directory so identifiers stay unique.
             found.sort {
-                $0.inputPath.compare($1.inputPath, options: .numeric) == .orderedAscending
+                $0.inputPath.precedesNumerically($1.inputPath)
             }
             var seen: Set<SensorID> = []
             for index in found.indices {
                 if !seen.insert(found[index].id).inserted {
-                    let directory = (found[index].inputPath as NSString).deletingLastPathComponent
+                    let directory = URL(fileURLWithPath: found[index].inputPath)
+                        .deletingLastPathComponent().lastPathComponent
                     let feature = found[index].id.rawValue.split(separator: "/").last ?? ""
                     let chip = found[index].id.rawValue.split(separator: "/").first ?? ""
                     found[index].id = SensorID(
-                        "\(chip)@\((directory as NSString).lastPathComponent)/\(feature)")
+                        "\(chip)@\(directory)/\(feature)")
                     seen.insert(found[index].id)
                 }
             }

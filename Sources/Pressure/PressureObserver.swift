@@ -160,12 +160,10 @@ public final class PressureObserver: Sendable {
         let waitSet = WaitSet(triggers: triggers)
         await withTaskCancellationHandler {
             await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
-                let thread = Thread { [self] in
+                DetachedThread.start(name: "headroom-pressure") { [self] in
                     sampleUntilStopped(on: waitSet, clock: clock, onReading: onReading)
                     ended.resume()
                 }
-                thread.name = "headroom-pressure"
-                thread.start()
             }
         } onCancel: {
             waitSet.stop()

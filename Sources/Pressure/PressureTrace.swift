@@ -46,7 +46,7 @@ public struct PressureTrace: Hashable, Sendable {
         // `isNewline` splits at "\n" and at "\r\n", which Swift treats as one character.
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         for (index, line) in lines.enumerated()
-        where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+        where !line.trimmingWhitespace().isEmpty {
             let location = "line \(index + 1)"
             let sample: PressureSample
             do throws(ConfigurationError) {

@@ -38,7 +38,15 @@ public final class StorageReserve: Sendable {
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
             return "\(data)/headroom/storage"
         }
-        return "\(environment["HOME"] ?? NSHomeDirectory())/.local/share/headroom/storage"
+        return "\(environment["HOME"] ?? homeDirectory())/.local/share/headroom/storage"
+    }
+
+    /// The user's home directory from the password database, for a process without `HOME`.
+    private static func homeDirectory() -> String {
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else {
+            return "/"
+        }
+        return String(cString: directory)
     }
 
     /// Opens the reserve in `directory`, creating it if needed, and recovers what killed
