@@ -61,6 +61,48 @@ done:
     return status;
 }
 
+// Starts `path` (searched in PATH when it has no '/') with `argv` and `envp` in a process
+// group of its own, its signal mask empty and the stop signals at their default disposition,
+// its standard input, output and error the descriptors given (-1: /dev/null), every other
+// descriptor closed. 0 and *pid on success, an errno value otherwise.
+static inline int headroom_spawn_streams(pid_t *pid, const char *path, char *const argv[],
+                                         char *const envp[], int input_fd, int output_fd,
+                                         int error_fd) {
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attributes;
+    int status = posix_spawn_file_actions_init(&actions);
+    if (status != 0) return status;
+    status = posix_spawnattr_init(&attributes);
+    if (status != 0) {
+        posix_spawn_file_actions_destroy(&actions);
+        return status;
+    }
+    int fds[3] = {input_fd, output_fd, error_fd};
+    for (int target = 0; target < 3; target++) {
+        if (fds[target] < 0) {
+            posix_spawn_file_actions_addopen(&actions, target, "/dev/null",
+                                             target == 0 ? O_RDONLY : O_WRONLY, 0);
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, fds[target], target);
+        }
+    }
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+    sigset_t empty, defaults;
+    sigemptyset(&empty);
+    sigemptyset(&defaults);
+    int stops[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD};
+    for (unsigned i = 0; i < sizeof stops / sizeof stops[0]; i++) sigaddset(&defaults, stops[i]);
+    posix_spawnattr_setsigmask(&attributes, &empty);
+    posix_spawnattr_setsigdefault(&attributes, &defaults);
+    posix_spawnattr_setpgroup(&attributes, 0);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
+                                              POSIX_SPAWN_SETPGROUP);
+    status = posix_spawnp(pid, path, &actions, &attributes, argv, envp);
+    posix_spawnattr_destroy(&attributes);
+    posix_spawn_file_actions_destroy(&actions);
+    return status;
+}
+
 // A descriptor that becomes readable when process `pid` exits; -1 with errno on failure
 // (ENOSYS before Linux 5.3).
 static inline int headroom_pidfd_open(pid_t pid) { return pidfd_open(pid, 0); }

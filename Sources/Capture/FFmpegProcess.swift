@@ -1,11 +1,15 @@
 import Files
-import Foundation
+import LaunchTiming
 import Locking
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// ffmpeg as a child process, the way the video source and encoder start it: found in `PATH`
-/// (or given), with one end piped to us and its standard error collected as it writes, so its
-/// own message can explain a failure.
-struct FFmpegProcess {
+/// (or given), with one end piped to us and its standard error collected as it writes (on a
+/// thread of its own), so its own message can explain a failure.
+final class FFmpegProcess: Sendable {
     /// Which of ffmpeg's standard streams is piped to us.
     enum Direction {
         /// We read what ffmpeg writes on its standard output (decoding).
@@ -14,14 +18,15 @@ struct FFmpegProcess {
         case writing
     }
 
-    let process: Process
+    let child: ChildProcess
     /// Our end of the pipe: the read end when ``Direction/reading``, else the write end.
-    let pipe: FileHandle
+    let descriptor: Int32
     /// What ffmpeg has said on its standard error, most recent last.
     let errors = ErrorTail()
-    private let errorPipe = Pipe()
-    /// Signalled once when ffmpeg exits.
-    private let exited = DispatchSemaphore(value: 0)
+    /// Whether ``descriptor`` is still open: it is closed once, by ``closePipe()``.
+    private let isPipeOpen = LockedState(true)
+    /// Delivered once ffmpeg's standard error has ended (it exited, or closed it).
+    private let errorsEnded = Completion<Void>()
 
     /// Starts ffmpeg with `arguments`.
     ///
@@ -37,50 +42,54 @@ struct FFmpegProcess {
             throw failure(
                 "\(doing) needs ffmpeg, which is not in PATH (Debian: apt-get install ffmpeg)")
         }
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-nostdin", "-hide_banner", "-loglevel", "error"] + arguments
-        let data = Pipe()
-        switch direction {
-        case .reading:
-            process.standardOutput = data
-            process.standardInput = FileHandle.nullDevice
-            pipe = data.fileHandleForReading
-        case .writing:
-            process.standardInput = data
-            process.standardOutput = FileHandle.nullDevice
-            pipe = data.fileHandleForWriting
-        }
-        let errors = errors
-        process.standardError = errorPipe
-        errorPipe.fileHandleForReading.readabilityHandler = { handle in
-            errors.append(handle.availableData)
-        }
-        let exited = exited
-        process.terminationHandler = { _ in exited.signal() }
         do {
-            try process.run()
+            child = try ChildProcess(
+                executable: executable,
+                arguments: ["-nostdin", "-hide_banner", "-loglevel", "error"] + arguments,
+                input: direction == .writing ? .pipe : .null,
+                output: direction == .reading ? .pipe : .null, errors: .pipe)
         } catch {
-            throw failure("cannot start \(executable): \(error.localizedDescription)")
+            throw failure(error.description)
+        }
+        descriptor = (direction == .reading ? child.output : child.input) ?? -1
+        let (errors, errorsEnded, source) = (errors, errorsEnded, child.errors ?? -1)
+        DetachedThread.start(name: "headroom-ffmpeg") {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(source, &buffer, buffer.count)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                errors.append(buffer[..<count])
+            }
+            close(source)
+            errorsEnded.complete(())
         }
     }
+
+    deinit { closePipe() }
+
+    /// ffmpeg's exit status once it has exited (see ``ChildProcess/exitStatus``).
+    var exitStatus: Int32? { child.exitStatus }
 
     /// Stops ffmpeg: SIGTERM, then SIGKILL if it has not exited within `grace`; returns once
     /// it has exited.
-    func stop(grace: DispatchTimeInterval = .seconds(2)) {
-        if process.isRunning { process.terminate() }
-        if exited.wait(timeout: .now() + grace) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
+    func stop(grace: Duration = .seconds(2)) {
+        child.stop(grace: grace)
     }
 
-    /// Waits for ffmpeg to exit and returns everything it said, including what the
-    /// collecting handler had not yet read.
+    /// Closes our end of the pipe, once: a number closed twice may by then be someone else's.
+    func closePipe() {
+        let wasOpen = isPipeOpen.withLock { open in
+            defer { open = false }
+            return open
+        }
+        if wasOpen { close(descriptor) }
+    }
+
+    /// Waits for ffmpeg to exit and returns everything it said.
     func finishedErrors() -> String {
-        process.waitUntilExit()
-        errorPipe.fileHandleForReading.readabilityHandler = nil
-        errors.append(errorPipe.fileHandleForReading.readDataToEndOfFile())
+        child.waitForExit()
+        errorsEnded.wait()
         return errors.text
     }
 }
@@ -89,7 +98,7 @@ struct FFmpegProcess {
 final class ErrorTail: Sendable {
     private let bytes = LockedState<[UInt8]>([])
 
-    func append(_ data: Data) {
+    func append(_ data: some Collection<UInt8>) {
         bytes.withLock { bytes in
             bytes.append(contentsOf: data)
             if bytes.count > 4096 { bytes.removeFirst(bytes.count - 4096) }

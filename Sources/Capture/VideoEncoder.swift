@@ -1,5 +1,6 @@
 import Files
 import Foundation
+import LaunchTiming
 import Units
 
 /// Encodes frames into a video file with ffmpeg (Debian's `ffmpeg`, a child process reading
@@ -33,7 +34,6 @@ public final class VideoEncoder: @unchecked Sendable {
     public let layout: PixelLayout
     /// The option or field the destination came from, named in errors.
     public let field: String
-    private let input: FileHandle
     private let child: FFmpegProcess
     private let partialPath: String
     private var isFinished = false
@@ -65,20 +65,19 @@ public final class VideoEncoder: @unchecked Sendable {
         self.height = height
         self.layout = layout
         self.field = field
-        let rate = String(format: "%.6g", frameRate.framesPerSecond)
+        let rate = "\(frameRate.framesPerSecond)"
         let child = try FFmpegProcess(
             [
                 "-f", "rawvideo", "-pix_fmt", layout.rawValue, "-s", "\(width)x\(height)", "-r",
                 rate, "-i", "-", "-pix_fmt", "yuv420p",
             ] + (suffix == ".y4m" ? ["-strict", "-1"] : []) + ["-n", partialPath],
             direction: .writing, executable: ffmpeg, doing: "encoding video", failure: failure)
-        input = child.pipe
         self.child = child
     }
 
     deinit {
         if !isFinished {
-            try? input.close()
+            child.closePipe()
             child.stop()
             try? FileManager.default.removeItem(atPath: partialPath)
         }
@@ -91,7 +90,7 @@ public final class VideoEncoder: @unchecked Sendable {
     public func write(_ pixels: [UInt8]) throws(ConfigurationError) {
         precondition(pixels.count == width * height * layout.bytesPerPixel, "frame size")
         let written = pixels.withUnsafeBytes { bytes in
-            Self.writeAll(bytes, to: input.fileDescriptor)
+            Self.writeAll(bytes, to: child.descriptor)
         }
         guard written else {
             throw ConfigurationError(
@@ -133,9 +132,9 @@ public final class VideoEncoder: @unchecked Sendable {
     public func finish() throws(ConfigurationError) {
         guard !isFinished else { return }
         isFinished = true
-        try? input.close()
+        child.closePipe()
         let said = child.finishedErrors()
-        let status = child.process.terminationStatus
+        let status = child.exitStatus ?? -1
         guard status == 0 else {
             try? FileManager.default.removeItem(atPath: partialPath)
             throw ConfigurationError(
@@ -161,22 +160,15 @@ public final class VideoEncoder: @unchecked Sendable {
         let url = URL(fileURLWithPath: path)
         let partial =
             "\(url.deletingLastPathComponent().path)/.\(url.lastPathComponent).\(UUID().uuidString).partial.\(url.pathExtension)"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [
-            "-nostdin", "-hide_banner", "-loglevel", "error", "-ss",
-            String(format: "%.3f", seconds),
-            "-i", video, "-frames:v", "1", "-q:v", "3", "-n", partial,
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return false
-        }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, rename(partial, path) == 0 else {
+        guard
+            let child = try? ChildProcess(
+                executable: executable,
+                arguments: [
+                    "-nostdin", "-hide_banner", "-loglevel", "error", "-ss", seconds.fixed(3),
+                    "-i", video, "-frames:v", "1", "-q:v", "3", "-n", partial,
+                ])
+        else { return false }
+        guard child.waitForExit() == 0, rename(partial, path) == 0 else {
             try? FileManager.default.removeItem(atPath: partial)
             return false
         }

@@ -184,7 +184,7 @@ public final class VideoFrameSource: FrameSource {
                 arguments, direction: .reading, executable: ffmpeg, doing: "decoding video",
                 failure: failure)
             child = started
-            descriptor = started.pipe.fileDescriptor
+            descriptor = started.descriptor
             // Let ffmpeg decode ahead by a few frames instead of one pipe's 64 KiB.
             let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ, <linux/fcntl.h>
             _ = fcntl(descriptor, setPipeSize, 1 << 20)
@@ -236,10 +236,10 @@ public final class VideoFrameSource: FrameSource {
         guard let decoder else { return }
         decoder.stop()
         readerStopped.wait()
-        // Through its file handle, which owns the descriptor: closed behind the handle's back,
-        // the handle closed the same number again when freed — by then, as like as not, a file
-        // the run had just opened (seen in CI: run.json "Bad file descriptor" after SIGTERM).
-        try? decoder.pipe.close()
+        // Once, through the process that owns the descriptor: a number closed twice may by
+        // then be a file the run had just opened (seen in CI: run.json "Bad file descriptor"
+        // after SIGTERM).
+        decoder.closePipe()
     }
 
     /// Draws the video's frame for `frame`: the frame due at its timestamp

@@ -1,5 +1,10 @@
 import Files
 import Foundation
+import Locking
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Measures a launch in a fresh process: runs a program that launches once and prints its
 /// ``LaunchReport`` as JSON on stdout (`headroom launch measure` runs itself so), and returns
@@ -23,38 +28,34 @@ public enum ChildLaunch {
     /// Runs `executable` with `arguments` and decodes the report it prints.
     ///
     /// - Throws: ``Failure`` when it exits unsuccessfully, ``Files/ConfigurationError`` when
-    ///   its output is not a launch report, or the error of starting it.
+    ///   its output is not a launch report, or ``ChildProcessError`` when it cannot start.
     public static func run(executable: String, arguments: [String]) throws -> LaunchReport {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let message = Collected()
-        let reader = Thread {
-            message.data = errors.fileHandleForReading.readDataToEndOfFile()
-            message.done.signal()
+        let child = try ChildProcess(
+            executable: executable, arguments: arguments, output: .pipe, errors: .pipe)
+        let message = Completion<[UInt8]>()
+        let errors = child.errors ?? -1
+        DetachedThread.start(name: "headroom-stderr") {
+            message.complete(readToEnd(errors))
         }
-        reader.start()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        message.done.wait()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(
-                status: process.terminationStatus,
-                message: String(decoding: message.data, as: UTF8.self))
+        let data = readToEnd(child.output ?? -1)
+        let said = message.wait()
+        let status = child.waitForExit()
+        guard status == 0 else {
+            throw Failure(status: status, message: String(decoding: said, as: UTF8.self))
         }
-        return try LaunchReport.decode(data, file: "output of \(executable)")
+        return try LaunchReport.decode(Data(data), file: "output of \(executable)")
     }
 
-    /// What the stderr thread read, handed over once `done` is signalled.
-    private final class Collected: @unchecked Sendable {
-        // Unchecked: `data` is written by the reader thread before `done` is signalled and
-        // read by the caller only after waiting on it.
-        var data = Data()
-        let done = DispatchSemaphore(value: 0)
+    /// Everything left to read from `descriptor`, which is then closed.
+    private static func readToEnd(_ descriptor: Int32) -> [UInt8] {
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return bytes }
+            bytes += buffer[..<count]
+        }
     }
 }

@@ -244,12 +244,4 @@ public enum TracedLaunch {
 
     private static func errnoText() -> String { String(cString: strerror(errno)) }
 
-    /// Runs `body` with `strings` as a NULL-terminated C array.
-    private static func withCStrings<Result>(
-        _ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> Result
-    ) -> Result {
-        let pointers = strings.map { strdup($0) } + [nil]
-        defer { for pointer in pointers { free(pointer) } }
-        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
-    }
 }
