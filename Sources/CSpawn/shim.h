@@ -11,6 +11,21 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+// A spawned child's attributes: a process group of its own, its signal mask empty and the stop
+// signals at their default disposition (whatever this process blocks or ignores).
+static inline void headroom_spawn_as_own_group(posix_spawnattr_t *attributes) {
+    sigset_t empty, defaults;
+    sigemptyset(&empty);
+    sigemptyset(&defaults);
+    int stops[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD};
+    for (unsigned i = 0; i < sizeof stops / sizeof stops[0]; i++) sigaddset(&defaults, stops[i]);
+    posix_spawnattr_setsigmask(attributes, &empty);
+    posix_spawnattr_setsigdefault(attributes, &defaults);
+    posix_spawnattr_setpgroup(attributes, 0);
+    posix_spawnattr_setflags(attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
+                                             POSIX_SPAWN_SETPGROUP);
+}
+
 // Starts `path` (searched in PATH when it has no '/') with `argv` and `envp` in a process
 // group of its own, its signal mask empty and the stop signals at their default disposition.
 // In the child: stdin is /dev/null; stdout and stderr are `output_fd` when it is >= 0
@@ -43,16 +58,7 @@ static inline int headroom_spawn(pid_t *pid, const char *path, char *const argv[
     posix_spawn_file_actions_adddup2(&actions, trace_fd, 3);
     posix_spawn_file_actions_addclosefrom_np(&actions, 4);
 
-    sigset_t empty, defaults;
-    sigemptyset(&empty);
-    sigemptyset(&defaults);
-    int stops[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD};
-    for (unsigned i = 0; i < sizeof stops / sizeof stops[0]; i++) sigaddset(&defaults, stops[i]);
-    posix_spawnattr_setsigmask(&attributes, &empty);
-    posix_spawnattr_setsigdefault(&attributes, &defaults);
-    posix_spawnattr_setpgroup(&attributes, 0);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
-                                              POSIX_SPAWN_SETPGROUP);
+    headroom_spawn_as_own_group(&attributes);
     status = posix_spawnp(pid, path, &actions, &attributes, argv, envp);
     posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);
@@ -87,16 +93,7 @@ static inline int headroom_spawn_streams(pid_t *pid, const char *path, char *con
         }
     }
     posix_spawn_file_actions_addclosefrom_np(&actions, 3);
-    sigset_t empty, defaults;
-    sigemptyset(&empty);
-    sigemptyset(&defaults);
-    int stops[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD};
-    for (unsigned i = 0; i < sizeof stops / sizeof stops[0]; i++) sigaddset(&defaults, stops[i]);
-    posix_spawnattr_setsigmask(&attributes, &empty);
-    posix_spawnattr_setsigdefault(&attributes, &defaults);
-    posix_spawnattr_setpgroup(&attributes, 0);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
-                                              POSIX_SPAWN_SETPGROUP);
+    headroom_spawn_as_own_group(&attributes);
     status = posix_spawnp(pid, path, &actions, &attributes, argv, envp);
     posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);

@@ -44,7 +44,7 @@ public final class ChildProcess: Sendable {
             var ends: [Int32] = [-1, -1]
             guard headroom_pipe(&ends, 0) == 0 else {
                 let reason = String(cString: strerror(errno))
-                for ends in pipes { ends.forEach { _ = close($0) } }
+                for end in pipes.joined() { _ = close(end) }
                 throw ChildProcessError(program: executable, reason: "no pipe: \(reason)")
             }
             pipes.append(ends)
