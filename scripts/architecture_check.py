@@ -17,7 +17,10 @@ It also fails when a Swift target's files import a module of this package that P
 does not declare for it, or when a declared dependency is imported by none of its files (a
 stale dependency links what the module no longer uses; the umbrella's re-exports are its
 imports), and when one of the daemon's modules (`DAEMON_MODULES`: what `headroom serve` is
-made of) depends on OpenCV or the tracker, directly or through another module.
+made of) depends on OpenCV or the tracker, directly or through another module, and when a
+product's file (not a test's, not the bench's: `FOUNDATION_ALLOWED`) imports Foundation itself
+rather than `FoundationEssentials`: Foundation proper brings its internationalisation data
+(ICU, 40 MB) into every binary and into the package.
 
 Package.swift is read, not run: the script understands the forms this package uses —
 `module("Name", [deps])`, `tests("Name", [deps])`, `.target(name:dependencies:...)`,
@@ -479,6 +482,8 @@ DAEMON_MODULES = [
     "headroomd",
 ]
 DAEMON_EXCLUDES = ["COpenCV", "Dock", "History", "Pipeline", "Reports", "Tracking"]
+FOUNDATION_ALLOWED = ["headroom-bench"]
+FOUNDATION_IMPORT = re.compile(r"^\s*(?:@\w+\s+)*import\s+(?:(?:class|struct|enum|func|var|let)\s+)?Foundation\b(?!Essentials)", re.M)
 
 
 def imports_of(sources: dict[str, str], names: set[str]) -> dict[str, set[str]]:
@@ -542,6 +547,21 @@ def check_daemon(targets: list[Target]) -> list[str]:
     return problems
 
 
+def check_foundation(targets: list[Target], sources: dict[str, dict[str, str]]) -> list[str]:
+    """No product file imports Foundation proper (and with it ICU): `FoundationEssentials` has
+    what the product uses; only ``FOUNDATION_ALLOWED`` and tests may."""
+    problems = []
+    for target in targets:
+        if target.is_test or target.name in FOUNDATION_ALLOWED:
+            continue
+        for path, text in sources.get(target.name, {}).items():
+            if not path.startswith("Tests/") and FOUNDATION_IMPORT.search(text):
+                problems.append(
+                    f"{target.name}: {path} imports Foundation, which links its ICU data; import FoundationEssentials"
+                )
+    return problems
+
+
 def all_sources(targets: list[Target]) -> dict[str, dict[str, str]]:
     return {t.name: target_sources(t.name, t.is_test) for t in targets if t.kind != "systemLibrary"}
 
@@ -558,7 +578,8 @@ def run_check() -> int:
         targets = package_targets(package_source)
     except ParseError:
         targets = []
-    problems += check_imports(targets, all_sources(targets)) + check_daemon(targets)
+    sources = all_sources(targets)
+    problems += check_imports(targets, sources) + check_daemon(targets) + check_foundation(targets, sources)
     for problem in problems:
         print(problem)
     if problems:
@@ -566,7 +587,7 @@ def run_check() -> int:
     print(
         f"architecture.md: {count} modules match Package.swift; every target's imports match its"
         f" dependencies; the daemon's modules ({', '.join(DAEMON_MODULES)}) reach none of"
-        f" {', '.join(DAEMON_EXCLUDES)}"
+        f" {', '.join(DAEMON_EXCLUDES)}; no product module imports Foundation proper"
     )
     return 0
 
@@ -589,6 +610,17 @@ def self_test() -> int:
             failures.append(what)
 
     baseline, _ = check(package_source, doc)
+
+    # A product file importing Foundation proper is reported; the bench's and tests' are not.
+    targets = package_targets(package_source)
+    sources = all_sources(targets)
+    units = dict(sources["Units"])
+    first = next(iter(units))
+    units[first] = "import Foundation\n" + units[first]
+    problems = check_foundation(targets, {**sources, "Units": units})
+    expect(any(p.startswith("Units:") and "Foundation" in p for p in problems),
+           f"Units importing Foundation was not reported: {problems}")
+    expect(not check_foundation(targets, sources), "the bench's or the tests' Foundation was reported")
 
     def new_problems(mutated: str) -> list[str]:
         problems, _ = check(package_source, mutated)

@@ -1,5 +1,9 @@
-import Foundation
+import FoundationEssentials
 import Units
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Finds the configuration closest to a requested session that fits the device's budget.
 ///

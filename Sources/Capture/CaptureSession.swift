@@ -1,5 +1,5 @@
 import Files
-import Foundation
+import FoundationEssentials
 import LaunchTiming
 import Locking
 import Storage
@@ -52,7 +52,7 @@ public final class CaptureSession: Sendable {
         configuration: SessionConfiguration, estimator: HardwareCostEstimator,
         frameSource: any FrameSource = PatternFrameSource(),
         timeline: LaunchTimeline = LaunchTimeline(), ringCapacity: Int = 8,
-        storageDirectory: String = NSTemporaryDirectory(),
+        storageDirectory: String = FileManager.default.temporaryDirectory.path,
         clock: any RunClock
     ) {
         self.clock = clock

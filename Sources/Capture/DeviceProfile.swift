@@ -1,5 +1,5 @@
 import Files
-import Foundation
+import FoundationEssentials
 import Storage
 
 /// What a machine's imaging pipeline can move: the budgets the hardware-cost model divides

@@ -1,5 +1,10 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Locking
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Frames a reader thread has decoded ahead of the capture session's frame loop: the reader
 /// blocks — on its own thread — while ``capacity`` frames wait, and the frame loop takes them

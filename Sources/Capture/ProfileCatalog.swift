@@ -1,5 +1,5 @@
 import Files
-import Foundation
+import FoundationEssentials
 
 /// Finds a device profile by name — built-in, or calibrated (a `NAME.json` file in
 /// ``calibratedDirectory``, which `headroom calibrate` writes) — or by the path of a profile

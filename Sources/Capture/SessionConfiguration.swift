@@ -1,5 +1,5 @@
 import Files
-import Foundation
+import FoundationEssentials
 
 /// A capture session before it is committed: the device profile it runs on, its cameras and
 /// its outputs. Parsed from the session JSON described in docs/pricing.md.

@@ -1,5 +1,5 @@
 import Files
-import Foundation
+import FoundationEssentials
 import Units
 
 /// The capture formats a V4L2 camera offers, read from what `v4l2-ctl --list-formats-ext`
@@ -115,7 +115,7 @@ public struct V4L2FormatList: Sendable, Hashable {
         guard let open = line.lastIndex(of: "("), let close = line.lastIndex(of: ")"),
             open < close, line[open..<close].contains("fps")
         else { return [] }
-        let inside = line[line.index(after: open)..<close].replacingOccurrences(of: "fps", with: "")
+        let inside = line[line.index(after: open)..<close].replacing("fps", with: "")
         return inside.split(separator: "-").compactMap {
             Double($0.trimmingWhitespace())
         }.filter { $0 > 0 && $0.isFinite }

@@ -1,7 +1,11 @@
 import Files
-import Foundation
+import FoundationEssentials
 import LaunchTiming
 import Units
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Encodes frames into a video file with ffmpeg (Debian's `ffmpeg`, a child process reading
 /// raw frames on its standard input). The container and codec follow the file's extension

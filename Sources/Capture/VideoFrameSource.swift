@@ -1,8 +1,13 @@
+import Dispatch
 import Files
-import Foundation
+import FoundationEssentials
 import LaunchTiming
 import Locking
 import Units
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Where `headroom run --source` takes its frames from.
 public enum VideoInput: Sendable, Hashable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 import Files
-import Foundation
+import FoundationEssentials
 
 /// Frames from a YUV4MPEG2 (`.y4m`) file, looped: the luma plane of each frame, scaled
 /// (nearest neighbour) to the session's frame size when the sizes differ.

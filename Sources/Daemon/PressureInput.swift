@@ -1,6 +1,6 @@
 import CLI
 import Files
-import Foundation
+import FoundationEssentials
 import Pressure
 import Units
 

@@ -1,6 +1,6 @@
 import CLI
 import Capture
-import Foundation
+import FoundationEssentials
 
 extension ProfileCatalog {
     /// The built-in profiles and this user's calibrated ones (`$XDG_CONFIG_HOME` or

@@ -1,7 +1,7 @@
 import CLI
 import Capture
 import Files
-import Foundation
+import FoundationEssentials
 import Governor
 import HostServer
 import HostService
@@ -72,12 +72,7 @@ public enum ServeCommand {
             }
             // node_exporter reads one existing directory: a mistyped one is not made.
             if let textfile = arguments[\.textfile] {
-                var isDirectory: ObjCBool = false
-                guard
-                    FileManager.default.fileExists(
-                        atPath: textfile.path, isDirectory: &isDirectory),
-                    isDirectory.boolValue
-                else {
+                guard FileManager.default.directoryExists(atPath: textfile.path) else {
                     throw UsageError(
                         description:
                             "--textfile: \(textfile.path) is not a directory; expected the existing"

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The stand's expressive animations, as in DockKit.
 public enum StandAnimation: String, Sendable, Hashable, CaseIterable, Codable {

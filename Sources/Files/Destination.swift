@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -51,7 +51,9 @@ public struct Destination: Sendable, Hashable, CustomStringConvertible {
         } else if errno != ENOENT && errno != ENOTDIR {
             throw Self.failure(path, "cannot be examined: \(String(cString: strerror(errno)))")
         }
-        let directory = kind == .directory && Self.isDirectory(path) ? path : Self.parent(of: path)
+        let directory =
+            kind == .directory && FileManager.default.directoryExists(atPath: path)
+            ? path : Self.parent(of: path)
         let existing = try Self.nearestExistingDirectory(from: directory, for: path)
         try Self.probeWritable(existing, for: path)
     }
@@ -95,11 +97,6 @@ public struct Destination: Sendable, Hashable, CustomStringConvertible {
                 "has a name of \(long.utf8.count) bytes (\"\(long.prefix(16))…\"); at most \(nameLimit)"
             )
         }
-    }
-
-    private static func isDirectory(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 
     /// The deepest directory of `directory` and its ancestors that exists; a non-directory on

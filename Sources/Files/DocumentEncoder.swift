@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension JSONEncoder {
     /// The encoder of every JSON document Headroom writes for people and scripts (`--json`,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Finds programs the way a shell does, for the tools Headroom starts as child processes
 /// (ffmpeg).

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Headroom's one number formatter, for every table, message and report: a number with a fixed
 /// count of decimals (``Swift/Double/fixed(_:)``), or with no more than it needs
 /// (``Swift/Double/trimmed(_:)``). Machine formats (JSON, CSV, MOT files) have their own exact
@@ -13,9 +11,9 @@ extension Double {
     public func fixed(_ decimals: Int) -> String {
         if isNaN { return "n/a" }
         if isInfinite { return self < 0 ? "-inf" : "inf" }
-        if abs(self) >= 1e15 { return String(format: "%.2g", self) }
-        let text = String(format: "%.\(max(0, decimals))f", self)
-        return text.hasPrefix("-") && text.allSatisfy({ "-0.".contains($0) })
+        if abs(self) >= 1e15 { return String(printf: "%.2g", self) }
+        let text = String(printf: "%.\(max(0, decimals))f", self)
+        return text.hasPrefix("-") && text.allSatisfy({ $0 == "-" || $0 == "0" || $0 == "." })
             ? String(text.dropFirst()) : text
     }
 

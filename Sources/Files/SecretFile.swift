@@ -1,5 +1,5 @@
 import CAccessControl
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A coding key for any key or index, used to list an object's keys and to build field paths.
 public struct AnyCodingKey: CodingKey {

@@ -1,5 +1,5 @@
 import Files
-import Foundation
+import FoundationEssentials
 import Units
 
 /// One setting of a client pipeline's own inference ladder: its name and its cost relative to

@@ -1,5 +1,5 @@
 import Files
-import Foundation
+import FoundationEssentials
 import Units
 
 /// How long a client's frames took to process: every duration, or two percentiles.

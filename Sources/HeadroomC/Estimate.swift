@@ -1,6 +1,10 @@
 import Capture
 import Files
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Prices the session `session_json` (the CLI's session schema) and writes the estimate —
 /// `{"hardwareCost", "fits", "limitingBudget", "profile", "budgets", "cameras"}`, as

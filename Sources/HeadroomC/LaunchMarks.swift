@@ -1,5 +1,5 @@
 import Files
-import Foundation
+import FoundationEssentials
 import LaunchTiming
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Locking
 import Pressure
 import Units
@@ -76,10 +77,7 @@ public func headroomObserverOpen(
     if let sysfsRoot { roots.sysfs = String(cString: sysfsRoot) }
     if let procfsRoot { roots.procfs = String(cString: procfsRoot) }
     for (field, path) in [("sysfs_root", roots.sysfs), ("procfs_root", roots.procfs)] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
-            isDirectory.boolValue
-        else {
+        guard FileManager.default.directoryExists(atPath: path) else {
             LastError.fail(CStatus.invalidArgument, "\(field): \(path) is not a directory")
             return nil
         }

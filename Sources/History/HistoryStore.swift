@@ -1,8 +1,12 @@
 import CSQLite
 import Files
-import Foundation
+import FoundationEssentials
 import LaunchTiming
 import Locking
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The launch history: every run's timeline and summary in an SQLite database.
 ///
@@ -20,11 +24,7 @@ public final class HistoryStore: Sendable {
     /// The default location: `$XDG_DATA_HOME/headroom/history.sqlite3`, with `XDG_DATA_HOME`
     /// defaulting to `$HOME/.local/share` as the XDG base-directory specification says.
     public static func defaultPath(environment: [String: String]) -> String {
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-            return "\(data)/headroom/history.sqlite3"
-        }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        return "\(home)/.local/share/headroom/history.sqlite3"
+        "\(DataHome.directory(environment: environment))/headroom/history.sqlite3"
     }
 
     /// Whether the history can only be read: it lies where nothing can be written (a read-only

@@ -1,5 +1,5 @@
 import Files
-import Foundation
+import FoundationEssentials
 import Pressure
 
 /// How the service writes JSON: documents pretty and sorted (as the CLI's `--json`), event

@@ -1,4 +1,5 @@
-import Foundation
+import Files
+import FoundationEssentials
 
 /// Renders a launch report as CSV (RFC 4180): a header, then one row per phase, then one per
 /// mark; times in seconds since the report's origin.
@@ -37,10 +38,10 @@ public enum CSVReportExporter {
         guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
             return value
         }
-        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return "\"" + value.replacing("\"", with: "\"\"") + "\""
     }
 
     private static func number(_ seconds: Double) -> String {
-        String(format: "%.9f", seconds)
+        String(printf: "%.9f", seconds)
     }
 }

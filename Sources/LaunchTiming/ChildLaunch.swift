@@ -1,5 +1,5 @@
 import Files
-import Foundation
+import FoundationEssentials
 import Locking
 
 #if canImport(Glibc)

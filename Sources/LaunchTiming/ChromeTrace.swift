@@ -1,5 +1,5 @@
 import Files
-import Foundation
+import FoundationEssentials
 
 /// A Chrome trace-event file (an array of events, or `{"traceEvents": [...]}`, as Chrome,
 /// Perfetto and `launch report --format trace` write it) read as a launch: the begin, end,

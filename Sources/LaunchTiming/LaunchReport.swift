@@ -1,5 +1,5 @@
 import Files
-import Foundation
+import FoundationEssentials
 import Units
 
 /// One timed phase of a launch report.

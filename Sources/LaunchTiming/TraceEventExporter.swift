@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Renders a launch report in the Chrome trace-event format (the JSON object form with
 /// `traceEvents`), which the Perfetto UI and `chrome://tracing` open.

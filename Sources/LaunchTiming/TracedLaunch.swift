@@ -1,6 +1,6 @@
 import CSpawn
 import Files
-import Foundation
+import FoundationEssentials
 import Locking
 import Units
 

@@ -1,5 +1,5 @@
 import Files
-import Foundation
+import FoundationEssentials
 
 /// How the bridge writes its JSON payloads: one line, keys sorted (the same state is the same
 /// bytes, so an unchanged state is seen as unchanged), slashes unescaped.

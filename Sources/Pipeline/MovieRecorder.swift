@@ -1,5 +1,5 @@
 import Capture
-import Foundation
+import FoundationEssentials
 import Lifecycle
 import Locking
 import Storage

@@ -1,7 +1,7 @@
 import Capture
 import Dock
 import Files
-import Foundation
+import FoundationEssentials
 import Governor
 import HostServer
 import HostService

@@ -1,6 +1,6 @@
 import Capture
 import Files
-import Foundation
+import FoundationEssentials
 import Governor
 import Tracking
 import Units

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Units
 
 /// The board attributes discovery found, with their files open.

@@ -1,6 +1,6 @@
 import CSensors
 import Files
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
@@ -84,9 +84,7 @@ public final class Libsensors: Sendable {
             }
             // libsensors lists chips in directory order, which differs between filesystems.
             return .success(
-                found.sorted {
-                    $0.id.rawValue.compare($1.id.rawValue, options: .numeric) == .orderedAscending
-                })
+                found.sorted { $0.id.rawValue.precedesNumerically($1.id.rawValue) })
         }
         return try result.get()
     }

@@ -1,5 +1,5 @@
 import Files
-import Foundation
+import FoundationEssentials
 import Units
 
 /// A recorded pressure trace: JSON lines, one ``PressureSample`` per line, time in seconds

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A first-order RC thermal model: the temperature approaches `ambient + riseAtFullLoad × load`
 /// exponentially with time constant ``timeConstant``.

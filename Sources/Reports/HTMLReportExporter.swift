@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LaunchTiming
 
 /// Renders a launch report as one self-contained HTML page — the same SVG waterfall as the run

@@ -1,4 +1,5 @@
-import Foundation
+import Files
+import FoundationEssentials
 
 /// Text for HTML and SVG: escaping, and numbers in the short forms the report prints.
 enum HTMLText {
@@ -27,7 +28,7 @@ enum HTMLText {
 
     /// A coordinate for SVG: one decimal is below a pixel.
     static func coordinate(_ value: Double) -> String {
-        String(format: "%.1f", value)
+        String(printf: "%.1f", value)
     }
 
     /// A duration in seconds as `850 ms`, `1.25 s` or `3 min 20 s`.

@@ -1,5 +1,5 @@
 import Files
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc

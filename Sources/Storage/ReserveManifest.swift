@@ -1,5 +1,5 @@
 import Files
-import Foundation
+import FoundationEssentials
 
 /// The reserve's settings, in `reserve.json` (written atomically): the capacity it is kept at
 /// and the size of its segments. What the reserve holds now is not written down: it is the

@@ -1,6 +1,6 @@
 import CStorage
 import Files
-import Foundation
+import FoundationEssentials
 import Locking
 
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
 import CStorage
 import Files
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -35,18 +35,7 @@ public final class StorageReserve: Sendable {
 
     /// `$XDG_DATA_HOME/headroom/storage`, or `~/.local/share/headroom/storage`.
     public static func defaultDirectory(environment: [String: String]) -> String {
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-            return "\(data)/headroom/storage"
-        }
-        return "\(environment["HOME"] ?? homeDirectory())/.local/share/headroom/storage"
-    }
-
-    /// The user's home directory from the password database, for a process without `HOME`.
-    private static func homeDirectory() -> String {
-        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else {
-            return "/"
-        }
-        return String(cString: directory)
+        "\(DataHome.directory(environment: environment))/headroom/storage"
     }
 
     /// Opens the reserve in `directory`, creating it if needed, and recovers what killed

@@ -1,6 +1,6 @@
 import CStorage
 import Files
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc

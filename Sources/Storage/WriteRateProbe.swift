@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Units
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 import CStorage
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A detector that does real pixel work: it downsamples the frame by its ``scale`` (averaging
 /// blocks of pixels), thresholds bright regions, labels connected regions of similar grey

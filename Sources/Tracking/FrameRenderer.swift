@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Renders a ``SyntheticScene`` into greyscale frames as a camera at a given pose sees it,
 /// with a textured background that moves as the camera pans, sensor noise, and occlusion

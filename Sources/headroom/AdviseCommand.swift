@@ -1,7 +1,7 @@
 import CLI
 import Daemon
 import Files
-import Foundation
+import FoundationEssentials
 import Governor
 import Pressure
 import Units

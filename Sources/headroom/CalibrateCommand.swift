@@ -2,7 +2,7 @@ import CLI
 import Capture
 import Daemon
 import Files
-import Foundation
+import FoundationEssentials
 import Locking
 import Pipeline
 import Reports

@@ -122,8 +122,6 @@ struct Completions {
 
     /// `text` in single quotes for fish.
     private func quoted(_ text: String) -> String {
-        "'"
-            + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
-                of: "'", with: "\\'") + "'"
+        "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
     }
 }

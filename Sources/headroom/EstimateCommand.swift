@@ -1,6 +1,6 @@
 import CLI
 import Capture
-import Foundation
+import FoundationEssentials
 import Storage
 
 /// `headroom estimate FILE`: the hardware cost of a session with its breakdown.

@@ -1,9 +1,13 @@
 import CLI
 import Files
-import Foundation
+import FoundationEssentials
 import History
 import LaunchTiming
 import Reports
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `headroom launch report|history|compare|measure`: launch reports and the launch history.
 enum LaunchCommand {

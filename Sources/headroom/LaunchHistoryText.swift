@@ -1,5 +1,6 @@
 import CLI
-import Foundation
+import Files
+import FoundationEssentials
 import History
 
 /// `headroom launch history` and `headroom launch compare`: the history's figures as tables or
@@ -103,7 +104,7 @@ enum LaunchHistoryText {
                 table.rows.append([
                     change.metric.description, "\(change.baselineCount)/\(change.candidateCount)",
                     milliseconds(change.baselineMedian), milliseconds(change.candidateMedian),
-                    String(format: "%+.1f%%", change.relativeChange * 100),
+                    String(printf: "%+.1f%%", change.relativeChange * 100),
                     change.pValue.map { $0.fixed(4) } ?? "-",
                     change.verdict.rawValue,
                 ])

@@ -1,6 +1,6 @@
 import CLI
 import Files
-import Foundation
+import FoundationEssentials
 import Tracking
 
 /// MOTChallenge files named on the command line, read with errors that exit 2 and name

@@ -1,5 +1,5 @@
 import CLI
-import Foundation
+import FoundationEssentials
 import Tracking
 
 /// The neural detector's model as a command finds it: where `person-model.sh` installs it

@@ -1,6 +1,6 @@
 import CLI
 import Files
-import Foundation
+import FoundationEssentials
 import History
 import LaunchTiming
 import Reports
@@ -119,7 +119,7 @@ enum ProgramLaunchMeasure {
 
     /// A run's default label: the program's name, or the script's for an interpreter.
     static func defaultLabel(_ command: [String]) -> String {
-        let name = { (word: String) in (word as NSString).lastPathComponent }
+        let name = { (word: String) in URL(fileURLWithPath: word).lastPathComponent }
         if interpreters.contains(name(command[0])),
             let script = command.dropFirst().first(where: { !$0.hasPrefix("-") })
         {

@@ -1,7 +1,7 @@
 import CLI
 import Dock
 import Files
-import Foundation
+import FoundationEssentials
 import Tracking
 import Units
 

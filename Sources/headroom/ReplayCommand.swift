@@ -1,7 +1,7 @@
 import CLI
 import Capture
 import Daemon
-import Foundation
+import FoundationEssentials
 import Governor
 import HostService
 import Pipeline

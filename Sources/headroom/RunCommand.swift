@@ -2,7 +2,7 @@ import CLI
 import Capture
 import Daemon
 import Files
-import Foundation
+import FoundationEssentials
 import Governor
 import History
 import HostServer
@@ -16,6 +16,10 @@ import Storage
 import Telemetry
 import Tracking
 import Units
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `headroom run`: the main job.
 enum RunCommand {
@@ -430,10 +434,12 @@ enum RunCommand {
     }
 
     private static func timestamp() -> String {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: Date())
+        var now = time(nil)
+        var parts = tm()
+        var text = [CChar](repeating: 0, count: 32)
+        gmtime_r(&now, &parts)
+        let length = strftime(&text, text.count, "%Y%m%d-%H%M%S", &parts)
+        return String(decoding: text[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 

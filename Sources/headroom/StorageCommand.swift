@@ -1,7 +1,7 @@
 import CLI
 import Capture
 import Daemon
-import Foundation
+import FoundationEssentials
 import Storage
 
 /// `headroom storage status|allocate|release|replenish`: the pro video storage reserve.
@@ -188,8 +188,10 @@ enum StorageCommand {
                             : "another filesystem, a finished recording is copied (slower, needs the space twice)")
                 ))
         }
-        return rows.map { "\($0.0.padding(toLength: 12, withPad: " ", startingAt: 0)) \($0.1)" }
-            .joined(separator: "\n")
+        return rows.map {
+            "\($0.0 + String(repeating: " ", count: max(0, 12 - $0.0.count))) \($0.1)"
+        }
+        .joined(separator: "\n")
     }
 }
 
