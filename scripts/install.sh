@@ -27,7 +27,7 @@ if [[ -z $from ]]; then
   source scripts/env.sh
   swift build -c release --product headroom
   swift build -c release --product headroomd
-  swift build -c release --product headroom-c
+  swift build -c release --product headroom-c -Xlinker --version-script="$PWD/dist/libheadroom.map"
   from=$(swift build -c release --show-bin-path)
 fi
 [[ -x $from/headroom ]] || { echo "install: no headroom binary in $from" >&2; exit 2; }

@@ -57,14 +57,28 @@ for library in libsensors libmicrohttpd libsqlite3; do
   [[ $depends == *$library* ]] || fail "Depends lacks $library: $depends"
 done
 
-# The binary needs no Swift library at run time.
+# The binaries and the library share one Swift runtime, the package's own (RUNPATH
+# /usr/lib/MULTIARCH/headroom, every Swift library they need in it), with no Foundation proper
+# and so no ICU.
 dpkg-deb -x "$deb" "$work/extracted"
-for binary in usr/bin/headroom usr/bin/headroomd \
-  "usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/libheadroom.so.0"; do
-  if ldd "$work/extracted/$binary" | grep -i -e swift -e foundation; then
-    fail "$binary links a Swift library"
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+runtime_dir=/usr/lib/$multiarch/headroom
+for binary in usr/bin/headroom usr/bin/headroomd "usr/lib/$multiarch/libheadroom.so.0"; do
+  readelf -d "$work/extracted/$binary" >"$work/dynamic"
+  grep -q "runpath: \[$runtime_dir\]" "$work/dynamic" || fail "$binary's RUNPATH is not $runtime_dir"
+  for library in $(sed -n 's/.*Shared library: \[\(.*swift.*\|.*Foundation.*\|.*dispatch.*\|.*Blocks.*\)\]/\1/p' "$work/dynamic"); do
+    [[ -f $work/extracted$runtime_dir/$library ]] || fail "$binary needs $library, which the package lacks"
+  done
+  if grep -e 'libFoundation\.so' -e FoundationICU -e FoundationInternationalization "$work/dynamic"; then
+    fail "$binary links Foundation proper (and its ICU)"
   fi
 done
+# The library is small and exports the header's functions, nothing else.
+library=$work/extracted/usr/lib/$multiarch/libheadroom.so.0
+(($(stat -c %s "$library") <= 4 * 1024 * 1024)) || fail "libheadroom.so.0 is $(stat -c %s "$library") bytes, over 4 MiB"
+exported=$(nm -D --defined-only --extern-only "$library" | awk '{print $3}' | sort | tr '\n' ' ')
+declared=$(grep -o 'headroom_[a-z_]*(' include/headroom.h | tr -d '(' | sort -u | tr '\n' ' ')
+[[ $exported == "$declared" ]] || fail "libheadroom exports [$exported], the header declares [$declared]"
 # The daemon links none of the pipeline's libraries.
 if ldd "$work/extracted/usr/bin/headroomd" | grep -e opencv -e libX11 -e protobuf; then
   fail "headroomd links OpenCV or what it pulls in"
@@ -128,6 +142,14 @@ code=$(curl -s -o /dev/null -w '%{http_code}' --unix-socket /run/headroom/api.so
 [[ $(readlink "/proc/$serve_pid/exe") == /usr/bin/headroomd ]] \
   || fail "the installed service runs $(readlink "/proc/$serve_pid/exe"), not /usr/bin/headroomd"
 if grep -q opencv "/proc/$serve_pid/maps"; then fail "the installed service maps OpenCV"; fi
+# The installed binaries find every library, the Swift runtime in the package's directory.
+for binary in /usr/bin/headroom /usr/bin/headroomd "/usr/lib/$multiarch/libheadroom.so.0"; do
+  ldd "$binary" >"$work/ldd"
+  if grep 'not found' "$work/ldd"; then fail "installed $binary lacks a library"; fi
+  if grep -E 'swift|Foundation' "$work/ldd" | grep -v " => $runtime_dir/"; then
+    fail "installed $binary takes a Swift library from outside $runtime_dir"
+  fi
+done
 # grep reads a process substitution, not a pipe: under pipefail `curl | grep -q` fails when grep
 # has its line and leaves before curl has written the rest (CI saw it).
 grep -q '^headroom_' <(curl -s --unix-socket /run/headroom/api.sock http://localhost/metrics) \

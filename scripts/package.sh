@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the Debian package headroom_VERSION_ARCH.deb into DIR (default .build/package): the
-# release binaries (headroom, and headroomd, the daemon `headroom serve` becomes) with the
-# Swift runtime linked in (no Swift toolchain on the target: only
-# Debian's libraries, its Depends computed from the binaries by dpkg-shlibdeps), the systemd
+# release binaries (headroom, and headroomd, the daemon `headroom serve` becomes) and
+# libheadroom, sharing one copy of the Swift runtime the package carries in a directory of its
+# own, /usr/lib/MULTIARCH/headroom (no Swift toolchain on the target: only Debian's libraries
+# besides, its Depends computed from the binaries by dpkg-shlibdeps), the systemd
 # unit (enabled and started on install, as Debian's dh_installsystemd does, stopped and
 # removed with the package), the man pages headroom(1) (written by `headroom manual` from
 # the option declarations) and headroom.service(8), shell completions, libheadroom with its
@@ -24,22 +25,14 @@ source scripts/env.sh
 out=$(realpath -m "${1:-.build/package}")
 mkdir -p "$out"
 
-# The release build, the Swift runtime linked statically (a scratch path of its own, so the
-# regular release build is not rebuilt).
-scratch=.build/static
-swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product headroom
-# The resident daemon, `headroom serve` alone (it links no OpenCV): `headroom serve` becomes it.
-swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product headroomd
-# A shared library takes the static runtime only when told at link time too, and then needs
-# the static libraries' directory.
-static_libraries=$(dirname "$(command -v swift)")/../lib/swift_static/linux
-# (A scratch path of its own: its flags differ, and would rebuild the binary's modules.)
-swift build -c release --static-swift-stdlib --scratch-path "$scratch-library" \
-  --product headroom-c -Xswiftc -static-stdlib -Xlinker -L"$static_libraries" \
-  -Xlinker -soname -Xlinker libheadroom.so.0
-bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
-library_bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch-library" \
-  --show-bin-path)
+# The release build (the regular one, shared with the benchmarks): the two executables and the
+# library link the Swift runtime as shared libraries, which the package carries once.
+swift build -c release --product headroom
+swift build -c release --product headroomd
+# The library exports its C API and nothing else (dist/libheadroom.map), so the linker also
+# drops the Swift code the API does not reach. (Linker flags only: nothing is recompiled.)
+swift build -c release --product headroom-c -Xlinker --version-script="$PWD/dist/libheadroom.map"
+bin=$(swift build -c release --show-bin-path)
 
 version=$(sed -n 's/^public let headroomVersion = "\(.*\)"/\1/p' Sources/CLI/Version.swift)
 architecture=$(dpkg --print-architecture)
@@ -55,10 +48,25 @@ install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/lib/$multiarch/pkgconfig" \
 
 install -m 0755 "$bin/headroom" "$root/usr/bin/headroom"
 install -m 0755 "$bin/headroomd" "$root/usr/bin/headroomd"
-install -m 0644 "$library_bin/libheadroom-c.so" "$root/usr/lib/$multiarch/libheadroom.so.0"
+install -m 0644 "$bin/libheadroom-c.so" "$root/usr/lib/$multiarch/libheadroom.so.0"
 ln -s libheadroom.so.0 "$root/usr/lib/$multiarch/libheadroom.so"
+# The Swift runtime they link (libswiftCore, FoundationEssentials, Dispatch …; no Foundation and
+# so no ICU), once, in the package's private directory: what ldd finds in the toolchain.
+runtime_dir=/usr/lib/$multiarch/headroom
+runtime=$root$runtime_dir
+toolchain_libraries=$(realpath "$(dirname "$(command -v swift)")/../lib/swift/linux")
+install -d "$runtime"
+ldd "$bin/headroom" "$bin/headroomd" "$bin/libheadroom-c.so" \
+  | awk -v dir="$toolchain_libraries/" 'index($3, dir) == 1 { print $3 }' | sort -u \
+  | while read -r library; do install -m 0644 "$library" "$runtime/"; done
+# Each finds the runtime there (RUNPATH), and the library has its soname.
+for file in "$root/usr/bin/headroom" "$root/usr/bin/headroomd" \
+  "$root/usr/lib/$multiarch/libheadroom.so.0"; do
+  patchelf --set-rpath "$runtime_dir" "$file"
+done
+patchelf --set-soname libheadroom.so.0 "$root/usr/lib/$multiarch/libheadroom.so.0"
 strip --strip-unneeded "$root/usr/bin/headroom" "$root/usr/bin/headroomd" \
-  "$root/usr/lib/$multiarch/libheadroom.so.0"
+  "$root/usr/lib/$multiarch/libheadroom.so.0" "$runtime"/*.so
 install -m 0644 include/headroom.h "$root/usr/include/headroom.h"
 sed "s|@PREFIX@|/usr|; s|@VERSION@|$version|; s|\${prefix}/lib|\${prefix}/lib/$multiarch|" \
   dist/headroom.pc.in >"$root/usr/lib/$multiarch/pkgconfig/headroom.pc"
@@ -67,12 +75,16 @@ sed "s|/usr/local/bin/headroom|/usr/bin/headroom|g; s|file:///usr/local/share/do
   dist/headroom.service >"$root/lib/systemd/system/headroom.service"
 chmod 0644 "$root/lib/systemd/system/headroom.service"
 
+# The staged binary, finding its runtime where the package puts it.
+staged() { LD_LIBRARY_PATH="$runtime" "$root/usr/bin/headroom" "$@"; }
 # The man pages: headroom(1) from the declarations, headroom.service(8) from dist/.
-"$root/usr/bin/headroom" manual | gzip -9n >"$root/usr/share/man/man1/headroom.1.gz"
+staged manual | gzip -9n >"$root/usr/share/man/man1/headroom.1.gz"
 gzip -9n <dist/headroom.service.8 >"$root/usr/share/man/man8/headroom.service.8.gz"
-"$root/usr/bin/headroom" completions bash >"$root/usr/share/bash-completion/completions/headroom"
-"$root/usr/bin/headroom" completions zsh >"$root/usr/share/zsh/vendor-completions/_headroom"
-"$root/usr/bin/headroom" completions fish >"$root/usr/share/fish/vendor_completions.d/headroom.fish"
+# headroomd, what `headroom serve` becomes, is the service's executable: its page is the service's.
+ln -s headroom.service.8.gz "$root/usr/share/man/man8/headroomd.8.gz"
+staged completions bash >"$root/usr/share/bash-completion/completions/headroom"
+staged completions zsh >"$root/usr/share/zsh/vendor-completions/_headroom"
+staged completions fish >"$root/usr/share/fish/vendor_completions.d/headroom.fish"
 install -m 0644 clients/python/headroom_client/*.py "$root/usr/lib/python3/dist-packages/headroom_client/"
 # The model is not in the package (it is PyPI's, 12 MB, fetched once by the user or admin):
 # the command that installs it is, with the text graph it installs beside it.
@@ -91,9 +103,13 @@ changelog "$root/usr/share/doc/headroom"
 # Depends from the binaries, as Debian computes them (dpkg-shlibdeps wants a debian/control).
 mkdir -p "$stage/debian"
 printf 'Source: headroom\n\nPackage: headroom\nArchitecture: any\n' >"$stage/debian/control"
-depends=$(cd "$stage" && dpkg-shlibdeps -O --warnings=0 -e"root/usr/bin/headroom" \
-  -e"root/usr/bin/headroomd" \
-  -e"root/usr/lib/$multiarch/libheadroom.so.0" | sed -n 's/^shlibs:Depends=//p')
+# The runtime's libraries are the package's own, private, unversioned names (libswiftCore.so):
+# dpkg-shlibdeps says it cannot read a version from them, which is so.
+depends=$(cd "$stage" && dpkg-shlibdeps -O --warnings=0 -l"root$runtime_dir" \
+  -e"root/usr/bin/headroom" -e"root/usr/bin/headroomd" \
+  -e"root/usr/lib/$multiarch/libheadroom.so.0" $(printf -- '-e%s ' root"$runtime_dir"/*.so) \
+  2> >(grep -v "can't extract name and version from library name" >&2) \
+  | sed -n 's/^shlibs:Depends=//p')
 
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 cat >"$root/DEBIAN/control" <<EOF

@@ -25,6 +25,7 @@ packages=(
   libopencv-dnn-dev
   opencv-doc
   dpkg-dev
+  patchelf
   lintian
   libmosquitto-dev
   mosquitto
