@@ -253,7 +253,7 @@ TMPDIR="$work/no-such-dir" "$headroom" run --clock virtual --seconds 5 \
   >"$work/out" 2>"$work/err" || status=$?
 if [[ $status -ne 1 ]] \
   || ! grep -qF "the run failed: movie output: cannot create a file in $work/no-such-dir" "$work/err" \
-  || [[ $(jq -r .failure "$work/failed/run.json") != "movie output: cannot create a file in $work/no-such-dir/: No such file or directory" ]]; then
+  || [[ $(jq -r .failure "$work/failed/run.json") != "movie output: cannot create a file in $work/no-such-dir: No such file or directory" ]]; then
   echo "FAIL a capture failure did not end the run with its reason (exit $status):"
   cat "$work/err"; failures=$((failures + 1))
 fi
