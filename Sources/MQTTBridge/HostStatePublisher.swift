@@ -26,6 +26,8 @@ public final class HostStatePublisher: Sendable {
     private let version: String
     private let heartbeat: Duration
     private let published = LockedState(Published())
+    /// Held while publishing: ``publishDue()`` runs one call at a time.
+    private let publishing = LockedState(())
     private let wakes: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
 
@@ -124,35 +126,68 @@ public final class HostStatePublisher: Sendable {
         }
         let changes = service.changes.subscribe(bufferingPolicy: .bufferingNewest(1))
         await withTaskGroup(of: Void.self) { group in
-            // One task publishes; the others only wake it. Two publishing at once could send
-            // an older state after a newer one.
-            group.addTask { for await _ in changes { wake.yield(()) } }
+            // Whoever notices something publishes it, one at a time (``publishDue()``): a
+            // change, the connection's news, the pace.
+            group.addTask { for await _ in changes { self.publishDue() } }
             group.addTask { for await _ in self.wakes { self.publishDue() } }
-            group.addTask {
-                // The values that drift (temperatures, headroom) once a pace, the whole state
-                // every heartbeat.
-                let clock = self.service.clock
-                let beats = max(1, Int((self.heartbeat / Self.pace).rounded()))
-                var next = clock.now
-                var tick = 0
-                while !Task.isCancelled {
-                    next = next.advanced(by: Self.pace)
-                    do { try await clock.sleep(until: next) } catch { return }
-                    tick += 1
-                    if tick % beats == 0 { self.published.withLock { $0.refreshesState = true } }
-                    wake.yield(())
-                }
-            }
+            group.addTask { await self.keepPace() }
             // The host service closing ends `changes`: then the others stop too.
             await group.next()
             group.cancelAll()
         }
     }
 
+    /// The values that drift (temperatures, headroom) looked at once a ``pace``, the whole
+    /// state every heartbeat. On a clock a thread can wait on (real time), a thread of its own
+    /// waits and publishes: one wake-up a second, with no timer thread or task woken; on
+    /// another clock (a test's), a task sleeps on it.
+    private func keepPace() async {
+        let clock = service.clock
+        let beats = max(1, Int((heartbeat / Self.pace).rounded()))
+        let beat = { @Sendable (tick: Int) in
+            if tick % beats == 0 { self.published.withLock { $0.refreshesState = true } }
+            self.publishDue()
+        }
+        guard let threadClock = clock as? any ThreadWaitingClock else {
+            var next = clock.now
+            var tick = 0
+            while !Task.isCancelled {
+                next = next.advanced(by: Self.pace)
+                do { try await clock.sleep(until: next) } catch { return }
+                tick += 1
+                beat(tick)
+            }
+            return
+        }
+        let waitSet = WaitSet()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
+                DetachedThread.start(name: "headroom-mqtt") {
+                    var next = threadClock.now
+                    var tick = 0
+                    while true {
+                        next = next.advanced(by: Self.pace)
+                        guard threadClock.wait(until: next, on: waitSet) == .deadline else { break }
+                        tick += 1
+                        beat(tick)
+                    }
+                    ended.resume()
+                }
+            }
+        } onCancel: {
+            waitSet.stop()
+        }
+    }
+
     /// Publishes what changed, or everything that is due. What was published is compared as
-    /// values, so that a sample that changes nothing a person sees costs no encoding. Called
-    /// by one task only: the state it reads is the newest when it publishes it.
+    /// values, so that a sample that changes nothing a person sees costs no encoding. One
+    /// call at a time (two at once could send an older state after a newer one): the state it
+    /// reads is the newest when it publishes it.
     func publishDue() {
+        publishing.withLock { _ in publishDueAlone() }
+    }
+
+    private func publishDueAlone() {
         guard connection.isConnected, let reading = service.latestReading else { return }
         let state = HostStateDocument(reading)
         let registered = service.clients
