@@ -10,6 +10,7 @@ import MQTT
 import MQTTBridge
 import Pipeline
 import Pressure
+import Synchronization
 import Telemetry
 import TestSupport
 import Units
@@ -31,11 +32,19 @@ let serviceBenchmarks: [Benchmark] = [
         name: "service.serve-10hz-mqtt-cpu", withMQTT: true,
         summary:
             "the same with --mqtt: the state published to a real mosquitto on loopback with"
-            + " Home Assistant discovery (its publisher task and libmosquitto's thread)"),
+            + " Home Assistant discovery (its publisher and libmosquitto's thread)"),
+    serveBenchmark(
+        name: "service.serve-10hz-mqtt-publishing-cpu", withMQTT: true, drifting: true,
+        summary:
+            "the same with a temperature that drifts by 0.1 °C every sample (a synthetic"
+            + " sensor added to this host's), so that the state published changes every second:"
+            + " publishing priced too"),
 ]
 
 /// `headroom serve` at 10 Hz against the floor, with or without an MQTT publisher.
-private func serveBenchmark(name: String, withMQTT: Bool, summary: String) -> Benchmark {
+private func serveBenchmark(
+    name: String, withMQTT: Bool, drifting: Bool = false, summary: String
+) -> Benchmark {
     Benchmark(
         name: name, summary: summary,
         baselineSummary:
@@ -57,7 +66,8 @@ private func serveBenchmark(name: String, withMQTT: Bool, summary: String) -> Be
             var scrapes = 0
             var published = 0
             let (served, floor) = try await interleavedWithFloor(rounds: 5, seconds: seconds) {
-                let round = try await serveCPU(seconds: $0, broker: broker?.broker)
+                let round = try await serveCPU(
+                    seconds: $0, broker: broker?.broker, drifting: drifting)
                 readers = round.readers
                 scrapes += round.scrapes
                 published += round.published
@@ -128,12 +138,13 @@ private func benchRegistration(_ index: Int) -> ClientRegistration {
 /// with 4 registered clients and 8 readers of `/v1/events` on real loopback connections, and
 /// `/metrics` scraped every 5 s from the round's start (Prometheus scrapes every 15 s by
 /// default).
-private func serveCPU(seconds: Double, broker: MQTTBroker?) async throws -> (
+private func serveCPU(seconds: Double, broker: MQTTBroker?, drifting: Bool) async throws -> (
     cpu: ObserverCPU, readers: Int, scrapes: Int, published: Int
 ) {
     var configuration = PressureConfiguration()
     configuration.sampling.slowInterval = .milliseconds(100)
-    let source = CountingSource(PressureSampler.system())
+    let system = PressureSampler.system()
+    let source = CountingSource(drifting ? DriftingTemperature(system) : system)
     let observer = PressureObserver(
         source: source, classifier: PressureClassifier(configuration: configuration),
         interval: .milliseconds(100), clock: ContinuousRunClock())
@@ -305,4 +316,24 @@ private final class EventStreamReader: Sendable {
     }
 
     func close() { connection.close() }
+}
+
+/// This host's samples with one more temperature, which climbs 0.1 °C a sample from 45 °C and
+/// falls back every 50 samples (far below any threshold): the state a publisher sends changes
+/// every second, as on a machine warming and cooling.
+private final class DriftingTemperature: SampleSource {
+    let inner: any SampleSource
+    let count = Atomic<Int>(0)
+
+    init(_ inner: any SampleSource) { self.inner = inner }
+
+    func sample(at time: MonotonicInstant) -> PressureSample? {
+        guard var sample = inner.sample(at: time) else { return nil }
+        let step = count.add(1, ordering: .relaxed).newValue % 50
+        sample.sensors.append(
+            SensorReading(
+                id: SensorID("bench/drift"), source: .thermalZone, label: "bench drift",
+                celsius: Celsius(45 + 0.1 * Double(step))))
+        return sample
+    }
 }
