@@ -91,6 +91,6 @@ step "libheadroom from C: pkg-config, ASan, the C example measured" scripts/c-li
 step "host service: API v1 with curl, advise, unit, install" scripts/service-checks.sh "$(headroom)"
 step "Python client against headroom serve (pytest)" scripts/python-client-checks.sh "$(headroom)"
 step "Prometheus scraping headroom serve; promtool" scripts/prometheus-integration.sh "$(headroom)"
-step "Debian package: static build, lintian, install, serve, purge" scripts/package-checks.sh
+step "Debian package: release build, lintian, install, serve, purge" scripts/package-checks.sh
 
 echo "test.sh: all passed in $((SECONDS - started)) s (full output: $log)"
