@@ -7,9 +7,17 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
 ]
 
+/// The modules whose per-pixel loops (the scene's renderer, the blob detector, the preview
+/// scaler) the tests and the end-to-end checks run by the billion: optimized in debug builds
+/// too, where unoptimized they took most of the unit tests' time.
+let pixelLoopModules: Set = ["Tracking", "Capture"]
+
 /// A library module of Headroom, with the modules it may import (docs/architecture.md's table, checked against this file).
 func module(_ name: String, _ dependencies: [Target.Dependency] = []) -> Target {
-    .target(name: name, dependencies: dependencies, swiftSettings: strictSettings)
+    let optimized: [SwiftSetting] =
+        pixelLoopModules.contains(name) ? [.unsafeFlags(["-O"], .when(configuration: .debug))] : []
+    return .target(
+        name: name, dependencies: dependencies, swiftSettings: strictSettings + optimized)
 }
 
 /// The tests of a module, in `Tests/<name>`.

@@ -18,12 +18,15 @@ the next. A command must exit 0, or N when its line ends with the comment "# exi
 
 The blocks of one file run in order in one scratch directory (a block may use what an earlier
 one wrote), with `headroom` on PATH, HOME and the XDG directories inside the scratch directory,
-and `examples` and `Tests` linked to the repository's. Each command may take 60 s.
+and `examples` and `Tests` linked to the repository's. Each command may take 60 s. Files are
+checked three at a time (--jobs N), each in its own scratch directory.
 
-Usage: python3 scripts/doc_checks.py [--show] HEADROOM-BINARY FILE.md...
-  --show  prints the whole output of a command whose output differs (to mend the docs)
+Usage: python3 scripts/doc_checks.py [--show] [--jobs N] HEADROOM-BINARY FILE.md...
+  --show    prints the whole output of a command whose output differs (to mend the docs)
+  --jobs N  checks N files at once (default 3)
 """
 
+import concurrent.futures
 import os
 import re
 import subprocess
@@ -36,6 +39,8 @@ FENCE = re.compile(r"^```(console|sh) checked( varies)?\s*$")
 STATUS = re.compile(r"#\s*exit status (\d+)\s*$")
 ELISION = "…"
 TIME_LIMIT = 60
+# Files checked at once.
+JOBS = 3
 
 
 @dataclass
@@ -175,54 +180,73 @@ def scratch(headroom, repository):
     return directory, environment
 
 
+def check_file(path, headroom, repository, show):
+    """Runs `path`'s checked commands in a scratch directory of its own; returns the lines to
+    print and the counts (commands, those compared, failures)."""
+    lines = []
+    failures = total = compared = 0
+    checked = commands(path)
+    if not checked:
+        return lines, total, compared, failures
+    directory, environment = scratch(headroom, repository)
+    for command in checked:
+        total += 1
+        started = time.monotonic()
+        try:
+            result = subprocess.run(
+                ["bash", "-o", "pipefail", "-c", command.text], cwd=directory,
+                env=environment, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT, text=True, timeout=TIME_LIMIT)
+            status, output = result.returncode, result.stdout
+        except subprocess.TimeoutExpired:
+            status, output = None, f"(still running after {TIME_LIMIT} s)"
+        seconds = time.monotonic() - started
+        first_line = command.text.splitlines()[0]
+        where = f"{path}:{command.line}"
+        if status != command.status:
+            failures += 1
+            lines.append(f"FAIL {where}: exit {status}, expected {command.status}: {first_line}")
+            lines += [f"     | {text}" for text in output.splitlines()[-15:]]
+            continue
+        if command.compares_output and command.shown:
+            compared += 1
+            why = mismatch(command.shown, output.splitlines())
+            if why:
+                failures += 1
+                lines.append(f"FAIL {where}: the output differs from the block's: {why}: "
+                             f"{first_line}")
+                printed = output.splitlines()
+                lines += [f"     | {text}" for text in (printed if show else printed[:15])]
+                continue
+        lines.append(f"ok   {where} ({seconds:.1f} s) {first_line}")
+    return lines, total, compared, failures
+
+
 def main():
     arguments = sys.argv[1:]
     show = "--show" in arguments
     arguments = [argument for argument in arguments if argument != "--show"]
+    jobs = JOBS
+    if "--jobs" in arguments:
+        at = arguments.index("--jobs")
+        jobs = int(arguments[at + 1])
+        del arguments[at:at + 2]
     if len(arguments) < 2:
-        sys.exit("usage: doc_checks.py [--show] HEADROOM-BINARY FILE.md...")
+        sys.exit("usage: doc_checks.py [--show] [--jobs N] HEADROOM-BINARY FILE.md...")
     headroom, files = arguments[0], arguments[1:]
     repository = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    failures = 0
-    total = 0
-    compared = 0
-    for path in files:
-        checked = commands(path)
-        if not checked:
-            continue
-        directory, environment = scratch(headroom, repository)
-        for command in checked:
-            total += 1
-            started = time.monotonic()
-            try:
-                result = subprocess.run(
-                    ["bash", "-o", "pipefail", "-c", command.text], cwd=directory,
-                    env=environment, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                    stderr=subprocess.STDOUT, text=True, timeout=TIME_LIMIT)
-                status, output = result.returncode, result.stdout
-            except subprocess.TimeoutExpired:
-                status, output = None, f"(still running after {TIME_LIMIT} s)"
-            seconds = time.monotonic() - started
-            first_line = command.text.splitlines()[0]
-            where = f"{path}:{command.line}"
-            if status != command.status:
-                failures += 1
-                print(f"FAIL {where}: exit {status}, expected {command.status}: {first_line}")
-                for text in output.splitlines()[-15:]:
-                    print(f"     | {text}")
-                continue
-            if command.compares_output and command.shown:
-                compared += 1
-                why = mismatch(command.shown, output.splitlines())
-                if why:
-                    failures += 1
-                    print(f"FAIL {where}: the output differs from the block's: {why}: "
-                          f"{first_line}")
-                    lines = output.splitlines()
-                    for text in (lines if show else lines[:15]):
-                        print(f"     | {text}")
-                    continue
-            print(f"ok   {where} ({seconds:.1f} s) {first_line}")
+    failures = total = compared = 0
+    # The files are independent (a scratch directory each) and most of their time is spent
+    # waiting (runs of so many real seconds), so several run at once; their lines are printed
+    # in the files' order.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        results = pool.map(lambda path: check_file(path, headroom, repository, show), files)
+        for lines, file_total, file_compared, file_failures in results:
+            for line in lines:
+                print(line, flush=True)
+            total += file_total
+            compared += file_compared
+            failures += file_failures
     print(f"{total - failures} of {total} documented commands ran as documented "
           f"({compared} with their output compared)")
     sys.exit(1 if failures or total == 0 else 0)
