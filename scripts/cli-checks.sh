@@ -80,12 +80,20 @@ expect 0 "raspberry-pi-5" -- profiles
 # Calibration: a short run writes a profile that estimate takes by path and profiles lists.
 expect 2 "--seconds: expected a number" -- calibrate --seconds 0
 expect 2 "--out: $work/plain/host.json: $work/plain is not a directory" -- calibrate --out "$work/plain/host.json"
-expect 0 "mean absolute error" -- calibrate --seconds 2 --out "$work/headroom/profiles/host.json"
+expect 0 "mean absolute error" -- calibrate --seconds 2 --storage-seconds 1 --out "$work/headroom/profiles/host.json"
 session small '{ "cameras": [ { "id": "a", "format": { "width": 160, "height": 90, "maxFrameRate": 10 } } ], "outputs": [ { "kind": "videoData" } ] }'
 expect 0 "fits on host" -- estimate "$work/small.json" --profile "$work/headroom/profiles/host.json"
 XDG_CONFIG_HOME="$work" expect 0 "fits on host" -- estimate "$work/small.json" --profile host
 XDG_CONFIG_HOME="$work" expect 0 "this host (" -- profiles
 XDG_CONFIG_HOME="$work" expect 2 "\`headroom calibrate\` creates \"host\"" -- estimate examples/sessions/single-1080p30.json --profile hots
+# The reserve's write rate measured again, into the host profile calibrate made.
+grep -q '"measured by headroom calibrate: .* past the page cache' "$work/headroom/profiles/host.json" \
+  || { echo "FAIL calibrate did not measure the write rate past the page cache"; failures=$((failures + 1)); }
+XDG_CONFIG_HOME="$work" expect 0 "$work/headroom/profiles/host.json: storageWriteRate updated" -- storage measure --seconds 0.5 --storage "$work/reserve"
+grep -q '"measured by headroom storage measure: ' "$work/headroom/profiles/host.json" \
+  || { echo "FAIL storage measure did not store its rate"; failures=$((failures + 1)); }
+expect 2 "--seconds does not apply to \`storage status\`" -- storage status --seconds 1
+expect 2 "--seconds: expected a number" -- storage measure --seconds 0.1
 expect 2 "--scenario: expected default or thermal-ramp, got \"beach\"" -- run --scenario beach
 expect 2 "--governor: expected on, off or pressure-only" -- run --governor maybe
 expect 2 "--seconds: expected a number" -- run --seconds soon

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Pro video storage on real filesystems, as root in a private mount namespace: a tmpfs and a
-# small ext4 image on a loop device. The Swift suite StorageReserveTests runs on both; then the
-# CLI: allocated blocks equal the reserve, a read-only filesystem is unsupported, a second
+# small ext4 image on a loop device. The Swift suites StorageReserveTests and UncachedWritesTests
+# (writes past the page cache, none of them cached) run on both; then the CLI: allocated blocks
+# equal the reserve, a read-only filesystem is unsupported, a second
 # process sees `recording` as busy, a full reserve ends a recording cleanly, a recording moved
 # across filesystems is copied, SIGTERM mid-recording still finishes the file, and 20 SIGKILLs
 # at random moments never leave a partial file at the destination while the next start
@@ -63,10 +64,14 @@ y4m_frames() {
 # The library suite on both filesystems.
 log=$(mktemp)
 HEADROOM_STORAGE_FILESYSTEMS="tmpfs=$work/tmpfs ext4=$work/ext4" \
-  swift test --skip-build --filter StorageReserveTests >"$log" 2>&1 || { cat "$log"; fail "suite"; }
-grep -q "Suite StorageReserveTests passed" "$log" || { cat "$log"; fail "suite did not run"; }
-grep -q "with 3 test cases passed" "$log" || fail "suite did not run on all three filesystems"
-echo "storage-checks: StorageReserveTests passed on the temporary directory, tmpfs and ext4"
+  swift test --skip-build --filter "StorageReserveTests|UncachedWritesTests" >"$log" 2>&1 \
+  || { cat "$log"; fail "suite"; }
+for suite in StorageReserveTests UncachedWritesTests; do
+  grep -q "Suite $suite passed" "$log" || { cat "$log"; fail "$suite did not run"; }
+done
+grep -q "bypass the page cache.* with 3 test cases passed" "$log" \
+  || fail "the uncached writes were not tested on all three filesystems"
+echo "storage-checks: StorageReserveTests and UncachedWritesTests passed on the temporary directory, tmpfs and ext4"
 
 reserve=$work/ext4/reserve
 # A 320x180 camera at 30 fps: 2.6 MB/s of Y4M.
@@ -113,7 +118,7 @@ status=0
 [[ $status -eq 1 ]] && grep -q "busy: recording" "$work/err" || fail "allocate while recording: exit $status"
 wait "${pids[-1]}"
 frames=$(y4m_frames "$work/ext4/busy.y4m")
-jq -e ".recording.frames == $frames and .recording.endReason == \"finished\"" "$work/busy.json" \
+jq -e ".recording.frames == $frames and .recording.endReason == \"finished\" and .recording.uncached" "$work/busy.json" \
   >/dev/null || { jq .recording "$work/busy.json"; cat "$work/busy.err"; fail "busy.y4m: report disagrees with the $frames frames in the file"; }
 "$headroom" storage status --storage "$reserve" --json \
   | jq -e ".remainingBytes == 50331648 and .busyReasons == []" >/dev/null \

@@ -34,8 +34,9 @@ public struct DeviceProfile: Hashable, Codable, Sendable {
     /// Where each number comes from, keyed by field name; "estimate" where it is one.
     public var sources: [String: String]
     /// The pro video storage reserve's sustained write rate, measured by `headroom calibrate`
-    /// (writes with periodic `fdatasync`); `nil` when never measured: movie outputs are then
-    /// not priced against the disk.
+    /// (writes past the page cache, as recordings into the reserve make them, long enough to
+    /// pass the disk's caches); `nil` when never measured: movie outputs are then not priced
+    /// against the disk.
     public var storageWriteRate: DataRate?
     /// The share of the budget each frame a `videoData` consumer takes costs whatever its
     /// size, for a frame rate of one a second (a detector whose input is fixed, such as the
@@ -47,6 +48,19 @@ public struct DeviceProfile: Hashable, Codable, Sendable {
     /// measured by `headroom calibrate`; the governor then sheds by measured cost
     /// (``measuredCosts(of:)``), not by the ladder's assumed one. `nil` when never measured.
     public var rungCosts: [RungCost]?
+
+    /// The share of ``storageWriteRate`` recordings are priced against: the rest is left to
+    /// the disk's other writers and to its variation, so that a recording admitted at its
+    /// budget drops no frame (docs/recording.md).
+    public static let recordingWriteShare = 0.8
+
+    /// What the estimator prices movie outputs against: ``storageWriteRate`` ×
+    /// ``recordingWriteShare``; `nil` when the rate was never measured.
+    public var recordingWriteBudget: DataRate? {
+        storageWriteRate.map {
+            DataRate(bytesPerSecond: $0.bytesPerSecond * Self.recordingWriteShare)
+        }
+    }
 
     /// Creates a profile; see each property for units.
     public init(

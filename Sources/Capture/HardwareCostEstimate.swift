@@ -9,8 +9,10 @@ public enum Budget: String, Codable, Sendable, CaseIterable {
     case memoryBandwidth
     /// Cameras running at once.
     case cameraPorts
-    /// Bytes per second the movie outputs write, against the storage reserve's measured
-    /// sustained write rate (only when the profile has one: `headroom calibrate` measures it).
+    /// Bytes per second the movie outputs write, against the share of the storage reserve's
+    /// measured sustained write rate that recordings may use
+    /// (``DeviceProfile/recordingWriteBudget``; only when the profile has a rate: `headroom
+    /// calibrate` measures it).
     case storageWriteRate
 }
 

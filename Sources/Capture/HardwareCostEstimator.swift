@@ -55,7 +55,7 @@ public struct HardwareCostEstimator: Sendable {
                 budget: .cameraPorts, demand: cameraCount, capacity: ports,
                 share: Share(fraction: cameraCount / ports)),
         ]
-        if let rate = profile.storageWriteRate {
+        if let rate = profile.recordingWriteBudget {
             budgets.append(
                 BudgetUse(
                     budget: .storageWriteRate, demand: total.storageDemand,
@@ -154,7 +154,8 @@ public struct HardwareCostEstimator: Sendable {
                     + frameShare),
             memoryShare: Share(fraction: memoryDemand / profile.memoryBandwidth),
             storageShare: Share(
-                fraction: profile.storageWriteRate.map { storageDemand / $0.bytesPerSecond } ?? 0),
+                fraction: profile.recordingWriteBudget.map { storageDemand / $0.bytesPerSecond }
+                    ?? 0),
             readoutFactor: readoutFactor, outputLoad: outputLoad, outputs: outputs)
     }
 

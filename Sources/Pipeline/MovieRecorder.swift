@@ -12,6 +12,9 @@ public struct RecordingReport: Hashable, Codable, Sendable {
     public var path: String
     /// Whether it went through the pro video storage reserve.
     public var usesProVideoStorage: Bool
+    /// Whether it was written past the page cache (`O_DIRECT`, as the reserve records where
+    /// the filesystem allows it); `nil` in reports written before Headroom 0.6.
+    public var uncached: Bool?
     /// Whole frames in the file.
     public var frames: Int64
     /// Bytes in the file.
@@ -138,7 +141,8 @@ final class MovieRecorder: Sendable {
             }
         }
         return RecordingReport(
-            path: summary.path, usesProVideoStorage: reserve != nil, frames: summary.frames,
+            path: summary.path, usesProVideoStorage: reserve != nil, uncached: summary.uncached,
+            frames: summary.frames,
             bytes: summary.bytes, framesDropped: summary.framesDropped,
             endReason: summary.endReason ?? .finished,
             problem: problems.compactMap { $0 }.joined(separator: "; ").nilIfEmpty,

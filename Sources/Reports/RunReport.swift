@@ -192,6 +192,8 @@ public enum RunReport {
                     "recording",
                     "\(recording.frames) frames, \(recording.bytes)"
                         + (recording.usesProVideoStorage ? " via the reserve" : "")
+                        + (recording.usesProVideoStorage && recording.uncached == false
+                            ? ", through the page cache (the filesystem refuses O_DIRECT)" : "")
                 ),
                 ("recording frames dropped", String(recording.framesDropped)),
                 ("recording ended", recording.endReason.rawValue),

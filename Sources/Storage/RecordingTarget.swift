@@ -3,6 +3,9 @@
 public protocol RecordingTarget: Sendable {
     /// The open file the writer writes into, from offset 0.
     var descriptor: Int32 { get }
+    /// The same file opened with `O_DIRECT`, for writes past the page cache; `nil` where the
+    /// target is written through it (its filesystem refuses `O_DIRECT`, or it is not meant to).
+    var uncachedDescriptor: Int32? { get }
     /// The recording's destination.
     var destination: String { get }
     /// Makes sure writes up to `end` bytes will not allocate, claiming more space ahead of

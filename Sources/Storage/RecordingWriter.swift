@@ -9,10 +9,15 @@ import Units
 /// Writes a recording on a thread of its own, so the frame loop that feeds it never waits for
 /// the disk: ``enqueue(_:)`` only queues (a full queue drops the frame and counts it), and
 /// ``writeQueued()``, the writer thread's loop (its owner runs it as a service, `ThreadedWork`),
-/// writes each unit with one `writev`, keeps its dirty pages within a budget
-/// (``Options/dirtyBudget``, see `WritebackPacer`) so the kernel never holds a large backlog,
-/// asks its ``RecordingTarget`` for space ahead of the writes, and at the end finishes the file
-/// (cut to its length, flushed, moved to its destination).
+/// asks its ``RecordingTarget`` for space ahead of the writes, writes each unit, and at the end
+/// finishes the file (cut to its length, flushed, moved to its destination).
+///
+/// A target that can be written past the page cache (the reserve, on a filesystem that takes
+/// `O_DIRECT`) is: each unit is copied into a ring of aligned buffers that a thread of the
+/// writer's own writes out (`UncachedSink`), so a unit costs the writer a copy, and the page
+/// cache is left to everyone else. Otherwise each unit is written with one `writev`, its dirty
+/// pages kept within a budget (``Options/dirtyBudget``, `WritebackPacer`) so the kernel never
+/// holds a large backlog. ``Summary/uncached`` says which.
 ///
 /// When the target has no more space (a full reserve) the recording ends cleanly at its last
 /// whole unit with ``EndReason/notEnoughSpace``, is finished at once, and further frames are
@@ -22,14 +27,19 @@ public final class RecordingWriter: Sendable {
     public struct Options: Sendable {
         /// Units the queue holds before frames are dropped.
         public var queueLimit = 8
-        /// Bytes written before their writeback is started.
+        /// Bytes written before their writeback is started; past the page cache, the most each
+        /// of the ring's buffers holds.
         public var writebackChunk = ByteCount.mebibytes(8)
         /// Bytes whose writeback may be in flight before the writer waits for the oldest.
         public var dirtyBudget = ByteCount.mebibytes(32)
+        /// Whether a target that can be written past the page cache is (`false`: every
+        /// recording goes through it, as on a filesystem that refuses `O_DIRECT`).
+        public var uncached = true
         /// Bytes written between `fdatasync`s (what a power cut can lose at most).
         public var syncInterval = ByteCount.mebibytes(64)
 
-        /// The defaults: 8 queued frames; writeback started every 8 MiB, at most 32 MiB in
+        /// The defaults: 8 queued frames; past the page cache where the target allows it, with
+        /// buffers of at most 8 MiB; otherwise writeback started every 8 MiB, at most 32 MiB in
         /// flight; an `fdatasync` every 64 MiB.
         public init() {}
     }
@@ -70,6 +80,9 @@ public final class RecordingWriter: Sendable {
         public var endReason: EndReason?
         /// What failed, for ``EndReason/failed`` and ``EndReason/notEnoughSpace``.
         public var problem: String?
+        /// Whether the writes bypassed the page cache (`O_DIRECT`: into the reserve, where the
+        /// filesystem takes it).
+        public var uncached = false
     }
 
     private let queue: BoundedQueue<[[UInt8]]>
@@ -90,16 +103,30 @@ public final class RecordingWriter: Sendable {
         onWrite: @escaping @Sendable (Double) -> Void = { _ in }, clock: any RunClock
     ) throws(StorageError) {
         queue = BoundedQueue(limit: options.queueLimit)
-        state = LockedState(Summary(path: target.destination))
-        guard try target.prepare(through: layout.headerBytes),
-            Self.write([header], to: target.descriptor)
-        else {
-            throw SystemCalls.failure(target.destination, "write the recording's header")
+        let sink = target.sink(unitBytes: layout.unitBytes, options: options)
+        var summary = Summary(path: target.destination)
+        summary.uncached = sink is UncachedSink
+        state = LockedState(summary)
+        do throws(StorageError) {
+            guard try target.prepare(through: layout.headerBytes + sink.overhang) else {
+                throw SystemCalls.failure(
+                    target.destination, "write the recording's header", errno: ENOSPC)
+            }
+        } catch {
+            try? sink.finish()
+            throw error
+        }
+        do throws(WriteFailure) {
+            try sink.append([header])
+        } catch {
+            try? sink.finish()
+            throw SystemCalls.failure(
+                target.destination, "write the recording's header", errno: error.code)
         }
         payloadBytes = Int(layout.unitBytes) - unitPrefix.count - unitSuffix.count
         loop = WriterLoop(
-            target: target, layout: layout, prefix: unitPrefix, suffix: unitSuffix,
-            options: options, onWrite: onWrite, clock: clock)
+            target: target, sink: sink, layout: layout, prefix: unitPrefix, suffix: unitSuffix,
+            onWrite: onWrite, clock: clock)
         state.withLock { $0.bytes = ByteCount(layout.headerBytes) }
     }
 
@@ -138,7 +165,7 @@ public final class RecordingWriter: Sendable {
     }
 
     /// Writes `parts` with one `writev` (more only after a short write), the way the writer
-    /// thread writes each unit; `false`, with `errno` set, on failure.
+    /// thread writes each unit through the page cache; `false`, with `errno` set, on failure.
     public static func write(_ parts: [[UInt8]], to descriptor: Int32) -> Bool {
         var remaining = parts.reduce(0) { $0 + $1.count }
         var skip = 0
@@ -183,10 +210,10 @@ public final class RecordingWriter: Sendable {
 /// The writer thread's loop, apart from the writer's public face.
 private struct WriterLoop: Sendable {
     let target: any RecordingTarget
+    let sink: any UnitSink
     let layout: RecordingLayout
     let prefix: [UInt8]
     let suffix: [UInt8]
-    let options: RecordingWriter.Options
     let onWrite: @Sendable (Double) -> Void
     let clock: any RunClock
 
@@ -194,12 +221,11 @@ private struct WriterLoop: Sendable {
         -> RecordingWriter.Summary
     {
         var written = layout.headerBytes
-        var pacer = WritebackPacer(descriptor: target.descriptor, options: options, start: written)
         var ending: (RecordingWriter.EndReason, String?) = (.finished, nil)
         while let parts = queue.take() {
             let end = written + layout.unitBytes
             do {
-                guard try target.prepare(through: end) else {
+                guard try target.prepare(through: end + sink.overhang) else {
                     ending = (.notEnoughSpace, "the reserve is full after \(ByteCount(written))")
                     break
                 }
@@ -208,17 +234,14 @@ private struct WriterLoop: Sendable {
                 break
             }
             let start = clock.now
-            guard RecordingWriter.write([prefix] + parts + [suffix], to: target.descriptor) else {
-                let code = errno
-                ending = (
-                    code == ENOSPC ? .notEnoughSpace : .failed,
-                    String(cString: strerror(code))
-                )
+            do {
+                try sink.append([prefix] + parts + [suffix])
+            } catch {
+                ending = (error.endReason, error.description)
                 break
             }
             onWrite(clock.now.seconds(since: start))
             written = end
-            pacer.wrote(through: written)
             let remaining = target.remaining(afterWriting: written)
             state.withLock { summary in
                 summary.frames += 1
@@ -233,6 +256,25 @@ private struct WriterLoop: Sendable {
         }
         queue.close()
         do {
+            try sink.finish()
+        } catch {
+            state.withLock { summary in
+                if summary.endReason == .finished {
+                    summary.endReason = error.endReason
+                    summary.problem = error.description
+                }
+            }
+        }
+        // After a failed write, the file ends at the last whole unit before it (and is empty
+        // when not even the header was written).
+        let onDisk = min(written, sink.writtenBytes)
+        let units = layout.wholeUnits(in: onDisk)
+        written = onDisk < layout.headerBytes ? 0 : layout.length(units: units)
+        state.withLock { summary in
+            summary.frames = units
+            summary.bytes = ByteCount(written)
+        }
+        do {
             let path = try target.finish(length: written)
             state.withLock { $0.path = path }
         } catch {
@@ -242,6 +284,13 @@ private struct WriterLoop: Sendable {
             }
         }
         return state.withLock { $0 }
+    }
+}
+
+extension WriteFailure {
+    /// How a recording that this failure ends, ends.
+    fileprivate var endReason: RecordingWriter.EndReason {
+        code == ENOSPC ? .notEnoughSpace : .failed
     }
 }
 

@@ -9,7 +9,8 @@ import Locking
 
 /// A recording writing into the reserve (`usesProVideoStorage`): a file in the reserve's
 /// `recordings/` whose blocks come from the reserve's segments, one segment at a time, claimed
-/// before the writes reach them.
+/// before the writes reach them, written past the page cache (``uncachedDescriptor``) where
+/// the filesystem allows it.
 ///
 /// Claiming a segment, under the reserve's lock, removes a free segment file and at once
 /// allocates the same number of bytes past the recording's end (`fallocate` with
@@ -21,6 +22,8 @@ import Locking
 public final class ReserveRecording: RecordingTarget {
     /// The recording's file in the reserve.
     public let descriptor: Int32
+    /// The file opened with `O_DIRECT`; `nil` where the filesystem refuses it.
+    public let uncachedDescriptor: Int32?
     /// Where the finished recording goes.
     public let destination: String
 
@@ -75,6 +78,7 @@ public final class ReserveRecording: RecordingTarget {
             }
             return (token, descriptor)
         }
+        uncachedDescriptor = SystemCalls.openUncached(path)
         allocation = LockedState((0, .zero))
         guard try claimSegment() else {
             abandon()
@@ -102,6 +106,7 @@ public final class ReserveRecording: RecordingTarget {
     /// destination cannot be written), the recording stays in the reserve with its record, and
     /// the next start recovers it beside its destination.
     public func finish(length: Int64) throws(StorageError) -> String {
+        if let uncachedDescriptor { close(uncachedDescriptor) }
         do {
             _ = try FinishedFile.finish(
                 descriptor: descriptor, path: path, length: length,
@@ -130,6 +135,7 @@ public final class ReserveRecording: RecordingTarget {
 
     /// Removes the recording without finishing it (it never began).
     private func abandon() {
+        if let uncachedDescriptor { close(uncachedDescriptor) }
         close(descriptor)
         unlink(path)
         abandonRecord()

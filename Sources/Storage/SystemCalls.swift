@@ -56,6 +56,14 @@ enum SystemCalls {
         return UInt64(status.st_dev)
     }
 
+    /// `path` opened for writing past the page cache (`O_DIRECT`), or `nil` when its
+    /// filesystem refuses that (`EINVAL`: ramfs, some network and FUSE filesystems) or it
+    /// cannot be opened again.
+    static func openUncached(_ path: String) -> Int32? {
+        let descriptor = open(path, O_WRONLY | O_DIRECT | O_NOFOLLOW | O_CLOEXEC)
+        return descriptor >= 0 ? descriptor : nil
+    }
+
     /// Flushes the directory at `path` so renames in it survive a power cut.
     static func syncDirectory(_ path: String) {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

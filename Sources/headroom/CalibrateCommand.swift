@@ -25,8 +25,11 @@ enum CalibrateCommand {
             them), fits the hardware-cost model to the CPU time they use, and writes the
             profile to $XDG_CONFIG_HOME/headroom/profiles/host.json (default ~/.config), where
             --profile host finds it. It also measures the pro video storage reserve's sustained
-            write rate (3 s of writes as a recording writes them, at most 2 GiB, flushed) into the
-            profile's storageWriteRate, against which the estimator prices movie outputs.
+            write rate into the profile's storageWriteRate: writes as a recording into the
+            reserve makes them (past the page cache) for --storage-seconds (at most 16 GiB),
+            timed to the disk, the slowest second once half the bytes are written (the disk's
+            caches full by then).
+            The estimator prices movie outputs against 80 % of it.
             Held-out configurations check the estimator's predicted
             cost against measured utilization (CPU seconds per second over cores). --json
             prints {"profile", "fit", "fitMeasurements", "heldOutMeasurements", "validation":
@@ -69,13 +72,11 @@ enum CalibrateCommand {
             let storage = arguments[\.storage] ?? StorageCommand.defaultDirectory
             do {
                 let measurement = try WriteRateProbe.measure(
-                    in: StorageCommand.open(storage), clock: ContinuousRunClock())
+                    in: StorageCommand.open(storage), seconds: arguments[\.storageSeconds],
+                    clock: ContinuousRunClock())
                 report.profile.storageWriteRate = measurement.rate
                 report.profile.sources["storageWriteRate"] =
-                    "measured by headroom calibrate: \(measurement.bytes) written"
-                    + (measurement.usedReserve
-                        ? " into the reserve at \(storage)"
-                        : " beside the reserve at \(storage) (it had too little free)")
+                    "measured by headroom calibrate: " + measurement.summary(reserve: storage)
             } catch {
                 Console.error(
                     "headroom calibrate: the storage write rate was not measured: \(error)")
@@ -98,6 +99,10 @@ enum CalibrateCommand {
             "--out", "FILE", "write the profile here instead of the calibrated directory")
         /// The reserve whose write rate is measured.
         let storage = StorageCommand.storageOption
+        let storageSeconds = Option<Double>.number(
+            "--storage-seconds", "S", "how long the reserve's write rate is measured",
+            in: 0.5...600,
+            default: 10)
         let detector = Option<DetectorKind>.choice(
             "--detector",
             "the detector to measure: the one `run` will use (blob for the scene, hog for"

@@ -1,14 +1,16 @@
 import CLI
 import Capture
 import Daemon
+import Files
 import FoundationEssentials
 import Storage
+import Units
 
-/// `headroom storage status|allocate|release|replenish`: the pro video storage reserve.
+/// `headroom storage status|allocate|release|replenish|measure`: the pro video storage reserve.
 enum StorageCommand {
     /// The subcommands; every one takes `--storage` and `--json`, `status` `--destination` too.
     enum Subcommand: String, CaseIterable {
-        case status, allocate, release, replenish
+        case status, allocate, release, replenish, measure
 
         /// What the progress line says it is doing (only allocating and replenishing show
         /// one).
@@ -16,7 +18,7 @@ enum StorageCommand {
             switch self {
             case .allocate: "allocating"
             case .replenish: "replenishing"
-            case .status, .release: rawValue
+            case .status, .release, .measure: rawValue
             }
         }
     }
@@ -32,8 +34,10 @@ enum StorageCommand {
             UsageForm("status", ["--destination", "--storage", "--json"]),
             UsageForm("allocate SIZE", ["--storage", "--json"]),
             UsageForm("release|replenish", ["--storage", "--json"]),
+            UsageForm("measure", ["--seconds", "--storage", "--json"]),
         ],
-        summary: "The pro video storage reserve: status, allocate SIZE, release, replenish.",
+        summary:
+            "The pro video storage reserve: status, allocate SIZE, release, replenish, measure.",
         details: """
             The reserve is disk space set aside with fallocate before recording, so a movie
             output with "usesProVideoStorage": true never waits for the filesystem to find
@@ -44,6 +48,10 @@ enum StorageCommand {
             allocate SIZE: keep SIZE reserved (512M, 4G, 1.5GiB; K/M/G/T and KiB... are powers
             of 1024, KB/MB/GB/TB of 1000), growing or shrinking the reserve; progress on a
             terminal. release: give it all back. replenish: recreate what recordings used.
+            measure: the sustained rate at which the reserve takes a recording's writes (past
+            the page cache, for --seconds, the slowest second of the second half), stored in
+            the host profile when `headroom calibrate` has made one (the estimator prices movie
+            outputs against 80 % of it); --json prints the measurement.
             Exit 1 when the reserve is busy or unsupported; 2 for a size that is zero, unreadable
             or over the filesystem's free space. Opening the reserve first recovers recordings
             of killed processes: cut to their last whole frame, kept as NAME.recovered.EXT.
@@ -54,13 +62,19 @@ enum StorageCommand {
                 let subcommand = Subcommand(rawValue: name)
             else {
                 throw UsageError(
-                    description: "expected a subcommand: status, allocate, release or replenish"
+                    description:
+                        "expected a subcommand: status, allocate, release, replenish or measure"
                         + (arguments.positionals.first.map { ", got \"\($0)\"" } ?? ""))
             }
             if arguments.isGiven(\.destination), subcommand != .status {
                 throw UsageError(
                     description:
                         "\(arguments.name(\.destination)) does not apply to `storage \(name)`")
+            }
+            if arguments.isGiven(\.seconds), subcommand != .measure {
+                throw UsageError(
+                    description:
+                        "\(arguments.name(\.seconds)) does not apply to `storage \(name)`")
             }
             let operands = Array(arguments.positionals.dropFirst())
             let size = try subcommand == .allocate ? parseSize(operands) : nil
@@ -70,12 +84,16 @@ enum StorageCommand {
             let directory = arguments[\.storage] ?? defaultDirectory
             do {
                 let reserve = try open(directory)
+                if subcommand == .measure {
+                    return try measure(
+                        reserve, seconds: arguments[\.seconds], json: arguments[\.json])
+                }
                 let progress = Progress(verb: subcommand.progressVerb)
                 switch subcommand {
                 case .allocate: try reserve.allocate(size!, progress: progress.show)
                 case .release: try reserve.release()
                 case .replenish: try reserve.replenish(progress: progress.show)
-                case .status: break
+                case .status, .measure: break
                 }
                 progress.finish()
                 var status = try reserve.status(destination: arguments[\.destination])
@@ -102,7 +120,48 @@ enum StorageCommand {
         let storage = StorageCommand.storageOption
         let destination = Option<String?>.path(
             "--destination", "PATH", "status: where a recording would go")
+        let seconds = Option<Double>.number(
+            "--seconds", "S", "measure: how long the write rate is measured", in: 0.5...600,
+            default: 10)
         let json = Option<Bool>.flag("--json", "print the reserve's status as JSON")
+    }
+
+    /// `storage measure`: the reserve's sustained write rate, printed and stored in the host
+    /// profile when there is one.
+    private static func measure(_ reserve: StorageReserve, seconds: Double, json: Bool)
+        throws(StorageError) -> Int32
+    {
+        let measurement = try WriteRateProbe.measure(
+            in: reserve, seconds: seconds, clock: ContinuousRunClock())
+        let catalog = ProfileCatalog.forThisUser
+        var stored: String?
+        if let path = catalog.calibratedPath(for: ProfileCatalog.hostProfileName),
+            var profile = try? catalog.profile(ProfileCatalog.hostProfileName),
+            profile.name == ProfileCatalog.hostProfileName
+        {
+            profile.storageWriteRate = measurement.rate
+            profile.sources["storageWriteRate"] =
+                "measured by headroom storage measure: "
+                + measurement.summary(reserve: reserve.directory)
+            do {
+                try AtomicFile.write(Console.jsonData(profile), to: path)
+                stored = path
+            } catch {
+                Console.error("headroom storage measure: \(path) was not written: \(error)")
+            }
+        }
+        if json {
+            Console.json(measurement)
+            return 0
+        }
+        let profileLine =
+            stored.map { "\($0): storageWriteRate updated" }
+            ?? "none: not stored (`headroom calibrate` makes it)"
+        let summary = measurement.summary(reserve: reserve.directory)
+        Console.out(
+            "write rate   \(measurement.rate) sustained: \(summary);"
+                + " \(measurement.averageRate) over all of it\nhost profile \(profileLine)")
+        return 0
     }
 
     /// The reserve directory unless `--storage` names one.
@@ -174,7 +233,7 @@ enum StorageCommand {
             (
                 "write rate",
                 status.sustainedWriteRate.map {
-                    "\($0) sustained (measured by `headroom calibrate`)"
+                    "\($0) sustained (the host profile's: recordings are priced against 80 %)"
                 }
                     ?? "not measured (`headroom calibrate` measures it)"
             ))

@@ -57,15 +57,22 @@ struct StorageBudgetTests {
         #expect(estimate.cameras[0].storageWriteShare == 0)
     }
 
-    @Test("with one, the data rate is a budget, and a slow disk limits the session")
+    @Test(
+        "with one, the data rate is a budget of 80 % of the rate, and a slow disk limits the session"
+    )
     func measured() throws {
         var profile = DeviceProfile.genericDesktop
+        // Twice the data rate, of which recordings may use 80 %: 62.5 % used.
         profile.storageWriteRate = DataRate(bytesPerSecond: Self.rate / 0.5)
         let fits = HardwareCostEstimator(profile: profile).cost(of: Self.session)
         let use = try #require(fits.budgets.first { $0.budget == .storageWriteRate })
-        #expect(abs(use.share.fraction - 0.5) < 1e-9 && use.demand == Self.rate)
-        #expect(abs(fits.cameras[0].storageWriteShare.fraction - 0.5) < 1e-9)
-        profile.storageWriteRate = DataRate(bytesPerSecond: Self.rate / 2)
+        #expect(abs(use.share.fraction - 0.625) < 1e-9 && use.demand == Self.rate)
+        #expect(abs(use.capacity - Self.rate / 0.5 * 0.8) < 1e-6)
+        #expect(abs(fits.cameras[0].storageWriteShare.fraction - 0.625) < 1e-9)
+        // At the whole rate the recording is over budget: a fifth is left to the disk's others.
+        profile.storageWriteRate = DataRate(bytesPerSecond: Self.rate)
+        #expect(!HardwareCostEstimator(profile: profile).cost(of: Self.session).fits)
+        profile.storageWriteRate = DataRate(bytesPerSecond: Self.rate / 0.8 / 2)
         let over = HardwareCostEstimator(profile: profile).cost(of: Self.session)
         #expect(over.limitingBudget == .storageWriteRate)
         #expect(abs(over.hardwareCost.fraction - 2) < 1e-9 && !over.fits)
