@@ -163,9 +163,9 @@ let package = Package(
         tests("UnitsTests", ["Locking", "Units"]),
         tests("FilesTests", ["Files", "CAccessControl"]),
         tests("LockingTests", ["Locking"]),
-        tests("StorageTests", ["Storage", "CStorage", "Units"]),
+        tests("StorageTests", ["Storage", "CStorage", "Locking", "Units"]),
         tests("LaunchTimingTests", ["Units", "LaunchTiming", "Files"]),
-        tests("LifecycleTests", ["Lifecycle", "Locking", "Units"]),
+        tests("LifecycleTests", ["Lifecycle", "Locking", "TestSupport", "Units"]),
         tests("MQTTTests", ["MQTT", "Files", "Locking", "TestSupport"]),
         tests(
             "MQTTBridgeTests",
@@ -179,7 +179,7 @@ let package = Package(
         tests("PressureTests", ["Pressure", "Files", "TestSupport", "Units"]),
         tests("HistoryTests", ["History", "LaunchTiming", "Locking"]),
         tests("TrackingTests", ["Tracking", "Units"]),
-        tests("DockTests", ["Units", "Dock", "Tracking"]),
+        tests("DockTests", ["Units", "Dock", "TestSupport", "Tracking"]),
         tests(
             "PipelineTests",
             [

@@ -143,8 +143,11 @@ extension CaptureSession {
             if let evicted { recycled = evicted.luma }
             await consumer?(frame)
             number += 1
-            if frameSource.isSelfPaced {
+            if frameSource.isSelfPaced, consumer != nil {
                 // The source waits for its consumer itself; nothing is late, nothing skipped.
+                // With no consumer (its output not ready yet) the camera's clock paces the
+                // source, so the loop never spins on a frame nobody takes.
+                due = clock.now
                 await Task.yield()
                 continue
             }

@@ -11,9 +11,11 @@ public protocol FrameSource: Sendable {
     func render(_ frame: inout Frame) async
 
     /// Whether the source delivers each frame when it is ready rather than on the camera's
-    /// clock (a video played as fast as its consumer goes): the session then neither waits
-    /// between its frames nor skips late ones, and ``render(_:)`` may suspend until the
-    /// frame is read.
+    /// clock (a video played as fast as its consumer goes): while a consumer takes its frames
+    /// the session neither waits between them nor skips late ones, and ``render(_:)`` may
+    /// suspend until the frame is read. It may change: a source with nothing new to give (a
+    /// video played to its end) says `false`, and the session goes back to the camera's clock
+    /// rather than deliver the same picture as fast as it can.
     var isSelfPaced: Bool { get }
 }
 

@@ -122,8 +122,9 @@ public final class VideoFrameSource: FrameSource {
     /// Signalled when the reader thread has stopped.
     private let readerStopped = DispatchSemaphore(value: 0)
 
-    /// Whether frames come when the consumer is ready (``VideoPacing/max``).
-    public var isSelfPaced: Bool { pacing == .max }
+    /// Whether frames come when the consumer is ready (``VideoPacing/max``) — until the video
+    /// is finished: its last frame, repeated, comes on the camera's clock.
+    public var isSelfPaced: Bool { pacing == .max && !state.withLock { $0.isEndAnnounced } }
 
     /// Tells the source its consumer is done with the frame of `index` (and all before it).
     /// ``VideoPacing/max`` delivers a frame again until it is acknowledged (a frame delivered

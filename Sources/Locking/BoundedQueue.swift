@@ -36,6 +36,18 @@ public final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while count == 0 && !isClosed { condition.wait() }
+        return removeOldest()
+    }
+
+    /// The oldest element if one waits, else `nil` at once; never blocks.
+    public func poll() -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        return removeOldest()
+    }
+
+    /// Removes and returns the oldest element, if any; `condition` is locked.
+    private func removeOldest() -> Element? {
         guard count > 0 else { return nil }
         let element = elements[head]
         elements[head] = nil

@@ -37,10 +37,13 @@ public final class RecordingWriter: Sendable {
         public var uncached = true
         /// Bytes written between `fdatasync`s (what a power cut can lose at most).
         public var syncInterval = ByteCount.mebibytes(64)
+        /// The most memory the ring of buffers past the page cache grows to while the disk
+        /// stalls: it keeps eight buffers, and allocates more only when none is free.
+        public var ringLimit = ByteCount.mebibytes(256)
 
         /// The defaults: 8 queued frames; past the page cache where the target allows it, with
-        /// buffers of at most 8 MiB; otherwise writeback started every 8 MiB, at most 32 MiB in
-        /// flight; an `fdatasync` every 64 MiB.
+        /// buffers of at most 8 MiB, up to 256 MiB while the disk stalls; otherwise writeback
+        /// started every 8 MiB, at most 32 MiB in flight; an `fdatasync` every 64 MiB.
         public init() {}
     }
 
@@ -83,6 +86,9 @@ public final class RecordingWriter: Sendable {
         /// Whether the writes bypassed the page cache (`O_DIRECT`: into the reserve, where the
         /// filesystem takes it).
         public var uncached = false
+        /// The most memory the ring past the page cache held at once (``Options/ringLimit``;
+        /// zero through the page cache), once the recording has ended.
+        public var ringPeak = ByteCount.zero
     }
 
     private let queue: BoundedQueue<[[UInt8]]>
@@ -270,9 +276,11 @@ private struct WriterLoop: Sendable {
         let onDisk = min(written, sink.writtenBytes)
         let units = layout.wholeUnits(in: onDisk)
         written = onDisk < layout.headerBytes ? 0 : layout.length(units: units)
+        let ringPeak = (sink as? UncachedSink)?.peakBytes ?? .zero
         state.withLock { summary in
             summary.frames = units
             summary.bytes = ByteCount(written)
+            summary.ringPeak = ringPeak
         }
         do {
             let path = try target.finish(length: written)

@@ -9,8 +9,8 @@ import Locking
 
 /// A recording writing into the reserve (`usesProVideoStorage`): a file in the reserve's
 /// `recordings/` whose blocks come from the reserve's segments, one segment at a time, claimed
-/// before the writes reach them, written past the page cache (``uncachedDescriptor``) where
-/// the filesystem allows it.
+/// on a thread of the recording's own two segments ahead of the writes (`SegmentClaims`),
+/// written past the page cache (``uncachedDescriptor``) where the filesystem allows it.
 ///
 /// Claiming a segment, under the reserve's lock, removes a free segment file and at once
 /// allocates the same number of bytes past the recording's end (`fallocate` with
@@ -28,12 +28,11 @@ public final class ReserveRecording: RecordingTarget {
     public let destination: String
 
     private let reserve: StorageReserve
-    private let segmentBytes: Int64
     private let token: BusyToken
     private let path: String
     private let recordPath: String
-    /// Bytes allocated to the file so far, and the reserve's free bytes at the last claim.
-    private let allocation: LockedState<(end: Int64, free: ByteCount)>
+    /// The file's space, claimed ahead of the writes.
+    private let claims: SegmentClaims
 
     /// Starts a recording for `destination` in `reserve`, laid out as `layout` (so an
     /// interrupted one can be recovered), and claims its first segment. A relative
@@ -49,7 +48,6 @@ public final class ReserveRecording: RecordingTarget {
             destination.hasPrefix("/")
             ? destination : FileManager.default.currentDirectoryPath + "/" + destination
         self.destination = destination
-        segmentBytes = reserve.segmentSize().bytes
         let id = SystemCalls.randomName()
         path = "\(reserve.recordingsDirectory)/\(id).part"
         recordPath = "\(reserve.recordingsDirectory)/\(id).json"
@@ -79,26 +77,36 @@ public final class ReserveRecording: RecordingTarget {
             return (token, descriptor)
         }
         uncachedDescriptor = SystemCalls.openUncached(path)
-        allocation = LockedState((0, .zero))
-        guard try claimSegment() else {
+        let descriptor = descriptor
+        claims = SegmentClaims(ahead: 2 * reserve.segmentSize().bytes) {
+            [reserve] end throws(StorageError) in
+            try Self.claimSegment(of: reserve, at: end, in: descriptor, path: path)
+        }
+        let hasSpace: Bool
+        do {
+            hasSpace = try claims.prepare(through: 1)
+        } catch {
+            abandon()
+            throw error
+        }
+        guard hasSpace else {
             abandon()
             throw .notEnoughSpace(needed: ByteCount(layout.length(units: 1)), available: .zero)
         }
     }
 
-    /// Claims segments until `end` bytes are allocated plus half a segment ahead, so the next
-    /// claim happens well before a write needs it.
+    deinit { claims.stop() }
+
+    /// Whether the bytes up to `end` are claimed (waiting only while a claim they need is under
+    /// way), and asks for two segments more past it, so the claims stay ahead of the writes.
     public func prepare(through end: Int64) throws(StorageError) -> Bool {
-        let ahead = end + segmentBytes / 2
-        while allocation.withLock({ $0.end }) < ahead {
-            guard try claimSegment() else { return allocation.withLock { $0.end } >= end }
-        }
-        return true
+        try claims.prepare(through: end)
     }
 
     /// Free segments plus what is allocated to this recording and not yet written.
     public func remaining(afterWriting written: Int64) -> ByteCount? {
-        allocation.withLock { $0.free + ByteCount(max(0, $0.end - written)) }
+        let (end, free) = claims.allocated
+        return free + ByteCount(max(0, end - written))
     }
 
     /// Cuts the file to `length`, gives back what was allocated past it, flushes it and moves
@@ -106,6 +114,7 @@ public final class ReserveRecording: RecordingTarget {
     /// destination cannot be written), the recording stays in the reserve with its record, and
     /// the next start recovers it beside its destination.
     public func finish(length: Int64) throws(StorageError) -> String {
+        claims.stop()
         if let uncachedDescriptor { close(uncachedDescriptor) }
         do {
             _ = try FinishedFile.finish(
@@ -119,22 +128,24 @@ public final class ReserveRecording: RecordingTarget {
         return destination
     }
 
-    /// Takes one free segment's space for the recording; `false` when none is left.
-    private func claimSegment() throws(StorageError) -> Bool {
-        let end = allocation.withLock { $0.end }
-        return try reserve.lock.withLock { () throws(StorageError) -> Bool in
-            guard let (size, free) = reserve.takeSegment() else { return false }
+    /// Takes one free segment of `reserve` for the file at `path`, allocating its bytes from
+    /// `end`: the bytes and the reserve's free bytes after, `nil` when none is left.
+    private static func claimSegment(
+        of reserve: StorageReserve, at end: Int64, in descriptor: Int32, path: String
+    ) throws(StorageError) -> (ByteCount, ByteCount)? {
+        try reserve.lock.withLock { () throws(StorageError) -> (ByteCount, ByteCount)? in
+            guard let (size, free) = reserve.takeSegment() else { return nil }
             guard headroom_fallocate(descriptor, 1, end, size.bytes) == 0 else {
-                if errno == ENOSPC { return false }
+                if errno == ENOSPC { return nil }
                 throw SystemCalls.failure(path, "allocate \(size)")
             }
-            allocation.withLock { $0 = (end + size.bytes, free) }
-            return true
+            return (size, free)
         }
     }
 
     /// Removes the recording without finishing it (it never began).
     private func abandon() {
+        claims.stop()
         if let uncachedDescriptor { close(uncachedDescriptor) }
         close(descriptor)
         unlink(path)

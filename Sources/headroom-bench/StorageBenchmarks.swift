@@ -62,6 +62,8 @@ struct StorageBenchmark {
         /// whose loop only enqueues: the scheduler's doing, not the recorder's).
         var late = 0
         var extents: Int64
+        /// The most the ring past the page cache held ((c); zero for the others).
+        var ringPeak = ByteCount.zero
     }
 
     func run() throws -> Measurement {
@@ -194,7 +196,7 @@ struct StorageBenchmark {
         return Result(
             name: name, stalls: stalls, writes: writes.withLock { $0 },
             dropped: late + Int(summary.framesDropped), late: late,
-            extents: headroom_extent_count(descriptor))
+            extents: headroom_extent_count(descriptor), ringPeak: summary.ringPeak)
     }
 
     /// Calls `body` with each frame's index at its capture time, `1 / frameRate` apart; frames
@@ -232,9 +234,10 @@ struct StorageBenchmark {
                 + " (\(Int(recordingShare * 100)) % of the \(rate) measured);"
                 + " a competing process writes \(DataRate(bytesPerSecond: rate.bytesPerSecond * competitorShare))"
                 + " buffered with an fsync every 32 MiB; files in \(root)",
-            "    recorder                        stall p50 ms  p99 ms   max ms  write p50 ms  p99 ms   max ms  dropped  extents",
+            "    recorder                        stall p50 ms  p99 ms   max ms  write p50 ms  p99 ms   max ms  dropped  extents  ring MiB",
         ]
         for result in results {
+            let ring = result.ringPeak == .zero ? "-" : String(result.ringPeak.bytes >> 20)
             lines.append(
                 "    " + result.name.padding(toLength: 32, withPad: " ", startingAt: 0)
                     + ms(percentile(result.stalls, 0.5)).leftPadded(12)
@@ -245,7 +248,8 @@ struct StorageBenchmark {
                     + ms(result.writes.max() ?? 0).leftPadded(9)
                     + ("\(result.dropped)" + (result.late > 0 ? " (\(result.late) late)" : ""))
                     .leftPadded(9)
-                    + String(result.extents).leftPadded(9))
+                    + String(result.extents).leftPadded(9)
+                    + ring.leftPadded(10))
         }
         return lines.joined(separator: "\n")
     }

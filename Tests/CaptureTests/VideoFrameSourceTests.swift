@@ -230,7 +230,7 @@ import Units
         }
         // The reader has read the end (three frames fit its readahead): that is no announcement,
         // nor is the last frame's consumption.
-        while !source.isFinished { await Task.yield() }
+        #expect(await waitUntil { source.isFinished })
         #expect(!announced.withLock { $0 })
         await source.render(&frame)
         #expect(frame.sourceIndex == 2)  // the last again

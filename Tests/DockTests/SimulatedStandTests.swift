@@ -1,4 +1,5 @@
 import Dock
+import TestSupport
 import Testing
 import Tracking
 import Units
@@ -103,7 +104,7 @@ import Units
         try await stand.setAngularVelocity(yaw: 1, pitch: 0)
         let task = Task { try await stand.run(tick: .milliseconds(1), clock: ContinuousRunClock()) }
         // Wait until the loop has advanced stand time, whatever the machine's speed.
-        while await stand.motionState.timestamp == 0 { await Task.yield() }
+        #expect(await waitUntil { await stand.motionState.timestamp > 0 })
         task.cancel()
         try await task.value
         #expect(await stand.motionState.timestamp > 0)

@@ -3,6 +3,7 @@ import HostService
 import Locking
 import Pressure
 import Telemetry
+import TestSupport
 import Testing
 
 /// The event log's readers: what they send, resuming, keep-alives, and the bounds.
@@ -147,14 +148,15 @@ struct EventLogTests {
         let keepAlives = Task { try await fixture.service.sendKeepAlives() }
         defer { keepAlives.cancel() }
         for _ in 0..<3 {
-            while fixture.clock.sleeperCount == 0 { await Task.yield() }
+            #expect(await waitUntil { fixture.clock.sleeperCount > 0 })
             #expect(Self.drain(reader).text.isEmpty, "nothing before the interval")
             fixture.clock.advance(by: HostService.heartbeatInterval)
             var text = ""
-            while text.isEmpty {
-                await Task.yield()
-                text = Self.drain(reader).text
-            }
+            #expect(
+                await waitUntil {
+                    text = Self.drain(reader).text
+                    return !text.isEmpty
+                })
             #expect(text == ": keep-alive\n\n")
         }
     }

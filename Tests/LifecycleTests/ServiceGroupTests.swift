@@ -1,5 +1,6 @@
 import Lifecycle
 import Locking
+import TestSupport
 import Testing
 import Units
 
@@ -74,7 +75,7 @@ struct ServiceGroupTests {
                 ], on: ContinuousRunClock()
             ).run()
         }
-        while !started.withLock({ $0 }) { await Task.yield() }
+        #expect(await waitUntil { started.withLock { $0 } })
         task.cancel()
         #expect(try await task.value == .cancelled)
     }
@@ -123,7 +124,7 @@ struct ServiceGroupTests {
             ], on: clock)
         let task = Task { try await group.run() }
         if cancelled {
-            while produced.withLock({ $0 }) < 3 { await Task.yield() }
+            #expect(await waitUntil { produced.withLock { $0 } >= 3 })
             task.cancel()
         }
         #expect(try await task.value == (cancelled ? .cancelled : .finished))

@@ -15,7 +15,7 @@ final class SteppedSource: SampleSource {
 
 @Suite struct PressureObserverTests {
     private func waitForWaiter(_ clock: ManualClock) async {
-        while clock.waiterCount == 0 { await Task.yield() }
+        #expect(await waitUntil { clock.waiterCount > 0 })
     }
 
     @Test func aStepAcrossAThresholdIsReportedWithinOneInterval() async throws {
@@ -103,7 +103,7 @@ final class SteppedSource: SampleSource {
 
     /// Waits until the observer has published a reading taken at `time` or later.
     private func waitForReadings(_ observer: PressureObserver, time: Double) async {
-        while observer.latest.map({ $0.time < instant(time) }) ?? true { await Task.yield() }
+        #expect(await waitUntil { observer.latest.map { $0.time >= instant(time) } ?? false })
     }
 
     @Test func farFromEveryThresholdItSamplesOncePerSlowIntervalAndReturnsAtOnce() async throws {

@@ -54,7 +54,7 @@ import Units
         let clock = ManualClock()
         let waitSet = WaitSet()
         async let event = onThread { clock.wait(until: instant(1), on: waitSet) }
-        while clock.waiterCount == 0 { await Task.yield() }
+        #expect(await waitUntil { clock.waiterCount > 0 })
         clock.advance(by: .seconds(0.5))
         #expect(clock.waiterCount == 1)
         clock.advance(by: .seconds(0.5))

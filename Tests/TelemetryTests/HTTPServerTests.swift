@@ -218,7 +218,7 @@ import Testing
                 listen: try ListenAddress(parsing: "127.0.0.1:0")),
             endpoint: MetricsEndpoint(registry: MetricsRegistry(), status: { nil }))
         let task = Task { try await server.run() }
-        while server.port == 0 { await Task.yield() }
+        #expect(await waitUntil { server.port != 0 })
         #expect(try RawHTTPClient(port: server.port).get("/healthz").hasPrefix("HTTP/1.1 200"))
         task.cancel()
         try await task.value

@@ -45,7 +45,7 @@ public final class MosquittoBroker: @unchecked Sendable {
         try process.run()
         self.process = process
         // Waits for the child to listen (a real process starting).
-        guard waitUntil({ self.accepts() }) else { throw BrokerFailure.didNotStart(port) }
+        guard blockUntil({ self.accepts() }) else { throw BrokerFailure.didNotStart(port) }
     }
 
     /// Stops the broker and waits for it to exit.
@@ -54,7 +54,7 @@ public final class MosquittoBroker: @unchecked Sendable {
         // SIGKILL: the child inherits the spawning pool thread's blocked signals, SIGTERM among
         // them, and mosquitto waits with the mask it inherited.
         kill(process.processIdentifier, SIGKILL)
-        _ = waitUntil { !process.isRunning }
+        _ = blockUntil { !process.isRunning }
         self.process = nil
     }
 
@@ -101,33 +101,6 @@ public final class MosquittoBroker: @unchecked Sendable {
         }
         return Int(UInt16(bigEndian: address.sin_port))
     }
-}
-
-/// How long a test waits for work or an event before it calls it a hang: far beyond anything a
-/// busy or cold machine takes (CI's first run after a cold build starved 10 s waits while other
-/// suites held both of the cooperative pool's threads), so only a real hang reaches it. A test
-/// waits for the event itself, never for a window of real time.
-public let hangBound: Duration = .seconds(300)
-
-/// Whether `condition` held within `bound`, checked every 10 ms.
-public func waitUntil(bound: Duration = hangBound, _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + bound
-    while !condition() {
-        guard ContinuousClock.now < deadline else { return false }
-        usleep(10_000)
-    }
-    return true
-}
-
-/// Whether `condition` held within `bound`, checked every 10 ms without holding a thread of
-/// the cooperative pool (the overload async tests get).
-public func waitUntil(bound: Duration = hangBound, _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + bound
-    while !condition() {
-        guard ContinuousClock.now < deadline else { return false }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return true
 }
 
 /// Why a broker could not be used.
