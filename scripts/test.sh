@@ -21,7 +21,8 @@ step() {
   local title=$1 output start=$SECONDS status=0
   shift
   output=$(mktemp)
-  if [[ -t 1 ]]; then
+  # On a terminal a step shows its latest line as it goes, unless steps run beside it.
+  if [[ -t 1 && -z ${beside:-} && -z ${beside_pid:-} ]]; then
     printf '%-62s' "$title"
     # On a terminal, the step's latest line (a build's [n/m]) is shown as it goes.
     { "$@" 2>&1 || echo $? >"$output.status"; } | tee "$output" | while IFS= read -r line; do
@@ -36,7 +37,7 @@ step() {
     "$@" >"$output" 2>&1 &
     local pid=$! next=60
     while kill -0 "$pid" 2>/dev/null; do
-      if ((SECONDS - start >= next)); then
+      if [[ -z ${beside:-} ]] && ((SECONDS - start >= next)); then
         echo "  … $title: $((SECONDS - start)) s so far"
         next=$((next + 60))
       fi
@@ -45,7 +46,11 @@ step() {
     wait "$pid" || status=$?
     printf '%-62s' "$title"
   fi
-  { echo "== $title"; cat "$output"; } >>"$log"
+  # Whole, even when steps run beside each other.
+  {
+    flock 9
+    { echo "== $title"; cat "$output"; } >>"$log"
+  } 9>>"$log.lock"
   if ((status != 0)); then
     echo " FAILED after $((SECONDS - start)) s (exit $status); its last 40 lines:"
     tail -n 40 "$output"
@@ -62,6 +67,30 @@ step() {
 
 headroom() { echo "$(swift build --show-bin-path)/headroom"; }
 
+# beside STEP-FUNCTION ARGUMENTS...: runs the steps of STEP-FUNCTION in the background, one after another,
+# beside the steps that follow until `joined`: for steps that wait on a broker, the network and
+# the clock (a few seconds of CPU in a minute) while the others keep both cores busy. Their
+# lines appear as they finish; a failure fails the run at `joined`.
+beside() {
+  beside=1 "$@" &
+  beside_pid=$!
+  # A failure in the foreground stops them too (their scripts clean up on SIGTERM).
+  trap 'pkill -P "$beside_pid" 2>/dev/null; kill "$beside_pid" 2>/dev/null' EXIT
+}
+joined() {
+  wait "$beside_pid" || { echo "test.sh: FAILED beside the other steps; everything is in $log"; exit 1; }
+  trap - EXIT
+  beside_pid=
+}
+
+# The waiting steps: a real mosquitto, Frigate's API, ROS 2 (11 s of CPU in 170 s). The binary's
+# path is asked for once, here, not beside a step that holds SwiftPM's lock.
+brokers() {
+  step "MQTT and Home Assistant: a real mosquitto, a ramp, an outage, kill -9" scripts/mqtt-checks.sh "$1"
+  step "Frigate governed through its MQTT API: profiles, pause, restore" scripts/frigate-checks.sh "$1"
+  step "ROS 2: /diagnostics from the host service (rclpy in its own network namespace)" scripts/ros2-checks.sh "$1"
+}
+
 step "build (warnings are errors)" swift build --build-tests -Xswiftc -warnings-as-errors
 step "unit and integration tests" swift test --skip-build
 step "format lint" swift format lint --strict --recursive Package.swift Sources Tests
@@ -74,18 +103,17 @@ step "the Python example's regions find more of the published people than its wh
 step "hardening: destinations, bounds, recovery, descriptors" scripts/hardening-checks.sh "$(headroom)"
 step "HOTA against TrackEval (skipped without Python)" scripts/hota-crosscheck.sh "$(headroom)"
 step "tracker on real pedestrians (TUD, TrackEval) above its floors" scripts/real-data-quality.sh "$(headroom)"
+beside brokers "$(headroom)"
 step "the main job on vtest.avi against its published ground truth (TrackEval) above its floors" scripts/vtest-quality.sh "$(headroom)"
 step "real video through ffmpeg: --source, --gt, --annotate" scripts/video-checks.sh "$(headroom)"
 step "real libsensors on fake hwmon trees" scripts/sensors-fixture-test.sh "$(headroom)"
 step "boards: Raspberry Pi and Jetson sysfs trees" scripts/board-checks.sh "$(headroom)"
 step "pro video storage on tmpfs and ext4" scripts/storage-checks.sh "$(headroom)"
+joined
 step "signals: run, watch and serve mid-work" scripts/signal-checks.sh "$(headroom)"
 step "launch checks (measure, compare, crash safety)" scripts/launch-checks.sh "$(headroom)"
 step "launch measure -- CMD: real children, failures, trace import" scripts/program-launch-checks.sh "$(headroom)"
 step "GStreamer: headroomrate and the headroom tracer in real pipelines" scripts/gstreamer-checks.sh "$(headroom)"
-step "MQTT and Home Assistant: a real mosquitto, a ramp, an outage, kill -9" scripts/mqtt-checks.sh "$(headroom)"
-step "Frigate governed through its MQTT API: profiles, pause, restore" scripts/frigate-checks.sh "$(headroom)"
-step "ROS 2: /diagnostics from the host service (rclpy in its own network namespace)" scripts/ros2-checks.sh "$(headroom)"
 step "build libheadroom (the C library)" swift build --product headroom-c -Xswiftc -warnings-as-errors
 step "libheadroom from C: pkg-config, ASan, the C example measured" scripts/c-library-checks.sh "$(headroom)"
 step "host service: API v1 with curl, advise, unit, install" scripts/service-checks.sh "$(headroom)"
