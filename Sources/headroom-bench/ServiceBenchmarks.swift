@@ -34,6 +34,12 @@ let serviceBenchmarks: [Benchmark] = [
             "the same with --mqtt: the state published to a real mosquitto on loopback with"
             + " Home Assistant discovery (its publisher and libmosquitto's thread)"),
     serveBenchmark(
+        name: "service.serve-10hz-drifting-cpu", withMQTT: false, drifting: true,
+        summary:
+            "headroom serve with a temperature that drifts by 0.1 °C every sample (a synthetic"
+            + " sensor added to this host's), without MQTT: the thermal path's own cost, the"
+            + " like to compare publishing with"),
+    serveBenchmark(
         name: "service.serve-10hz-mqtt-publishing-cpu", withMQTT: true, drifting: true,
         summary:
             "the same with a temperature that drifts by 0.1 °C every sample (a synthetic"
@@ -87,7 +93,10 @@ private func serveBenchmark(
                 "warm: a scrape's status (made and published)": format(parts.status),
                 "warm: service consume": format(parts.consume),
             ]
-            if withMQTT { extras["MQTT messages published (5 rounds)"] = String(published) }
+            if withMQTT {
+                extras["MQTT messages published (5 rounds)"] = String(published)
+                extras["warm: the state's payload encoded"] = format(parts.statePayload)
+            }
             return Measurement(
                 nanoseconds: served.cpuPerSample * 1e9,
                 baselineNanoseconds: floor.cpuPerSample * 1e9, extras: extras)
@@ -97,7 +106,9 @@ private func serveBenchmark(
 /// Where time goes when warm: a reading offered for export (what a sample pays), the status
 /// a scrape then makes and publishes (a reading unlike the last, as after 15 s of readings),
 /// and the reading consumed by a service with 4 clients.
-private func warmParts() throws -> (offer: Double, status: Double, consume: Double) {
+private func warmParts() throws -> (
+    offer: Double, status: Double, consume: Double, statePayload: Double
+) {
     let sampler = PressureSampler.system()
     var classifier = PressureClassifier()
     let reading = classifier.classify(
@@ -121,7 +132,11 @@ private func warmParts() throws -> (offer: Double, status: Double, consume: Doub
         _ = try service.register(benchRegistration(index))
     }
     let consume = nanosecondsPerCall(iterations: 2_000) { service.consume(reading) }
-    return (offer, status - offer, consume)
+    // What the publisher does with a changed state before `mosquitto_publish`.
+    let statePayload = nanosecondsPerCall(iterations: 2_000) {
+        blackHole(try? JSONEncoder.line().encode(HostStateDocument(reading)))
+    }
+    return (offer, status - offer, consume, statePayload)
 }
 
 /// The registration of the benchmark's client `index`.
