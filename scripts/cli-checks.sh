@@ -92,6 +92,15 @@ grep -q '"measured by headroom calibrate: .* past the page cache' "$work/headroo
 XDG_CONFIG_HOME="$work" expect 0 "$work/headroom/profiles/host.json: storageWriteRate updated" -- storage measure --seconds 0.5 --storage "$work/reserve"
 grep -q '"measured by headroom storage measure: ' "$work/headroom/profiles/host.json" \
   || { echo "FAIL storage measure did not store its rate"; failures=$((failures + 1)); }
+# Beside another writer: said in the profile, and the writer's file gone afterwards.
+XDG_CONFIG_HOME="$work" expect 0 "storageWriteRate updated" -- storage measure --seconds 0.5 --competitor 20M --storage "$work/reserve"
+grep -q '"measured by headroom storage measure: .*with another writer beside it at ' "$work/headroom/profiles/host.json" \
+  || { echo "FAIL storage measure --competitor did not say so in the profile"; failures=$((failures + 1)); }
+! ls -A "$work/reserve" | grep -q competing-writer \
+  || { echo "FAIL storage measure --competitor left its writer's file"; failures=$((failures + 1)); }
+expect 2 "--competitor: expected a rate a second such as 50M" -- storage measure --competitor fast
+expect 2 "--competitor does not apply to \`storage status\`" -- storage status --competitor 50M
+expect 2 "--storage-competitor: expected a rate a second" -- calibrate --storage-competitor 0
 expect 2 "--seconds does not apply to \`storage status\`" -- storage status --seconds 1
 expect 2 "--seconds: expected a number" -- storage measure --seconds 0.1
 expect 2 "--scenario: expected default or thermal-ramp, got \"beach\"" -- run --scenario beach

@@ -32,9 +32,13 @@ public enum WriteRateProbe {
         public var usedReserve: Bool
         /// Whether they bypassed the page cache, as recordings into the reserve do.
         public var uncached: Bool
+        /// What another writer beside it wrote meanwhile (``CompetingWriter``), when one was
+        /// asked for: its rate over the measurement.
+        public var competitorRate: DataRate?
 
         /// What was written, how long it took, how and where: `2.63 GiB in 10.2 s past the
-        /// page cache, beside the reserve at DIR (it holds less than 4 GiB)`.
+        /// page cache, beside the reserve at DIR (it holds less than 4 GiB)`, and `, with another
+        /// writer beside it at 50 MiB/s (an fsync every 32 MiB)` when there was one.
         public func summary(reserve directory: String) -> String {
             "\(bytes) in \(seconds.fixed(1)) s "
                 + (uncached
@@ -44,6 +48,9 @@ public enum WriteRateProbe {
                     ? ", into the reserve at \(directory)"
                     : ", beside the reserve at \(directory) (it holds less than"
                         + " \(WriteRateProbe.reserveNeeded))")
+                + (competitorRate.map {
+                    ", with another writer beside it at \($0) (an fsync every 32 MiB)"
+                } ?? "")
         }
     }
 
@@ -81,12 +88,13 @@ public enum WriteRateProbe {
     /// `seconds`, or until `limit` is written (at most what the reserve holds, or half the
     /// filesystem's free space beside it), and times it; the reserve is replenished afterwards.
     /// `uncached: false` writes through the page cache, flushed, as recordings outside the
-    /// reserve do.
+    /// reserve do. With a `competitor` rate, another writer (``CompetingWriter``) writes at
+    /// that rate beside it throughout, as a recorder's neighbour on the same disk would.
     ///
     /// - Throws: ``StorageError`` when nothing can be written there.
     public static func measure(
         in reserve: StorageReserve, seconds: Double = 10, limit: ByteCount = .gibibytes(16),
-        uncached: Bool = true, clock: any RunClock
+        uncached: Bool = true, competitor: DataRate? = nil, clock: any RunClock
     ) throws(StorageError) -> Measurement {
         let unit = ByteCount.mebibytes(4)
         let status = try reserve.status()
@@ -105,6 +113,9 @@ public enum WriteRateProbe {
         let sink = target.sink(unitBytes: unit.bytes, options: options)
         var payload = [UInt8](repeating: 0, count: Int(unit.bytes))
         for index in payload.indices { payload[index] = UInt8(truncatingIfNeeded: index &* 131) }
+        let competing = competitor.map {
+            CompetingWriter(directory: reserve.directory, rate: $0, clock: clock)
+        }
         let start = clock.now
         // After each unit: the time, and the bytes on the disk by then.
         var marks: [(seconds: Double, bytes: Int64)] = [(0, 0)]
@@ -139,6 +150,7 @@ public enum WriteRateProbe {
             failure = SystemCalls.failure(destination, "flush")
         }
         let elapsed = clock.now.seconds(since: start)
+        let competed = competing?.stop()
         let path = try target.finish(length: written)
         unlink(path)
         if usesReserve { try reserve.replenish() }
@@ -147,6 +159,7 @@ public enum WriteRateProbe {
             rate: sustainedRate(marks + [(elapsed, written)]),
             averageRate: DataRate(ByteCount(written), per: elapsed),
             bytes: ByteCount(written), seconds: elapsed, usedReserve: usesReserve,
-            uncached: sink is UncachedSink)
+            uncached: sink is UncachedSink,
+            competitorRate: competed.map { DataRate($0, per: elapsed) })
     }
 }

@@ -256,8 +256,8 @@ struct StorageBenchmark {
 }
 
 /// The competing process: `headroom-bench --storage-competitor DIR BYTES-PER-SECOND` writes
-/// 1 MiB buffered chunks at that rate into a file it replaces every 256 MiB, with an `fsync`
-/// every 32 MiB, until it is killed.
+/// as a ``CompetingWriter`` does, until it is killed (a process of its own, so its CPU is not
+/// the recorders').
 struct Competitor {
     private let process: Process
 
@@ -273,25 +273,13 @@ struct Competitor {
         process.waitUntilExit()
     }
 
-    /// The competitor's loop (in the child process).
+    /// The competitor's loop (in the child process), until it is killed.
     static func main(directory: String, rate: Double) -> Never {
-        let chunk = [UInt8](repeating: 0x5A, count: 1 << 20)
-        let path = "\(directory)/competitor.bin"
-        let start = MonotonicClock.now()
-        var written = 0
-        while true {
-            unlink(path)
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { exit(1) }
-            for megabyte in 1...256 {
-                _ = chunk.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-                written += chunk.count
-                if megabyte % 32 == 0 { fsync(descriptor) }
-                // Paced like the recorders: each chunk at its due time, never early.
-                sleep(until: start.nanoseconds + UInt64(Double(written) / rate * 1e9))
-            }
-            close(descriptor)
-        }
+        _ = CompetingWriter.write(
+            into: "\(directory)/competitor.bin", rate: DataRate(bytesPerSecond: rate),
+            clock: ContinuousRunClock()
+        ) { true }
+        exit(1)
     }
 }
 

@@ -28,8 +28,8 @@ enum CalibrateCommand {
             write rate into the profile's storageWriteRate: writes as a recording into the
             reserve makes them (past the page cache) for --storage-seconds (at most 16 GiB),
             timed to the disk, the slowest second once half the bytes are written (the disk's
-            caches full by then).
-            The estimator prices movie outputs against 80 % of it.
+            caches full by then); --storage-competitor RATE sets another writer beside it, as
+            the recorder's neighbours on the disk write. The estimator prices movie outputs against 80 % of it.
             Held-out configurations check the estimator's predicted
             cost against measured utilization (CPU seconds per second over cores). --json
             prints {"profile", "fit", "fitMeasurements", "heldOutMeasurements", "validation":
@@ -73,7 +73,7 @@ enum CalibrateCommand {
             do {
                 let measurement = try WriteRateProbe.measure(
                     in: StorageCommand.open(storage), seconds: arguments[\.storageSeconds],
-                    clock: ContinuousRunClock())
+                    competitor: arguments[\.storageCompetitor], clock: ContinuousRunClock())
                 report.profile.storageWriteRate = measurement.rate
                 report.profile.sources["storageWriteRate"] =
                     "measured by headroom calibrate: " + measurement.summary(reserve: storage)
@@ -103,6 +103,9 @@ enum CalibrateCommand {
             "--storage-seconds", "S", "how long the reserve's write rate is measured",
             in: 0.5...600,
             default: 10)
+        let storageCompetitor = StorageCommand.competitorOption(
+            "--storage-competitor", "measure the reserve's write rate with another writer beside it"
+        )
         let detector = Option<DetectorKind>.choice(
             "--detector",
             "the detector to measure: the one `run` will use (blob for the scene, hog for"

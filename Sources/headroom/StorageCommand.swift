@@ -23,6 +23,21 @@ enum StorageCommand {
         }
     }
 
+    /// An option naming the rate of another writer set beside the write-rate measurement
+    /// (`50M`: 50 MiB a second), as a recorder's neighbour on the same disk writes; `nil` when
+    /// not given.
+    static func competitorOption(_ name: String, _ help: String) -> Option<DataRate?> {
+        Option(.option(name, "RATE", help + ", RATE a second (50M), fsyncing"), absent: nil) {
+            text throws(UsageError) in
+            guard let bytes = ByteCount(parsing: text), bytes > .zero else {
+                throw UsageError(
+                    description:
+                        "\(name): expected a rate a second such as 50M or 1.5G, got \"\(text)\"")
+            }
+            return DataRate(bytes, per: 1)
+        }
+    }
+
     /// The option every command that records takes.
     static let storageOption = Option<String?>.path(
         "--storage", "DIR",
@@ -34,7 +49,7 @@ enum StorageCommand {
             UsageForm("status", ["--destination", "--storage", "--json"]),
             UsageForm("allocate SIZE", ["--storage", "--json"]),
             UsageForm("release|replenish", ["--storage", "--json"]),
-            UsageForm("measure", ["--seconds", "--storage", "--json"]),
+            UsageForm("measure", ["--seconds", "--competitor", "--storage", "--json"]),
         ],
         summary:
             "The pro video storage reserve: status, allocate SIZE, release, replenish, measure.",
@@ -49,9 +64,11 @@ enum StorageCommand {
             of 1024, KB/MB/GB/TB of 1000), growing or shrinking the reserve; progress on a
             terminal. release: give it all back. replenish: recreate what recordings used.
             measure: the sustained rate at which the reserve takes a recording's writes (past
-            the page cache, for --seconds, the slowest second of the second half), stored in
-            the host profile when `headroom calibrate` has made one (the estimator prices movie
-            outputs against 80 % of it); --json prints the measurement.
+            the page cache, for --seconds, the slowest second of the second half), with
+            another writer beside it at --competitor RATE a second when given (an fsync every
+            32 MiB, as a recorder's neighbours on the disk write), stored in the host profile
+            when `headroom calibrate` has made one (the estimator prices movie outputs against
+            80 % of it); --json prints the measurement.
             Exit 1 when the reserve is busy or unsupported; 2 for a size that is zero, unreadable
             or over the filesystem's free space. Opening the reserve first recovers recordings
             of killed processes: cut to their last whole frame, kept as NAME.recovered.EXT.
@@ -71,10 +88,12 @@ enum StorageCommand {
                     description:
                         "\(arguments.name(\.destination)) does not apply to `storage \(name)`")
             }
-            if arguments.isGiven(\.seconds), subcommand != .measure {
-                throw UsageError(
-                    description:
-                        "\(arguments.name(\.seconds)) does not apply to `storage \(name)`")
+            let measuring = [
+                arguments.isGiven(\.seconds) ? arguments.name(\.seconds) : nil,
+                arguments.isGiven(\.competitor) ? arguments.name(\.competitor) : nil,
+            ]
+            if subcommand != .measure, let option = measuring.compactMap({ $0 }).first {
+                throw UsageError(description: "\(option) does not apply to `storage \(name)`")
             }
             let operands = Array(arguments.positionals.dropFirst())
             let size = try subcommand == .allocate ? parseSize(operands) : nil
@@ -86,7 +105,8 @@ enum StorageCommand {
                 let reserve = try open(directory)
                 if subcommand == .measure {
                     return try measure(
-                        reserve, seconds: arguments[\.seconds], json: arguments[\.json])
+                        reserve, seconds: arguments[\.seconds],
+                        competitor: arguments[\.competitor], json: arguments[\.json])
                 }
                 let progress = Progress(verb: subcommand.progressVerb)
                 switch subcommand {
@@ -123,16 +143,18 @@ enum StorageCommand {
         let seconds = Option<Double>.number(
             "--seconds", "S", "measure: how long the write rate is measured", in: 0.5...600,
             default: 10)
+        let competitor = StorageCommand.competitorOption(
+            "--competitor", "measure: with another writer beside it")
         let json = Option<Bool>.flag("--json", "print the reserve's status as JSON")
     }
 
     /// `storage measure`: the reserve's sustained write rate, printed and stored in the host
     /// profile when there is one.
-    private static func measure(_ reserve: StorageReserve, seconds: Double, json: Bool)
-        throws(StorageError) -> Int32
-    {
+    private static func measure(
+        _ reserve: StorageReserve, seconds: Double, competitor: DataRate?, json: Bool
+    ) throws(StorageError) -> Int32 {
         let measurement = try WriteRateProbe.measure(
-            in: reserve, seconds: seconds, clock: ContinuousRunClock())
+            in: reserve, seconds: seconds, competitor: competitor, clock: ContinuousRunClock())
         let catalog = ProfileCatalog.forThisUser
         var stored: String?
         if let path = catalog.calibratedPath(for: ProfileCatalog.hostProfileName),

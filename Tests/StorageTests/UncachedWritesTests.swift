@@ -145,6 +145,28 @@ struct UncachedWritesTests {
             try FileManager.default.contentsOfDirectory(atPath: directory).filter {
                 $0.hasPrefix(".write-rate-probe")
             }.isEmpty)
+        #expect(measurement.competitorRate == nil)
+    }
+
+    @Test("beside another writer the probe says how fast it wrote, and its file goes too")
+    func probeBesideACompetingWriter() throws {
+        let directory = Fixture.scratch(NSTemporaryDirectory())
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let reserve = try StorageReserve(directory: directory)
+        let measurement = try WriteRateProbe.measure(
+            in: reserve, seconds: 0.5, limit: .mebibytes(64),
+            competitor: DataRate(.mebibytes(8), per: 1), clock: ContinuousRunClock())
+        // Paced: a chunk of 1 MiB at once, then at 8 MiB a second, never ahead of it.
+        let competed = try #require(measurement.competitorRate)
+        #expect(competed.bytesPerSecond > 0)
+        #expect(
+            competed.bytesPerSecond * measurement.seconds <= Double((1 << 20) * 2)
+                + 8 * Double(1 << 20) * measurement.seconds)
+        #expect(measurement.summary(reserve: directory).contains("with another writer beside it"))
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory).filter {
+                $0.hasPrefix(".write-rate-probe") || $0.hasPrefix(".competing-writer")
+            }.isEmpty)
     }
 }
 
