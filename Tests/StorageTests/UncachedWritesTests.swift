@@ -130,39 +130,29 @@ struct UncachedWritesTests {
             WriteRateProbe.sustainedRate([(0, 0), (2, 1000)]) == DataRate(bytesPerSecond: 500))
     }
 
-    @Test("the write-rate probe writes as the reserve records, and times it to the disk")
-    func probeMeasuresUncachedWrites() throws {
+    @Test(
+        "the write-rate probe writes as the reserve records, timed to the disk; beside another writer it says how fast that one wrote; it leaves nothing behind",
+        arguments: [nil, DataRate(.mebibytes(8), per: 1)])
+    func probeMeasuresUncachedWrites(competitor: DataRate?) throws {
         let directory = Fixture.scratch(NSTemporaryDirectory())
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let reserve = try StorageReserve(directory: directory)
         let measurement = try WriteRateProbe.measure(
-            in: reserve, seconds: 0.5, limit: .mebibytes(64), clock: ContinuousRunClock())
+            in: reserve, seconds: 0.5, limit: .mebibytes(64), competitor: competitor,
+            clock: ContinuousRunClock())
         #expect(measurement.uncached && !measurement.usedReserve)
         #expect(measurement.bytes > .zero && measurement.bytes <= .mebibytes(64))
         #expect(measurement.rate.bytesPerSecond > 0 && measurement.averageRate.bytesPerSecond > 0)
-        // Nothing is left behind.
-        #expect(
-            try FileManager.default.contentsOfDirectory(atPath: directory).filter {
-                $0.hasPrefix(".write-rate-probe")
-            }.isEmpty)
-        #expect(measurement.competitorRate == nil)
-    }
-
-    @Test("beside another writer the probe says how fast it wrote, and its file goes too")
-    func probeBesideACompetingWriter() throws {
-        let directory = Fixture.scratch(NSTemporaryDirectory())
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let reserve = try StorageReserve(directory: directory)
-        let measurement = try WriteRateProbe.measure(
-            in: reserve, seconds: 0.5, limit: .mebibytes(64),
-            competitor: DataRate(.mebibytes(8), per: 1), clock: ContinuousRunClock())
-        // Paced: a chunk of 1 MiB at once, then at 8 MiB a second, never ahead of it.
-        let competed = try #require(measurement.competitorRate)
-        #expect(competed.bytesPerSecond > 0)
-        #expect(
-            competed.bytesPerSecond * measurement.seconds <= Double((1 << 20) * 2)
-                + 8 * Double(1 << 20) * measurement.seconds)
-        #expect(measurement.summary(reserve: directory).contains("with another writer beside it"))
+        #expect((measurement.competitorRate == nil) == (competitor == nil))
+        if let competitor, let competed = measurement.competitorRate {
+            // Paced: a chunk of 1 MiB at once, then at its rate, never ahead of it.
+            #expect(competed.bytesPerSecond > 0)
+            #expect(
+                competed.bytesPerSecond * measurement.seconds
+                    <= 2 * Double(1 << 20) + competitor.bytesPerSecond * measurement.seconds)
+            #expect(
+                measurement.summary(reserve: directory).contains("with another writer beside it"))
+        }
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: directory).filter {
                 $0.hasPrefix(".write-rate-probe") || $0.hasPrefix(".competing-writer")
