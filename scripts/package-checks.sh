@@ -53,7 +53,7 @@ done
 grep -q "libheadroom.so.0$" "$work/contents" || fail "the package lacks libheadroom.so.0"
 depends=$(dpkg-deb -f "$deb" Depends)
 [[ $depends != *swift* ]] || fail "Depends names Swift: $depends"
-for library in libsensors libmicrohttpd libsqlite3; do
+for library in libsensors libmicrohttpd libsqlite3 libmosquitto1; do
   [[ $depends == *$library* ]] || fail "Depends lacks $library: $depends"
 done
 
@@ -138,10 +138,14 @@ serve_pid=$!
 within_10s test -S /run/headroom/api.sock || true
 code=$(curl -s -o /dev/null -w '%{http_code}' --unix-socket /run/headroom/api.sock http://localhost/v1/pressure)
 [[ $code == 200 ]] || fail "the installed service: /v1/pressure on its socket answered $code: $(cat "$work/serve.err")"
-# `headroom serve` became headroomd, in the same process, and maps no OpenCV.
+# `headroom serve` became headroomd, in the same process, and maps no OpenCV; without --mqtt
+# neither libmosquitto nor OpenSSL (opened with dlopen by the first connection).
 [[ $(readlink "/proc/$serve_pid/exe") == /usr/bin/headroomd ]] \
   || fail "the installed service runs $(readlink "/proc/$serve_pid/exe"), not /usr/bin/headroomd"
 if grep -q opencv "/proc/$serve_pid/maps"; then fail "the installed service maps OpenCV"; fi
+if grep -E -q "libmosquitto|libssl|libcrypto" "/proc/$serve_pid/maps"; then
+  fail "the installed service maps libmosquitto or OpenSSL without --mqtt"
+fi
 # The installed binaries find every library, the Swift runtime in the package's directory.
 for binary in /usr/bin/headroom /usr/bin/headroomd "/usr/lib/$multiarch/libheadroom.so.0"; do
   ldd "$binary" >"$work/ldd"

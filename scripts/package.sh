@@ -112,13 +112,15 @@ depends=$(cd "$stage" && dpkg-shlibdeps -O --warnings=0 -l"root$runtime_dir" \
   | sed -n 's/^shlibs:Depends=//p')
 
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
+# libmosquitto is opened with dlopen by the first MQTT connection (Sources/CMosquitto/shim.h),
+# so dpkg-shlibdeps cannot see it: Depends names it by hand.
 cat >"$root/DEBIAN/control" <<EOF
 Package: headroom
 Version: $version
 Architecture: $architecture
 Maintainer: Headroom maintainers <maintainers@headroom.invalid>
 Installed-Size: $size
-Depends: $depends, adduser, init-system-helpers (>= 1.54~), python3
+Depends: $depends, libmosquitto1, adduser, init-system-helpers (>= 1.54~), python3
 Recommends: ffmpeg, lm-sensors
 Suggests: python3-opencv, python3-pip, prometheus-node-exporter
 Section: utils

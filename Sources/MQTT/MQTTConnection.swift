@@ -51,6 +51,8 @@ public final class MQTTConnection: Sendable {
     /// The broker.
     public let broker: MQTTBroker
     private let handle: Handle
+    /// libmosquitto's functions.
+    private let mosquitto: headroom_mosquitto
     private let handlers: Handlers
 
     /// The library handle, used by one call at a time where libmosquitto asks for it.
@@ -77,10 +79,6 @@ public final class MQTTConnection: Sendable {
         let state = LockedState(State())
     }
 
-    private static let libraryReady: Bool = {
-        mosquitto_lib_init() == MOSQ_ERR_SUCCESS.rawValue
-    }()
-
     /// A connection to `broker` as `clientID` (unique per broker), not yet started.
     ///
     /// - Parameters:
@@ -94,39 +92,40 @@ public final class MQTTConnection: Sendable {
         credentials: MQTTCredentials? = nil,
         certificateAuthority: String? = nil
     ) throws(MQTTError) {
-        guard Self.libraryReady else { throw .library("libmosquitto could not start") }
+        let mosquitto = try MosquittoLibrary.loaded.get()
+        self.mosquitto = mosquitto
         self.broker = broker
         handlers = Handlers()
         let context = Unmanaged.passUnretained(handlers).toOpaque()
-        guard let pointer = mosquitto_new(clientID, true, context) else {
+        guard let pointer = mosquitto.create(clientID, true, context) else {
             throw .library("mosquitto_new: out of memory or a bad client id")
         }
         handle = Handle(pointer)
         handlers.state.withLock { $0.connection = self }
-        _ = mosquitto_int_option(pointer, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311)
-        mosquitto_reconnect_delay_set(pointer, 1, 30, true)
+        _ = mosquitto.int_option(pointer, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311)
+        _ = mosquitto.reconnect_delay_set(pointer, 1, 30, true)
         if let will {
             try Self.check(
                 will.payload.withUnsafeBytes { bytes in
-                    mosquitto_will_set(
+                    mosquitto.will_set(
                         pointer, will.topic, Int32(bytes.count), bytes.baseAddress, 1,
                         will.isRetained)
                 }, "the last will")
         }
         if let credentials {
             try Self.check(
-                mosquitto_username_pw_set(pointer, credentials.user, credentials.password),
+                mosquitto.username_pw_set(pointer, credentials.user, credentials.password),
                 "the credentials")
         }
         if broker.usesTLS {
             try Self.check(
                 // Without a CA file of its own, the system's certificates.
-                mosquitto_tls_set(
+                mosquitto.tls_set(
                     pointer, certificateAuthority,
                     certificateAuthority == nil ? "/etc/ssl/certs" : nil, nil, nil, nil),
                 "TLS (\(certificateAuthority ?? "/etc/ssl/certs"))")
         }
-        mosquitto_connect_callback_set(pointer) { _, context, code in
+        mosquitto.connect_callback_set(pointer) { _, context, code in
             guard let context else { return }
             let handlers = Unmanaged<Handlers>.fromOpaque(context).takeUnretainedValue()
             let (onConnect, onStatus, connection) = handlers.state.withLock { state in
@@ -138,11 +137,11 @@ public final class MQTTConnection: Sendable {
             onStatus?(
                 code == 0
                     ? nil
-                    : "the broker refused the connection: \(String(cString: mosquitto_connack_string(code)))"
+                    : "the broker refused the connection: \(MosquittoLibrary.refusal(code))"
             )
             if code == 0, let connection { onConnect?(connection) }
         }
-        mosquitto_disconnect_callback_set(pointer) { _, context, code in
+        mosquitto.disconnect_callback_set(pointer) { _, context, code in
             guard let context else { return }
             let handlers = Unmanaged<Handlers>.fromOpaque(context).takeUnretainedValue()
             let onStatus = handlers.state.withLock { state in
@@ -152,13 +151,13 @@ public final class MQTTConnection: Sendable {
             // 0 is a disconnect asked for; anything else is a lost connection, said once (the
             // library's words for a plain loss only repeat it).
             if code != 0 {
-                var why = String(cString: mosquitto_strerror(code))
+                var why = MosquittoLibrary.error(code)
                 while why.hasSuffix(".") { why.removeLast() }
                 let cause = code == MOSQ_ERR_CONN_LOST.rawValue ? "" : " (\(why))"
                 onStatus?("connection lost\(cause); reconnecting")
             }
         }
-        mosquitto_publish_callback_set(pointer) { _, context, _ in
+        mosquitto.publish_callback_set(pointer) { _, context, _ in
             guard let context else { return }
             let handlers = Unmanaged<Handlers>.fromOpaque(context).takeUnretainedValue()
             handlers.state.withLock { state in
@@ -166,7 +165,7 @@ public final class MQTTConnection: Sendable {
                 return state.onPublished
             }?()
         }
-        mosquitto_message_callback_set(pointer) { _, context, message in
+        mosquitto.message_callback_set(pointer) { _, context, message in
             guard let context, let message else { return }
             let handlers = Unmanaged<Handlers>.fromOpaque(context).takeUnretainedValue()
             guard let onMessage = handlers.state.withLock({ $0.onMessage }) else { return }
@@ -184,7 +183,7 @@ public final class MQTTConnection: Sendable {
     }
 
     deinit {
-        mosquitto_destroy(handle.pointer)
+        mosquitto.destroy(handle.pointer)
     }
 
     /// What to do each time the connection is made.
@@ -221,7 +220,7 @@ public final class MQTTConnection: Sendable {
     /// - Throws: ``MQTTError/library(_:)`` when the thread cannot start or the broker's
     ///   address cannot be used at all (a name that does not resolve yet is tried again).
     public func start() throws(MQTTError) {
-        let result = mosquitto_connect_async(handle.pointer, broker.host, Int32(broker.port), 30)
+        let result = mosquitto.connect_async(handle.pointer, broker.host, Int32(broker.port), 30)
         let error = errno
         // A broker that is down now, or whose name does not resolve yet (at boot, before the
         // network), is no error: the thread keeps trying. It is said, though: libmosquitto's
@@ -238,7 +237,7 @@ public final class MQTTConnection: Sendable {
             let onStatus = handlers.state.withLock { $0.onStatus }
             onStatus?("cannot connect (\(why)); trying again every 1 to 30 s")
         }
-        try Self.check(mosquitto_loop_start(handle.pointer), "the network thread")
+        try Self.check(mosquitto.loop_start(handle.pointer), "the network thread")
     }
 
     /// Publishes `message` at QoS 0; false when it was dropped (not connected).
@@ -248,7 +247,7 @@ public final class MQTTConnection: Sendable {
         // mosquitto_publish returns.
         handlers.state.withLock { $0.unwritten += 1 }
         let isQueued = message.payload.withUnsafeBytes { bytes in
-            mosquitto_publish(
+            mosquitto.publish(
                 handle.pointer, nil, message.topic, Int32(bytes.count), bytes.baseAddress, 0,
                 message.isRetained) == MOSQ_ERR_SUCCESS.rawValue
         }
@@ -259,18 +258,18 @@ public final class MQTTConnection: Sendable {
     /// Subscribes to `topic` (wildcards allowed); call it from ``onConnect(_:)`` so that it
     /// holds across reconnections.
     public func subscribe(_ topic: String) {
-        _ = mosquitto_subscribe(handle.pointer, nil, topic, 0)
+        _ = mosquitto.subscribe(handle.pointer, nil, topic, 0)
     }
 
     /// Disconnects cleanly (the broker does not publish the will) and stops the thread.
     public func stop() {
-        mosquitto_disconnect(handle.pointer)
-        mosquitto_loop_stop(handle.pointer, false)
+        _ = mosquitto.disconnect(handle.pointer)
+        _ = mosquitto.loop_stop(handle.pointer, false)
     }
 
     private static func check(_ result: Int32, _ what: String) throws(MQTTError) {
         guard result == MOSQ_ERR_SUCCESS.rawValue else {
-            throw .library("\(what): \(String(cString: mosquitto_strerror(result)))")
+            throw .library("\(what): \(MosquittoLibrary.error(result))")
         }
     }
 }
