@@ -3,7 +3,8 @@
 # and Debian's prometheus-node-exporter, started here on free loopback ports with the
 # collectors that read what Headroom reads (hwmon, thermal_zone, pressure, cpufreq), measured
 # in one run: resident memory idle, /metrics under load from a second process (wrk), resident
-# memory after it.
+# memory after it; and the floor of resident memory, a Swift daemon that does nothing
+# (scripts/resident-floor.swift, linked as headroomd is).
 # Usage: scripts/bench-metrics.sh [SECONDS per wrk run, default 10] [CONNECTIONS, default 8]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -41,6 +42,11 @@ wait_for() {
 # resident PID: VmRSS in MB.
 resident() { awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
 
+swiftc -O scripts/resident-floor.swift -o "$work/resident-floor"
+"$work/resident-floor" >"$work/floor.out" 2>&1 &
+floor_pid=$!
+pids+=("$floor_pid")
+
 headroom_port=$(free_port 19464)
 "$headroomd" --listen "127.0.0.1:$headroom_port" --interval 1 >"$work/headroom.out" 2>&1 &
 headroom_pid=$!
@@ -71,6 +77,7 @@ wait_for "http://127.0.0.1:$node_port/metrics"
 sleep 5
 headroom_idle=$(resident "$headroom_pid")
 node_idle=$(resident "$node_pid")
+floor_idle=$(resident "$floor_pid")
 [[ -n $mqtt_pid ]] && mqtt_idle=$(resident "$mqtt_pid")
 
 # run NAME URL: wrk with latency percentiles; sets NAME_line.
@@ -93,6 +100,7 @@ echo "wrk -t 1 -c $connections -d ${duration}s --latency against each /metrics; 
 printf '%-22s %12s %10s %10s %10s %10s %10s\n' "daemon" "requests/s" "p50" "p99" "body bytes" "idle MB" "loaded MB"
 printf '%-22s %s %10s %10s\n' "headroomd" "$headroom_line" "$headroom_idle" "$headroom_loaded"
 printf '%-22s %s %10s %10s\n' "node_exporter ($(prometheus-node-exporter --version 2>&1 | awk 'NR == 1 { print $3 }'))" "$node_line" "$node_idle" "$node_loaded"
+printf '%-22s %43s %10s\n' "Swift floor" "(a daemon doing nothing, resident-floor.swift)" "$floor_idle"
 if [[ -n $mqtt_pid ]]; then
   grep -q "connected" "$work/headroom-mqtt.out" || echo "bench-metrics: note: headroomd --mqtt did not say it connected: $(tail -n 2 "$work/headroom-mqtt.out")" >&2
   printf '%-22s %43s %10s\n' "headroomd --mqtt" "(idle, publishing to mosquitto)" "$mqtt_idle"

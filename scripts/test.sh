@@ -83,23 +83,33 @@ joined() {
   beside_pid=
 }
 
-# The waiting steps: a real mosquitto, Frigate's API, ROS 2 (11 s of CPU in 170 s). The binary's
-# path is asked for once, here, not beside a step that holds SwiftPM's lock.
+# The waiting steps: a real mosquitto, Frigate's API, ROS 2, and the service's clients (curl,
+# the Python client, Prometheus): 35 s of CPU in 250 s. The binary's path is asked for once,
+# here, not beside a step that holds SwiftPM's lock.
 brokers() {
   step "MQTT and Home Assistant: a real mosquitto, a ramp, an outage, kill -9" scripts/mqtt-checks.sh "$1"
   step "Frigate governed through its MQTT API: profiles, pause, restore" scripts/frigate-checks.sh "$1"
   step "ROS 2: /diagnostics from the host service (rclpy in its own network namespace)" scripts/ros2-checks.sh "$1"
+  step "host service: API v1 with curl, advise, unit, install" scripts/service-checks.sh "$1"
+  step "Python client against headroom serve (pytest)" scripts/python-client-checks.sh "$1"
+  step "Prometheus scraping headroom serve; promtool" scripts/prometheus-integration.sh "$1"
+}
+# The documented commands (49 s of CPU in 67 s, most of it runs on real time), beside the
+# command-line and person-model checks.
+documented() {
+  step "every checked command in the README and docs/" scripts/doc-checks.sh "$1"
 }
 
 step "build (warnings are errors)" swift build --build-tests -Xswiftc -warnings-as-errors
 step "unit and integration tests" swift test --skip-build
 step "format lint" swift format lint --strict --recursive Package.swift Sources Tests
+beside documented "$(headroom)"
 step "command-line checks" scripts/cli-checks.sh "$(headroom)"
-step "every checked command in the README and docs/" scripts/doc-checks.sh "$(headroom)"
 step "the person model's text graph is what its script makes" /usr/bin/python3 scripts/person_model_graph.py --check
 step "the person model's installer: links, corrupt models, six runs at once" scripts/person-model-checks.sh
 step "the Python example's person detector finds 90 % of the people counted by eye" /usr/bin/python3 scripts/person_detector_check.py --timed 3
 step "the Python example's regions find more of the published people than its whole frame" /usr/bin/python3 scripts/person_detector_check.py --published --frames 150 --least-gain 0.1
+joined
 step "hardening: destinations, bounds, recovery, descriptors" scripts/hardening-checks.sh "$(headroom)"
 step "HOTA against TrackEval (skipped without Python)" scripts/hota-crosscheck.sh "$(headroom)"
 step "tracker on real pedestrians (TUD, TrackEval) above its floors" scripts/real-data-quality.sh "$(headroom)"
@@ -116,9 +126,6 @@ step "launch measure -- CMD: real children, failures, trace import" scripts/prog
 step "GStreamer: headroomrate and the headroom tracer in real pipelines" scripts/gstreamer-checks.sh "$(headroom)"
 step "build libheadroom (the C library)" swift build --product headroom-c -Xswiftc -warnings-as-errors
 step "libheadroom from C: pkg-config, ASan, the C example measured" scripts/c-library-checks.sh "$(headroom)"
-step "host service: API v1 with curl, advise, unit, install" scripts/service-checks.sh "$(headroom)"
-step "Python client against headroom serve (pytest)" scripts/python-client-checks.sh "$(headroom)"
-step "Prometheus scraping headroom serve; promtool" scripts/prometheus-integration.sh "$(headroom)"
 step "Debian package: release build, lintian, install, serve, purge" scripts/package-checks.sh
 
 echo "test.sh: all passed in $((SECONDS - started)) s (full output: $log)"

@@ -44,12 +44,22 @@ def main():
     headroom, video, gt = arguments
     results = {}
     with tempfile.TemporaryDirectory() as work:
+        # The detectors run at once, each with one OpenCV thread, rather than one after the
+        # other with a thread a core: the same tracks, less CPU (person-ssd's run took 169 s
+        # of it with one thread, 195 s with two) and 140 s instead of 175 on two cores.
+        runs = {}
         for detector in DETECTORS:
             out = os.path.join(work, detector)
-            subprocess.run([headroom, "run", "--source", video, "--clock", "virtual",
-                            "--governor", "off", "--detector", detector, "--out", out,
-                            "--db", os.path.join(work, "history.sqlite3")],
-                           check=True, stdout=subprocess.DEVNULL)
+            runs[detector] = (out, subprocess.Popen(
+                [headroom, "run", "--source", video, "--clock", "virtual", "--governor", "off",
+                 "--detector", detector, "--out", out,
+                 "--db", os.path.join(work, f"{detector}.sqlite3")],
+                stdout=subprocess.DEVNULL, env=dict(os.environ, OPENCV_FOR_THREADS_NUM="1")))
+        for detector, (out, run) in runs.items():
+            if run.wait() != 0:
+                for _, (_, other) in runs.items():
+                    other.kill()
+                sys.exit(f"vtest-quality: headroom run --detector {detector} failed (exit {run.returncode})")
             results[detector] = scores(gt, os.path.join(out, "tracks.txt"))
     if as_json:
         print(json.dumps(results, indent=1, sort_keys=True))
