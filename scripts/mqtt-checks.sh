@@ -4,7 +4,8 @@
 # against Home Assistant's documented ones), the level going to critical under a replayed
 # ramp, `online` again after Home Assistant's status says `online`, the broker stopped for 30 s
 # and restarted (the API answers throughout, the state resumes, memory stays flat), and
-# `offline` from the last will after `kill -9`.
+# `offline` from the last will after `kill -9`; libmosquitto mapped only with --mqtt, and a
+# clear refusal where it cannot be opened.
 # Usage: scripts/mqtt-checks.sh PATH-TO-headroom
 set -euo pipefail
 headroom=${1:?usage: scripts/mqtt-checks.sh PATH-TO-headroom}
@@ -115,4 +116,28 @@ kill -9 "$serve"
 wait "$serve" 2>/dev/null || true
 wait_for "$work/will" '^headroom/live/availability offline$' 10
 echo "kill -9: the broker published the last will, offline"
+
+# 3. libmosquitto is opened by the first connection, not linked: serve without --mqtt maps
+# neither it nor OpenSSL; where it cannot be opened, --mqtt is refused and says why.
+"$headroom" serve --listen 127.0.0.1:0 --interval 1 >"$work/plain.out" 2>"$work/plain.err" &
+plain=$!
+pids+=("$plain")
+wait_for "$work/plain.out" "serving on" 10
+if grep -E -q "libmosquitto|libssl|libcrypto" "/proc/$plain/maps"; then
+  fail "serve without --mqtt maps libmosquitto or OpenSSL"
+fi
+kill "$plain"
+wait "$plain" 2>/dev/null || true
+library=$(ldconfig -p | awk '$1 == "libmosquitto.so.1" && !found { print $NF; found = 1 }')
+if unshare --mount true 2>/dev/null; then
+  status=0
+  unshare --mount sh -c 'mount --bind /dev/null "$1" && shift && exec "$@"' sh "$library" \
+    "$headroom" serve --listen 127.0.0.1:0 --mqtt "$url" >/dev/null 2>"$work/unloaded.err" || status=$?
+  [[ $status == 2 ]] || fail "--mqtt without libmosquitto: exit $status, expected 2"
+  grep -q -- "--mqtt: libmosquitto cannot be loaded: .*(Debian's libmosquitto1)" "$work/unloaded.err" \
+    || fail "--mqtt without libmosquitto said: $(cat "$work/unloaded.err")"
+  echo "without libmosquitto: $(cat "$work/unloaded.err")"
+else
+  echo "without libmosquitto: not checked (unshare --mount is not allowed here)"
+fi
 echo "mqtt checks passed"
