@@ -26,8 +26,6 @@ public final class HostStatePublisher: Sendable {
     private let version: String
     private let heartbeat: Duration
     private let published = LockedState(Published())
-    /// Held while publishing: ``publishDue()`` runs one call at a time.
-    private let publishing = LockedState(())
     private let wakes: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
 
@@ -181,65 +179,62 @@ public final class HostStatePublisher: Sendable {
 
     /// Publishes what changed, or everything that is due. What was published is compared as
     /// values, so that a sample that changes nothing a person sees costs no encoding. One
-    /// call at a time (two at once could send an older state after a newer one): the state it
-    /// reads is the newest when it publishes it.
+    /// call at a time, under the lock of what was published (two at once could send an older
+    /// state after a newer one): the state it reads is the newest when it publishes it.
     func publishDue() {
-        publishing.withLock { _ in publishDueAlone() }
+        published.withLock { publishDue(&$0) }
     }
 
-    private func publishDueAlone() {
+    private func publishDue(_ published: inout Published) {
         guard connection.isConnected, let reading = service.latestReading else { return }
         let state = HostStateDocument(reading)
-        let registered = service.clients
-        let clients = published.withLock { $0.keys.assign(registered) }
+        let clients = published.keys.assign(service.clients)
         let basis = DiscoveryBasis(
             offer: HomeAssistantDiscovery.Offer(state), clients: clients.mapValues(\.name))
         let now = service.clock.now
-        published.withLock { published in
-            // Newest wins: while earlier messages wait to be written, this state waits too,
-            // discovery and the heartbeat as well — a broker that stops reading holds nothing
-            // more of ours.
-            guard connection.unwrittenCount == 0 else {
-                published.isHeldBack = true
-                return
-            }
-            // Discovery asked for again too soon waits for its interval (the pace's wake).
-            let sendsDiscovery =
-                published.sendsDiscovery && published.discoveryLimit.allows(at: now)
-            let due = sendsDiscovery || published.refreshesState
-            func send(_ topic: String, _ payload: [UInt8]) -> Bool {
-                guard
-                    connection.publish(
-                        MQTTMessage(topic: topic, payload: payload, isRetained: true))
-                else { return false }
-                published.count += 1
-                return true
-            }
-            if sendsDiscovery {
-                guard send(topics.availability, Array("online".utf8)) else { return }
-            }
-            if sendsDiscovery || published.discovered != basis {
-                var discovery = HomeAssistantDiscovery(
-                    topics: topics, hostName: hostName, version: version, offer: basis.offer,
-                    clients: clients, heartbeat: heartbeat)
-                let current = discovery.components.mapValues(\.platform)
-                for (key, platform) in published.components where current[key] == nil {
-                    discovery.components[key] = .removal(platform: platform)
-                }
-                guard send(topics.discovery, MQTTPayload.json(discovery)) else { return }
-                published.discovered = basis
-                published.components = current
-            }
-            if due || published.state != state {
-                guard send(topics.state, MQTTPayload.json(state)) else { return }
-                published.state = state
-            }
-            if due || published.clients != clients {
-                guard send(topics.clients, MQTTPayload.json(clients)) else { return }
-                published.clients = clients
-            }
-            if sendsDiscovery { published.sendsDiscovery = false }
-            published.refreshesState = false
+        // Newest wins: while earlier messages wait to be written, this state waits too,
+        // discovery and the heartbeat as well — a broker that stops reading holds nothing
+        // more of ours.
+        guard connection.unwrittenCount == 0 else {
+            published.isHeldBack = true
+            return
         }
+        // Discovery asked for again too soon waits for its interval (the pace's wake).
+        let sendsDiscovery =
+            published.sendsDiscovery && published.discoveryLimit.allows(at: now)
+        let due = sendsDiscovery || published.refreshesState
+        func send(_ topic: String, _ payload: [UInt8]) -> Bool {
+            guard
+                connection.publish(
+                    MQTTMessage(topic: topic, payload: payload, isRetained: true))
+            else { return false }
+            published.count += 1
+            return true
+        }
+        if sendsDiscovery {
+            guard send(topics.availability, Array("online".utf8)) else { return }
+        }
+        if sendsDiscovery || published.discovered != basis {
+            var discovery = HomeAssistantDiscovery(
+                topics: topics, hostName: hostName, version: version, offer: basis.offer,
+                clients: clients, heartbeat: heartbeat)
+            let current = discovery.components.mapValues(\.platform)
+            for (key, platform) in published.components where current[key] == nil {
+                discovery.components[key] = .removal(platform: platform)
+            }
+            guard send(topics.discovery, MQTTPayload.json(discovery)) else { return }
+            published.discovered = basis
+            published.components = current
+        }
+        if due || published.state != state {
+            guard send(topics.state, MQTTPayload.json(state)) else { return }
+            published.state = state
+        }
+        if due || published.clients != clients {
+            guard send(topics.clients, MQTTPayload.json(clients)) else { return }
+            published.clients = clients
+        }
+        if sendsDiscovery { published.sendsDiscovery = false }
+        published.refreshesState = false
     }
 }
