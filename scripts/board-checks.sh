@@ -78,12 +78,14 @@ zone="$root/class/thermal/thermal_zone0/temp"
 # Each value overwrites the last in place (same length, one write, no truncation): `>` would
 # empty the file first, and a sample landing in between reads no value (the sensor is stale,
 # the trend loses a point and the forecast is null: seen once in a fresh-clone CI).
-( for step in $(seq 0 30); do printf '%d\n' $((50000 + step * 600)) 1<>"$zone"; sleep 0.2; done ) &
+# It heats until `status` has answered (at most 20 s, to 110 °C), however late that starts.
+( for step in $(seq 0 100); do printf '%d\n' $((50000 + step * 600)) 1<>"$zone"; sleep 0.2; done ) &
 heater=$!
 check "status --forecast 10 on a heating Pi: the forecast is ahead of now" \
   "d['headroom']['forecastSeconds'] == 10 and d['headroom']['forecast'] > d['headroom']['current'] + 0.3" \
   -- status --forecast 10
-wait "$heater"
+kill "$heater" 2>/dev/null || true
+wait "$heater" 2>/dev/null || true
 
 # metrics SERIES...: serve the board's tree and look for each series in /metrics (a series
 # starting with ! must not be there).

@@ -51,9 +51,9 @@ cc -Wall -Wextra -Werror -o "$work/launch" examples/c/launch.c $flags
 ffmpeg -loglevel error -y -f lavfi -i testsrc2=size=640x480:rate=30 -frames:v 3 -pix_fmt yuv420p \
   "$work/frames.y4m"
 db="$work/c.sqlite3"
-"$headroom" launch measure --runs 5 --db "$db" --output "$work/out.log" -- "$work/launch" \
+"$headroom" launch measure --runs 10 --db "$db" --output "$work/out.log" -- "$work/launch" \
   "$work/frames.y4m" >/dev/null || fail "measuring the C example"
-"$headroom" launch measure --runs 5 --label eager --db "$db" --output "$work/out.log" -- \
+"$headroom" launch measure --runs 10 --label eager --db "$db" --output "$work/out.log" -- \
   "$work/launch" --no-deferred "$work/frames.y4m" >/dev/null || fail "measuring the eager build"
 "$headroom" launch history --label launch --db "$db" >"$work/history.out"
 for figure in appInit sessionConfiguration sessionStart deferredStart outputInitialization \

@@ -20,10 +20,12 @@ started=$(date +%s%N)
 # Both files exist before anything reads them (a background redirection opens its file later).
 : >"$work/sets"
 : >"$work/frigate.log"
-mosquitto_sub -p "$port" -v -t frigate/profile/set -t 'frigate/+/detect/set' >"$work/sets" &
+mosquitto_sub -p "$port" -v -t frigate/profile/set -t 'frigate/+/detect/set' \
+  -t headroom-checks/probe >"$work/sets" &
 pids+=($!)
 # Ends with this script (tail --pid), so no process outlives it.
 tail -n +1 -f --pid=$$ "$work/sets" | while read -r topic payload; do
+  [[ $topic == headroom-checks/probe ]] && continue
   elapsed=$((($(date +%s%N) - started) / 100000000))
   printf '%d.%d s %s %s\n' $((elapsed / 10)) $((elapsed % 10)) "$topic" "$payload" >>"$work/frigate.log"
   mosquitto_pub -p "$port" -r -t "${topic%/set}/state" -m "$payload" 2>/dev/null || true
@@ -31,6 +33,13 @@ done &
 stats='{"cameras": {"front_door": {"camera_fps": 5.0, "process_fps": 5.0, "skipped_fps": 0.0, "detection_fps": 1.5}, "yard": {"camera_fps": 5.0, "process_fps": 4.8, "skipped_fps": 0.2, "detection_fps": 0.5}}, "detectors": {"cpu1": {"inference_speed": 42.5, "detection_start": 0.0, "pid": 4242}}}'
 while true; do mosquitto_pub -p "$port" -t frigate/stats -m "$stats"; sleep 1; done &
 pids+=($!)
+# The fake has subscribed once a probe reaches it (serve's first `none` is not retained).
+for _ in $(seq 100); do
+  grep -q "^headroom-checks/probe" "$work/sets" && break
+  mosquitto_pub -p "$port" -t headroom-checks/probe -m ready
+  sleep 0.1
+done
+grep -q "^headroom-checks/probe" "$work/sets" || fail "the fake Frigate did not subscribe within 10 s"
 
 # A host heating to shutdown and cooling again, in the replay format.
 python3 - examples/traces/thermal-ramp.jsonl >"$work/hot-and-back.jsonl" <<'PY'
@@ -57,10 +66,20 @@ JSON
 "$headroom" serve --listen 127.0.0.1:0 --interval 0.5 --trace "$work/hot-and-back.jsonl" \
   --mqtt "mqtt://127.0.0.1:$port" --frigate "$work/frigate.json" >"$work/serve.out" 2>"$work/serve.err" \
   || fail "serve --frigate: exit $? ($(cat "$work/serve.err"))"
-# The hand-back on stop (`none`, detection on) reaches the fake Frigate's log last.
-for _ in $(seq 50); do
-  tail -n 3 "$work/frigate.log" | grep -c "detect/set ON" | grep -q 2 \
-    && tail -n 3 "$work/frigate.log" | grep -q "profile/set none" && break
+# The hand-back on stop (`none`, then detection on for both cameras) reaches the fake
+# Frigate's log last, through its echo pipeline: wait for it, not for the restore before it
+# (about 31 s, also `none` and two ONs), which is there already.
+handed_back() {
+  awk '$4 == "OFF" { off = $1; first = ""; ons = 0; next }
+       off != "" && $3 == "frigate/profile/set" && $4 == "none" {
+         if (first == "") first = $1
+         if ($1 - first >= 8) { handed = 1; ons = 0 }
+         next }
+       handed && $4 == "ON" { ons++ }
+       END { exit !(handed && ons >= 2) }' "$work/frigate.log"
+}
+for _ in $(seq 100); do
+  handed_back && break
   sleep 0.1
 done
 

@@ -24,10 +24,12 @@ fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 serve() {
   "$headroom" serve --interval 0.5 "$@" >"$work/serve.out" 2>"$work/serve.err" &
   pids+=($!)
-  for _ in $(seq 100); do
+  for _ in $(seq 600); do
     grep -q "serving on" "$work/serve.out" 2>/dev/null && break
     sleep 0.05
   done
+  grep -q "serving on" "$work/serve.out" \
+    || { echo "FAIL serve $*: not serving after 30 s: $(cat "$work/serve.err")"; exit 1; }
   url=http://$(awk '{print $3}' "$work/serve.out")
 }
 
@@ -84,7 +86,15 @@ call 405 PUT /v1/clients
 call 413 POST /v1/clients "{\"name\":\"$(head -c 70000 /dev/zero | tr '\0' x)\"}"
 call 400 GET /v1/events "" -H 'Last-Event-ID: soon'
 # The event stream: resumed from the start, it holds the registration's advice.
-curl -s -N --max-time 2 -H 'Last-Event-ID: 0' "$url/v1/events" >"$work/events" || true
+# The stream does not end: read it until the advice is there (at most 30 s), then hang up.
+curl -s -N --max-time 30 -H 'Last-Event-ID: 0' "$url/v1/events" >"$work/events" &
+events=$!
+for _ in $(seq 300); do
+  grep -q "^event: advice" "$work/events" && grep -q "\"client\":\"$id\"" "$work/events" && break
+  sleep 0.1
+done
+kill "$events" 2>/dev/null || true
+wait "$events" 2>/dev/null || true
 grep -q "^event: advice" "$work/events" || fail "events: no advice event: $(head -c 300 "$work/events")"
 grep -q "\"client\":\"$id\"" "$work/events" || fail "events: not the client's"
 [[ -n $show ]] && { echo "\$ curl -N -H 'Last-Event-ID: 0' /v1/events"; head -c 700 "$work/events"; echo; }

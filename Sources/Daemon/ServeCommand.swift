@@ -130,11 +130,9 @@ public enum ServeCommand {
             ServiceAccess.noteReach(
                 of: listen, at: address, token: token, command: "headroom serve")
             let socket = arguments[\.socket].map { " and unix:\($0)" } ?? ""
-            Console.out("serving on \(address)\(socket) (/metrics /healthz /status /v1)")
             reloadOnHangup(observer, configuration: arguments[\.pressure.config])
             defer { SignalWatcher.shared.release(SIGHUP) }
             let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
-            systemd.ready(status: "serving on \(address)\(socket)")
             var services = mqtt
             if let interval = systemd.watchdogInterval {
                 services.append(
@@ -150,7 +148,11 @@ public enum ServeCommand {
             // servers stop last.
             let alongside = services
             try await withSignalCancellation {
-                try await server.run(
+                // Announced once every signal is watched: a SIGHUP, SIGINT or SIGTERM sent on
+                // seeing this line is acted on, never the default action.
+                Console.out("serving on \(address)\(socket) (/metrics /healthz /status /v1)")
+                systemd.ready(status: "serving on \(address)\(socket)")
+                return try await server.run(
                     alongside: alongside,
                     stopping: {
                         systemd.stopping()

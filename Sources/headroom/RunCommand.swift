@@ -121,18 +121,27 @@ enum RunCommand {
                 let run = try PipelineRun(
                     options: options.pass(governance: governance, outputs: outputs),
                     inputs: inputs, timeline: index == 0 ? timeline : LaunchTimeline())
-                let server = try serve(run, at: arguments[\.serve], token: token, quiet: json)
+                let served = try serve(run, at: arguments[\.serve], token: token)
                 // The server's services are the run's and stop with it; this stops it when the
                 // run is refused before its services start (over budget).
-                defer { server?.stop() }
+                defer { served?.server.stop() }
                 let display = RunDisplay(
                     isLive: !json && Console.isTerminal, isQuiet: json, duration: options.duration)
-                if !json { Console.out(display.header(run.options)) }
                 let summary: RunSummary
                 do {
                     summary = try await withSignalCancellation(stop) {
-                        try await run.run(
-                            progress: { display.show($0) }, alongside: server?.services() ?? [])
+                        // Announced once the signals are watched: whoever reads these lines and
+                        // stops the run gets its report.
+                        if !json {
+                            if let served {
+                                Console.out(
+                                    "serving on \(served.address) (/metrics /healthz /status /v1)")
+                            }
+                            Console.out(display.header(run.options))
+                        }
+                        return try await run.run(
+                            progress: { display.show($0) },
+                            alongside: served?.server.services() ?? [])
                     }
                 } catch let error as SessionOverBudgetError {
                     Console.error("headroom run: \(error)")
@@ -393,10 +402,11 @@ enum RunCommand {
         return (options, inputs)
     }
 
-    /// Binds a server of `run`'s metrics and its host service (API v1) at `address`, if given.
+    /// Binds a server of `run`'s metrics and its host service (API v1) at `address`, if given,
+    /// and the address it serves on (announced by the caller once signals are watched).
     private static func serve(
-        _ run: PipelineRun, at address: String?, token: BearerToken?, quiet: Bool
-    ) throws -> HostServer? {
+        _ run: PipelineRun, at address: String?, token: BearerToken?
+    ) throws -> (server: HostServer, address: String)? {
         guard let address else { return nil }
         let listen: ListenAddress
         do throws(HTTPServerError) {
@@ -408,9 +418,8 @@ enum RunCommand {
             service: run.service, metrics: run.metrics, exported: run.exportedPressure,
             listeners: [HTTPServerConfiguration(listen: listen)], token: token)
         let served = ServiceAccess.address(listen, port: try server.bind())
-        if !quiet { Console.out("serving on \(served) (/metrics /healthz /status /v1)") }
         ServiceAccess.noteReach(of: listen, at: served, token: token, command: "headroom run")
-        return server
+        return (server, served)
     }
 
     /// The figures stored with the run in the history.

@@ -112,9 +112,15 @@ int main(int argc, char **argv) {
     CHECK(observer != NULL);
     if (observer) {
         CHECK(headroom_pressure_level(observer) == HEADROOM_LEVEL_NOMINAL);
+        struct timespec asked, again;
+        clock_gettime(CLOCK_MONOTONIC, &asked);
         float now = headroom_thermal_headroom(observer, 0);
+        float repeated = headroom_thermal_headroom(observer, 0);
+        clock_gettime(CLOCK_MONOTONIC, &again);
         CHECK(!isnan(now) && now > 0 && now < 1);
-        CHECK(isnan(headroom_thermal_headroom(observer, 0))); /* again within 0.5 s */
+        /* Asked again within 0.5 s: NaN (checked only when a busy machine kept it within). */
+        double apart = (again.tv_sec - asked.tv_sec) + (again.tv_nsec - asked.tv_nsec) / 1e9;
+        CHECK(apart >= 0.5 || isnan(repeated));
         CHECK(isnan(headroom_thermal_headroom(observer, 61)));
         int weight = 1;
         CHECK(headroom_on_level_change(observer, on_change, &weight) == HEADROOM_OK);
