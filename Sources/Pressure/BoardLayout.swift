@@ -207,7 +207,9 @@ struct BoardLayout {
         var signals = BoardSignals()
         if let firmware {
             do throws(SensorFault) {
-                signals.firmware = try FirmwareThrottling(parsing: firmware.get().readText())
+                signals.firmware = try firmware.get().withContents(capacity: 64) {
+                    bytes throws(SensorFault) in try FirmwareThrottling(bytes: bytes)
+                }
             } catch {
                 if error == .vanished { needsRediscovery = true }
                 signals.firmwareFault = error

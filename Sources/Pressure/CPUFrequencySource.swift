@@ -59,18 +59,19 @@ public final class CPUFrequencySource: ThrottlingSource {
     /// The current values, or `nil` when a file failed (a CPU went offline): rediscover.
     private static func read(_ state: State) -> CPUThrottling? {
         do throws(SensorFault) {
+            // One array, sized once: policies without a maximum are left out as they come.
             var policies: [CPUThrottling.Policy] = []
+            policies.reserveCapacity(state.policies.count)
             for files in state.policies {
-                policies.append(
-                    .init(
-                        name: files.name, currentKHz: try files.current.readInteger(),
-                        capKHz: try files.cap.readInteger(),
-                        maximumKHz: try files.maximum.readInteger()))
+                let policy = CPUThrottling.Policy(
+                    name: files.name, currentKHz: try files.current.readInteger(),
+                    capKHz: try files.cap.readInteger(),
+                    maximumKHz: try files.maximum.readInteger())
+                if policy.maximumKHz > 0 { policies.append(policy) }
             }
             var events: Int?
             for counter in state.counters { events = (events ?? 0) + (try counter.readInteger()) }
-            return CPUThrottling(
-                policies: policies.filter { $0.maximumKHz > 0 }, throttleEvents: events)
+            return CPUThrottling(policies: policies, throttleEvents: events)
         } catch {
             return nil
         }

@@ -51,12 +51,53 @@ public struct FirmwareThrottling: Hashable, Sendable {
     ///
     /// - Throws: ``SensorFault/garbage(_:)`` for anything else.
     public init(parsing text: String) throws(SensorFault) {
-        var digits = Substring(text.trimmingWhitespace())
-        if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits = digits.dropFirst(2) }
-        guard !digits.isEmpty, digits.count <= 8, let word = UInt32(digits, radix: 16) else {
-            throw .garbage(text)
+        var text = text
+        let word = text.withUTF8 { Self.word(in: $0) }
+        guard let word else { throw .garbage(text) }
+        self.word = word
+    }
+
+    /// Parses the attribute's bytes as ``init(parsing:)`` parses its text, without building a
+    /// `String` (the sampler reads the word on every sample).
+    ///
+    /// - Throws: ``SensorFault/garbage(_:)`` for anything else.
+    init(bytes: UnsafeBufferPointer<UInt8>) throws(SensorFault) {
+        guard let word = Self.word(in: bytes) else {
+            throw .garbage(String(decoding: bytes, as: UTF8.self))
         }
         self.word = word
+    }
+
+    /// `[white space][0x]1–8 hex digits[white space]` as a word; `nil` for anything else.
+    private static func word(in bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        func isSpace(_ byte: UInt8) -> Bool {
+            switch byte {
+            case 0x09...0x0D, 0x20, 0x00: true
+            default: false
+            }
+        }
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        if end - start >= 2, bytes[start] == UInt8(ascii: "0"),
+            bytes[start + 1] | 0x20 == UInt8(ascii: "x")
+        {
+            start += 2
+        }
+        guard (1...8).contains(end - start) else { return nil }
+        var word: UInt32 = 0
+        for byte in bytes[start..<end] {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            word = word << 4 | UInt32(digit)
+        }
+        return word
     }
 
     /// Whether `reason` is happening now.

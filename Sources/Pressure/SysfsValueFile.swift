@@ -100,14 +100,14 @@ public final class SysfsValueFile: SensorAttribute {
     /// Reads the whole attribute (up to `capacity` bytes) into a stack buffer and hands the
     /// bytes to `body`, without building a `String`.
     ///
-    /// - Throws: ``SensorFault`` from the `pread` error.
+    /// - Throws: ``SensorFault`` from the `pread` error, or what `body` throws.
     func withContents<Result>(
-        capacity: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+        capacity: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(SensorFault) -> Result
     ) throws(SensorFault) -> Result {
         try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) {
             buffer throws(SensorFault) in
             let count = try readBytes(into: buffer)
-            return body(UnsafeBufferPointer(rebasing: buffer[..<count]))
+            return try body(UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
     }
 

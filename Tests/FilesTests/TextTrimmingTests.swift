@@ -10,6 +10,9 @@ struct TextTrimmingTests {
         #expect("".trimmingWhitespace() == "")
         #expect("x".trimmingWhitespace() == "x")
         #expect("\u{00A0}token\u{2003}".trimmingWhitespace() == "token")
+        #expect(" \n\u{00A0} é \u{2003}\t".trimmingWhitespace() == "é")
+        #expect(" \u{00A0}\u{2003} ".trimmingWhitespace() == "")
+        #expect("  mid dle  "[...].dropFirst(1).trimmingWhitespace() == "mid dle")
     }
 
     @Test("runs of digits compare by value, the rest by character")
