@@ -13,17 +13,12 @@ boards=$(find Tests/Boards -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort
 [[ -d Tests/Boards/$board/sys ]] || { echo "bench-board: BOARD: expected one of $boards, got $board" >&2; exit 2; }
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "bench-board: SECONDS: expected a whole number of seconds, got $seconds" >&2; exit 2; }
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "bench-board: ROUNDS: expected a whole number, got $rounds" >&2; exit 2; }
-headroomd=.build/release/headroomd
-[[ -x $headroomd ]] || { echo "bench-board: no $headroomd (swift build -c release --product headroomd)" >&2; exit 2; }
+source scripts/env.sh
+swift build -c release --product headroomd 2>&1 | tail -n 1
+headroomd="$(swift build -c release --show-bin-path)/headroomd"
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+# shellcheck source=scripts/scratch.sh
+source scripts/scratch.sh
 cc -O2 -Wall -Wextra -Werror -o "$work/wake-floor" scripts/wake-floor.c
 cp -r "Tests/Boards/$board" "$work/board"
 root=$work/board/sys

@@ -19,14 +19,8 @@ done
 swift build -c release --product headroomd 2>&1 | tail -n 1
 headroomd="$(swift build -c release --show-bin-path)/headroomd"
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+# shellcheck source=scripts/scratch.sh
+source scripts/scratch.sh
 
 free_port() {
   local port

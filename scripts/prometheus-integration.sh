@@ -11,14 +11,8 @@ if ! command -v prometheus >/dev/null || ! command -v promtool >/dev/null; then
   scripts/apt-install.sh prometheus
 fi
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+# shellcheck source=scripts/scratch.sh
+source scripts/scratch.sh
 fail() { echo "FAIL prometheus-integration: $*" >&2; exit 1; }
 step() { echo "-- $*"; }
 

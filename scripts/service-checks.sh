@@ -9,14 +9,8 @@ set -euo pipefail
 headroom=${1:?usage: scripts/service-checks.sh PATH-TO-headroom [--show]}
 show=${2:-}
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+# shellcheck source=scripts/scratch.sh
+source scripts/scratch.sh
 failures=0
 fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 
