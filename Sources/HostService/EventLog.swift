@@ -9,12 +9,14 @@ import Telemetry
 /// log gave, and a reader resuming with it gets every event kept instead of skipping the new
 /// process's first ones.
 ///
-/// Memory is bounded whatever the readers do: the ring keeps ``capacity`` events, a reader
-/// holds only its position and one event's bytes, at most ``readerLimit`` readers are open, and
-/// a reader more than ``lagLimit`` events behind is closed (it may reconnect and resume).
+/// Memory is bounded whatever the readers do: the ring keeps the ``lagLimit`` newest events
+/// (no reader is served one older: a pressure event holds a whole reading, some 2 kB), a
+/// reader holds only its position and one event's bytes, at most ``readerLimit`` readers are
+/// open, and a reader more than ``lagLimit`` events behind is closed (it may reconnect and
+/// resume).
 public final class EventLog: Sendable {
-    /// Events kept for resuming.
-    public let capacity: Int
+    /// Events kept for resuming: the ``lagLimit`` newest, the farthest back a reader goes.
+    public var capacity: Int { lagLimit }
     /// Most readers open at once.
     public let readerLimit: Int
     /// How far behind the newest event a reader may fall before it is closed.
@@ -40,13 +42,9 @@ public final class EventLog: Sendable {
     public static func randomFirstID() -> Int { Int.random(in: 1...(1 << 40)) }
 
     /// An empty log whose first event will have id `firstID` (at least 1).
-    public init(
-        capacity: Int = 1024, readerLimit: Int = 256, lagLimit: Int = 256,
-        firstID: Int = randomFirstID()
-    ) {
-        self.capacity = max(1, capacity)
+    public init(readerLimit: Int = 256, lagLimit: Int = 256, firstID: Int = randomFirstID()) {
         self.readerLimit = readerLimit
-        self.lagLimit = min(lagLimit, capacity)
+        self.lagLimit = max(1, lagLimit)
         self.firstID = max(1, firstID)
         state = LockedState(State(latestID: self.firstID - 1))
     }
