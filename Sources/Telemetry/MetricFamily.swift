@@ -11,8 +11,8 @@ final class MetricFamily: Sendable {
     let labelNames: [String]
     /// Upper bounds of a histogram's buckets, without the implicit `+Inf`.
     let buckets: [Double]
-    /// Every series ever created: scalar cells (kept after removal, so a handle stays bound)
-    /// and histogram states.
+    /// The series exported and those a handle holds: scalar cells (a removed one is kept, absent,
+    /// only while a handle holds it, so the handle stays bound) and histogram states.
     private let series = LockedState<[[String]: Series]>([:])
 
     private enum Series {
@@ -80,14 +80,21 @@ final class MetricFamily: Sendable {
     }
 
     func remove(at key: [String]) {
-        series.withLock { all in
-            switch all[key] {
-            case .scalar(let cell): cell.remove()
-            case .histogram: all.removeValue(forKey: key)
-            case nil: break
-            }
-        }
+        series.withLock { Self.drop(key, from: &$0) }
     }
+
+    /// Takes series `key` out of the export: a scalar cell a handle still holds stays, marked
+    /// absent (the handle's next value brings it back); anything else goes for good, so that
+    /// series that come and go (clients, sensors) keep no memory once gone.
+    private static func drop(_ key: [String], from all: inout [[String]: Series]) {
+        guard case .scalar(var cell) = all.removeValue(forKey: key) else { return }
+        if isKnownUniquelyReferenced(&cell) { return }
+        cell.remove()
+        all[key] = .scalar(cell)
+    }
+
+    /// How many series are kept, exported or not (for tests: gone series must not pile up).
+    var keptSeriesCount: Int { series.withLock { $0.count } }
 
     /// Replaces every series of a gauge at once with `values`.
     func replaceAll(with values: [([String], Double)]) {
@@ -95,9 +102,7 @@ final class MetricFamily: Sendable {
             // Nothing before and nothing now (a host without such sensors): nothing to do.
             if values.isEmpty && all.isEmpty { return }
             let kept = Set(values.map(\.0))
-            for (key, entry) in all where !kept.contains(key) {
-                if case .scalar(let cell) = entry { cell.remove() }
-            }
+            for key in all.keys.filter({ !kept.contains($0) }) { Self.drop(key, from: &all) }
             for (key, value) in values {
                 if case .scalar(let cell) = all[key] {
                     cell.store(value)
