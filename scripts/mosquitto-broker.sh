@@ -13,6 +13,9 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+# Stopped by a signal, the script still cleans up (bash runs the EXIT trap only on exit).
+trap 'exit 130' INT
+trap 'exit 143' TERM
 fail() { echo "FAIL $name: $*" >&2; exit 1; }
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')

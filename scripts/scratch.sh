@@ -9,3 +9,6 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+# Stopped by a signal, the script still cleans up (bash runs the EXIT trap only on exit).
+trap 'exit 130' INT
+trap 'exit 143' TERM

@@ -80,7 +80,10 @@ megabytes() { awk -v field="$1:" '$1 == field { printf "%.1f", $2 / 1024 }' "/pr
 echo "soak-serve: headroomd at 10 Hz under load for $minutes min (pid $daemon, $url)"
 first=
 for ((elapsed = every; elapsed <= minutes; elapsed += every)); do
-  sleep $((every * 60))
+  # In the background, so that a signal stops the soak at once (bash acts on it after `wait`).
+  sleep $((every * 60)) &
+  pids+=($!)
+  wait $!
   kill -0 "$daemon" 2>/dev/null || fail "headroomd ended: $(tail -n 3 "$work/serve.err")"
   own=$(megabytes RssAnon)
   first=${first:-$own}
