@@ -1,29 +1,62 @@
 // The system calls the Pressure module's sampling thread needs that Swift's Glibc module does
-// not import: eventfd and ppoll (ppoll needs _GNU_SOURCE, <sys/eventfd.h> is not in the
-// module), futex waits with an absolute deadline, and fstatfs. The thread blocks on them
-// between samples, so a sample costs one wake-up and a stop or a PSI trigger is seen at once.
-#include <poll.h>
-#include <signal.h>
+// not import: eventfd and epoll (<sys/eventfd.h> and <sys/epoll.h> are not in the module, and
+// struct epoll_event is packed), futex waits with an absolute deadline, and fstatfs. The thread
+// blocks on them between samples, so a sample costs one wake-up and a stop or a PSI trigger is
+// seen at once.
+#include <errno.h>
 #include <stdint.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
-#include <time.h>
+#include <sys/syscall.h>
 #include <sys/vfs.h>
-
-int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout, const sigset_t *sigmask);
+#include <time.h>
+#include <unistd.h>
 
 // A non-blocking, close-on-exec eventfd counting from 0; -1 with errno on failure.
 static inline int headroom_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
 
-// ppoll with a timeout in nanoseconds (negative: no timeout) and the signal mask unchanged.
-static inline int headroom_ppoll(struct pollfd *fds, nfds_t count, int64_t timeout_ns) {
-    if (timeout_ns < 0) return ppoll(fds, count, NULL, NULL);
-    struct timespec timeout = {timeout_ns / 1000000000, timeout_ns % 1000000000};
-    return ppoll(fds, count, &timeout, NULL);
+// A close-on-exec epoll instance; -1 with errno on failure.
+static inline int headroom_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+// Adds fd to the epoll instance for events (EPOLLIN, EPOLLPRI), reported with token;
+// -1 with errno on failure (EPERM for a file epoll cannot wait on, such as a regular file).
+static inline int headroom_epoll_add(int epoll, int fd, uint32_t events, uint64_t token) {
+    struct epoll_event event = {.events = events, .data = {.u64 = token}};
+    return epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event);
+}
+
+// Removes fd from the epoll instance.
+static inline int headroom_epoll_remove(int epoll, int fd) {
+    return epoll_ctl(epoll, EPOLL_CTL_DEL, fd, NULL);
+}
+
+// Waits on the epoll instance up to timeout_ns nanoseconds (negative: no timeout), the signal
+// mask unchanged; fills tokens and events (capacity entries each) and returns how many are
+// ready, 0 at the timeout, -1 with errno. epoll_pwait2 (Linux 5.11) keeps the nanoseconds;
+// older kernels wait with epoll_wait, the timeout rounded up to a whole millisecond.
+static inline int headroom_epoll_wait(int epoll, uint64_t *tokens, uint32_t *events, int capacity,
+                                      int64_t timeout_ns) {
+    struct epoll_event ready[64];
+    if (capacity > 64) capacity = 64;
+    int count;
+    if (timeout_ns < 0) {
+        count = epoll_wait(epoll, ready, capacity, -1);
+    } else {
+        struct timespec timeout = {timeout_ns / 1000000000, timeout_ns % 1000000000};
+        count = (int)syscall(SYS_epoll_pwait2, epoll, ready, capacity, &timeout, NULL, 0);
+        if (count < 0 && errno == ENOSYS) {
+            int64_t milliseconds = (timeout_ns + 999999) / 1000000;
+            count = epoll_wait(epoll, ready, capacity, milliseconds > INT32_MAX ? INT32_MAX : (int)milliseconds);
+        }
+    }
+    for (int index = 0; index < count; index++) {
+        tokens[index] = ready[index].data.u64;
+        events[index] = ready[index].events;
+    }
+    return count;
 }
 
 #include <linux/futex.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 // Blocks while *word == expected, until the CLOCK_MONOTONIC time deadline_ns (absolute;
 // negative: no deadline) or a headroom_futex_wake. 0 when woken or *word already differed;

@@ -187,19 +187,19 @@ struct BoardLayout {
         FileManager.default.fileExists(atPath: path) ? open(path) : nil
     }
 
-    /// Sets ``needsRediscovery`` when any open file's path now names another file or none.
-    mutating func checkForReplacedFiles() {
+    /// Every file a read reads that is open (files that could not be opened are not read).
+    var openFiles: [SysfsValueFile] {
         let files: [File?] =
             [firmware] + voltages.flatMap { [$0.millivolts, $0.alarm] }
             + rails.flatMap {
                 [$0.millivolts, $0.milliamperes, $0.microwatts, $0.warningAlarm, $0.criticalAlarm]
             } + gpus.flatMap { [$0.load, $0.hertz, $0.maximumHertz] }
-        needsRediscovery =
-            needsRediscovery
-            || files.contains { file in
-                if case .success(let open) = file { return open.isReplaced }
-                return false
-            }
+        return files.compactMap { try? $0?.get() }
+    }
+
+    /// Sets ``needsRediscovery`` when any open file's path now names another file or none.
+    mutating func checkForReplacedFiles() {
+        needsRediscovery = needsRediscovery || openFiles.contains { $0.isReplaced }
     }
 
     /// Reads every open file into signals; a failed required file makes its item stale.

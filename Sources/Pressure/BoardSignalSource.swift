@@ -52,3 +52,15 @@ public final class BoardSignalSource: BoardSource {
         }
     }
 }
+
+extension BoardSignalSource: QuietWatchable {
+    /// Every open signal file, until the next check for replaced files.
+    func quietWatch(after time: MonotonicInstant) -> QuietWatch? {
+        state.withLock { state in
+            guard !state.layout.needsRediscovery, let until = state.schedule.nextDue else {
+                return nil
+            }
+            return QuietWatch(files: state.layout.openFiles, until: until)
+        }
+    }
+}

@@ -101,3 +101,14 @@ public final class CPUFrequencySource: ThrottlingSource {
         return (policies, counters)
     }
 }
+
+extension CPUFrequencySource: QuietWatchable {
+    /// Every policy's three files and the throttle counters, until the next discovery.
+    func quietWatch(after time: MonotonicInstant) -> QuietWatch? {
+        state.withLock { state in
+            guard let until = state.schedule.nextDiscovery else { return nil }
+            let files = state.policies.flatMap { [$0.current, $0.cap, $0.maximum] }
+            return QuietWatch(files: files + state.counters, until: until)
+        }
+    }
+}

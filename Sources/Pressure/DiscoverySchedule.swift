@@ -13,9 +13,9 @@ struct DiscoverySchedule: Sendable {
     static let checkInterval = Duration.seconds(5)
 
     /// The time between full discoveries; zero rediscovers on every sample.
-    private let rescanInterval: Duration
-    private var lastDiscovery: MonotonicInstant?
-    private var lastCheck: MonotonicInstant?
+    let rescanInterval: Duration
+    private(set) var lastDiscovery: MonotonicInstant?
+    private(set) var lastCheck: MonotonicInstant?
 
     /// A schedule rediscovering every `rescanInterval`.
     init(rescanInterval: Duration) {

@@ -72,3 +72,14 @@ public final class LibsensorsSource: TemperatureSource {
         return .init(template: template, path: sensor.inputPath, overrideRead: overrideRead)
     }
 }
+
+extension LibsensorsSource: QuietWatchable {
+    /// The inputs' open files (none after a failed start), until the next directory check.
+    func quietWatch(after time: MonotonicInstant) -> QuietWatch? {
+        state.withLock { state in
+            guard let until = state.schedule.nextDue else { return nil }
+            if state.failure != nil { return QuietWatch(files: [], until: until) }
+            return state.table.watchedFiles.map { QuietWatch(files: $0, until: until) }
+        }
+    }
+}

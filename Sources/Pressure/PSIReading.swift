@@ -117,6 +117,12 @@ public struct PSIReading: Hashable, Sendable, Codable {
         resource == .memory ? (full?.avg10 ?? some.avg10) : some.avg10
     }
 
+    /// Whether `first` and `second` are of the same resource with the same
+    /// ``stallPercent``: all of a reading a classifier uses.
+    static func classifiesAlike(_ first: PSIReading, _ second: PSIReading) -> Bool {
+        first.resource == second.resource && first.stallPercent == second.stallPercent
+    }
+
     /// The entry `sensors` and `status` list for this resource.
     public var sensorEntry: SensorReading {
         // Literal text: nothing is formatted or allocated for an entry made 10 times a second.

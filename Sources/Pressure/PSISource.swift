@@ -114,3 +114,11 @@ public final class PSISource: PressureStallSource {
         return try result.get().get()
     }
 }
+
+extension PSISource: QuietWatchable {
+    /// No file until the last readings are due for a refresh: they are reused until then.
+    func quietWatch(after time: MonotonicInstant) -> QuietWatch? {
+        guard refreshInterval > .zero, let last = lastRead.withLock({ $0 }) else { return nil }
+        return QuietWatch(files: [], until: last.time.advanced(by: refreshInterval))
+    }
+}

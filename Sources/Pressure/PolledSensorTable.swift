@@ -100,6 +100,21 @@ struct PolledSensorTable {
         needsRediscovery = false
     }
 
+    /// The open files a read reads, for a ``QuietWatch``; `nil` when a read does more: a
+    /// rediscovery is needed, or a value is computed (libsensors) or read through another kind
+    /// of attribute (a test's).
+    var watchedFiles: [SysfsValueFile]? {
+        guard !needsRediscovery else { return nil }
+        var files: [SysfsValueFile] = []
+        for entry in polled {
+            if entry.overrideRead != nil { return nil }
+            guard case .success(let attribute) = entry.file else { continue }
+            guard let file = attribute as? SysfsValueFile else { return nil }
+            files.append(file)
+        }
+        return files
+    }
+
     /// Looks (one `stat` per open file) for files removed and recreated under their open
     /// descriptors, as a driver reload does; any found sets ``needsRediscovery``, which
     /// reopens them. Sources call it on their once-a-second directory check.

@@ -141,28 +141,30 @@ public struct PressureClassifier: Sendable {
     public mutating func classify(_ sample: PressureSample) -> PressureReading {
         if let reading = repeats(sample) { return reading }
         let reading = classifyAnew(sample)
-        // The sample is kept without its temperatures: they are compared with the reading's,
-        // and keeping the array would make the source copy it at its next in-place update.
-        var inputs = sample
-        inputs.sensors = []
-        previous = (inputs, reading)
+        // Kept whole: the sampler hands back the same arrays while its sources' files are
+        // unchanged, and comparing an array with itself takes one look at its storage.
+        previous = (sample, reading)
         return reading
     }
 
     /// The previous reading at `sample`'s time when the sample brings nothing new: the same
-    /// sensors with the same values, throttling, PSI, board signals and unavailable sources,
-    /// and no trend point due. Hysteresis, trends and explanations would all come out the
-    /// same, so a 10 Hz observer of sensors that update once a second (most hwmon drivers
-    /// cache their values) classifies about once a second. `nil` when anything differs.
+    /// sensors with the same values, throttling, stall percentages, board signals and
+    /// unavailable sources, and no trend point due. Hysteresis, trends and explanations would
+    /// all come out the same, so a 10 Hz observer of sensors that update once a second (most
+    /// hwmon drivers cache their values) classifies about once a second. Of PSI only what a
+    /// reading is made of counts (``PSIReading/stallPercent``): its other averages and its
+    /// totals move at every refresh and change nothing. `nil` when anything differs.
     private mutating func repeats(_ sample: PressureSample) -> PressureReading? {
         guard reusesUnchangedReadings, let previous, sample.time >= previous.reading.time,
             sample.time.secondsSinceOrigin < nextTrendPoint, !lastSampleCountedEvents,
             sample.isSimulated == previous.sample.isSimulated,
             sample.throttling == previous.sample.throttling,
-            sample.pressure == previous.sample.pressure, sample.board == previous.sample.board,
+            sample.pressure == previous.sample.pressure
+                || sample.pressure.elementsEqual(
+                    previous.sample.pressure, by: PSIReading.classifiesAlike),
+            sample.board == previous.sample.board,
             sample.unavailable == previous.sample.unavailable,
-            previous.reading.sensors.count >= sample.sensors.count,
-            previous.reading.sensors.prefix(sample.sensors.count).elementsEqual(sample.sensors)
+            sample.sensors == previous.sample.sensors
         else { return nil }
         var reading = previous.reading
         reading.time = sample.time

@@ -1,18 +1,41 @@
+import Locking
 import Units
 
 /// Reads every configured source into one ``PressureSample``.
 ///
 /// Each source is independent: one that is unavailable is noted in the sample and the
-/// others still count.
+/// others still count. A source that can say what its reads depend on (the system's all do)
+/// is read again only when the bytes of its open files changed or its discovery, check or
+/// refresh fell due; otherwise its last result is taken (see ``SourceMemo``). Copies of a
+/// sampler share these results until their sources are changed.
 public struct PressureSampler: SampleSource {
     /// Temperature sources, read in order.
-    public var temperatureSources: [any TemperatureSource]
+    public var temperatureSources: [any TemperatureSource] { didSet { forgetResults() } }
     /// The CPU throttling source, if any.
-    public var throttlingSource: (any ThrottlingSource)?
+    public var throttlingSource: (any ThrottlingSource)? { didSet { forgetResults() } }
     /// The PSI source, if any.
-    public var stallSource: (any PressureStallSource)?
+    public var stallSource: (any PressureStallSource)? { didSet { forgetResults() } }
     /// The board's power and GPU source, if any.
-    public var boardSource: (any BoardSource)?
+    public var boardSource: (any BoardSource)? { didSet { forgetResults() } }
+    /// Each source's last result and what it depends on, made for the sources at hand.
+    private final class Memos {
+        let temperatures: [SourceMemo<Result<[SensorReading], SourceUnavailable>>]
+        let throttling: SourceMemo<Result<CPUThrottling, SourceUnavailable>>?
+        let stall: SourceMemo<Result<[PSIReading], SourceUnavailable>>?
+        let board: SourceMemo<BoardSignals>?
+        /// The temperature sources' readings joined, as long as none of them was read again:
+        /// the same array, sample after sample.
+        var joinedSensors: [SensorReading]?
+
+        /// A memo for each of `sampler`'s sources.
+        init(for sampler: PressureSampler) {
+            temperatures = sampler.temperatureSources.map { SourceMemo(for: $0) }
+            throttling = sampler.throttlingSource.map { SourceMemo(for: $0) }
+            stall = sampler.stallSource.map { SourceMemo(for: $0) }
+            board = sampler.boardSource.map { SourceMemo(for: $0) }
+        }
+    }
+    private var memos: LockedState<Memos?> = LockedState(nil)
 
     /// A sampler over the given sources.
     public init(
@@ -24,6 +47,11 @@ public struct PressureSampler: SampleSource {
         self.throttlingSource = throttlingSource
         self.stallSource = stallSource
         self.boardSource = boardSource
+    }
+
+    /// Starts afresh with the sources now set (a copy that kept the others keeps its own).
+    private mutating func forgetResults() {
+        memos = LockedState(nil)
     }
 
     /// The real sources of this host: libsensors, thermal zones, cpufreq, PSI and the board's
@@ -46,38 +74,66 @@ public struct PressureSampler: SampleSource {
             boardSource: BoardSignalSource(roots: roots, rescanInterval: rescanInterval))
     }
 
-    /// Reads every source at `time`; never `nil`.
+    /// Reads every source at `time` (or takes its last result, see ``SourceMemo``); never
+    /// `nil`.
     public func sample(at time: MonotonicInstant) -> PressureSample? {
+        memos.withLock { memos in
+            let current = memos ?? Memos(for: self)
+            memos = current
+            return sample(at: time, memos: current)
+        }
+    }
+
+    private func sample(at time: MonotonicInstant, memos: Memos) -> PressureSample {
         var sample = PressureSample(time: time)
-        for source in temperatureSources {
-            do throws(SourceUnavailable) {
-                let sensors = try source.readTemperatures(at: time)
+        var isJoinedCurrent = memos.joinedSensors != nil
+        for (source, memo) in zip(temperatureSources, memos.temperatures) {
+            let result = memo.value(at: time) {
+                Result { () throws(SourceUnavailable) in try source.readTemperatures(at: time) }
+            }
+            isJoinedCurrent = isJoinedCurrent && memo.wasReused
+            switch result {
+            case .success(let sensors):
                 // The first source's array is taken whole (no copy of its readings).
                 if sample.sensors.isEmpty {
                     sample.sensors = sensors
                 } else {
                     sample.sensors += sensors
                 }
-            } catch {
+            case .failure(let error):
                 sample.unavailable.append(error)
             }
         }
-        if let throttlingSource {
-            do throws(SourceUnavailable) {
-                sample.throttling = try throttlingSource.readThrottling(at: time)
-            } catch {
-                sample.unavailable.append(error)
+        if isJoinedCurrent, let joined = memos.joinedSensors {
+            sample.sensors = joined
+        } else {
+            memos.joinedSensors = sample.sensors
+        }
+        if let throttlingSource, let memo = memos.throttling {
+            let result = memo.value(at: time) {
+                Result { () throws(SourceUnavailable) in
+                    try throttlingSource.readThrottling(at: time)
+                }
+            }
+            switch result {
+            case .success(let throttling): sample.throttling = throttling
+            case .failure(let error): sample.unavailable.append(error)
             }
         }
-        if let stallSource {
-            do throws(SourceUnavailable) {
-                sample.pressure = try stallSource.readPressure(at: time)
-            } catch {
-                sample.unavailable.append(error)
+        if let stallSource, let memo = memos.stall {
+            let result = memo.value(at: time) {
+                Result { () throws(SourceUnavailable) in try stallSource.readPressure(at: time) }
+            }
+            switch result {
+            case .success(let pressure): sample.pressure = pressure
+            case .failure(let error): sample.unavailable.append(error)
             }
         }
-        if let signals = boardSource?.readBoard(at: time), !signals.isEmpty {
-            sample.board = signals
+        if let boardSource, let memo = memos.board {
+            let signals = memo.value(at: time) {
+                boardSource.readBoard(at: time)
+            }
+            if !signals.isEmpty { sample.board = signals }
         }
         sample.isSimulated = sample.sensors.contains { $0.source.isSimulated }
         return sample

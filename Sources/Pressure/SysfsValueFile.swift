@@ -52,6 +52,9 @@ public final class SysfsValueFile: SensorAttribute {
     /// `SYSFS_MAGIC` from `<linux/magic.h>`.
     static let sysfsMagic: Int = 0x6265_6572
 
+    /// The open descriptor, or `nil` when the file is read by path (over the budget).
+    var heldDescriptor: Int32? { descriptor }
+
     /// Whether the file held open was removed (or replaced: removed and created again under
     /// the same path), as a driver reload does to its attributes, or a test to a fixture
     /// tree's files; an open descriptor would keep reading the old one. Free for sysfs

@@ -143,3 +143,15 @@ public final class ThermalZoneSource: TemperatureSource {
         }
     }
 }
+
+extension ThermalZoneSource: QuietWatchable {
+    /// The zones' and cooling devices' open files, until the next directory check.
+    func quietWatch(after time: MonotonicInstant) -> QuietWatch? {
+        state.withLock { state in
+            guard let until = state.schedule.nextDue, let files = state.table.watchedFiles
+            else { return nil }
+            // Without the directory a read reads nothing and says so until the next check.
+            return QuietWatch(files: state.directoryExists ? files : [], until: until)
+        }
+    }
+}

@@ -158,7 +158,8 @@ func classify(
     /// A sample that brings nothing new gets the previous reading again: over a long
     /// sequence of mostly repeated values, heating and cooling through every level with
     /// PSI, throttling and board alarms coming and going, the readings are exactly those of
-    /// a classifier that classifies every sample in full.
+    /// a classifier that classifies every sample in full — and PSI's other averages and totals
+    /// moving at every sample, as they do at every refresh, without a stall percentage moving.
     @Test func reusingReadingsForUnchangedSamplesChangesNothing() {
         var reusing = PressureClassifier()
         var full = PressureClassifier()
@@ -188,8 +189,19 @@ func classify(
                 pressure: [
                     PSIReading(
                         resource: .io,
-                        some: .init(avg10: psi, avg60: 0, avg300: 0, totalMicroseconds: 0),
-                        full: nil)
+                        some: .init(
+                            avg10: psi, avg60: Double(step % 7), avg300: 0,
+                            totalMicroseconds: UInt64(step)),
+                        full: nil),
+                    // Memory is classified on `full avg10`: its `some` line changes nothing.
+                    PSIReading(
+                        resource: .memory,
+                        some: .init(
+                            avg10: Double(step % 5), avg60: 0, avg300: 0,
+                            totalMicroseconds: UInt64(step * 2)),
+                        full: .init(
+                            avg10: psi / 2, avg60: 0, avg300: 0,
+                            totalMicroseconds: UInt64(step))),
                 ],
                 board: BoardSignals(rails: [
                     PowerRail(

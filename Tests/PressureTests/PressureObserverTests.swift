@@ -91,12 +91,13 @@ final class SteppedSource: SampleSource {
                 handed.withLock { $0.append(reading.time) }
             })
         }
-        while !task.isCancelled {
+        // Each reading first, then the wait for the next: a waiter seen before the reading
+        // could be the last one, still leaving, and the clock would move twice for one sample.
+        for count in 1...5 {
+            #expect(await waitUntil { handed.withLock { $0.count } == count })
             await waitForWaiter(clock)
-            if handed.withLock({ $0.count }) == 5 { break }
             clock.advance(by: .seconds(1))
         }
-        clock.advance(by: .seconds(1))
         await task.value
         #expect(handed.withLock { $0 } == [0, 1, 2, 3, 4].map(instant))
     }

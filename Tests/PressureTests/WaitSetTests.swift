@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 import Units
@@ -60,5 +61,26 @@ import Units
         clock.advance(by: .seconds(0.5))
         #expect(await event == .deadline)
         #expect(clock.waiterCount == 0)
+    }
+
+    @Test func aTriggerEpollCannotWaitOnIsLeftOutOfTheWait() async throws {
+        // A fixture tree's trigger file is a regular file, which epoll refuses: the set waits
+        // without it, and a nudge and a stop still end a wait (each exactly one).
+        let tree = try FixtureTree()
+        try tree.write("pressure/cpu", "some avg10=0.00 avg60=0.00 avg300=0.00 total=0")
+        let trigger = try PSITrigger(
+            resource: .cpu, stallMicroseconds: 100_000, windowMicroseconds: 2_000_000,
+            roots: SystemRoots(procfs: tree.root))
+        let waitSet = WaitSet(triggers: [trigger])
+        let returns = Mutex(0)
+        async let ended = onThread {
+            while waitSet.wait(timeout: nil) != .stopped { returns.withLock { $0 += 1 } }
+            return returns.withLock { $0 }
+        }
+        // Only the nudge ends the first wait; only the stop the second.
+        waitSet.nudge()
+        #expect(await waitUntil { returns.withLock { $0 } == 1 })
+        waitSet.stop()
+        #expect(await ended == 1)
     }
 }
