@@ -24,6 +24,8 @@ final class SourceMemo<Value> {
     private var value: Value?
     private var files: [SysfsValueFile] = []
     private var descriptors: [Int32] = []
+    /// Whether every watched file is held open, so that its bytes can be compared.
+    private var isComparable = true
     /// Each file's bytes as read before the source was, ``slot`` bytes a file, with the count
     /// read (or −1 − errno); and the same for the read under way.
     private var contents: [UInt8] = [], lengths: [Int] = []
@@ -43,7 +45,7 @@ final class SourceMemo<Value> {
     func value(at time: MonotonicInstant, read: () -> Value) -> Value {
         wasReused = false
         guard let watchable else { return read() }
-        let isUnchanged = readFiles()
+        let isUnchanged = isComparable && readFiles()
         if let value, isUnchanged, time >= lastTime, time < until {
             lastTime = time
             wasReused = true
@@ -71,11 +73,13 @@ final class SourceMemo<Value> {
         return result
     }
 
-    /// Watches `files` from the next read on, or none when one is not held open.
+    /// Watches `files` from the next read on. Where one is not held open (over the
+    /// descriptor budget) their bytes are not compared, and the source is read every time.
     private func adopt(_ files: [SysfsValueFile]) {
         let held = files.compactMap(\.heldDescriptor)
-        self.files = held.count == files.count ? files : []
-        descriptors = held.count == files.count ? held : []
+        self.files = files
+        isComparable = held.count == files.count
+        descriptors = isComparable ? held : []
         let bytes = descriptors.count * Self.slot
         contents = [UInt8](repeating: 0, count: bytes)
         freshContents = [UInt8](repeating: 0, count: bytes)
