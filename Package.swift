@@ -59,9 +59,6 @@ let package = Package(
         .systemLibrary(name: "CAccessControl"),
         .systemLibrary(name: "CSpawn"),
         .systemLibrary(
-            name: "CMicroHTTPD", path: "Sources/CMicroHTTPD",
-            providers: [.apt(["libmicrohttpd-dev"])]),
-        .systemLibrary(
             name: "CMosquitto", path: "Sources/CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // Modules.
@@ -87,7 +84,7 @@ let package = Package(
         module("Dock", ["Units", "Locking", "Tracking"]),
         module("Governor", ["Units", "Pressure", "Files", "Locking"]),
         module("History", ["Units", "CSQLite", "Files", "LaunchTiming", "Locking"]),
-        module("Telemetry", ["CMicroHTTPD", "Files", "Locking"]),
+        module("Telemetry", ["CWakeup", "Files", "Locking"]),
         module(
             "HostService",
             ["Units", "Capture", "Files", "Governor", "Locking", "Pressure", "Telemetry"]),
@@ -190,7 +187,7 @@ let package = Package(
         tests(
             "GovernorTests",
             ["Units", "Governor", "Pressure", "Files", "Locking", "TestSupport", "Tracking"]),
-        tests("TelemetryTests", ["Telemetry", "TestSupport"]),
+        tests("TelemetryTests", ["Locking", "Telemetry", "TestSupport"]),
         tests(
             "HostServiceTests",
             [

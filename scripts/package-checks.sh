@@ -53,8 +53,12 @@ done
 grep -q "libheadroom.so.0$" "$work/contents" || fail "the package lacks libheadroom.so.0"
 depends=$(dpkg-deb -f "$deb" Depends)
 [[ $depends != *swift* ]] || fail "Depends names Swift: $depends"
-for library in libsensors libmicrohttpd libsqlite3 libmosquitto1; do
+for library in libsensors libsqlite3 libmosquitto1; do
   [[ $depends == *$library* ]] || fail "Depends lacks $library: $depends"
+done
+# The HTTP server is Headroom's own: no HTTP library, and so no TLS library it would bring.
+for library in libmicrohttpd libgnutls; do
+  [[ $depends != *$library* ]] || fail "Depends names $library: $depends"
 done
 
 # The binaries and the library share one Swift runtime, the package's own (RUNPATH

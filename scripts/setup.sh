@@ -8,7 +8,6 @@ set -euo pipefail
 packages=(
   curl
   jq
-  libmicrohttpd-dev
   libsensors-dev
   libsensors-config
   lm-sensors

@@ -1,8 +1,8 @@
-// The system calls the Pressure module's sampling thread needs that Swift's Glibc module does
-// not import: eventfd and epoll (<sys/eventfd.h> and <sys/epoll.h> are not in the module, and
-// struct epoll_event is packed), futex waits with an absolute deadline, and fstatfs. The thread
-// blocks on them between samples, so a sample costs one wake-up and a stop or a PSI trigger is
-// seen at once.
+// The system calls the Pressure module's sampling thread and the Telemetry module's HTTP event
+// loops need that Swift's Glibc module does not import: eventfd and epoll (<sys/eventfd.h> and
+// <sys/epoll.h> are not in the module, and struct epoll_event is packed), futex waits with an
+// absolute deadline, and fstatfs. The threads block on them, so a sample or a request costs one
+// wake-up and a stop, a PSI trigger or a stream's next event is seen at once.
 #include <errno.h>
 #include <stdint.h>
 #include <sys/epoll.h>
@@ -23,6 +23,12 @@ static inline int headroom_epoll_create(void) { return epoll_create1(EPOLL_CLOEX
 static inline int headroom_epoll_add(int epoll, int fd, uint32_t events, uint64_t token) {
     struct epoll_event event = {.events = events, .data = {.u64 = token}};
     return epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event);
+}
+
+// Changes the events epoll watches fd for, and the token they are reported with.
+static inline int headroom_epoll_modify(int epoll, int fd, uint32_t events, uint64_t token) {
+    struct epoll_event event = {.events = events, .data = {.u64 = token}};
+    return epoll_ctl(epoll, EPOLL_CTL_MOD, fd, &event);
 }
 
 // Removes fd from the epoll instance.
@@ -54,6 +60,16 @@ static inline int headroom_epoll_wait(int epoll, uint64_t *tokens, uint32_t *eve
         events[index] = ready[index].events;
     }
     return count;
+}
+
+// Accepts a connection from the listening socket as a non-blocking, close-on-exec socket
+// (accept4, which Swift's Glibc module hides as a GNU extension; <sys/socket.h> is left out of
+// this header, which would take its constants from Glibc), the peer's address in the
+// `capacity` bytes at `address`; -1 with errno when none is waiting (EAGAIN) or on failure.
+// SOCK_NONBLOCK and SOCK_CLOEXEC are O_NONBLOCK and O_CLOEXEC, as EFD_NONBLOCK and EFD_CLOEXEC.
+static inline int headroom_accept(int listener, void *address, unsigned int capacity) {
+    unsigned int length = capacity;
+    return (int)syscall(SYS_accept4, listener, address, &length, EFD_NONBLOCK | EFD_CLOEXEC);
 }
 
 #include <linux/futex.h>

@@ -18,7 +18,7 @@ struct ClientAddress: Hashable, Sendable {
     }
 
     /// The address in `address`; addresses of another family than IPv4 and IPv6 all map to
-    /// one key (libmicrohttpd serves only TCP/IP, so there are none in practice).
+    /// one key: a Unix domain socket's clients are one client.
     init(_ address: UnsafePointer<sockaddr>?) {
         guard let address else {
             (high, low) = (0, 0)

@@ -7,7 +7,7 @@ public enum HTTPServerError: Error, Equatable, Sendable, CustomStringConvertible
     /// The Unix socket path cannot be served: too long, or something else (a file, a live
     /// server) is there.
     case unusableSocketPath(String, reason: String)
-    /// libmicrohttpd could not bind or start (e.g. the port is taken); `reason` is `strerror`.
+    /// The server could not bind or start (e.g. the port is taken); `reason` is `strerror`.
     case cannotStart(address: String, reason: String)
 
     /// What went wrong, naming the metric or setting and what was expected.

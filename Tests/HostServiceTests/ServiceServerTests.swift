@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 import Units
 
-/// The service behind a real libmicrohttpd server: bodies, the event stream over a socket,
+/// The service behind a real HTTP server: bodies, the event stream over a socket,
 /// the Unix socket, and systemd's notify socket.
 @Suite(.serialized) struct ServiceServerTests {
     static func server(_ fixture: ServiceFixture, socketPath: String? = nil) throws -> HTTPServer {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Telemetry
 
-/// Real sockets against a real libmicrohttpd daemon on an ephemeral loopback port.
+/// Real sockets against a real server on an ephemeral loopback port.
 @Suite(.serialized) struct HTTPServerTests {
     private func startedServer(
         _ configuration: HTTPServerConfiguration = HTTPServerConfiguration(
@@ -116,8 +116,9 @@ import Testing
     }
 
     @Test func aScrapeIsAnsweredBesideAFloodFromItsOwnAddress() throws {
-        // Far more idle connections than either limit, from the scraper's own address: with
-        // libmicrohttpd's refusal at the limit this request would wait for an idle timeout.
+        // Far more idle connections than either limit, from the scraper's own address: a
+        // server that refused connections at the limit would make this request wait for an
+        // idle timeout.
         let configuration = HTTPServerConfiguration(
             listen: try ListenAddress(parsing: "127.0.0.1:0"), connectionLimit: 16,
             perClientConnectionLimit: 8, idleTimeoutSeconds: 600, threads: 2)
