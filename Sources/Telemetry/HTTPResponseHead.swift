@@ -119,7 +119,8 @@ struct HTTPDate {
 extension String {
     /// The string with CR and LF left out, so a header cannot be split by a value.
     fileprivate var withoutLineBreaks: String {
-        contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" })
-            ? String(filter { $0 != "\r" && $0 != "\n" && $0 != "\r\n" }) : self
+        let isBreak = { (byte: UInt8) in byte == .carriageReturn || byte == .lineFeed }
+        return utf8.contains(where: isBreak)
+            ? String(decoding: utf8.filter { !isBreak($0) }, as: UTF8.self) : self
     }
 }

@@ -13,8 +13,8 @@ import Locking
 /// no polling.
 ///
 /// Each of ``HTTPServerConfiguration/threads`` event loops waits in one `epoll` set on the
-/// shared listening socket (held exclusively, so a new connection wakes one loop) and on the
-/// connections it accepted. ``run()`` serves until the task is cancelled, or use ``start()``
+/// shared listening socket (held exclusively, so a new connection wakes one loop, a waiting
+/// one) and on the connections it accepted. ``run()`` serves until the task is cancelled, or use ``start()``
 /// and ``stop()`` directly.
 public final class HTTPServer: Sendable {
     /// The address and bounds the server was created with.
@@ -87,7 +87,6 @@ public final class HTTPServer: Sendable {
             guard let serving = state else { return }
             for loop in serving.loops { loop.requestStop() }
             for loop in serving.loops { loop.waitUntilStopped() }
-            for loop in serving.loops { loop.closeUnadopted() }
             close(serving.listener)
             serving.unixSocket?.remove()
             state = nil
@@ -131,7 +130,7 @@ public final class HTTPServer: Sendable {
             unixSocket?.remove()
             throw error
         }
-        for loop in loops { loop.start(group: loops) }
+        for loop in loops { loop.start() }
         return Serving(
             listener: listener, port: unixSocket == nil ? boundPort(listener) : 0, loops: loops,
             unixSocket: unixSocket)
