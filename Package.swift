@@ -84,7 +84,7 @@ let package = Package(
         module("Dock", ["Units", "Locking", "Tracking"]),
         module("Governor", ["Units", "Pressure", "Files", "Locking"]),
         module("History", ["Units", "CSQLite", "Files", "LaunchTiming", "Locking"]),
-        module("Telemetry", ["CWakeup", "Files", "Locking"]),
+        module("Telemetry", ["CWakeup", "Files", "Locking", "Units"]),
         module(
             "HostService",
             ["Units", "Capture", "Files", "Governor", "Locking", "Pressure", "Telemetry"]),

@@ -1,4 +1,5 @@
 import CWakeup
+import Units
 
 #if canImport(Glibc)
     import Glibc
@@ -85,12 +86,12 @@ final class HTTPConnection {
     private var headBytesSeen = 0
     /// The ledger counts a request in progress, until its response is sent.
     private var isInRequest = false
-    /// The monotonic time of the last byte received or sent, in nanoseconds.
-    private(set) var lastActivity: Int64
+    /// When the last byte was received or sent.
+    private(set) var lastActivity: MonotonicInstant
     /// The epoll events the loop watches for.
     var interest: UInt32 = 0
 
-    init(_ served: ServedConnection, isLocal: Bool, now: Int64) {
+    init(_ served: ServedConnection, isLocal: Bool, now: MonotonicInstant) {
         self.served = served
         self.isLocal = isLocal
         self.lastActivity = now
@@ -125,7 +126,7 @@ final class HTTPConnection {
 
     /// Receives what the socket holds; false when the connection must close (an error, or the
     /// client gone while nothing is left to answer).
-    func receive(host: some HTTPConnectionHost, now: Int64) -> Bool {
+    func receive(host: some HTTPConnectionHost, now: MonotonicInstant) -> Bool {
         let scratch = host.scratch
         for _ in 0..<8 {
             let count = recv(served.socket, scratch.baseAddress, scratch.count, 0)
@@ -165,7 +166,7 @@ final class HTTPConnection {
 
     /// Sends what it can and moves on through requests and responses until it must wait for
     /// the socket or the stream's source; false when the connection must close.
-    func advance(host: some HTTPConnectionHost, now: Int64) -> Bool {
+    func advance(host: some HTTPConnectionHost, now: MonotonicInstant) -> Bool {
         while true {
             if sent < output.count {
                 guard flush(now: now) else { return false }
@@ -189,7 +190,7 @@ final class HTTPConnection {
 
     /// Ends a streamed response for the server's stop: the last chunk is sent if the socket
     /// takes it at once.
-    func endForStop(now: Int64) {
+    func endForStop(now: MonotonicInstant) {
         guard case .streaming(let stream) = phase else { return }
         stream.close()
         if stream.isChunked { output += HTTPResponseHead.lastChunk }
@@ -364,7 +365,7 @@ final class HTTPConnection {
     }
 
     /// Sends queued bytes until the socket would block; false on an error.
-    private func flush(now: Int64) -> Bool {
+    private func flush(now: MonotonicInstant) -> Bool {
         while sent < output.count {
             let count = output.withUnsafeBytes { bytes in
                 send(

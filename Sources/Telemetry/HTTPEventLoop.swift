@@ -1,5 +1,6 @@
 import CWakeup
 import Locking
+import Units
 
 #if canImport(Glibc)
     import Glibc
@@ -170,22 +171,22 @@ private final class HTTPLoopRunner: HTTPConnectionHost {
     private var connections: [UInt64: HTTPConnection] = [:]
     private var dateHeader = HTTPDate()
     /// The earliest time a connection may have been silent for the idle timeout.
-    private var nextIdleCheck: Int64?
+    private var nextIdleCheck: MonotonicInstant?
     /// When accepting resumes after the process ran out of descriptors.
-    private var acceptPausedUntil: Int64?
-    private let idleTimeout: Int64
+    private var acceptPausedUntil: MonotonicInstant?
+    private let idleTimeout: Duration
 
     /// Connections accepted at one wake, so that one loop does not take a whole burst.
     private static let acceptBatch = 32
     /// How long accepting pauses when no descriptor is left.
-    private static let acceptPause: Int64 = 100_000_000
+    private static let acceptPause = Duration.milliseconds(100)
 
     init(loop: HTTPEventLoop, shared: HTTPServerShared, listener: Int32, poll: Int32) {
         self.loop = loop
         self.shared = shared
         self.listener = listener
         self.poll = poll
-        self.idleTimeout = Int64(shared.configuration.idleTimeoutSeconds) * 1_000_000_000
+        self.idleTimeout = .seconds(shared.configuration.idleTimeoutSeconds)
         scratch = .allocate(byteCount: 16 * 1024, alignment: 16)
     }
 
@@ -211,7 +212,7 @@ private final class HTTPLoopRunner: HTTPConnectionHost {
                         poll, tokens.baseAddress, events.baseAddress, 64, timeout())
                 }
             }
-            let now = Self.monotonicNow()
+            let now = MonotonicClock.now()
             for index in 0..<Int(max(count, 0)) {
                 switch tokens[index] {
                 case HTTPEventLoop.wakeupToken:
@@ -241,14 +242,16 @@ private final class HTTPLoopRunner: HTTPConnectionHost {
         }
     }
 
-    /// Nanoseconds until the next idle check or the end of an accept pause; -1 for none.
+    /// Nanoseconds until the next idle check or the end of an accept pause (epoll's
+    /// timeout); -1 for none.
     private func timeout() -> Int64 {
         let deadlines = [nextIdleCheck, acceptPausedUntil].compactMap { $0 }
         guard let deadline = deadlines.min() else { return -1 }
-        return max(0, deadline - Self.monotonicNow())
+        let now = MonotonicClock.now()
+        return deadline > now ? Int64(clamping: deadline.nanoseconds - now.nanoseconds) : 0
     }
 
-    private func accept(now: Int64) {
+    private func accept(now: MonotonicInstant) {
         for _ in 0..<Self.acceptBatch {
             var address = sockaddr_storage()
             let socket = headroom_accept(
@@ -258,7 +261,7 @@ private final class HTTPLoopRunner: HTTPConnectionHost {
                     // Nothing can be accepted until a descriptor is freed: stop looking at the
                     // listener for a moment rather than wake for it again and again.
                     _ = headroom_epoll_remove(poll, listener)
-                    acceptPausedUntil = now + Self.acceptPause
+                    acceptPausedUntil = now.advanced(by: Self.acceptPause)
                 }
                 return
             }
@@ -285,7 +288,7 @@ private final class HTTPLoopRunner: HTTPConnectionHost {
         }
     }
 
-    private func handle(_ events: UInt32, on connection: HTTPConnection, now: Int64) {
+    private func handle(_ events: UInt32, on connection: HTTPConnection, now: MonotonicInstant) {
         let failed = UInt32(EPOLLERR.rawValue) | UInt32(EPOLLHUP.rawValue)
         guard events & failed == 0 else { return closeConnection(connection) }
         let readable = UInt32(EPOLLIN.rawValue) | UInt32(EPOLLRDHUP.rawValue)
@@ -296,7 +299,7 @@ private final class HTTPLoopRunner: HTTPConnectionHost {
     }
 
     /// Moves the connection on as far as it goes, and watches for what it needs next.
-    private func serve(_ connection: HTTPConnection, now: Int64) {
+    private func serve(_ connection: HTTPConnection, now: MonotonicInstant) {
         guard connection.advance(host: self, now: now) else { return closeConnection(connection) }
         let needed = connection.neededInterest
         if needed != connection.interest {
@@ -309,15 +312,15 @@ private final class HTTPLoopRunner: HTTPConnectionHost {
     /// Makes sure the idle check comes in time for a connection that may fall silent.
     private func noteActive(_ connection: HTTPConnection) {
         guard !connection.isWaitingForSource else { return }
-        let due = connection.lastActivity + idleTimeout
+        let due = connection.lastActivity.advanced(by: idleTimeout)
         nextIdleCheck = min(nextIdleCheck ?? due, due)
     }
 
     /// Closes the connections silent for the idle timeout, and finds when to look next.
-    private func closeSilent(now: Int64) {
+    private func closeSilent(now: MonotonicInstant) {
         nextIdleCheck = nil
         for connection in Array(connections.values) where !connection.isWaitingForSource {
-            if now - connection.lastActivity >= idleTimeout {
+            if now.duration(since: connection.lastActivity) >= idleTimeout {
                 closeConnection(connection)
             } else {
                 noteActive(connection)
@@ -332,17 +335,11 @@ private final class HTTPLoopRunner: HTTPConnectionHost {
         close(connection.served.socket)
     }
 
-    private func closeAll(now: Int64) {
+    private func closeAll(now: MonotonicInstant) {
         for connection in Array(connections.values) {
             connection.endForStop(now: now)
             closeConnection(connection)
         }
         _ = headroom_epoll_remove(poll, listener)
-    }
-
-    private static func monotonicNow() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 }
