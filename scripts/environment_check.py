@@ -14,7 +14,8 @@ from pathlib import Path
 from allowed_places import report
 
 REPO = Path(__file__).resolve().parent.parent
-READ = re.compile(r"processInfo\.environment|\bgetenv\(|\bsetenv\(|\benviron\b")
+READ = re.compile(
+    r"processInfo\.environment|ProcessFacts\.environment|\bgetenv\(|\bsetenv\(|\benviron\b")
 
 # file (under Sources/) → why it may read the environment itself.
 ALLOWED = {
@@ -25,6 +26,8 @@ ALLOWED = {
     "Files/ExecutableSearch.swift": "a program is found on PATH, as a shell finds it",
     "LaunchTiming/ChildProcess.swift": "a child inherits this process's environment (`environ`"
     " handed to posix_spawn), none of it read",
+    "Files/ProcessFacts.swift": "the environment read from `environ`, for the places above and"
+    " the command line (instead of Foundation's `ProcessInfo`)",
 }
 # Directories whose every file may: the command line reads the environment (`headroom`'s, CLI's,
 # and `serve`'s in Daemon, which `headroomd` runs alone), and the benchmarks are programs of
@@ -56,6 +59,7 @@ def main():
                     ".environment)")]
         assert READ.search(planted[0][2]) and problems(planted), "a planted read was not reported"
         assert READ.search('guard let text = getenv("HEADROOM_TRACE_FD")')
+        assert READ.search('let path = ProcessFacts.environment["PATH"]')
         assert not problems([("headroom/RunCommand.swift", 1, "ProcessInfo.processInfo.environment")])
         print("environment-check self-test: passed (a planted read is reported)")
         return

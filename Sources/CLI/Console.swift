@@ -134,7 +134,7 @@ public enum Console {
     /// Whether stdout may carry colour: it is a terminal, `NO_COLOR` is unset or empty
     /// (no-color.org), and `TERM` is not `dumb`.
     public static let usesColor: Bool = {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessFacts.environment
         return isTerminal && (environment["NO_COLOR"] ?? "").isEmpty
             && environment["TERM"] != "dumb"
     }()

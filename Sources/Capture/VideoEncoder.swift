@@ -63,7 +63,7 @@ public final class VideoEncoder: @unchecked Sendable {
         let directory = url.deletingLastPathComponent().path
         let suffix = url.pathExtension.isEmpty ? "" : ".\(url.pathExtension)"
         try AtomicFile.createDirectories(directory, for: path)
-        partialPath = "\(directory)/.\(name).\(UUID().uuidString).partial\(suffix)"
+        partialPath = "\(directory)/.\(name).\(ProcessFacts.uniqueName()).partial\(suffix)"
         self.path = path
         self.width = width
         self.height = height
@@ -163,7 +163,7 @@ public final class VideoEncoder: @unchecked Sendable {
         guard let executable = ffmpeg ?? ExecutableSearch.find("ffmpeg") else { return false }
         let url = URL(fileURLWithPath: path)
         let partial =
-            "\(url.deletingLastPathComponent().path)/.\(url.lastPathComponent).\(UUID().uuidString).partial.\(url.pathExtension)"
+            "\(url.deletingLastPathComponent().path)/.\(url.lastPathComponent).\(ProcessFacts.uniqueName()).partial.\(url.pathExtension)"
         guard
             let child = try? ChildProcess(
                 executable: executable,

@@ -88,7 +88,7 @@ public enum MQTTPublishing {
         }
         do {
             let broker = try MQTTBroker(parsing: url)
-            let hostName = Self.hostName()
+            let hostName = ProcessFacts.hostName ?? "host"
             let topics = try MQTTTopics(
                 prefix: value(\.prefix) ?? "headroom",
                 node: value(\.node) ?? MQTTTopics.nodeID(hostName: hostName),
@@ -168,22 +168,12 @@ public enum MQTTPublishing {
         }
     }
 
-    /// This machine's name, as `hostname` prints it.
     /// Eight characters of this machine's id (`/etc/machine-id`), or of a random one where it
     /// has none: what tells apart two hosts of one name on a broker.
     private static let machineSuffix: String = {
         let id =
             (try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8))?
             .trimmingWhitespace() ?? ""
-        return String((id.isEmpty ? UUID().uuidString.lowercased() : id).prefix(8))
+        return String((id.isEmpty ? ProcessFacts.uniqueName() : id).prefix(8))
     }()
-
-    private static func hostName() -> String {
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let result = buffer.withUnsafeMutableBufferPointer { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { gethostname($0.baseAddress!, $0.count - 1) }
-        }
-        guard result == 0 else { return "host" }
-        return String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
-    }
 }

@@ -1,6 +1,5 @@
 import CLI
 import Files
-import FoundationEssentials
 import Pressure
 import Units
 
@@ -44,7 +43,7 @@ public struct PressureInput: Sendable {
     /// The host's sources (with the thermal model when `model`), classified by the rules in
     /// the file `config` (the defaults without one).
     public init(config: String?, model: Bool) throws {
-        roots = SystemRoots.from(environment: ProcessInfo.processInfo.environment)
+        roots = SystemRoots.from(environment: ProcessFacts.environment)
         sampler = PressureSampler.system(roots: roots)
         if model {
             sampler.temperatureSources.append(ThermalModelSource())

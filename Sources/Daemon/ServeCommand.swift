@@ -132,7 +132,7 @@ public enum ServeCommand {
             let socket = arguments[\.socket].map { " and unix:\($0)" } ?? ""
             reloadOnHangup(observer, configuration: arguments[\.pressure.config])
             defer { SignalWatcher.shared.release(SIGHUP) }
-            let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
+            let systemd = SystemdNotifier(environment: ProcessFacts.environment)
             var services = mqtt
             if let interval = systemd.watchdogInterval {
                 services.append(

@@ -9,7 +9,7 @@ public enum ExecutableSearch {
         let fileManager = FileManager.default
         if name.contains("/") { return fileManager.isExecutableFile(atPath: name) ? name : nil }
         let directories =
-            (path ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+            (path ?? ProcessFacts.environment["PATH"] ?? "/usr/bin:/bin")
             .split(separator: ":")
         for directory in directories {
             let candidate = "\(directory)/\(name)"

@@ -27,7 +27,7 @@ public func headroomEstimate(
     do {
         let configuration = try SessionConfiguration.decode(
             Data(bytes: session, count: strlen(session)))
-        let profile = try ProfileCatalog.user(environment: ProcessInfo.processInfo.environment)
+        let profile = try ProfileCatalog.user(environment: ProcessFacts.environment)
             .profile(named: configuration.profile)
         estimate = HardwareCostEstimator(profile: profile).cost(of: configuration)
     } catch {

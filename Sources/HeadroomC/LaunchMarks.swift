@@ -90,7 +90,8 @@ public func headroomWriteReport(_ path: UnsafePointer<CChar>?) -> Int32 {
     }
     let label = ProcessInfo.processInfo.processName
     let report = ProcessTimeline.shared.report(
-        label: label, metadata: ["host": ProcessInfo.processInfo.hostName, "source": "libheadroom"])
+        label: label,
+        metadata: ["host": ProcessFacts.hostName ?? "localhost", "source": "libheadroom"])
     do {
         try AtomicFile.write(JSONEncoder.document().encode(report), to: String(cString: path))
         return CStatus.ok

@@ -2,6 +2,10 @@ import Files
 import FoundationEssentials
 import Units
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One timed phase of a launch report.
 public struct PhaseInterval: Hashable, Codable, Sendable {
     /// The phase's name (`sessionStart`, `outputInitialization.photo`, a custom name).
@@ -296,7 +300,7 @@ extension LaunchTimeline {
                 intervals[begun.index].isComplete = true
             }
         }
-        let wallClockNow = Date().timeIntervalSince1970
+        let wallClockNow = LaunchReport.secondsSince1970()
         return LaunchReport(
             label: label, startedAt: wallClockNow - now.seconds(since: origin),
             origin: processStart == nil ? .timelineStart : .processStart,
@@ -321,5 +325,15 @@ extension LaunchTimeline {
             stack.append(index)
         }
         return sorted
+    }
+}
+
+extension LaunchReport {
+    /// Seconds since 1970 by the wall clock (`CLOCK_REALTIME`): a report's date, which is what
+    /// a person reads (the phases are timed on the monotonic clock).
+    static func secondsSince1970() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }

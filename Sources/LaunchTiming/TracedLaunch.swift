@@ -1,6 +1,5 @@
 import CSpawn
 import Files
-import FoundationEssentials
 import Locking
 import Units
 
@@ -104,7 +103,7 @@ public enum TracedLaunch {
     /// The report of a launch that could not even start.
     private static func notStarted(_ request: TracedLaunchRequest, reason: String) -> LaunchReport {
         LaunchReport(
-            label: request.label, startedAt: Date().timeIntervalSince1970,
+            label: request.label, startedAt: LaunchReport.secondsSince1970(),
             origin: .timelineStart, phases: [], marks: [], metadata: metadata(request),
             failure: .notStarted(reason))
     }
@@ -114,7 +113,7 @@ public enum TracedLaunch {
         return [
             "command": command.count > 512 ? String(command.prefix(512)) + "…" : command,
             "readyEvent": request.readyName,
-            "host": ProcessInfo.processInfo.hostName,
+            "host": ProcessFacts.hostName ?? "localhost",
         ]
     }
 
@@ -132,7 +131,7 @@ public enum TracedLaunch {
         if fstat(trace[1], &pipeStatus) == 0 {
             environment[identityVariable] = "\(pipeStatus.st_dev):\(pipeStatus.st_ino)"
         }
-        let startedAt = Date().timeIntervalSince1970
+        let startedAt = LaunchReport.secondsSince1970()
         let spawnedAt = MonotonicClock.now()
         var pid: pid_t = 0
         let spawnError = withCStrings(request.command) { arguments in

@@ -250,7 +250,7 @@ enum LaunchCommand {
         throws -> HistoryStore
     {
         let path =
-            given ?? HistoryStore.defaultPath(environment: ProcessInfo.processInfo.environment)
+            given ?? HistoryStore.defaultPath(environment: ProcessFacts.environment)
         // SQLite takes "" for a temporary database, where a history would be lost.
         guard !path.isEmpty else {
             throw UsageError(description: "--db: expected a path, got an empty one")

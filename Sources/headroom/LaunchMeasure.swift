@@ -142,7 +142,7 @@ enum LaunchMeasure {
             metadata: [
                 "session": path ?? "examples/sessions/launch-photo-movie.json",
                 "deferredStart": String(deferred),
-                "host": ProcessInfo.processInfo.hostName,
+                "host": ProcessFacts.hostName ?? "localhost",
             ])
         Console.out(String(decoding: LaunchReportFormat.json.render(report), as: UTF8.self))
         return 0

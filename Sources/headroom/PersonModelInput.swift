@@ -1,5 +1,5 @@
 import CLI
-import FoundationEssentials
+import Files
 import Tracking
 
 /// The neural detector's model as a command finds it: where `person-model.sh` installs it
@@ -12,7 +12,7 @@ enum PersonModelInput {
     /// - Throws: ``UsageError`` naming `--detector person-ssd` and what is wrong.
     static func installed() throws(UsageError) -> PersonModel {
         do throws(PersonModelError) {
-            let model = try PersonModel.installed(environment: ProcessInfo.processInfo.environment)
+            let model = try PersonModel.installed(environment: ProcessFacts.environment)
             _ = try SSDPersonDetector(model: model)
             return model
         } catch {

@@ -46,7 +46,7 @@ enum ProgramLaunchMeasure {
         let request = TracedLaunchRequest(
             command: command, label: label, readyName: arguments[\.ready] ?? "ready",
             timeout: arguments[\.timeout] ?? .seconds(60), output: output,
-            environment: ProcessInfo.processInfo.environment)
+            environment: ProcessFacts.environment)
         let stop = StopSignal()
         let stored = try await withSignalCancellation(stop) {
             var stored: [(RunID, LaunchReport)] = []

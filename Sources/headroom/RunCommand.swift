@@ -390,7 +390,7 @@ enum RunCommand {
             options.useVideo(
                 video, groundTruth: try arguments[\.gt].map(MOTInput.readIdentities) ?? [],
                 detector: arguments[\.detector]
-                    ?? .forVideo(environment: ProcessInfo.processInfo.environment),
+                    ?? .forVideo(environment: ProcessFacts.environment),
                 keepsDuration: arguments[\.seconds] != nil,
                 keepsSession: arguments[\.session] != nil, keepsPolicy: arguments[\.policy] != nil)
             inputs.video = video

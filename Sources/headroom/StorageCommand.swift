@@ -2,7 +2,6 @@ import CLI
 import Capture
 import Daemon
 import Files
-import FoundationEssentials
 import Storage
 import Units
 
@@ -188,7 +187,7 @@ enum StorageCommand {
 
     /// The reserve directory unless `--storage` names one.
     static var defaultDirectory: String {
-        StorageReserve.defaultDirectory(environment: ProcessInfo.processInfo.environment)
+        StorageReserve.defaultDirectory(environment: ProcessFacts.environment)
     }
 
     /// The write rate `calibrate` stored in the host profile, if it did.
