@@ -137,7 +137,7 @@ let package = Package(
             swiftSettings: strictSettings),
         // `headroom serve` alone, for a resident daemon: `headroom serve` becomes it.
         .executableTarget(
-            name: "headroomd", dependencies: ["CLI", "Daemon"],
+            name: "headroomd", dependencies: ["CLI", "Daemon", "Lifecycle"],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "headroom-bench",

@@ -150,6 +150,10 @@ if grep -q opencv "/proc/$serve_pid/maps"; then fail "the installed service maps
 if grep -E -q "libmosquitto|libssl|libcrypto" "/proc/$serve_pid/maps"; then
   fail "the installed service maps libmosquitto or OpenSSL without --mqtt"
 fi
+# Its tasks ran on its own threads, not libdispatch's (whose manager wakes every second).
+threads=$(cat /proc/"$serve_pid"/task/*/comm | sort | uniq -c | tr -s ' \n' ' ')
+[[ $threads == *headroom-tasks* ]] || fail "the installed service runs no headroom-tasks thread: $threads"
+[[ $threads != *qos* ]] || fail "the installed service runs libdispatch's worker threads: $threads"
 # The installed binaries find every library, the Swift runtime in the package's directory.
 for binary in /usr/bin/headroom /usr/bin/headroomd "/usr/lib/$multiarch/libheadroom.so.0"; do
   ldd "$binary" >"$work/ldd"

@@ -137,9 +137,10 @@ public enum ServeCommand {
             if let interval = systemd.watchdogInterval {
                 services.append(
                     Service("watchdog", ending: .runsUntilCancelled, isOnClock: false) {
+                        let clock = ContinuousRunClock()
                         while !Task.isCancelled {
                             systemd.watchdog()
-                            try await Task.sleep(for: interval)
+                            try await clock.sleep(for: interval)
                         }
                     })
             }

@@ -18,7 +18,12 @@ public final class ConditionLock: @unchecked Sendable {
         pthread_mutex_init(mutex, nil)
         condition = .allocate(capacity: 1)
         condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, nil)
+        // Timed waits count on the monotonic clock, which wall-clock changes do not move.
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
     }
 
     deinit {
@@ -39,6 +44,14 @@ public final class ConditionLock: @unchecked Sendable {
     /// Releases the lock until another thread signals (or for no reason: check the state
     /// again), then takes it again. The caller holds the lock.
     public func wait() { pthread_cond_wait(condition, mutex) }
+
+    /// Like ``wait()``, but returns by `deadline` on `CLOCK_MONOTONIC` at the latest; false
+    /// when it returned because the deadline passed.
+    @discardableResult
+    public func wait(until deadline: timespec) -> Bool {
+        var deadline = deadline
+        return pthread_cond_timedwait(condition, mutex, &deadline) != ETIMEDOUT
+    }
 
     /// Wakes one waiting thread.
     public func signal() { pthread_cond_signal(condition) }

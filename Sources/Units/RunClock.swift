@@ -81,7 +81,7 @@ extension ClockParticipant {
     }
 }
 
-/// Real time: `CLOCK_MONOTONIC`, waiting with `Task.sleep`.
+/// Real time: `CLOCK_MONOTONIC`, waiting on Headroom's own timer thread.
 public struct ContinuousRunClock: RunClock {
     /// The system's monotonic clock.
     public init() {}
@@ -89,11 +89,12 @@ public struct ContinuousRunClock: RunClock {
     /// Now on `CLOCK_MONOTONIC`.
     public var now: MonotonicInstant { MonotonicClock.now() }
 
-    /// Sleeps until `deadline` on the monotonic clock.
+    /// Sleeps until `deadline` on the monotonic clock, woken by Headroom's own timer thread
+    /// (``MonotonicTimers``), not libdispatch's.
     public func sleep(until deadline: MonotonicInstant) async throws {
-        let remaining = deadline.duration(since: now)
-        if remaining > .zero { try await Task.sleep(for: remaining) }
         try Task.checkCancellation()
+        guard deadline > now else { return }
+        try await MonotonicTimers.shared.sleep(until: deadline)
     }
 
     /// Real time moves by itself: participants are not counted.

@@ -1,4 +1,5 @@
 import Foundation
+import Lifecycle
 
 #if canImport(Glibc)
     import Glibc
@@ -97,4 +98,7 @@ func format(_ nanoseconds: Double) -> String {
     }
 }
 
+// Every task on the threads `headroomd` runs its tasks on, so that `service.serve-*` prices
+// what the daemon runs.
+TaskThreads.install()
 exit(await benchMain(Array(CommandLine.arguments.dropFirst())))
