@@ -14,7 +14,9 @@ import Units
 /// threads wait on one condition for jobs, first come first served, and delayed jobs
 /// (`Task.sleep`) wait on Headroom's own timer thread (``Units/MonotonicTimers``): the
 /// process wakes when there is work. A task must never block one of these threads (work that
-/// blocks runs on a thread of its own, as everywhere in Headroom).
+/// blocks runs on a thread of its own, as everywhere in Headroom). The main actor stays
+/// libdispatch's (its main queue, drained by libdispatch's threads once a task hops to it):
+/// `headroomd`'s main task goes back to it only to exit.
 public final class TaskThreads: TaskExecutor, @unchecked Sendable {
     // Unchecked: `jobs`, `head` and `idle` are only touched with `condition` locked.
     /// The threads of the process (started as jobs come, up to ``count``).
