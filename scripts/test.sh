@@ -83,8 +83,9 @@ joined() {
   beside_pid=
 }
 
-# The waiting steps: a real mosquitto, Frigate's API, ROS 2, and the service's clients (curl,
-# the Python client, Prometheus): 35 s of CPU in 250 s. The binary's path is asked for once,
+# The waiting steps: a real mosquitto, Frigate's API, ROS 2, the service's clients (curl,
+# the Python client, Prometheus) and real GStreamer pipelines paced by the service: 49 s of CPU
+# in 320 s (the pipelines: 14 s in 70 s). The binary's path is asked for once,
 # here, not beside a step that holds SwiftPM's lock.
 brokers() {
   step "MQTT and Home Assistant: a real mosquitto, a ramp, an outage, kill -9" scripts/mqtt-checks.sh "$1"
@@ -93,6 +94,7 @@ brokers() {
   step "host service: API v1 with curl, advise, unit, install" scripts/service-checks.sh "$1"
   step "Python client against headroom serve (pytest)" scripts/python-client-checks.sh "$1"
   step "Prometheus scraping headroom serve; promtool" scripts/prometheus-integration.sh "$1"
+  step "GStreamer: headroomrate and the headroom tracer in real pipelines" scripts/gstreamer-checks.sh "$1"
 }
 # The documented commands (49 s of CPU in 67 s, most of it runs on real time), beside the
 # command-line and person-model checks.
@@ -123,7 +125,6 @@ joined
 step "signals: run, watch and serve mid-work" scripts/signal-checks.sh "$(headroom)"
 step "launch checks (measure, compare, crash safety)" scripts/launch-checks.sh "$(headroom)"
 step "launch measure -- CMD: real children, failures, trace import" scripts/program-launch-checks.sh "$(headroom)"
-step "GStreamer: headroomrate and the headroom tracer in real pipelines" scripts/gstreamer-checks.sh "$(headroom)"
 step "build libheadroom (the C library)" swift build --product headroom-c -Xswiftc -warnings-as-errors
 step "libheadroom from C: pkg-config, ASan, the C example measured" scripts/c-library-checks.sh "$(headroom)"
 step "Debian package: release build, lintian, install, serve, purge" scripts/package-checks.sh
