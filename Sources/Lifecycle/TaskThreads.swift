@@ -18,7 +18,7 @@ import Units
 /// libdispatch's (its main queue, drained by libdispatch's threads once a task hops to it):
 /// `headroomd`'s main task goes back to it only to exit.
 public final class TaskThreads: TaskExecutor, @unchecked Sendable {
-    // Unchecked: `jobs`, `head` and `idle` are only touched with `condition` locked.
+    // Unchecked: `jobs`, `head`, `started` and `idle` are only touched with `condition` locked.
     /// The threads of the process (started as jobs come, up to ``count``).
     public static let shared = TaskThreads(
         count: max(2, min(4, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))))
