@@ -12,12 +12,24 @@ let strictSettings: [SwiftSetting] = [
 /// too, where unoptimized they took most of the unit tests' time.
 let pixelLoopModules: Set = ["Tracking", "Capture"]
 
+/// The modules `headroomd` links. They do not import Swift's string-processing module (regular
+/// expressions) implicitly, so the daemon loads neither it nor its regex parser.
+let daemonModules: Set = [
+    "Units", "Files", "Locking", "LaunchTiming", "Lifecycle", "MQTT", "Storage", "Capture",
+    "Pressure", "Governor", "Telemetry", "HostService", "HostServer", "MQTTBridge", "CLI", "Daemon",
+]
+let withoutStringProcessing: [SwiftSetting] = [
+    .unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"])
+]
+
 /// A library module of Headroom, with the modules it may import (docs/architecture.md's table, checked against this file).
 func module(_ name: String, _ dependencies: [Target.Dependency] = []) -> Target {
     let optimized: [SwiftSetting] =
         pixelLoopModules.contains(name) ? [.unsafeFlags(["-O"], .when(configuration: .debug))] : []
+    let daemon = daemonModules.contains(name) ? withoutStringProcessing : []
     return .target(
-        name: name, dependencies: dependencies, swiftSettings: strictSettings + optimized)
+        name: name, dependencies: dependencies,
+        swiftSettings: strictSettings + optimized + daemon)
 }
 
 /// The tests of a module, in `Tests/<name>`.
@@ -138,12 +150,12 @@ let package = Package(
         // `headroom serve` alone, for a resident daemon: `headroom serve` becomes it.
         .executableTarget(
             name: "headroomd", dependencies: ["CLI", "Daemon", "Lifecycle"],
-            swiftSettings: strictSettings),
+            swiftSettings: strictSettings + withoutStringProcessing),
         .executableTarget(
             name: "headroom-bench",
             dependencies: [
                 "Units",
-                "Capture", "CMallocStats", "CStorage", "CWakeup", "Dock", "Governor",
+                "Capture", "CMallocStats", "CStorage", "CWakeup", "Dock", "Files", "Governor",
                 "HostServer", "HostService", "LaunchTiming", "HeadroomC", "Lifecycle", "Locking",
                 "MQTT", "MQTTBridge", "Pipeline", "Pressure", "Storage", "Telemetry",
                 "TestSupport", "Tracking",
@@ -158,7 +170,7 @@ let package = Package(
             path: "Tests/TestSupport",
             swiftSettings: strictSettings),
         tests("UnitsTests", ["Locking", "Units"]),
-        tests("FilesTests", ["Files", "CAccessControl"]),
+        tests("FilesTests", ["Files", "CAccessControl", "Units"]),
         tests("LockingTests", ["Locking"]),
         tests("StorageTests", ["Storage", "CStorage", "Locking", "Units"]),
         tests("LaunchTimingTests", ["Units", "LaunchTiming", "Files"]),
@@ -174,7 +186,7 @@ let package = Package(
             "CaptureTests",
             ["Units", "Capture", "Files", "LaunchTiming", "Storage", "Locking", "TestSupport"]),
         tests("PressureTests", ["Pressure", "Files", "TestSupport", "Units"]),
-        tests("HistoryTests", ["History", "LaunchTiming", "Locking"]),
+        tests("HistoryTests", ["History", "LaunchTiming", "Locking", "Units"]),
         tests("TrackingTests", ["Tracking", "Units"]),
         tests("DockTests", ["Units", "Dock", "TestSupport", "Tracking"]),
         tests(
@@ -187,7 +199,7 @@ let package = Package(
         tests(
             "GovernorTests",
             ["Units", "Governor", "Pressure", "Files", "Locking", "TestSupport", "Tracking"]),
-        tests("TelemetryTests", ["Locking", "Telemetry", "TestSupport"]),
+        tests("TelemetryTests", ["Locking", "Telemetry", "TestSupport", "Units"]),
         tests(
             "HostServiceTests",
             [
@@ -207,7 +219,7 @@ let package = Package(
             "FuzzTests",
             [
                 "Capture", "Files", "Governor", "HostService", "LaunchTiming", "Pressure",
-                "Reports", "Storage", "Telemetry", "TestSupport", "Tracking",
+                "Reports", "Storage", "Telemetry", "TestSupport", "Tracking", "Units",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -20,7 +20,10 @@ imports), and when one of the daemon's modules (`DAEMON_MODULES`: what `headroom
 made of) depends on OpenCV or the tracker, directly or through another module, and when a
 product's file (not a test's, not the bench's: `FOUNDATION_ALLOWED`) imports Foundation itself
 rather than `FoundationEssentials`: Foundation proper brings its internationalisation data
-(ICU, 40 MB) into every binary and into the package.
+(ICU, 40 MB) into every binary and into the package; and when a module `headroomd` links is
+missing from Package.swift's `daemonModules` (built without Swift's string processing), or one
+of its files imports `FoundationEssentials`, Foundation or `Dispatch` (which the daemon would
+then map).
 
 Package.swift is read, not run: the script understands the forms this package uses —
 `module("Name", [deps])`, `tests("Name", [deps])`, `.target(name:dependencies:...)`,
@@ -483,6 +486,10 @@ DAEMON_MODULES = [
 ]
 DAEMON_EXCLUDES = ["COpenCV", "Dock", "History", "Pipeline", "Reports", "Tracking"]
 FOUNDATION_ALLOWED = ["headroom-bench"]
+# What no module `headroomd` links may import: the daemon maps no Foundation and no Dispatch
+# overlay (Concurrency's libdispatch it maps anyway).
+DAEMON_FORBIDDEN_IMPORT = re.compile(r"^\s*(?:@\w+\s+)*import\s+(FoundationEssentials|Foundation|Dispatch)\b", re.M)
+DAEMON_MODULES_LIST = re.compile(r"let\s+daemonModules\s*(?::\s*Set)?\s*=\s*\[([^\]]*)\]", re.S)
 FOUNDATION_IMPORT = re.compile(r"^\s*(?:@\w+\s+)*import\s+(?:(?:class|struct|enum|func|var|let)\s+)?Foundation\b(?!Essentials)", re.M)
 
 
@@ -562,6 +569,29 @@ def check_foundation(targets: list[Target], sources: dict[str, dict[str, str]]) 
     return problems
 
 
+def check_daemon_imports(
+    package_source: str, targets: list[Target], sources: dict[str, dict[str, str]]
+) -> list[str]:
+    """Package.swift's `daemonModules` (built without Swift's string processing) are every
+    module `headroomd` links, and none of their files imports Foundation, FoundationEssentials or
+    Dispatch."""
+    found = DAEMON_MODULES_LIST.search(package_source)
+    if not found:
+        return ["Package.swift: no `let daemonModules = [...]` listing the modules headroomd links"]
+    listed = set(re.findall(r'"([^"]+)"', found.group(1)))
+    by_name = {t.name: t for t in targets}
+    swift = {t.name for t in targets if sources.get(t.name)}
+    linked = (closure("headroomd", by_name) & swift)
+    problems = [
+        f"Package.swift: daemonModules lacks {name}, which headroomd links" for name in sorted(linked - listed)
+    ] + [f"Package.swift: daemonModules lists {name}, which headroomd does not link" for name in sorted(listed - linked)]
+    for name in sorted(linked | {"headroomd"}):
+        for path, text in sources.get(name, {}).items():
+            for match in DAEMON_FORBIDDEN_IMPORT.finditer(text):
+                problems.append(f"{name}: {path} imports {match.group(1)}, which headroomd would then map")
+    return problems
+
+
 def all_sources(targets: list[Target]) -> dict[str, dict[str, str]]:
     return {t.name: target_sources(t.name, t.is_test) for t in targets if t.kind != "systemLibrary"}
 
@@ -579,7 +609,10 @@ def run_check() -> int:
     except ParseError:
         targets = []
     sources = all_sources(targets)
-    problems += check_imports(targets, sources) + check_daemon(targets) + check_foundation(targets, sources)
+    problems += (
+        check_imports(targets, sources) + check_daemon(targets) + check_foundation(targets, sources)
+        + check_daemon_imports(package_source, targets, sources)
+    )
     for problem in problems:
         print(problem)
     if problems:
@@ -587,7 +620,8 @@ def run_check() -> int:
     print(
         f"architecture.md: {count} modules match Package.swift; every target's imports match its"
         f" dependencies; the daemon's modules ({', '.join(DAEMON_MODULES)}) reach none of"
-        f" {', '.join(DAEMON_EXCLUDES)}; no product module imports Foundation proper"
+        f" {', '.join(DAEMON_EXCLUDES)}; no product module imports Foundation proper, and none"
+        f" headroomd links imports FoundationEssentials or Dispatch"
     )
     return 0
 
@@ -621,6 +655,19 @@ def self_test() -> int:
     expect(any(p.startswith("Units:") and "Foundation" in p for p in problems),
            f"Units importing Foundation was not reported: {problems}")
     expect(not check_foundation(targets, sources), "the bench's or the tests' Foundation was reported")
+
+    # A daemon module importing FoundationEssentials is reported, as is one missing from the list.
+    files = dict(sources["Files"])
+    first = next(iter(files))
+    files[first] = "import FoundationEssentials\n" + files[first]
+    problems = check_daemon_imports(package_source, targets, {**sources, "Files": files})
+    expect(any(p.startswith("Files:") and "FoundationEssentials" in p for p in problems),
+           f"Files importing FoundationEssentials was not reported: {problems}")
+    shortened = package_source.replace('"Units", "Files", "Locking", "LaunchTiming",', '"Units", "Locking", "LaunchTiming",', 1)
+    expect(shortened != package_source, "the self-test did not find daemonModules to shorten")
+    problems = check_daemon_imports(shortened, targets, sources)
+    expect(any("lacks Files" in p for p in problems), f"Files missing from daemonModules was not reported: {problems}")
+    expect(not check_daemon_imports(package_source, targets, sources), "the daemon's clean imports were reported")
 
     def new_problems(mutated: str) -> list[str]:
         problems, _ = check(package_source, mutated)

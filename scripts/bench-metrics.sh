@@ -36,7 +36,8 @@ wait_for() {
 # resident PID: VmRSS in MB.
 resident() { awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
 
-swiftc -O scripts/resident-floor.swift -o "$work/resident-floor"
+swiftc -O -Xfrontend -disable-implicit-string-processing-module-import scripts/resident-floor.swift \
+  -o "$work/resident-floor"
 "$work/resident-floor" >"$work/floor.out" 2>&1 &
 floor_pid=$!
 pids+=("$floor_pid")

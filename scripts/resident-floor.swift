@@ -1,17 +1,13 @@
 // The resident-memory floor of a Swift daemon like headroomd, for scripts/bench-metrics.sh:
-// linked the same way (the shared runtime, FoundationEssentials, Dispatch, Concurrency), it
-// encodes one JSON document, runs one task and then waits, doing nothing else. What a
-// daemon's own work adds is its VmRSS less this one's.
-import Dispatch
-import FoundationEssentials
-
+// linked the same way (the shared runtime and Concurrency; no Foundation, no Dispatch overlay,
+// no string processing: built with -disable-implicit-string-processing-module-import), it
+// starts one task on a thread of its own, prints a line and then waits, doing nothing else.
+// What a daemon's own work adds is its VmRSS less this one's.
 #if canImport(Glibc)
     import Glibc
 #endif
 
-let document = try JSONEncoder().encode(["serving": true])
-let started = Task { document.count }
-print("floor: \(await started.value) bytes encoded; waiting")
+let started = Task { CommandLine.arguments.count }
+print("floor: \(await started.value) argument; waiting")
 fflush(stdout)
-DispatchQueue.global().async { pause() }
 while true { pause() }

@@ -1,5 +1,4 @@
 import Files
-import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -117,8 +116,8 @@ public enum Console {
     }
 
     /// `value` as pretty, key-sorted JSON.
-    public static func jsonData(_ value: some Encodable) -> Data {
-        JSONEncoder.document().encodeExplainingFailure(value)
+    public static func jsonData(_ value: some Encodable) -> [UInt8] {
+        JSONStyle.document.encodeExplainingFailure(value)
     }
 
     /// Whether stdout's reader has gone away (a pipe whose reading end is closed), so a

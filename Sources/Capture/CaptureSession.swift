@@ -1,5 +1,4 @@
 import Files
-import FoundationEssentials
 import LaunchTiming
 import Locking
 import Storage
@@ -52,7 +51,7 @@ public final class CaptureSession: Sendable {
         configuration: SessionConfiguration, estimator: HardwareCostEstimator,
         frameSource: any FrameSource = PatternFrameSource(),
         timeline: LaunchTimeline = LaunchTimeline(), ringCapacity: Int = 8,
-        storageDirectory: String = FileManager.default.temporaryDirectory.path,
+        storageDirectory: String = FileSystem.temporaryDirectory,
         clock: any RunClock
     ) {
         self.clock = clock
@@ -135,7 +134,7 @@ public final class CaptureSession: Sendable {
     /// take gigabytes before the first frame.
     static func checkMemory(of configuration: SessionConfiguration) throws(ConfigurationError) {
         let needed = OutputResources.memoryNeeded(by: configuration)
-        let available = Int64(clamping: ProcessInfo.processInfo.physicalMemory / 2)
+        let available = Int64(clamping: ProcessFacts.physicalMemory / 2)
         guard needed <= available else {
             throw ConfigurationError(
                 path: "outputs",

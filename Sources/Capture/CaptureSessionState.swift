@@ -1,5 +1,4 @@
 import Files
-import FoundationEssentials
 import LaunchTiming
 import Locking
 import Storage

@@ -1,5 +1,4 @@
 import Files
-import FoundationEssentials
 import Storage
 
 /// What a machine's imaging pipeline can move: the budgets the hardware-cost model divides
@@ -177,7 +176,8 @@ public struct DeviceProfile: Hashable, Codable, Sendable {
     }
 
     /// Parses and validates profile JSON; errors name `file` and the field path.
-    public static func decode(_ data: Data, file: String? = nil) throws(ConfigurationError)
+    public static func decode(_ data: some Sequence<UInt8>, file: String? = nil)
+        throws(ConfigurationError)
         -> DeviceProfile
     {
         try decodeStrictly(DeviceProfile.self, from: data, file: file)

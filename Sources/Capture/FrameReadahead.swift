@@ -1,5 +1,3 @@
-import Dispatch
-import FoundationEssentials
 import Locking
 
 #if canImport(Glibc)
@@ -31,15 +29,12 @@ final class FrameReadahead: Sendable {
     let capacity: Int
     private let state = LockedState(State())
     /// One permit per free place; the reader waits on it.
-    private let space: DispatchSemaphore
+    private let space: ThreadSemaphore
 
     /// Room for `capacity` frames (at least one).
     init(capacity: Int) {
         self.capacity = max(1, capacity)
-        // Made at 0 and raised: libdispatch traps when a semaphore is freed below the value it
-        // was made with, as this one is while frames wait.
-        space = DispatchSemaphore(value: 0)
-        for _ in 0..<self.capacity { space.signal() }
+        space = ThreadSemaphore(permits: self.capacity)
     }
 
     /// The reader: waits (blocking its thread) until there is room, then adds `frame`;

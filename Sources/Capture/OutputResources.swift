@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Units
 
 #if canImport(Glibc)

@@ -1,5 +1,4 @@
 import Files
-import FoundationEssentials
 
 /// Finds a device profile by name — built-in, or calibrated (a `NAME.json` file in
 /// ``calibratedDirectory``, which `headroom calibrate` writes) — or by the path of a profile
@@ -64,7 +63,7 @@ public struct ProfileCatalog: Sendable {
         if reference.contains("/") || reference.hasSuffix(".json") {
             return try DeviceProfile.decode(InputFile.read(reference), file: reference)
         }
-        if let path = calibratedPath(for: reference), FileManager.default.fileExists(atPath: path) {
+        if let path = calibratedPath(for: reference), FileSystem.exists(path) {
             return try calibrated(at: path, name: reference)
         }
         var known = profiles.map(\.name)
@@ -115,7 +114,7 @@ public struct ProfileCatalog: Sendable {
     /// directory does not exist.
     private func calibratedNames() throws(ConfigurationError) -> [String] {
         guard let directory = calibratedDirectory,
-            let entries = try? FileManager.default.contentsOfDirectory(atPath: directory)
+            let entries = FileSystem.entries(of: directory)
         else { return [] }
         return
             entries

@@ -1,5 +1,4 @@
 import Files
-import FoundationEssentials
 
 /// A capture session before it is committed: the device profile it runs on, its cameras and
 /// its outputs. Parsed from the session JSON described in docs/pricing.md.
@@ -92,7 +91,7 @@ public struct SessionConfiguration: Hashable, Codable, Sendable {
 
     /// Parses and validates session JSON; errors name `file` and the field path.
     public static func decode(
-        _ data: Data, file: String? = nil
+        _ data: some Sequence<UInt8>, file: String? = nil
     ) throws(ConfigurationError) -> SessionConfiguration {
         let session = try decodeStrictly(SessionConfiguration.self, from: data, file: file)
         do {
@@ -109,9 +108,7 @@ public struct SessionConfiguration: Hashable, Codable, Sendable {
     }
 
     /// The session as pretty-printed JSON with sorted keys, in the same schema it is read from.
-    public func jsonData() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return encoder.encodeExplainingFailure(self)
+    public func jsonData() -> [UInt8] {
+        JSONStyle.document.encodeExplainingFailure(self)
     }
 }

@@ -1,5 +1,4 @@
 import Files
-import FoundationEssentials
 import Units
 
 /// The capture formats a V4L2 camera offers, read from what `v4l2-ctl --list-formats-ext`
@@ -113,9 +112,9 @@ public struct V4L2FormatList: Sendable, Hashable {
     /// `(1.000-120.000 fps)`.
     private static func framesPerSecond(in line: String) -> [Double] {
         guard let open = line.lastIndex(of: "("), let close = line.lastIndex(of: ")"),
-            open < close, line[open..<close].contains("fps")
+            open < close, line[open..<close].includes("fps")
         else { return [] }
-        let inside = line[line.index(after: open)..<close].replacing("fps", with: "")
+        let inside = line[line.index(after: open)..<close].replacingEvery("fps", with: "")
         return inside.split(separator: "-").compactMap {
             Double($0.trimmingWhitespace())
         }.filter { $0 > 0 && $0.isFinite }

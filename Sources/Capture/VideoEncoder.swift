@@ -1,5 +1,4 @@
 import Files
-import FoundationEssentials
 import LaunchTiming
 import Units
 
@@ -58,10 +57,10 @@ public final class VideoEncoder: @unchecked Sendable {
                 "expected a positive frame size and rate, got \(width)x\(height) at \(frameRate.framesPerSecond)"
             )
         }
-        let url = URL(fileURLWithPath: path)
-        let name = url.lastPathComponent
-        let directory = url.deletingLastPathComponent().path
-        let suffix = url.pathExtension.isEmpty ? "" : ".\(url.pathExtension)"
+        let name = FileSystem.name(of: path)
+        let directory = FileSystem.parent(of: path)
+        let nameExtension = FileSystem.nameExtension(of: path)
+        let suffix = nameExtension.isEmpty ? "" : ".\(nameExtension)"
         try AtomicFile.createDirectories(directory, for: path)
         partialPath = "\(directory)/.\(name).\(ProcessFacts.uniqueName()).partial\(suffix)"
         self.path = path
@@ -83,7 +82,7 @@ public final class VideoEncoder: @unchecked Sendable {
         if !isFinished {
             child.closePipe()
             child.stop()
-            try? FileManager.default.removeItem(atPath: partialPath)
+            unlink(partialPath)
         }
     }
 
@@ -140,7 +139,7 @@ public final class VideoEncoder: @unchecked Sendable {
         let said = child.finishedErrors()
         let status = child.exitStatus ?? -1
         guard status == 0 else {
-            try? FileManager.default.removeItem(atPath: partialPath)
+            unlink(partialPath)
             throw ConfigurationError(
                 path: field,
                 problem:
@@ -149,7 +148,7 @@ public final class VideoEncoder: @unchecked Sendable {
         }
         guard rename(partialPath, path) == 0 else {
             let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(atPath: partialPath)
+            unlink(partialPath)
             throw ConfigurationError(
                 path: field, problem: "\(path): cannot move into place: \(reason)")
         }
@@ -161,9 +160,8 @@ public final class VideoEncoder: @unchecked Sendable {
         from video: String, atSeconds seconds: Double, to path: String, ffmpeg: String? = nil
     ) -> Bool {
         guard let executable = ffmpeg ?? ExecutableSearch.find("ffmpeg") else { return false }
-        let url = URL(fileURLWithPath: path)
         let partial =
-            "\(url.deletingLastPathComponent().path)/.\(url.lastPathComponent).\(ProcessFacts.uniqueName()).partial.\(url.pathExtension)"
+            "\(FileSystem.parent(of: path))/.\(FileSystem.name(of: path)).\(ProcessFacts.uniqueName()).partial.\(FileSystem.nameExtension(of: path))"
         guard
             let child = try? ChildProcess(
                 executable: executable,
@@ -173,7 +171,7 @@ public final class VideoEncoder: @unchecked Sendable {
                 ])
         else { return false }
         guard child.waitForExit() == 0, rename(partial, path) == 0 else {
-            try? FileManager.default.removeItem(atPath: partial)
+            unlink(partial)
             return false
         }
         return true

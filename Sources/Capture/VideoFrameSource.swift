@@ -1,6 +1,4 @@
-import Dispatch
 import Files
-import FoundationEssentials
 import LaunchTiming
 import Locking
 import Units
@@ -120,7 +118,7 @@ public final class VideoFrameSource: FrameSource {
     private let frames = FrameReadahead(capacity: VideoFrameSource.readahead)
     private let finished: Broadcast<Void>
     /// Signalled when the reader thread has stopped.
-    private let readerStopped = DispatchSemaphore(value: 0)
+    private let readerStopped = ThreadSemaphore()
 
     /// Whether frames come when the consumer is ready (``VideoPacing/max``) — until the video
     /// is finished: its last frame, repeated, comes on the camera's clock.
@@ -181,8 +179,8 @@ public final class VideoFrameSource: FrameSource {
         var child: FFmpegProcess?
         let descriptor: Int32
         if let arguments = input.decoderArguments {
-            if case .file(let path) = input, !path.contains("://") {
-                guard FileManager.default.isReadableFile(atPath: path) else {
+            if case .file(let path) = input, !path.includes("://") {
+                guard FileSystem.isReadable(path) else {
                     throw failure("no such readable file")
                 }
             }

@@ -1,5 +1,4 @@
 import Files
-import FoundationEssentials
 
 /// Frames from a YUV4MPEG2 (`.y4m`) file, looped: the luma plane of each frame, scaled
 /// (nearest neighbour) to the session's frame size when the sizes differ.
@@ -27,8 +26,8 @@ public struct Y4MFrameSource: FrameSource {
     }
 
     /// Parses Y4M `data`; `file` names it in errors.
-    public init(data: Data, file: String? = nil) throws(ConfigurationError) {
-        let bytes = [UInt8](data)
+    public init(data: some Sequence<UInt8>, file: String? = nil) throws(ConfigurationError) {
+        let bytes = Array(data)
         func failure(_ problem: String) -> ConfigurationError {
             ConfigurationError(file: file, path: "", problem: problem)
         }

@@ -1,6 +1,5 @@
 import CLI
 import Files
-import FoundationEssentials
 import HostService
 import Lifecycle
 import Locking
@@ -97,7 +96,7 @@ public enum MQTTPublishing {
                 throw UsageError(description: "--mqtt-ca: needs an mqtts:// broker, got \(url)")
             }
             if let authority = value(\.certificateAuthority),
-                !FileManager.default.isReadableFile(atPath: authority)
+                !FileSystem.isReadable(authority)
             {
                 // libmosquitto would only say "Invalid arguments provided".
                 throw UsageError(description: "--mqtt-ca: \(authority): no such readable file")
@@ -172,8 +171,8 @@ public enum MQTTPublishing {
     /// has none: what tells apart two hosts of one name on a broker.
     private static let machineSuffix: String = {
         let id =
-            (try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8))?
-            .trimmingWhitespace() ?? ""
+            (try? InputFile.read("/etc/machine-id", limit: 1 << 10))
+            .map { String(decoding: $0, as: UTF8.self).trimmingWhitespace() } ?? ""
         return String((id.isEmpty ? ProcessFacts.uniqueName() : id).prefix(8))
     }()
 }

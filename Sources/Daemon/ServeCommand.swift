@@ -1,7 +1,6 @@
 import CLI
 import Capture
 import Files
-import FoundationEssentials
 import Governor
 import HostServer
 import HostService
@@ -72,7 +71,7 @@ public enum ServeCommand {
             }
             // node_exporter reads one existing directory: a mistyped one is not made.
             if let textfile = arguments[\.textfile] {
-                guard FileManager.default.directoryExists(atPath: textfile.path) else {
+                guard FileSystem.isDirectory(textfile.path) else {
                     throw UsageError(
                         description:
                             "--textfile: \(textfile.path) is not a directory; expected the existing"
@@ -92,7 +91,7 @@ public enum ServeCommand {
             let service = HostService(
                 configuration: HostGovernorConfiguration(
                     lease: arguments[\.lease],
-                    processorCount: ProcessInfo.processInfo.activeProcessorCount),
+                    processorCount: ProcessFacts.processorCount),
                 clock: ContinuousRunClock(), catalog: ProfileCatalog.forThisUser, metrics: metrics)
             let listener = HTTPServerConfiguration(
                 listen: listen, connectionLimit: connectionLimit,

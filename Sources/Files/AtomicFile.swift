@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -21,12 +19,18 @@ public enum AtomicFile {
     /// astronomically unlikely or somebody planting files).
     private static let nameAttempts = 16
 
-    /// Replaces the file at `path` with `data`, creating missing parent directories.
+    /// Replaces the file at `path` with `bytes`, creating missing parent directories.
     ///
     /// - Throws: ``ConfigurationError`` naming `path` when the directory cannot be created or the
     ///   file cannot be written; the destination is then left untouched.
-    public static func write(_ data: Data, to path: String) throws(ConfigurationError) {
-        try write(to: path) { writeAll(data, to: $0) }
+    public static func write(_ bytes: some Collection<UInt8>, to path: String)
+        throws(ConfigurationError)
+    {
+        try write(to: path) { descriptor in
+            bytes.withContiguousStorageIfAvailable {
+                DescriptorIO.writeAll(UnsafeRawBufferPointer($0), to: descriptor)
+            } ?? Array(bytes).withUnsafeBytes { DescriptorIO.writeAll($0, to: descriptor) }
+        }
     }
 
     /// Replaces the file at `path` with what `body` writes into the temporary file's
@@ -42,9 +46,8 @@ public enum AtomicFile {
         guard !path.isEmpty else {
             throw ConfigurationError(path: "", problem: "expected a path, got an empty one")
         }
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        let name = url.lastPathComponent
+        let directory = FileSystem.parent(of: path)
+        let name = FileSystem.name(of: path)
         // A device, FIFO, socket or directory at the destination is never replaced (as root
         // a rename over /dev/null would replace it); a symlink is replaced, never followed.
         var status = stat()
@@ -80,7 +83,7 @@ public enum AtomicFile {
 
     /// Replaces the file at `path` with `text` in UTF-8.
     public static func write(_ text: String, to path: String) throws(ConfigurationError) {
-        try write(Data(text.utf8), to: path)
+        try write(Array(text.utf8), to: path)
     }
 
     /// Creates `directory` and its missing parents with mode 0755 (under the umask); a path
@@ -120,10 +123,6 @@ public enum AtomicFile {
             guard errno == EEXIST || errno == ELOOP else { break }
         }
         throw failure(path, "cannot create a temporary file beside it")
-    }
-
-    private static func writeAll(_ data: Data, to descriptor: Int32) -> Bool {
-        data.withUnsafeBytes { DescriptorIO.writeAll($0, to: descriptor) }
     }
 
     private static func failure(_ path: String, _ what: String) -> ConfigurationError {

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -52,7 +50,7 @@ public struct Destination: Sendable, Hashable, CustomStringConvertible {
             throw Self.failure(path, "cannot be examined: \(String(cString: strerror(errno)))")
         }
         let directory =
-            kind == .directory && FileManager.default.directoryExists(atPath: path)
+            kind == .directory && FileSystem.isDirectory(path)
             ? path : Self.parent(of: path)
         let existing = try Self.nearestExistingDirectory(from: directory, for: path)
         try Self.probeWritable(existing, for: path)

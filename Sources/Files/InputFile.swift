@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -19,7 +17,7 @@ public enum InputFile {
     /// - Throws: ``ConfigurationError`` naming `path`: no such file, not a regular file, over
     ///   the limit (stated in the message), or unreadable.
     public static func read(_ path: String, limit: Int = defaultLimit) throws(ConfigurationError)
-        -> Data
+        -> [UInt8]
     {
         if path == "-" { return try readStream(STDIN_FILENO, name: path, limit: limit) }
         // O_NONBLOCK: opening a FIFO must not wait for a writer before fstat refuses it.
@@ -52,9 +50,9 @@ public enum InputFile {
 
     /// Reads `descriptor` to its end, refusing more than `limit` bytes.
     private static func readStream(_ descriptor: Int32, name: String, limit: Int)
-        throws(ConfigurationError) -> Data
+        throws(ConfigurationError) -> [UInt8]
     {
-        var data = Data()
+        var data: [UInt8] = []
         let chunkSize = 64 * 1024
         var chunk = [UInt8](repeating: 0, count: chunkSize)
         while true {

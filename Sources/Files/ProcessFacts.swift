@@ -31,6 +31,56 @@ public enum ProcessFacts {
             decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// The processors this process may use: those its CPU affinity allows (`Cpus_allowed_list`
+    /// in `/proc/self/status`, as `taskset` or systemd's `CPUAffinity=` set it), fewer when its
+    /// cgroup's CPU quota (`cpu.max`, systemd's `CPUQuota=`) is less (rounded up); the online
+    /// processors when neither can be read; at least 1.
+    public static var processorCount: Int {
+        let online = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        let affinity = allowedProcessors ?? online
+        return max(1, min(affinity, cgroupQuota ?? affinity))
+    }
+
+    /// How many processors `Cpus_allowed_list` names (`0-3,6` is five); nil when unreadable.
+    private static var allowedProcessors: Int? {
+        guard let status = try? InputFile.read("/proc/self/status", limit: 1 << 16),
+            let line = String(decoding: status, as: UTF8.self).split(separator: "\n")
+                .first(where: { $0.hasPrefix("Cpus_allowed_list:") })
+        else { return nil }
+        var count = 0
+        for range in line.dropFirst("Cpus_allowed_list:".count).split(separator: ",") {
+            let bounds = range.split(separator: "-").map {
+                Int($0.trimmingWhitespace())
+            }
+            guard let first = bounds.first ?? nil, let last = bounds.last ?? nil, first <= last
+            else { return nil }
+            count += last - first + 1
+        }
+        return count > 0 ? count : nil
+    }
+
+    /// The CPU quota of this process's cgroup (v2) in processors, rounded up; nil when there
+    /// is none (`max`) or it cannot be read.
+    private static var cgroupQuota: Int? {
+        guard let membership = try? InputFile.read("/proc/self/cgroup", limit: 1 << 16),
+            let line = String(decoding: membership, as: UTF8.self).split(separator: "\n")
+                .first(where: { $0.hasPrefix("0::") }),
+            let limits = try? InputFile.read(
+                "/sys/fs/cgroup\(line.dropFirst(3))/cpu.max", limit: 1 << 10)
+        else { return nil }
+        let fields = String(decoding: limits, as: UTF8.self).split(separator: " ")
+        guard fields.count == 2, let quota = Int(fields[0]),
+            let period = Int(fields[1].prefix { $0.isNumber }), quota > 0, period > 0
+        else { return nil }
+        return (quota + period - 1) / period
+    }
+
+    /// The machine's physical memory in bytes (`_SC_PHYS_PAGES` pages).
+    public static var physicalMemory: UInt64 {
+        UInt64(max(0, sysconf(Int32(_SC_PHYS_PAGES))))
+            * UInt64(max(0, sysconf(Int32(_SC_PAGESIZE))))
+    }
+
     /// 32 random lowercase hex digits (128 bits from the system's generator, `getrandom`): a
     /// part of a file name no other writer picks.
     public static func uniqueName() -> String {

@@ -1,5 +1,4 @@
 import CAccessControl
-import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// A coding key for any key or index, used to list an object's keys and to build field paths.
 public struct AnyCodingKey: CodingKey {
     /// The key's name (`Index N` for an array index).
@@ -100,7 +98,7 @@ extension ConfigurationError {
 /// duplicate key, a number where an integer was expected, a value out of an integer's range.
 /// A UTF-8 byte-order mark before the document is skipped.
 public func decodeStrictly<Value: Decodable>(
-    _ type: Value.Type, from data: Data, file: String?
+    _ type: Value.Type, from data: some Sequence<UInt8>, file: String?
 ) throws(ConfigurationError) -> Value {
     let document: JSONValue
     do {
@@ -112,7 +110,7 @@ public func decodeStrictly<Value: Decodable>(
 }
 
 /// Decodes a document already parsed by ``JSONParser`` (for a caller that looked at its shape
-/// first), with the errors of ``decodeStrictly(_:from:file:)-(_,Data,_)``.
+/// first), with the errors of ``decodeStrictly(_:from:file:)-(_,Sequence<UInt8>,_)``.
 public func decodeStrictly<Value: Decodable>(
     _ type: Value.Type, from document: JSONValue, file: String?
 ) throws(ConfigurationError) -> Value {

@@ -1,5 +1,4 @@
 import Files
-import FoundationEssentials
 import Units
 
 /// One setting of a client pipeline's own inference ladder: its name and its cost relative to
@@ -170,7 +169,9 @@ public struct ClientRegistration: Hashable, Sendable, Codable {
     }
 
     /// Parses and validates a registration; errors name the field path.
-    public static func decode(_ data: Data) throws(ConfigurationError) -> ClientRegistration {
+    public static func decode(_ data: some Sequence<UInt8>) throws(ConfigurationError)
+        -> ClientRegistration
+    {
         try decodeStrictly(ClientRegistration.self, from: data, file: nil)
     }
 

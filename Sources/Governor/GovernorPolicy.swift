@@ -1,5 +1,4 @@
 import Files
-import FoundationEssentials
 import Pressure
 import Units
 
@@ -170,7 +169,8 @@ public struct GovernorPolicy: Hashable, Sendable, Codable {
     public static let ladderLimit = 32
 
     /// Parses and validates policy JSON; errors name `file` and the field path.
-    public static func decode(_ data: Data, file: String? = nil) throws(ConfigurationError)
+    public static func decode(_ data: some Sequence<UInt8>, file: String? = nil)
+        throws(ConfigurationError)
         -> GovernorPolicy
     {
         try decodeStrictly(GovernorPolicy.self, from: data, file: file)

@@ -1,5 +1,4 @@
 import Files
-import FoundationEssentials
 import Units
 
 /// How long a client's frames took to process: every duration, or two percentiles.
@@ -146,7 +145,8 @@ public struct WorkReport: Hashable, Sendable, Codable {
     }
 
     /// Parses and validates a report; errors name the field path.
-    public static func decode(_ data: Data) throws(ConfigurationError) -> WorkReport {
+    public static func decode(_ data: some Sequence<UInt8>) throws(ConfigurationError) -> WorkReport
+    {
         try decodeStrictly(WorkReport.self, from: data, file: nil)
     }
 

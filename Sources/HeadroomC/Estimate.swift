@@ -33,7 +33,7 @@ public func headroomEstimate(
     } catch {
         return LastError.fail(CStatus.invalidArgument, "\(error)")
     }
-    let data = (try? JSONEncoder.document().encode(estimate)) ?? Data()
+    let data = JSONStyle.document.encodeExplainingFailure(estimate)
     guard data.count < outSize else {
         out[0] = 0
         return LastError.fail(

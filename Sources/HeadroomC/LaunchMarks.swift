@@ -93,7 +93,7 @@ public func headroomWriteReport(_ path: UnsafePointer<CChar>?) -> Int32 {
         label: label,
         metadata: ["host": ProcessFacts.hostName ?? "localhost", "source": "libheadroom"])
     do {
-        try AtomicFile.write(JSONEncoder.document().encode(report), to: String(cString: path))
+        try AtomicFile.write(JSONStyle.document.encode(report), to: String(cString: path))
         return CStatus.ok
     } catch {
         return LastError.fail(CStatus.inputOutput, "\(error)")

@@ -1,4 +1,4 @@
-import Dispatch
+import Files
 import FoundationEssentials
 import Locking
 import Pressure
@@ -22,7 +22,7 @@ final class CObserver: Sendable {
     let observer: PressureObserver
     private let listener = LockedState<Listener?>(nil)
     private let level = LockedState<PressureLevel>(.nominal)
-    private let finished = DispatchSemaphore(value: 0)
+    private let finished = ThreadSemaphore()
     private let task = LockedState<Task<Void, Never>?>(nil)
 
     init(roots: SystemRoots) {
@@ -77,7 +77,7 @@ public func headroomObserverOpen(
     if let sysfsRoot { roots.sysfs = String(cString: sysfsRoot) }
     if let procfsRoot { roots.procfs = String(cString: procfsRoot) }
     for (field, path) in [("sysfs_root", roots.sysfs), ("procfs_root", roots.procfs)] {
-        guard FileManager.default.directoryExists(atPath: path) else {
+        guard FileSystem.isDirectory(path) else {
             LastError.fail(CStatus.invalidArgument, "\(field): \(path) is not a directory")
             return nil
         }

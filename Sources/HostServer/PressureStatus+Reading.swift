@@ -1,5 +1,4 @@
 import Files
-import FoundationEssentials
 import Pressure
 import Telemetry
 
@@ -39,8 +38,8 @@ extension PressureStatus {
     }
 
     /// The reading as `status --json` prints it: pretty, sorted keys.
-    private static func json(_ reading: PressureReading) -> Data {
-        JSONEncoder.document().encodeExplainingFailure(reading)
+    private static func json(_ reading: PressureReading) -> [UInt8] {
+        JSONStyle.document.encodeExplainingFailure(reading)
     }
 }
 

@@ -1,5 +1,4 @@
 import Files
-import FoundationEssentials
 
 /// The secret that requests changing the service's state must carry when they come from
 /// beyond loopback: `Authorization: Bearer TOKEN`, read from a file only its owner can read.

@@ -1,5 +1,4 @@
 import Files
-import FoundationEssentials
 import Pressure
 
 /// How the service writes JSON: documents pretty and sorted (as the CLI's `--json`), event
@@ -7,13 +6,12 @@ import Pressure
 enum ServiceJSON {
     /// `value` as a pretty document ending in a newline.
     static func document(_ value: some Encodable) -> [UInt8] {
-        let data = JSONEncoder.document().encodeExplainingFailure(value)
-        return Array(data) + [UInt8(ascii: "\n")]
+        JSONStyle.document.encodeExplainingFailure(value) + [UInt8(ascii: "\n")]
     }
 
     /// `value` on one line (no newline inside, none after).
     static func line(_ value: some Encodable) -> String {
-        String(decoding: JSONEncoder.line().encodeExplainingFailure(value), as: UTF8.self)
+        String(decoding: JSONStyle.line.encodeExplainingFailure(value), as: UTF8.self)
     }
 }
 

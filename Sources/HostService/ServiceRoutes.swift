@@ -1,6 +1,5 @@
 import Capture
 import Files
-import FoundationEssentials
 import Governor
 import Pressure
 import Telemetry
@@ -97,7 +96,7 @@ public struct ServiceRoutes: HTTPRequestHandler {
     private func register(_ body: [UInt8]) -> HTTPResponse {
         let registration: ClientRegistration
         do {
-            registration = try ClientRegistration.decode(Data(body))
+            registration = try ClientRegistration.decode(body)
         } catch {
             return Self.error(400, error)
         }
@@ -125,7 +124,7 @@ public struct ServiceRoutes: HTTPRequestHandler {
         guard let id = ClientID(text) else { return Self.unknownClient(text) }
         let report: WorkReport
         do {
-            report = try WorkReport.decode(Data(body))
+            report = try WorkReport.decode(body)
         } catch {
             return Self.error(400, error)
         }
@@ -150,7 +149,7 @@ public struct ServiceRoutes: HTTPRequestHandler {
 
     private func estimate(_ body: [UInt8]) -> HTTPResponse {
         do {
-            let session = try SessionConfiguration.decode(Data(body))
+            let session = try SessionConfiguration.decode(body)
             let profile = try service.catalog.profile(named: session.profile)
             return Self.json(200, HardwareCostEstimator(profile: profile).cost(of: session))
         } catch {

@@ -1,5 +1,4 @@
 import Files
-import FoundationEssentials
 
 /// Renders a launch report as CSV (RFC 4180): a header, then one row per phase, then one per
 /// mark; times in seconds since the report's origin.
@@ -38,7 +37,7 @@ public enum CSVReportExporter {
         guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
             return value
         }
-        return "\"" + value.replacing("\"", with: "\"\"") + "\""
+        return "\"" + value.replacingEvery("\"", with: "\"\"") + "\""
     }
 
     private static func number(_ seconds: Double) -> String {

@@ -1,5 +1,4 @@
 import Files
-import FoundationEssentials
 import Locking
 
 #if canImport(Glibc)
@@ -43,7 +42,7 @@ public enum ChildLaunch {
         guard status == 0 else {
             throw Failure(status: status, message: String(decoding: said, as: UTF8.self))
         }
-        return try LaunchReport.decode(Data(data), file: "output of \(executable)")
+        return try LaunchReport.decode(data, file: "output of \(executable)")
     }
 
     /// Everything left to read from `descriptor`, which is then closed.

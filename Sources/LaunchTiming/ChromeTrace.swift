@@ -1,5 +1,4 @@
 import Files
-import FoundationEssentials
 
 /// A Chrome trace-event file (an array of events, or `{"traceEvents": [...]}`, as Chrome,
 /// Perfetto and `launch report --format trace` write it) read as a launch: the begin, end,
@@ -25,7 +24,7 @@ public enum ChromeTrace {
     ///   is not valid, and naming the processes when the trace holds several and none was
     ///   picked, or not the one picked.
     public static func report(
-        _ data: Data, file: String, processID: Int? = nil, label: String? = nil
+        _ data: some Sequence<UInt8>, file: String, processID: Int? = nil, label: String? = nil
     ) throws(ConfigurationError) -> LaunchReport {
         let document: JSONValue
         do { document = try JSONParser.parse(data) } catch { throw error.inFile(file) }
@@ -100,7 +99,7 @@ public enum ChromeTrace {
         for event in events { assembler.add(event) }
         assembler.note(.otherKind, count: skipped)
         var metadata = otherData.filter { !exporterKeys.contains($0.key) }
-        metadata["importedFrom"] = URL(fileURLWithPath: file).lastPathComponent
+        metadata["importedFrom"] = FileSystem.name(of: file)
         metadata["pid"] = String(chosen.id)
         let startedAt = otherData["startedAt"].map { Double($0) ?? .nan } ?? 0
         if let problem = LaunchReport.startedAtProblem(startedAt) {
@@ -108,7 +107,7 @@ public enum ChromeTrace {
         }
         return assembler.report(
             label: label ?? chosen.name
-                ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent,
+                ?? FileSystem.stem(of: file),
             startedAt: startedAt,
             origin: exported ? .processStart : .timelineStart,
             endMicroseconds: assembler.lastEventMicroseconds ?? origin, metadata: metadata)

@@ -1,5 +1,4 @@
 import Files
-import FoundationEssentials
 import Units
 
 #if canImport(Glibc)
@@ -248,7 +247,7 @@ public struct LaunchReport: Hashable, Codable, Sendable {
     ///
     /// - Throws: ``ConfigurationError`` naming `file` and the field that is wrong.
     public static func decode(
-        _ data: Data, file: String? = nil
+        _ data: some Sequence<UInt8>, file: String? = nil
     ) throws(ConfigurationError) -> LaunchReport {
         try decodeStrictly(LaunchReport.self, from: data, file: file)
     }

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Files
 
 /// Renders a launch report in the Chrome trace-event format (the JSON object form with
 /// `traceEvents`), which the Perfetto UI and `chrome://tracing` open.
@@ -28,7 +28,7 @@ public enum TraceEventExporter {
     }
 
     /// The trace JSON of `report`.
-    public static func render(_ report: LaunchReport) -> Data {
+    public static func render(_ report: LaunchReport) -> [UInt8] {
         let pid = 1
         var events: [Event] = [
             Event(
@@ -64,10 +64,8 @@ public enum TraceEventExporter {
         otherData["startedAt"] = String(report.startedAt)
         if let failure = report.failure { otherData["failure"] = failure.description }
         if !report.notes.isEmpty { otherData["notes"] = report.notes.joined(separator: "\n") }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let document = Document(traceEvents: events, displayTimeUnit: "ms", otherData: otherData)
-        return (try? encoder.encode(document)) ?? Data()
+        return JSONStyle.document.encodeExplainingFailure(document)
     }
 
     /// A lane per phase such that the phases of one lane nest: each phase takes the first lane

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Locking
 
 /// Work that blocks by nature — a writer's loop over its queue — on a thread of its own, run

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Governor
 import HostService
 import Locking

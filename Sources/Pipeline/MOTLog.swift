@@ -74,7 +74,7 @@ final class MOTLog: Sendable {
         }
         if let problem { throw ConfigurationError(file: path, path: "", problem: problem) }
         guard descriptor >= 0 else {
-            try AtomicFile.write(Data(), to: path)
+            try AtomicFile.write([], to: path)
             return
         }
         guard lseek(descriptor, 0, SEEK_SET) == 0 else {

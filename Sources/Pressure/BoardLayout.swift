@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Files
 import Units
 
 /// The board attributes discovery found, with their files open.
@@ -73,7 +73,7 @@ struct BoardLayout {
             case "rp1_adc":
                 layout.voltages += (0...8).compactMap { channel in
                     let input = "\(directory)/in\(channel)_input"
-                    guard FileManager.default.fileExists(atPath: input) else { return nil }
+                    guard FileSystem.exists(input) else { return nil }
                     let label =
                         (try? SysfsValueFile.readText(at: "\(directory)/in\(channel)_label"))
                         ?? "RP1 ADC in\(channel)"
@@ -92,11 +92,11 @@ struct BoardLayout {
             }
         }
         let devfreq = "\(sysfs)/class/devfreq"
-        let devices = (try? FileManager.default.contentsOfDirectory(atPath: devfreq)) ?? []
+        let devices = FileSystem.entries(of: devfreq) ?? []
         for device in devices.sorted() where isGPU(device, in: devfreq) {
             let directory = "\(devfreq)/\(device)"
             let load = (["\(directory)/device"] + gpuLoadDirectories.map { "\(sysfs)/\($0)" })
-                .map { "\($0)/load" }.first { FileManager.default.fileExists(atPath: $0) }
+                .map { "\($0)/load" }.first(where: FileSystem.exists)
             layout.gpus.append(
                 GPU(
                     device: device, load: load.map(open),
@@ -111,15 +111,14 @@ struct BoardLayout {
     /// address on some device trees, hence the search).
     private static func firmwareWord(under sysfs: String) -> String? {
         let platform = "\(sysfs)/devices/platform"
-        let manager = FileManager.default
-        let buses = ((try? manager.contentsOfDirectory(atPath: platform)) ?? []).filter {
+        let buses = (FileSystem.entries(of: platform) ?? []).filter {
             $0.hasPrefix("soc")
         }
         for bus in buses.sorted() {
-            let nodes = (try? manager.contentsOfDirectory(atPath: "\(platform)/\(bus)")) ?? []
+            let nodes = FileSystem.entries(of: "\(platform)/\(bus)") ?? []
             for node in nodes.sorted() where node.hasSuffix(":firmware") {
                 let path = "\(platform)/\(bus)/\(node)/get_throttled"
-                if manager.fileExists(atPath: path) { return path }
+                if FileSystem.exists(path) { return path }
             }
         }
         return nil
@@ -135,8 +134,7 @@ struct BoardLayout {
     /// The chip's device (its bus address, such as `1-0040`): stable across boots where the
     /// `hwmonN` number is not. `nil` where there is no `device` link.
     private static func deviceName(of directory: String) -> String? {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/device"))
-            .map { URL(fileURLWithPath: $0).lastPathComponent }
+        FileSystem.linkTarget("\(directory)/device").map(FileSystem.name(of:))
     }
 
     /// A current monitor's channel `n` as a rail, `nil` when the channel has no current input
@@ -147,7 +145,7 @@ struct BoardLayout {
         -> Rail?
     {
         let prefix = "\(directory)/"
-        guard FileManager.default.fileExists(atPath: prefix + "curr\(n)_input"),
+        guard FileSystem.exists(prefix + "curr\(n)_input"),
             (try? SysfsValueFile.readInteger(at: prefix + "in\(n)_enable")) ?? 1 != 0
         else { return nil }
         let label =
@@ -175,8 +173,8 @@ struct BoardLayout {
     /// one of NVIDIA's integrated GPUs (gp10b, gv11b, ga10b) or says `gpu`.
     private static func isGPU(_ device: String, in devfreq: String) -> Bool {
         let name = device.lowercased()
-        return FileManager.default.fileExists(atPath: "\(devfreq)/\(device)/device/load")
-            || ["gp10b", "gv11b", "ga10b", "gpu"].contains { name.contains($0) }
+        return FileSystem.exists("\(devfreq)/\(device)/device/load")
+            || ["gp10b", "gv11b", "ga10b", "gpu"].contains { name.includes($0) }
     }
 
     private static func open(_ path: String) -> File {
@@ -184,7 +182,7 @@ struct BoardLayout {
     }
 
     private static func openIfPresent(_ path: String) -> File? {
-        FileManager.default.fileExists(atPath: path) ? open(path) : nil
+        FileSystem.exists(path) ? open(path) : nil
     }
 
     /// Every file a read reads that is open (files that could not be opened are not read).

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Files
 
 #if canImport(Glibc)
     import Glibc
@@ -7,7 +7,7 @@ import FoundationEssentials
 /// Names in a sysfs directory that start with `prefix` followed by a number, in numeric order
 /// (`thermal_zone2` before `thermal_zone10`); empty when the directory cannot be listed.
 func numberedEntries(in directory: String, prefix: String) -> [(name: String, number: Int)] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    let names = FileSystem.entries(of: directory) ?? []
     return names.compactMap { name -> (name: String, number: Int)? in
         guard name.hasPrefix(prefix), let number = Int(name.dropFirst(prefix.count)) else {
             return nil

@@ -1,5 +1,4 @@
 import Files
-import FoundationEssentials
 
 /// A Raspberry Pi's firmware throttling word, as `vcgencmd get_throttled` prints it and the
 /// kernel exposes it in `devices/platform/soc/soc:firmware/get_throttled` (hex).

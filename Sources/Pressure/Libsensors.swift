@@ -1,6 +1,5 @@
 import CSensors
 import Files
-import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
@@ -73,8 +72,8 @@ public final class Libsensors: Sendable {
             var seen: Set<SensorID> = []
             for index in found.indices {
                 if !seen.insert(found[index].id).inserted {
-                    let directory = URL(fileURLWithPath: found[index].inputPath)
-                        .deletingLastPathComponent().lastPathComponent
+                    let directory = FileSystem.name(
+                        of: FileSystem.parent(of: found[index].inputPath))
                     let feature = found[index].id.rawValue.split(separator: "/").last ?? ""
                     let chip = found[index].id.rawValue.split(separator: "/").first ?? ""
                     found[index].id = SensorID(

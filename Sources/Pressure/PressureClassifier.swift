@@ -1,3 +1,4 @@
+import Files
 import Units
 
 /// Turns samples into readings: docs/pressure.md's level rules per sensor and factor, hysteresis on
@@ -381,7 +382,7 @@ public struct PressureClassifier: Sendable {
         } else {
             let label = sensor.label.lowercased()
             isCamera = configuration.temperature.cameraLabels.contains {
-                label.contains($0.lowercased())
+                label.includes($0.lowercased())
             }
             state.camera = (sensor.label, isCamera)
         }

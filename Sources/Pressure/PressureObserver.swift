@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Locking
 import Units
 

@@ -1,5 +1,4 @@
 import Files
-import FoundationEssentials
 import Units
 
 /// A recorded pressure trace: JSON lines, one ``PressureSample`` per line, time in seconds
@@ -15,11 +14,8 @@ public struct PressureTrace: Hashable, Sendable {
 
     /// The JSON-lines text of the trace.
     public func jsonLines() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return samples.map { sample in
-            // Encoding plain value types cannot fail.
-            String(decoding: (try? encoder.encode(sample)) ?? Data(), as: UTF8.self) + "\n"
+        samples.map { sample in
+            String(decoding: JSONStyle.line.encodeExplainingFailure(sample), as: UTF8.self) + "\n"
         }.joined()
     }
 
@@ -50,7 +46,7 @@ public struct PressureTrace: Hashable, Sendable {
             let location = "line \(index + 1)"
             let sample: PressureSample
             do throws(ConfigurationError) {
-                sample = try decodeStrictly(PressureSample.self, from: Data(line.utf8), file: path)
+                sample = try decodeStrictly(PressureSample.self, from: line.utf8, file: path)
             } catch {
                 throw ConfigurationError(
                     file: path, path: error.path.isEmpty ? location : "\(location): \(error.path)",

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Files
 import Locking
 import Units
 
@@ -115,7 +115,7 @@ public final class ThermalZoneSource: TemperatureSource {
 
     /// Trip point numbers N for which `trip_point_N_type` exists, in order.
     private static func tripNumbers(in path: String) -> [Int] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        let names = FileSystem.entries(of: path) ?? []
         return names.compactMap { name -> Int? in
             guard name.hasPrefix("trip_point_"), name.hasSuffix("_type") else { return nil }
             return Int(name.dropFirst("trip_point_".count).dropLast("_type".count))

@@ -27,20 +27,20 @@ public enum LaunchReportFormat: String, CaseIterable, Sendable {
     }
 
     /// The report in this format, as UTF-8 bytes.
-    public func render(_ report: LaunchReport) -> Data {
+    public func render(_ report: LaunchReport) -> [UInt8] {
         switch self {
         case .json:
             // Plain value types always encode; should one not, the reader sees why, not an
             // empty file.
-            return JSONEncoder.document().encodeExplainingFailure(report)
+            return JSONStyle.document.encodeExplainingFailure(report)
         case .csv:
-            return Data(CSVReportExporter.render(report).utf8)
+            return Array(CSVReportExporter.render(report).utf8)
         case .trace:
             return TraceEventExporter.render(report)
         case .markdown:
-            return Data(MarkdownReportExporter.render(report).utf8)
+            return Array(MarkdownReportExporter.render(report).utf8)
         case .html:
-            return Data(HTMLReportExporter.render(report).utf8)
+            return Array(HTMLReportExporter.render(report).utf8)
         }
     }
 

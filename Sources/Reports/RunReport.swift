@@ -19,18 +19,18 @@ public enum RunReport {
     public static func write(_ summary: RunSummary, to directory: String) throws(ConfigurationError)
         -> [String]
     {
-        let json: Data
+        let json: [UInt8]
         do {
-            json = try JSONEncoder.document().encode(summary)
+            json = try JSONStyle.document.encode(summary)
         } catch {
             throw ConfigurationError(
                 file: "\(directory)/run.json", path: "",
                 problem: "the run's summary cannot be written as JSON: \(error)")
         }
-        let files: [(String, Data)] = [
+        let files: [(String, [UInt8])] = [
             ("run.json", json),
-            ("run.md", Data(markdown(summary).utf8)),
-            ("run.html", Data(HTMLRunReport(data: htmlData(summary)).render().utf8)),
+            ("run.md", Array(markdown(summary).utf8)),
+            ("run.html", Array(HTMLRunReport(data: htmlData(summary)).render().utf8)),
             (
                 "launch.\(LaunchReportFormat.trace.fileExtension)",
                 LaunchReportFormat.trace.render(summary.launch)

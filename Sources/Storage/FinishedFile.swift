@@ -1,6 +1,5 @@
 import CStorage
 import Files
-import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Files
 
 #if canImport(Glibc)
     import Glibc
@@ -24,9 +24,9 @@ public final class GrowingFileTarget: RecordingTarget {
     /// - Throws: ``StorageError`` when the destination's directory cannot take a new file.
     public init(destination: String, uncached: Bool = false) throws(StorageError) {
         self.destination = destination
-        let parent = URL(fileURLWithPath: destination).deletingLastPathComponent().path
+        let parent = FileSystem.parent(of: FileSystem.absolute(destination))
         try SystemCalls.makeDirectories(parent)
-        let name = URL(fileURLWithPath: destination).lastPathComponent
+        let name = FileSystem.name(of: destination)
         path = "\(parent)/.\(name).\(SystemCalls.randomName()).part"
         descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw SystemCalls.failure(path, "create the recording") }

@@ -1,5 +1,4 @@
 import Files
-import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -58,13 +57,12 @@ public struct Recovery: Equatable, Sendable, CustomStringConvertible {
     /// Where a recovered recording for `destination` goes: `clip.y4m` → `clip.recovered.y4m`,
     /// or `clip.recovered.N.y4m` (N from 1) when the `attempt`-th name is wanted.
     public static func recoveredPath(for destination: String, attempt: Int = 0) -> String {
-        let url = URL(fileURLWithPath: destination)
-        let stem = url.deletingPathExtension().lastPathComponent
-        let suffix = url.pathExtension.isEmpty ? "" : ".\(url.pathExtension)"
+        let nameExtension = FileSystem.nameExtension(of: destination)
+        let suffix = nameExtension.isEmpty ? "" : ".\(nameExtension)"
         let number = attempt == 0 ? "" : ".\(attempt)"
-        return url.deletingLastPathComponent().appendingPathComponent(
-            "\(stem).recovered\(number)\(suffix)"
-        ).path
+        let directory = FileSystem.parent(of: FileSystem.absolute(destination))
+        return "\(directory == "/" ? "" : directory)/"
+            + "\(FileSystem.stem(of: destination)).recovered\(number)\(suffix)"
     }
 
     /// Recovers every recording no live process holds (one that cannot be moved is left for

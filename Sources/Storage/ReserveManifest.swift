@@ -1,5 +1,4 @@
 import Files
-import FoundationEssentials
 
 /// The reserve's settings, in `reserve.json` (written atomically): the capacity it is kept at
 /// and the size of its segments. What the reserve holds now is not written down: it is the
@@ -28,7 +27,7 @@ struct ReserveManifest: Codable, Equatable {
     /// it is checked as strictly as user input: a manifest that says 1-byte segments would
     /// have `replenish` make millions of files.
     static func load(_ path: String) throws(StorageError) -> ReserveManifest {
-        guard FileManager.default.fileExists(atPath: path) else { return ReserveManifest() }
+        guard FileSystem.exists(path) else { return ReserveManifest() }
         do {
             let manifest = try decodeStrictly(
                 ReserveManifest.self, from: InputFile.read(path), file: path)
@@ -64,7 +63,7 @@ struct ReserveManifest: Codable, Equatable {
     /// Writes the manifest to `path` atomically.
     func save(_ path: String) throws(StorageError) {
         do {
-            try AtomicFile.write(try Self.encoded(self, by: .document(), at: path), to: path)
+            try AtomicFile.write(try Self.encoded(self, as: .document, at: path), to: path)
         } catch {
             throw .system(path: path, operation: "write the manifest", error: error.problem)
         }
@@ -147,7 +146,7 @@ struct RecordingRecord: Codable, Equatable {
     func save(_ path: String) throws(StorageError) {
         do {
             try AtomicFile.write(
-                try ReserveManifest.encoded(self, by: JSONEncoder(), at: path), to: path)
+                try ReserveManifest.encoded(self, as: .line, at: path), to: path)
         } catch {
             throw .system(
                 path: path, operation: "write the recording's record", error: error.problem)
@@ -156,13 +155,13 @@ struct RecordingRecord: Codable, Equatable {
 }
 
 extension ReserveManifest {
-    /// `value` as JSON by `encoder`, for the file at `path`; an encoding that fails (a bug:
+    /// `value` as JSON in `style`, for the file at `path`; an encoding that fails (a bug:
     /// these are plain values) is an error naming the file, never an empty file.
-    static func encoded(_ value: some Encodable, by encoder: JSONEncoder, at path: String)
-        throws(ConfigurationError) -> Data
+    static func encoded(_ value: some Encodable, as style: JSONStyle, at path: String)
+        throws(ConfigurationError) -> [UInt8]
     {
         do {
-            return try encoder.encode(value)
+            return try style.encode(value)
         } catch {
             throw ConfigurationError(file: path, path: "", problem: "cannot be encoded: \(error)")
         }

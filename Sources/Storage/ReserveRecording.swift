@@ -1,6 +1,5 @@
 import CStorage
 import Files
-import FoundationEssentials
 import Locking
 
 #if canImport(Glibc)
@@ -46,7 +45,7 @@ public final class ReserveRecording: RecordingTarget {
         self.reserve = reserve
         let destination =
             destination.hasPrefix("/")
-            ? destination : FileManager.default.currentDirectoryPath + "/" + destination
+            ? destination : FileSystem.currentDirectory + "/" + destination
         self.destination = destination
         let id = SystemCalls.randomName()
         path = "\(reserve.recordingsDirectory)/\(id).part"

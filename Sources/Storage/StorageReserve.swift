@@ -1,6 +1,5 @@
 import CStorage
 import Files
-import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -111,11 +110,11 @@ public final class StorageReserve: Sendable {
     /// Whether `path` (or, for a file not yet written, its nearest existing directory) is on
     /// the reserve's filesystem.
     public func isOnReserveFilesystem(_ path: String) -> Bool {
-        var candidate = URL(fileURLWithPath: path).standardizedFileURL
-        while SystemCalls.device(of: candidate.path) == nil && candidate.path != "/" {
-            candidate.deleteLastPathComponent()
+        var candidate = FileSystem.absolute(path)
+        while SystemCalls.device(of: candidate) == nil && candidate != "/" {
+            candidate = FileSystem.parent(of: candidate)
         }
-        return SystemCalls.device(of: candidate.path) == SystemCalls.device(of: directory)
+        return SystemCalls.device(of: candidate) == SystemCalls.device(of: directory)
     }
 
     // MARK: - Sizing

@@ -1,5 +1,4 @@
 import Files
-import FoundationEssentials
 import Units
 
 #if canImport(Glibc)

@@ -1,5 +1,4 @@
 import CStorage
-import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc

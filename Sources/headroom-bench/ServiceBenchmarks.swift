@@ -1,4 +1,5 @@
 import Capture
+import Files
 import Foundation
 import Governor
 import HostServer
@@ -96,6 +97,8 @@ private func serveBenchmark(
             if withMQTT {
                 extras["MQTT messages published (5 rounds)"] = String(published)
                 extras["warm: the state's payload encoded"] = format(parts.statePayload)
+                extras["warm: the same by Foundation's JSONEncoder"] = format(
+                    parts.foundationPayload)
             }
             return Measurement(
                 nanoseconds: served.cpuPerSample * 1e9,
@@ -107,7 +110,8 @@ private func serveBenchmark(
 /// a scrape then makes and publishes (a reading unlike the last, as after 15 s of readings),
 /// and the reading consumed by a service with 4 clients.
 private func warmParts() throws -> (
-    offer: Double, status: Double, consume: Double, statePayload: Double
+    offer: Double, status: Double, consume: Double, statePayload: Double,
+    foundationPayload: Double
 ) {
     let sampler = PressureSampler.system()
     var classifier = PressureClassifier()
@@ -134,9 +138,17 @@ private func warmParts() throws -> (
     let consume = nanosecondsPerCall(iterations: 2_000) { service.consume(reading) }
     // What the publisher does with a changed state before `mosquitto_publish`.
     let statePayload = nanosecondsPerCall(iterations: 2_000) {
-        blackHole(try? JSONEncoder.line().encode(HostStateDocument(reading)))
+        blackHole(try? JSONStyle.line.encode(HostStateDocument(reading)))
     }
-    return (offer, status - offer, consume, statePayload)
+    // Like with like: the bytes Headroom wrote with Foundation before it had its own writer.
+    let foundation = JSONEncoder()
+    foundation.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    foundation.nonConformingFloatEncodingStrategy = .convertToString(
+        positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+    let foundationPayload = nanosecondsPerCall(iterations: 2_000) {
+        blackHole(try? foundation.encode(HostStateDocument(reading)))
+    }
+    return (offer, status - offer, consume, statePayload, foundationPayload)
 }
 
 /// The registration of the benchmark's client `index`.

@@ -87,7 +87,7 @@ enum AdviseCommand {
 
     /// The advice on one line of JSON.
     private static func line(_ advice: ClientAdvice) -> String {
-        String(decoding: JSONEncoder.line().encodeExplainingFailure(advice), as: UTF8.self)
+        String(decoding: JSONStyle.line.encodeExplainingFailure(advice), as: UTF8.self)
     }
 
     /// `#3 serious: 20 fps, hog-0.75 (serious: the host sustains …)`.

@@ -240,7 +240,9 @@ enum LaunchCommand {
     }
 
     /// `data` as JSON, errors naming `file`.
-    private static func parsed(_ data: Data, file: String) throws(ConfigurationError) -> JSONValue {
+    private static func parsed(_ data: [UInt8], file: String) throws(ConfigurationError)
+        -> JSONValue
+    {
         do { return try JSONParser.parse(data) } catch { throw error.inFile(file) }
     }
 

@@ -9,7 +9,7 @@ enum MOTInput {
     /// Reads `path` (bounded, a regular file or `-`); a malformed file is a `UsageError`
     /// (bad input, exit 2).
     static func read(_ path: String) throws(UsageError) -> [MOTRecord] {
-        let data: Data
+        let data: [UInt8]
         do {
             data = try InputFile.read(path, limit: MOTFile.maximumFileSize)
         } catch {

@@ -67,7 +67,6 @@ enum WatchCommand {
     private static func printReadings(
         _ readings: AsyncStream<PressureReading>, limit: Int, json: Bool, everyReading: Bool
     ) async throws {
-        let encoder = JSONEncoder.line()
         var previous: PressureLevel?
         var count = 0
         var start: MonotonicInstant?
@@ -84,7 +83,10 @@ enum WatchCommand {
             }
             if everyReading || reading.level != previous {
                 if json {
-                    Console.out(String(decoding: try encoder.encode(reading), as: UTF8.self))
+                    Console.out(
+                        String(
+                            decoding: JSONStyle.line.encodeExplainingFailure(reading), as: UTF8.self
+                        ))
                 } else {
                     Console.out(
                         PressureText.line(

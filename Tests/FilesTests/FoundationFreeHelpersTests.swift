@@ -28,10 +28,55 @@ struct FoundationFreeHelpersTests {
         #expect(FileManager.default.createFile(atPath: "\(directory)/file", contents: Data()))
         try FileManager.default.createSymbolicLink(
             atPath: "\(directory)/link", withDestinationPath: directory)
-        #expect(FileManager.default.directoryExists(atPath: directory))
-        #expect(FileManager.default.directoryExists(atPath: "\(directory)/link"))
-        #expect(!FileManager.default.directoryExists(atPath: "\(directory)/file"))
-        #expect(!FileManager.default.directoryExists(atPath: "\(directory)/missing"))
+        #expect(FileSystem.isDirectory(directory))
+        #expect(FileSystem.isDirectory("\(directory)/link"))
+        #expect(!FileSystem.isDirectory("\(directory)/file"))
+        #expect(!FileSystem.isDirectory("\(directory)/missing"))
+        #expect(FileSystem.exists("\(directory)/file") && FileSystem.exists("\(directory)/link"))
+        #expect(!FileSystem.exists("\(directory)/missing"))
+        #expect(FileSystem.isReadable("\(directory)/file"))
+        #expect(
+            FileSystem.entries(of: directory)?.sorted()
+                == (try FileManager.default.contentsOfDirectory(atPath: directory)).sorted())
+        #expect(FileSystem.entries(of: "\(directory)/file") == nil)
+        #expect(
+            FileSystem.linkTarget("\(directory)/link")
+                == (try FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/link")))
+        #expect(FileSystem.linkTarget("\(directory)/file") == nil)
+        #expect(FileSystem.currentDirectory == FileManager.default.currentDirectoryPath)
+    }
+
+    @Test("a path's parent, name, stem and extension are what URL gives for an absolute path")
+    func pathParts() {
+        let paths = [
+            "/a/b/c.json", "/a/b/c/", "/a//b", "/c", "/", "/a/.profile", "/a/clip.tar.gz",
+            "/a/b.d/c", "/a/c.",
+        ]
+        for path in paths {
+            let url = URL(fileURLWithPath: path)
+            #expect(FileSystem.parent(of: path) == url.deletingLastPathComponent().path, "\(path)")
+            #expect(FileSystem.name(of: path) == url.lastPathComponent, "\(path)")
+            #expect(FileSystem.nameExtension(of: path) == url.pathExtension, "\(path)")
+            #expect(
+                FileSystem.stem(of: path) == url.deletingPathExtension().lastPathComponent,
+                "\(path)")
+        }
+        #expect(FileSystem.absolute("/a//b") == "/a//b")
+        #expect(
+            FileSystem.absolute("c.json") == FileManager.default.currentDirectoryPath + "/c.json")
+        // A relative path stays relative (URL would make it absolute from the working directory).
+        #expect(FileSystem.parent(of: "c.json") == ".")
+        #expect(FileSystem.parent(of: "a/b/c") == "a/b")
+        #expect(FileSystem.name(of: "a/b/c") == "c")
+    }
+
+    @Test("the machine's memory and the processors this process may use, as the system says")
+    func machine() {
+        #expect(ProcessFacts.physicalMemory == ProcessInfo.processInfo.physicalMemory)
+        // Foundation reads no cgroup v2 quota and no affinity: never more than it says.
+        #expect(
+            (1...ProcessInfo.processInfo.activeProcessorCount).contains(ProcessFacts.processorCount)
+        )
     }
 
     @Test("the data home is XDG_DATA_HOME when absolute, else under HOME")

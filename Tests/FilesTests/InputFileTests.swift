@@ -16,7 +16,7 @@ struct InputFileTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("session.json").path
         try AtomicFile.write("{}", to: path)
-        #expect(try InputFile.read(path) == Data("{}".utf8))
+        #expect(try InputFile.read(path) == Array("{}".utf8))
     }
 
     @Test("a device, a FIFO and a directory are refused at once, naming what they are")
@@ -39,7 +39,7 @@ struct InputFileTests {
     func overLimit() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("big.json").path
-        try AtomicFile.write(Data(count: 3 << 20), to: path)
+        try AtomicFile.write([UInt8](repeating: 0, count: 3 << 20), to: path)
         let error = try #require(throws: ConfigurationError.self) {
             try InputFile.read(path, limit: 2 << 20)
         }

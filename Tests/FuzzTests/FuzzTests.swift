@@ -11,6 +11,7 @@ import Telemetry
 import TestSupport
 import Testing
 import Tracking
+import Units
 
 /// A seeded mutation fuzzer over the parsers users feed files to and the HTTP request path:
 /// each input from `Tests/Corpus` is mutated (bit flips, deletions, duplications, splices,

@@ -1,23 +1,11 @@
 import History
 import Testing
-
-/// A deterministic generator (SplitMix64) so that noise in these tests is the same every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import Units
 
 /// `count` launch times around `median` seconds with ±`spread` relative uniform noise and an
 /// occasional slow outlier, as real launches have.
 func launches(_ count: Int, median: Double, spread: Double = 0.04, seed: UInt64) -> [Double] {
-    var generator = SeededGenerator(state: seed)
+    var generator = SeededGenerator(seed: seed)
     return (0..<count).map { index in
         let noise = Double.random(in: -spread...spread, using: &generator)
         let outlier = index % 7 == 3 ? 1.3 : 1

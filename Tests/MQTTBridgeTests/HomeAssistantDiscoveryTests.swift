@@ -1,3 +1,4 @@
+import Files
 import Foundation
 import Governor
 import HostService
@@ -106,7 +107,7 @@ enum BridgeReadings {
         broken.sustainableShare = Share(fraction: .infinity)
         let unknown = HostStateDocument(broken)
         #expect(unknown.temperatureCelsius == nil && unknown.sustainablePercent == nil)
-        let line = String(decoding: try JSONEncoder.line().encode(unknown), as: UTF8.self)
+        let line = String(decoding: try JSONStyle.line.encode(unknown), as: UTF8.self)
         #expect(!line.contains("NaN") && !line.contains("Infinity"), "\(line)")
     }
 

@@ -50,7 +50,8 @@ private func sampleReport() -> LaunchReport {
 
 @Test func traceJSONHasTheFieldsTheTraceEventFormatRequires() throws {
     let report = sampleReport()
-    let object = try JSONSerialization.jsonObject(with: LaunchReportFormat.trace.render(report))
+    let object = try JSONSerialization.jsonObject(
+        with: Data(LaunchReportFormat.trace.render(report)))
     let document = try #require(object as? [String: Any])
     let events = try #require(document["traceEvents"] as? [[String: Any]])
     for event in events {
@@ -72,7 +73,7 @@ private func sampleReport() -> LaunchReport {
 
 @Test func overlappingPhasesThatDoNotNestGoOnSeparateTraceThreads() throws {
     let object = try JSONSerialization.jsonObject(
-        with: LaunchReportFormat.trace.render(sampleReport()))
+        with: Data(LaunchReportFormat.trace.render(sampleReport())))
     let events = try #require((object as? [String: Any])?["traceEvents"] as? [[String: Any]])
     let thread = { (name: String) in
         events.first { $0["name"] as? String == name && $0["ph"] as? String == "X" }?["tid"]
@@ -139,7 +140,7 @@ private func sampleReport() -> LaunchReport {
     for format in LaunchReportFormat.allCases {
         let path = "\(directory)/report.\(format.fileExtension)"
         try format.write(sampleReport(), to: path)
-        #expect(FileManager.default.contents(atPath: path) == format.render(sampleReport()))
+        #expect(FileManager.default.contents(atPath: path) == Data(format.render(sampleReport())))
     }
     #expect(
         try FileManager.default.contentsOfDirectory(atPath: directory).count

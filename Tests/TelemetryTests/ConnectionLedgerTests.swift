@@ -1,4 +1,5 @@
 import Testing
+import Units
 
 @testable import Telemetry
 
@@ -93,7 +94,7 @@ import Testing
     func boundsHoldAndBusyConnectionsSurviveAnySequence(totalLimit: Int, perClientLimit: Int) {
         var ledger = ConnectionLedger<Int, Int>(
             totalLimit: totalLimit, perClientLimit: perClientLimit)
-        var random = SplitMix(seed: UInt64(totalLimit * 31 + perClientLimit))
+        var random = SeededGenerator(seed: UInt64(totalLimit * 31 + perClientLimit))
         var open: [Int: (client: Int, isBusy: Bool)] = [:]
         for connection in 0..<2000 {
             switch random.next() % 4 {
@@ -128,22 +129,5 @@ import Testing
                 #expect(ledger.count(from: client) <= perClientLimit)
             }
         }
-    }
-}
-
-/// A small seeded generator, so the property test's sequences are the same on every run.
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import Units
 
 @testable import Tracking
 

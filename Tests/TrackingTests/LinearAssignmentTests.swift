@@ -1,5 +1,6 @@
 import Testing
 import Tracking
+import Units
 
 @Suite struct LinearAssignmentTests {
     /// The best total saving Σ(limit − cost) over all partial matchings, by enumeration.

@@ -1,5 +1,6 @@
 import Testing
 import Tracking
+import Units
 
 /// A fixed camera's view: a textured background with sensor noise, rectangles drawn over it.
 private struct MotionScene {
