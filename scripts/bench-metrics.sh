@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The host daemon beside the daemon it sits beside: headroomd (what `headroom serve` becomes)
-# and Debian's prometheus-node-exporter, started here on free loopback ports with the
+# The host daemon beside the daemon it sits beside: headroomd (what `headroom serve` becomes,
+# linked as the package links it: scripts/link-daemon.sh) and Debian's prometheus-node-exporter, started here on free loopback ports with the
 # collectors that read what Headroom reads (hwmon, thermal_zone, pressure, cpufreq), measured
 # in one run: resident memory idle, /metrics under load from a second process (wrk), resident
 # memory after it; and the floor of resident memory, a Swift daemon that does nothing
@@ -17,10 +17,12 @@ for tool in wrk prometheus-node-exporter; do
   command -v "$tool" >/dev/null || { echo "bench-metrics: needs $tool (apt-get install $tool)" >&2; exit 2; }
 done
 swift build -c release --product headroomd 2>&1 | tail -n 1
-headroomd="$(swift build -c release --show-bin-path)/headroomd"
 
 # shellcheck source=scripts/scratch.sh
 source scripts/scratch.sh
+# The daemon as the package installs it: the runtime linked in.
+headroomd=$work/headroomd
+scripts/link-daemon.sh "$headroomd"
 
 free_port() {
   local port
@@ -36,8 +38,9 @@ wait_for() {
 # resident PID: VmRSS in MB.
 resident() { awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
 
-swiftc -O -Xfrontend -disable-implicit-string-processing-module-import scripts/resident-floor.swift \
-  -o "$work/resident-floor"
+swiftc -O -Xfrontend -disable-implicit-string-processing-module-import -static-stdlib -use-ld=lld \
+  -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic \
+  scripts/resident-floor.swift -o "$work/resident-floor"
 "$work/resident-floor" >"$work/floor.out" 2>&1 &
 floor_pid=$!
 pids+=("$floor_pid")

@@ -61,13 +61,20 @@ for library in libmicrohttpd libgnutls; do
   [[ $depends != *$library* ]] || fail "Depends names $library: $depends"
 done
 
-# The binaries and the library share one Swift runtime, the package's own (RUNPATH
+# headroom and the library share one Swift runtime, the package's own (RUNPATH
 # /usr/lib/MULTIARCH/headroom, every Swift library they need in it), with no Foundation proper
-# and so no ICU.
+# and so no ICU; headroomd has the runtime linked in: it needs no Swift library and exports no
+# symbols.
 dpkg-deb -x "$deb" "$work/extracted"
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 runtime_dir=/usr/lib/$multiarch/headroom
-for binary in usr/bin/headroom usr/bin/headroomd "usr/lib/$multiarch/libheadroom.so.0"; do
+readelf -d "$work/extracted/usr/bin/headroomd" >"$work/dynamic"
+if grep -E 'swift|Foundation|dispatch|Blocks|RUNPATH' "$work/dynamic"; then
+  fail "headroomd links a shared Swift library or has a RUNPATH"
+fi
+daemon_exports=$(nm -D --defined-only --extern-only "$work/extracted/usr/bin/headroomd" | wc -l)
+((daemon_exports <= 16)) || fail "headroomd exports $daemon_exports symbols (the runtime's, unless --no-export-dynamic)"
+for binary in usr/bin/headroom "usr/lib/$multiarch/libheadroom.so.0"; do
   readelf -d "$work/extracted/$binary" >"$work/dynamic"
   grep -q "runpath: \[$runtime_dir\]" "$work/dynamic" || fail "$binary's RUNPATH is not $runtime_dir"
   for library in $(sed -n 's/.*Shared library: \[\(.*swift.*\|.*Foundation.*\|.*dispatch.*\|.*Blocks.*\)\]/\1/p' "$work/dynamic"); do
@@ -154,6 +161,8 @@ fi
 threads=$(cat /proc/"$serve_pid"/task/*/comm | sort | uniq -c | tr -s ' \n' ' ')
 [[ $threads == *headroom-tasks* ]] || fail "the installed service runs no headroom-tasks thread: $threads"
 [[ $threads != *qos* ]] || fail "the installed service runs libdispatch's worker threads: $threads"
+# Resident at rest, as `scripts/bench-metrics.sh` measures it beside node_exporter.
+echo "package-checks: the installed service: $(grep VmRSS "/proc/$serve_pid/status" | tr -s ' \t' ' ')"
 # The installed binaries find every library, the Swift runtime in the package's directory.
 for binary in /usr/bin/headroom /usr/bin/headroomd "/usr/lib/$multiarch/libheadroom.so.0"; do
   ldd "$binary" >"$work/ldd"

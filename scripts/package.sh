@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds the Debian package headroom_VERSION_ARCH.deb into DIR (default .build/package): the
 # release binaries (headroom, and headroomd, the daemon `headroom serve` becomes) and
-# libheadroom, sharing one copy of the Swift runtime the package carries in a directory of its
-# own, /usr/lib/MULTIARCH/headroom (no Swift toolchain on the target: only Debian's libraries
-# besides, its Depends computed from the binaries by dpkg-shlibdeps), the systemd
+# libheadroom — headroom and libheadroom sharing one copy of the Swift runtime the package
+# carries in a directory of its own, /usr/lib/MULTIARCH/headroom, headroomd with the runtime
+# linked in (no Swift toolchain on the target: only Debian's libraries besides, its Depends
+# computed from the binaries by dpkg-shlibdeps), the systemd
 # unit (enabled and started on install, as Debian's dh_installsystemd does, stopped and
 # removed with the package), the man pages headroom(1) (written by `headroom manual` from
 # the option declarations) and headroom.service(8), shell completions, libheadroom with its
@@ -25,8 +26,8 @@ source scripts/env.sh
 out=$(realpath -m "${1:-.build/package}")
 mkdir -p "$out"
 
-# The release build (the regular one, shared with the benchmarks): the two executables and the
-# library link the Swift runtime as shared libraries, which the package carries once.
+# The release build (the regular one, shared with the benchmarks): `headroom` and the library
+# link the Swift runtime as shared libraries, which the package carries once.
 swift build -c release --product headroom
 swift build -c release --product headroomd
 # The library exports its C API and nothing else (dist/libheadroom.map), so the linker also
@@ -47,7 +48,9 @@ install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/lib/$multiarch/pkgconfig" \
   "$root/usr/share/doc/headroom" "$root/usr/lib/python3/dist-packages/headroom_client"
 
 install -m 0755 "$bin/headroom" "$root/usr/bin/headroom"
-install -m 0755 "$bin/headroomd" "$root/usr/bin/headroomd"
+# headroomd, the resident daemon, has the runtime linked in instead, from the same objects.
+scripts/link-daemon.sh "$stage/headroomd"
+install -m 0755 "$stage/headroomd" "$root/usr/bin/headroomd"
 install -m 0644 "$bin/libheadroom-c.so" "$root/usr/lib/$multiarch/libheadroom.so.0"
 ln -s libheadroom.so.0 "$root/usr/lib/$multiarch/libheadroom.so"
 # The Swift runtime they link (libswiftCore, FoundationEssentials, Dispatch …; no Foundation and
@@ -56,12 +59,11 @@ runtime_dir=/usr/lib/$multiarch/headroom
 runtime=$root$runtime_dir
 toolchain_libraries=$(realpath "$(dirname "$(command -v swift)")/../lib/swift/linux")
 install -d "$runtime"
-ldd "$bin/headroom" "$bin/headroomd" "$bin/libheadroom-c.so" \
+ldd "$bin/headroom" "$bin/libheadroom-c.so" \
   | awk -v dir="$toolchain_libraries/" 'index($3, dir) == 1 { print $3 }' | sort -u \
   | while read -r library; do install -m 0644 "$library" "$runtime/"; done
 # Each finds the runtime there (RUNPATH), and the library has its soname.
-for file in "$root/usr/bin/headroom" "$root/usr/bin/headroomd" \
-  "$root/usr/lib/$multiarch/libheadroom.so.0"; do
+for file in "$root/usr/bin/headroom" "$root/usr/lib/$multiarch/libheadroom.so.0"; do
   patchelf --set-rpath "$runtime_dir" "$file"
 done
 patchelf --set-soname libheadroom.so.0 "$root/usr/lib/$multiarch/libheadroom.so.0"

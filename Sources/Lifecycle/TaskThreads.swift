@@ -1,3 +1,4 @@
+import CConcurrencyHooks
 import Locking
 import Units
 
@@ -39,29 +40,22 @@ public final class TaskThreads: TaskExecutor, @unchecked Sendable {
 
     /// Makes these threads the global executor of the process: every task not bound to an
     /// actor runs on them from now on, and `Task.sleep` waits on ``Units/MonotonicTimers``.
-    /// Call it first in `main`, before any task starts; false (and libdispatch stays) when
-    /// the Swift runtime's hooks cannot be found.
-    @discardableResult
-    public static func install() -> Bool {
-        guard let process = dlopen(nil, RTLD_NOW),
-            let enqueue = dlsym(process, "swift_task_enqueueGlobal_hook"),
-            let delay = dlsym(process, "swift_task_enqueueGlobalWithDelay_hook"),
-            let deadline = dlsym(process, "swift_task_enqueueGlobalWithDeadline_hook")
-        else { return false }
-        enqueue.assumingMemoryBound(to: EnqueueHook?.self).pointee = { job, _ in
-            TaskThreads.shared.enqueue(job)
-        }
-        delay.assumingMemoryBound(to: DelayHook?.self).pointee = { nanoseconds, job, _ in
+    /// Call it first in `main`, before any task starts.
+    public static func install() {
+        let enqueue: EnqueueHook = { job, _ in TaskThreads.shared.enqueue(job) }
+        let delay: DelayHook = { nanoseconds, job, _ in
             let due = MonotonicClock.now().advanced(
                 by: .nanoseconds(Int64(clamping: nanoseconds)))
             MonotonicTimers.shared.run(at: due) { TaskThreads.shared.enqueue(job) }
         }
-        deadline.assumingMemoryBound(to: DeadlineHook?.self).pointee = {
-            seconds, nanoseconds, _, _, clock, job, _ in
+        let deadline: DeadlineHook = { seconds, nanoseconds, _, _, clock, job, _ in
             let due = monotonicDeadline(seconds: seconds, nanoseconds: nanoseconds, clock: clock)
             MonotonicTimers.shared.run(at: due) { TaskThreads.shared.enqueue(job) }
         }
-        return true
+        headroom_set_global_executor_hooks(
+            unsafeBitCast(enqueue, to: UnsafeMutableRawPointer.self),
+            unsafeBitCast(delay, to: UnsafeMutableRawPointer.self),
+            unsafeBitCast(deadline, to: UnsafeMutableRawPointer.self))
     }
 
     /// Queues `job` for the next free thread.
