@@ -41,18 +41,25 @@ public enum ProcessFacts {
         return max(1, min(affinity, cgroupQuota ?? affinity))
     }
 
-    /// How many processors `Cpus_allowed_list` names (`0-3,6` is five); nil when unreadable.
+    /// How many processors `Cpus_allowed_list` names; nil when unreadable.
     private static var allowedProcessors: Int? {
         guard let status = try? InputFile.read("/proc/self/status", limit: 1 << 16),
             let line = String(decoding: status, as: UTF8.self).split(separator: "\n")
                 .first(where: { $0.hasPrefix("Cpus_allowed_list:") })
         else { return nil }
+        return processorCount(inList: line.dropFirst("Cpus_allowed_list:".count))
+    }
+
+    /// How many processors a Linux CPU list names (`0-3,6` is five, as `taskset`, cpusets and
+    /// `/proc/self/status` write them); nil when it names none or is not one.
+    public static func processorCount(inList list: some StringProtocol) -> Int? {
         var count = 0
-        for range in line.dropFirst("Cpus_allowed_list:".count).split(separator: ",") {
-            let bounds = range.split(separator: "-").map {
+        for range in list.split(separator: ",") {
+            let bounds = range.split(separator: "-", omittingEmptySubsequences: false).map {
                 Int($0.trimmingWhitespace())
             }
-            guard let first = bounds.first ?? nil, let last = bounds.last ?? nil, first <= last
+            guard (1...2).contains(bounds.count), let first = bounds.first ?? nil,
+                let last = bounds.last ?? nil, 0 <= first, first <= last
             else { return nil }
             count += last - first + 1
         }

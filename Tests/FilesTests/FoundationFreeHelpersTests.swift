@@ -73,6 +73,12 @@ struct FoundationFreeHelpersTests {
     @Test("the machine's memory and the processors this process may use, as the system says")
     func machine() {
         #expect(ProcessFacts.physicalMemory == ProcessInfo.processInfo.physicalMemory)
+        #expect(ProcessFacts.processorCount(inList: "0-3,6") == 5)
+        #expect(ProcessFacts.processorCount(inList: " 0-1\n") == 2)
+        #expect(ProcessFacts.processorCount(inList: "7") == 1)
+        for broken in ["", "3-1", "a", "1-2-3", "-1", "0-"] {
+            #expect(ProcessFacts.processorCount(inList: broken) == nil, "\(broken)")
+        }
         // Foundation reads no cgroup v2 quota and no affinity: never more than it says.
         #expect(
             (1...ProcessInfo.processInfo.activeProcessorCount).contains(ProcessFacts.processorCount)
