@@ -6,7 +6,8 @@ import Units
 /// Each source is independent: one that is unavailable is noted in the sample and the
 /// others still count. A source that can say what its reads depend on (the system's all do)
 /// is read again only when the bytes of its open files changed or its discovery, check or
-/// refresh fell due; otherwise its last result is taken (see ``SourceMemo``). Copies of a
+/// refresh fell due; otherwise its last result is taken (see ``SourceMemo``), and when every
+/// source's is, the last sample is given again at the new time. Copies of a
 /// sampler share these results until their sources are changed.
 public struct PressureSampler: SampleSource {
     /// Temperature sources, read in order.
@@ -26,6 +27,8 @@ public struct PressureSampler: SampleSource {
         /// The temperature sources' readings joined, as long as none of them was read again:
         /// the same array, sample after sample.
         var joinedSensors: [SensorReading]?
+        /// The last sample, taken again (at the new time) while every source's result holds.
+        var lastSample: PressureSample?
 
         /// A memo for each of `sampler`'s sources.
         init(for sampler: PressureSampler) {
@@ -33,6 +36,17 @@ public struct PressureSampler: SampleSource {
             throttling = sampler.throttlingSource.map { SourceMemo(for: $0) }
             stall = sampler.stallSource.map { SourceMemo(for: $0) }
             board = sampler.boardSource.map { SourceMemo(for: $0) }
+        }
+
+        /// Checks every source's files (see ``SourceMemo/check(at:)``), each once: whether
+        /// every kept result holds at `time`.
+        func allHold(at time: MonotonicInstant) -> Bool {
+            var holds = true
+            for memo in temperatures where !memo.check(at: time) { holds = false }
+            if let throttling, !throttling.check(at: time) { holds = false }
+            if let stall, !stall.check(at: time) { holds = false }
+            if let board, !board.check(at: time) { holds = false }
+            return holds
         }
     }
     private var memos: LockedState<Memos?> = LockedState(nil)
@@ -85,6 +99,19 @@ public struct PressureSampler: SampleSource {
     }
 
     private func sample(at time: MonotonicInstant, memos: Memos) -> PressureSample {
+        // Nothing read again: the last sample as it was, at this time — after 100 ms asleep,
+        // making it again from the kept results cost more than every check before it.
+        if memos.allHold(at: time), var last = memos.lastSample {
+            last.time = time
+            return last
+        }
+        let sample = assemble(at: time, memos: memos)
+        memos.lastSample = sample
+        return sample
+    }
+
+    /// The sample at `time` from each source's result, kept or read again.
+    private func assemble(at time: MonotonicInstant, memos: Memos) -> PressureSample {
         var sample = PressureSample(time: time)
         var isJoinedCurrent = memos.joinedSensors != nil
         for (source, memo) in zip(temperatureSources, memos.temperatures) {

@@ -34,6 +34,8 @@ final class SourceMemo<Value> {
     private var lastTime = MonotonicInstant(nanoseconds: 0)
     /// Whether the last ``value(at:read:)`` answered with the kept result.
     private(set) var wasReused = false
+    /// The last ``check(at:)``: its time and whether the kept result held.
+    private var checked: (time: MonotonicInstant, holds: Bool)?
 
     /// A memo for `source` (its conformance is looked up once, here: a cast on every sample
     /// cost more than the reads it saves).
@@ -41,13 +43,26 @@ final class SourceMemo<Value> {
         watchable = source as? any QuietWatchable
     }
 
+    /// Reads the watched files: whether the kept result holds at `time` (the files
+    /// unchanged, nothing due). A ``value(at:read:)`` at the same time then takes this check
+    /// rather than reading the files again; a source that cannot say what its reads depend on
+    /// never holds.
+    func check(at time: MonotonicInstant) -> Bool {
+        guard watchable != nil else { return false }
+        let isUnchanged = isComparable && readFiles()
+        let holds = value != nil && isUnchanged && time >= lastTime && time < until
+        if holds { lastTime = time }
+        checked = (time, holds)
+        return holds
+    }
+
     /// The source's result at `time`: the kept one while it holds, else `read()`'s.
     func value(at time: MonotonicInstant, read: () -> Value) -> Value {
         wasReused = false
         guard let watchable else { return read() }
-        let isUnchanged = isComparable && readFiles()
-        if let value, isUnchanged, time >= lastTime, time < until {
-            lastTime = time
+        let holds = checked.flatMap { $0.time == time ? $0.holds : nil } ?? check(at: time)
+        checked = nil
+        if holds, let value {
             wasReused = true
             return value
         }

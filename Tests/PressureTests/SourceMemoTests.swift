@@ -101,6 +101,55 @@ private final class CountingSource: QuietWatchable, @unchecked Sendable {
         #expect(plain.reads == 5)
     }
 
+    @Test func aCheckedMemoTakesItsCheckAtTheSameTimeAndChecksAgainAtAnother() throws {
+        let tree = try FixtureTree()
+        let (memo, source) = try memo(in: tree, holding: "42")
+        for step in 0..<2 { _ = memo.value(at: instant(Double(step)), read: source.read) }
+        #expect(memo.check(at: instant(2)))
+        // Changed after the check: the value at the check's time is the kept one...
+        try tree.write("value", "43")
+        #expect(memo.value(at: instant(2), read: source.read) == 42)
+        #expect(memo.wasReused)
+        // ...and the next time checks the files again.
+        #expect(!memo.check(at: instant(3)))
+        #expect(memo.value(at: instant(3), read: source.read) == 43)
+        #expect(source.reads == 3)
+    }
+
+    /// A sampler whose every source's result holds gives its last sample again, at the new
+    /// time; a source that cannot say what it reads is read at every sample all the same.
+    @Test func aSamplerWhoseSourcesAllHoldGivesItsLastSampleAtTheNewTime() throws {
+        final class Rising: TemperatureSource, @unchecked Sendable {
+            var celsius = 40.0
+            func readTemperatures(at time: MonotonicInstant) -> [SensorReading] {
+                celsius += 1
+                return [
+                    SensorReading(
+                        id: SensorID("test/rising"), source: .thermalZone, label: "rising",
+                        celsius: Celsius(celsius))
+                ]
+            }
+        }
+        let tree = try FixtureTree(board: "raspberry-pi-4")
+        let zones = ThermalZoneSource(roots: SystemRoots(sysfs: tree.root))
+        let quiet = PressureSampler(
+            temperatureSources: [zones],
+            throttlingSource: CPUFrequencySource(roots: SystemRoots(sysfs: tree.root)))
+        let first = try #require(quiet.sample(at: instant(0)))
+        _ = quiet.sample(at: instant(0.1))
+        var later = try #require(quiet.sample(at: instant(0.2)))
+        #expect(later.time == instant(0.2))
+        later.time = first.time
+        #expect(later == first)
+
+        let rising = Rising()
+        let mixed = PressureSampler(temperatureSources: [zones, rising])
+        let readings = try (0..<4).map {
+            try #require(mixed.sample(at: instant(Double($0) / 10))).sensors.last?.celsius?.value
+        }
+        #expect(readings == [41, 42, 43, 44])
+    }
+
     /// The sampler over a board's real sources: a temperature written in place (as a sensor
     /// changes) is in the very next sample, while the samples between take the kept results.
     @Test func theSystemSamplerSeesAChangedTemperatureAtTheNextSample() throws {
