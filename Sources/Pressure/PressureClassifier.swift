@@ -156,18 +156,21 @@ public struct PressureClassifier: Sendable {
     /// reading is made of counts (``PSIReading/stallPercent``): its other averages and its
     /// totals move at every refresh and change nothing. `nil` when anything differs.
     private mutating func repeats(_ sample: PressureSample) -> PressureReading? {
-        guard reusesUnchangedReadings, let previous, sample.time >= previous.reading.time,
+        // The previous sample's parts are looked at where they are kept: binding the pair
+        // would copy (retain, then release) every array of both, cold, at every sample.
+        guard reusesUnchangedReadings, previous != nil,
+            sample.time >= previous!.reading.time,
             sample.time.secondsSinceOrigin < nextTrendPoint, !lastSampleCountedEvents,
-            sample.isSimulated == previous.sample.isSimulated,
-            sample.throttling == previous.sample.throttling,
-            sample.pressure == previous.sample.pressure
+            sample.isSimulated == previous!.sample.isSimulated,
+            sample.throttling == previous!.sample.throttling,
+            sample.pressure == previous!.sample.pressure
                 || sample.pressure.elementsEqual(
-                    previous.sample.pressure, by: PSIReading.classifiesAlike),
-            sample.board == previous.sample.board,
-            sample.unavailable == previous.sample.unavailable,
-            sample.sensors == previous.sample.sensors
+                    previous!.sample.pressure, by: PSIReading.classifiesAlike),
+            sample.board == previous!.sample.board,
+            sample.unavailable == previous!.sample.unavailable,
+            sample.sensors == previous!.sample.sensors
         else { return nil }
-        var reading = previous.reading
+        var reading = previous!.reading
         reading.time = sample.time
         repeatedReadings += 1
         return reading
