@@ -113,6 +113,7 @@ public struct PressureSampler: SampleSource {
     /// The sample at `time` from each source's result, kept or read again.
     private func assemble(at time: MonotonicInstant, memos: Memos) -> PressureSample {
         var sample = PressureSample(time: time)
+        var unavailable = Failures(last: memos.lastSample?.unavailable ?? [])
         var isJoinedCurrent = memos.joinedSensors != nil
         for (source, memo) in zip(temperatureSources, memos.temperatures) {
             let result = memo.value(at: time) {
@@ -124,11 +125,11 @@ public struct PressureSampler: SampleSource {
                 // The first source's array is taken whole (no copy of its readings).
                 if sample.sensors.isEmpty {
                     sample.sensors = sensors
-                } else {
+                } else if !sensors.isEmpty {
                     sample.sensors += sensors
                 }
             case .failure(let error):
-                sample.unavailable.append(error)
+                unavailable.append(error)
             }
         }
         if isJoinedCurrent, let joined = memos.joinedSensors {
@@ -144,7 +145,7 @@ public struct PressureSampler: SampleSource {
             }
             switch result {
             case .success(let throttling): sample.throttling = throttling
-            case .failure(let error): sample.unavailable.append(error)
+            case .failure(let error): unavailable.append(error)
             }
         }
         if let stallSource, let memo = memos.stall {
@@ -153,7 +154,7 @@ public struct PressureSampler: SampleSource {
             }
             switch result {
             case .success(let pressure): sample.pressure = pressure
-            case .failure(let error): sample.unavailable.append(error)
+            case .failure(let error): unavailable.append(error)
             }
         }
         if let boardSource, let memo = memos.board {
@@ -162,7 +163,36 @@ public struct PressureSampler: SampleSource {
             }
             if !signals.isEmpty { sample.board = signals }
         }
+        sample.unavailable = unavailable.all
         sample.isSimulated = sample.sensors.contains { $0.source.isSimulated }
         return sample
+    }
+}
+
+/// The sources found unavailable while a sample is made: the last sample's array as long as
+/// they are the same ones in the same order (the usual case: a host without cpufreq lacks it
+/// at every sample), so that no array is made and grown at every sample.
+private struct Failures {
+    /// The last sample's.
+    let last: [SourceUnavailable]
+    /// How many of `last` the failures so far are.
+    private var matched = 0
+    /// The failures, once they differ from `last`.
+    private var differing: [SourceUnavailable]?
+
+    init(last: [SourceUnavailable]) { self.last = last }
+
+    /// Adds the next failure.
+    mutating func append(_ failure: SourceUnavailable) {
+        if differing == nil, matched < last.count, last[matched] == failure {
+            matched += 1
+        } else {
+            differing = (differing ?? Array(last[..<matched])) + [failure]
+        }
+    }
+
+    /// Every failure added, in order.
+    var all: [SourceUnavailable] {
+        differing ?? (matched == last.count ? last : Array(last[..<matched]))
     }
 }

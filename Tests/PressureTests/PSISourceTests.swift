@@ -117,4 +117,33 @@ import Testing
         #expect(reading.thermal == .none)
         #expect(reading.notes.contains { $0.hasPrefix("thermal_zone unavailable") })
     }
+
+    /// The unavailable sources are the same sample after sample while nothing changes (the
+    /// PSI refreshed between), and a source found at its next discovery leaves the list.
+    @Test func theUnavailableSourcesFollowTheSourcesAcrossRefreshesAndDiscoveries() throws {
+        let tree = try FixtureTree()
+        try tree.write("pressure/cpu", "some avg10=1.00 avg60=1.00 avg300=0.50 total=100")
+        let roots = SystemRoots(sysfs: tree.root, procfs: tree.root)
+        let sampler = PressureSampler(
+            temperatureSources: [ThermalZoneSource(roots: roots)],
+            throttlingSource: CPUFrequencySource(roots: roots),
+            stallSource: PSISource(roots: roots, refreshInterval: .milliseconds(500)))
+        var seconds = 0.0
+        func unavailable() throws -> [SensorSourceKind] {
+            defer { seconds += 0.2 }
+            return try #require(sampler.sample(at: instant(seconds))).unavailable.map(\.source)
+        }
+        for _ in 0..<5 {
+            try tree.write(
+                "pressure/cpu", "some avg10=1.00 avg60=1.00 avg300=0.50 total=\(Int(seconds * 10))")
+            #expect(try unavailable() == [.thermalZone, .cpufreq])
+        }
+        try tree.addZone(0, type: "cpu-thermal", celsius: 50, trips: [])
+        // Found at the next look for zones (at most 5 s apart while there are none).
+        while seconds < 5.2 { _ = try unavailable() }
+        #expect(try unavailable() == [.cpufreq])
+        try tree.write("pressure/cpu", "garbage")
+        seconds += 0.6
+        #expect(try unavailable() == [.cpufreq, .psi])
+    }
 }
