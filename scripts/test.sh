@@ -90,9 +90,10 @@ joined() {
 
 # The waiting steps: a real mosquitto, Frigate's API, ROS 2, the service's clients (curl,
 # the Python client, Prometheus) and real GStreamer pipelines paced by the service: 49 s of CPU
-# in 290 s (the pipelines: 14 s in 70 s), the longest lane, so it starts first, once the unit
-# tests have passed. The binary's path is asked for once, here, not beside a step that holds
-# SwiftPM's lock.
+# in 290 s (the pipelines: 14 s in 70 s), the longest lane. Started with the unit tests it ran
+# beside the Python example's regions (OpenCV on both cores) and the Frigate check's ramp, a
+# replay on real time, once skipped a rung: it starts after them. The binary's path is asked
+# for once, here, not beside a step that holds SwiftPM's lock.
 brokers() {
   step "MQTT and Home Assistant: a real mosquitto, a ramp, an outage, kill -9" scripts/mqtt-checks.sh "$1"
   step "Frigate governed through its MQTT API: profiles, pause, restore" scripts/frigate-checks.sh "$1"
@@ -118,7 +119,6 @@ vtest() {
 
 step "build (warnings are errors)" swift build --build-tests -Xswiftc -warnings-as-errors
 step "unit and integration tests" swift test --skip-build
-beside brokers "$(headroom)"
 beside documented "$(headroom)"
 step "command-line checks" scripts/cli-checks.sh "$(headroom)"
 step "the person model's text graph is what its script makes" /usr/bin/python3 scripts/person_model_graph.py --check
@@ -128,6 +128,7 @@ step "the Python example's regions find more of the published people than its wh
 step "hardening: destinations, bounds, recovery, descriptors" scripts/hardening-checks.sh "$(headroom)"
 step "HOTA against TrackEval (skipped without Python)" scripts/hota-crosscheck.sh "$(headroom)"
 step "tracker on real pedestrians (TUD, TrackEval) above its floors" scripts/real-data-quality.sh "$(headroom)"
+beside brokers "$(headroom)"
 beside vtest "$(headroom)"
 step "real video through ffmpeg: --source, --gt, --annotate" scripts/video-checks.sh "$(headroom)"
 step "real libsensors on fake hwmon trees" scripts/sensors-fixture-test.sh "$(headroom)"

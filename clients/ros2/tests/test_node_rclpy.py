@@ -96,6 +96,10 @@ class Recorder:
 
     def close(self) -> None:
         self.executor.shutdown()
+        # The spinning thread out of rcl before the node and context go: a thread still in
+        # rcl's wait when the interpreter exits ends it in std::terminate (SIGABRT after every
+        # test passed, seen once on a loaded machine).
+        self.thread.join(timeout=10)
         self.node.destroy_node()
         self.context.try_shutdown()
 
