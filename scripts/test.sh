@@ -88,16 +88,19 @@ joined() {
   lanes=()
 }
 
-# The waiting steps: a real mosquitto, Frigate's API, ROS 2, the service's clients (curl,
-# the Python client, Prometheus) and real GStreamer pipelines paced by the service: 49 s of CPU
-# in 290 s (the pipelines: 14 s in 70 s), the longest lane. Started with the unit tests it ran
-# beside the Python example's regions (OpenCV on both cores) and the Frigate check's ramp, a
-# replay on real time, once skipped a rung: it starts after them. The binary's path is asked
-# for once, here, not beside a step that holds SwiftPM's lock.
+# The waiting steps, in two lanes: a real mosquitto, Frigate's API and ROS 2 (184 s, 14 s of
+# CPU), then the service's clients (curl, the Python client, Prometheus) and real GStreamer
+# pipelines paced by the service (148 s, 35 s of CPU); in one lane they were the run's longest
+# path (332 s). Started with the unit tests they ran beside the Python example's regions
+# (OpenCV on both cores) and the Frigate check's ramp, a replay on real time, once skipped a
+# rung: they start after them. The binary's path is asked for once, here, not beside a step
+# that holds SwiftPM's lock.
 brokers() {
   step "MQTT and Home Assistant: a real mosquitto, a ramp, an outage, kill -9" scripts/mqtt-checks.sh "$1"
   step "Frigate governed through its MQTT API: profiles, pause, restore" scripts/frigate-checks.sh "$1"
   step "ROS 2: /diagnostics from the host service (rclpy in its own network namespace)" scripts/ros2-checks.sh "$1"
+}
+clients() {
   step "host service: API v1 with curl, advise, unit, install" scripts/service-checks.sh "$1"
   step "Python client against headroom serve (pytest)" scripts/python-client-checks.sh "$1"
   step "Prometheus scraping headroom serve; promtool" scripts/prometheus-integration.sh "$1"
@@ -110,9 +113,11 @@ documented() {
   step "every checked command in the README and docs/" scripts/doc-checks.sh "$1"
 }
 
-# The main job over the whole of vtest.avi, its two detectors at once for minutes: beside the
-# video, sensor, board, storage, signal, launch and C library checks rather than before them
-# (the test run used 62 % of its two cores with it in line: 715 s of CPU in 580 s).
+# The main job over the whole of vtest.avi, its two detectors at once for minutes (220 s of
+# CPU): beside the video, sensor, board, storage, signal, launch and C library checks rather
+# than before them (the test run used 62 % of its two cores with it in line: 715 s of CPU in
+# 580 s). Started with the unit tests' end it slowed the command-line, model and regions
+# checks before the waiting lanes by 70 s, and the run was no shorter.
 vtest() {
   step "the main job on vtest.avi against its published ground truth (TrackEval) above its floors" scripts/vtest-quality.sh "$1"
 }
@@ -129,6 +134,7 @@ step "hardening: destinations, bounds, recovery, descriptors" scripts/hardening-
 step "HOTA against TrackEval (skipped without Python)" scripts/hota-crosscheck.sh "$(headroom)"
 step "tracker on real pedestrians (TUD, TrackEval) above its floors" scripts/real-data-quality.sh "$(headroom)"
 beside brokers "$(headroom)"
+beside clients "$(headroom)"
 beside vtest "$(headroom)"
 step "real video through ffmpeg: --source, --gt, --annotate" scripts/video-checks.sh "$(headroom)"
 step "real libsensors on fake hwmon trees" scripts/sensors-fixture-test.sh "$(headroom)"
