@@ -104,7 +104,7 @@ let package = Package(
         // The host service served: HTTP, the textfile, the readings, one group and its stopping.
         module(
             "HostServer",
-            ["Files", "HostService", "Lifecycle", "Locking", "Pressure", "Telemetry", "Units"]),
+            ["Files", "HostService", "Lifecycle", "Locking", "Pressure", "Telemetry"]),
         // The host service on MQTT: Home Assistant discovery and state, Frigate as a client.
         module(
             "MQTTBridge",

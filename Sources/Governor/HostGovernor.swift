@@ -177,25 +177,20 @@ public final class HostGovernor: Sendable {
     }
 
     /// Feeds the host's level and sustainable share (0…1; unknown counts as 1) at `time`;
-    /// clients whose lease ended are forgotten first. Returns whether the host was arbitrated
-    /// again (false for the same reading with every client settled and no lease ended).
-    @discardableResult
-    public func update(level: PressureLevel, sustainableShare: Share, at time: MonotonicInstant)
-        -> Bool
-    {
+    /// clients whose lease ended are forgotten first.
+    public func update(level: PressureLevel, sustainableShare: Share, at time: MonotonicInstant) {
         let budget = sustainableShare.fraction.isFinite ? sustainableShare.clamped.fraction : 1
-        return state.withLock { state in
+        state.withLock { state in
             // The same reading as before with every client where it should be and no lease
             // ended: nothing can move (the usual case, sample after sample).
             let hasExpired = state.clients.values.contains { $0.hasExpired(at: time) }
             if state.isSettled && level == state.level && budget == state.budget && !hasExpired {
-                return false
+                return
             }
             state.level = level
             state.budget = budget
             expire(&state, at: time)
             arbitrate(&state, at: time)
-            return true
         }
     }
 

@@ -1,7 +1,6 @@
 import Locking
 import Pressure
 import Telemetry
-import Units
 
 /// An observer's readings as the metrics exporter serves them, made into a status only when
 /// it is read.
@@ -33,16 +32,6 @@ public final class ExportedPressure: Sendable {
         state.withLock { state in
             state.newest = reading
             state.status = nil
-            state.offered += 1
-        }
-    }
-
-    /// Moves the newest reading to `time`: the same reading again (its status, which holds
-    /// no time, unchanged); nothing before the first reading.
-    public func offer(repeatedAt time: MonotonicInstant) {
-        state.withLock { state in
-            guard state.newest != nil else { return }
-            state.newest!.time = time
             state.offered += 1
         }
     }

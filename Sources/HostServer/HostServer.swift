@@ -4,7 +4,6 @@ import Lifecycle
 import Locking
 import Pressure
 import Telemetry
-import Units
 
 /// The host service served: the metrics exporter's HTTP servers (TCP, and a Unix socket when
 /// asked) answering API v1 and `/metrics`, `/healthz`, `/status`, the textfile for
@@ -72,13 +71,10 @@ public final class HostServer: Sendable {
         var services: [Service] = []
         if let observer {
             // Readings are taken on the sampling thread, with no task woken per sample; their
-            // status is made when something reads it (a scrape, /status, the textfile). A
-            // reading that repeats the last moves the service's and the export's to its time.
+            // status is made when something reads it (a scrape, /status, the textfile).
             services.append(
                 Service("observer", ending: .endsGroup, isOnClock: false) {
-                    await observer.run(
-                        onReading: { [self] in take($0) },
-                        onRepeat: { [self] in take(repeatedAt: $0) })
+                    await observer.run(onReading: { [self] in take($0) })
                 })
         }
         let service = service
@@ -119,18 +115,6 @@ public final class HostServer: Sendable {
     private func take(_ reading: PressureReading) {
         service.consume(reading)
         exported.offer(reading)
-        writeTextfile()
-    }
-
-    /// The last reading again at `time` to the service, the export and the textfile.
-    private func take(repeatedAt time: MonotonicInstant) {
-        service.consume(repeatedAt: time)
-        exported.offer(repeatedAt: time)
-        writeTextfile()
-    }
-
-    /// Writes the textfile, when there is one; a problem is reported once until it changes.
-    private func writeTextfile() {
         guard exporter.textfile != nil else { return }
         let problem: String?
         do {

@@ -116,21 +116,6 @@ public final class HostService: Sendable {
         if previous?.level != reading.level { changes.yield(()) }
     }
 
-    /// Takes the last reading again at `time` (see ``Pressure/PressureObserver``'s `onRepeat`):
-    /// the same level and share, moved to a new time; the governor updated as for any
-    /// reading (a lease may have ended). Nothing before the first reading.
-    public func consume(repeatedAt time: MonotonicInstant) {
-        let now = clock.now
-        let last = latest.withLock { latest -> (PressureLevel, Share)? in
-            guard latest.reading != nil else { return nil }
-            latest.reading!.time = time
-            return (latest.reading!.level, latest.reading!.sustainableShare)
-        }
-        guard let (level, share) = last else { return }
-        // The clients' metrics change only with an arbitration (a lease ended).
-        if governor.update(level: level, sustainableShare: share, at: now) { publishMetrics() }
-    }
-
     /// Lets go of the clients whose lease has ended.
     public func expireLeases() {
         if !governor.expireLeases(at: clock.now).isEmpty { clientsChanged() }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Hands every element to every current subscriber's `AsyncStream`: the subscriber table that
 /// event and value streams (a session's events, a governor's changes, pressure readings, a
 /// stand's events) are built on.
@@ -16,9 +14,6 @@ public final class Broadcast<Element: Sendable>: Sendable {
     // Inlinable where elements are yielded, so that a sampler yielding its readings calls code
     // specialized for them rather than looking up generic metadata on every element.
     @usableFromInline let subscribers = LockedState(Subscribers())
-    /// How many subscribers there are, kept with the table: a yield with none looks at it
-    /// alone (a 10 Hz sampler's readings usually have no subscriber in `serve`).
-    @usableFromInline let count = Atomic<Int>(0)
 
     /// An empty broadcast.
     public init() {}
@@ -34,7 +29,6 @@ public final class Broadcast<Element: Sendable>: Sendable {
             guard !subscribers.isClosed else { return nil }
             subscribers.next += 1
             subscribers.all[subscribers.next] = continuation
-            count.store(subscribers.all.count, ordering: .releasing)
             return subscribers.next
         }
         guard let id else {
@@ -42,11 +36,7 @@ public final class Broadcast<Element: Sendable>: Sendable {
             return stream
         }
         continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            subscribers.withLock { subscribers in
-                subscribers.all.removeValue(forKey: id)
-                count.store(subscribers.all.count, ordering: .releasing)
-            }
+            _ = self?.subscribers.withLock { $0.all.removeValue(forKey: id) }
         }
         return stream
     }
@@ -60,14 +50,9 @@ public final class Broadcast<Element: Sendable>: Sendable {
     /// A subscriber that leaves meanwhile gets nothing: its stream has ended.
     @inlinable
     public func yield(_ element: Element) {
-        guard hasSubscribers else { return }
         let continuations = subscribers.withLock { $0.all.isEmpty ? [] : Array($0.all.values) }
         for continuation in continuations { continuation.yield(element) }
     }
-
-    /// Whether any stream is subscribed now (one may come or go at any moment).
-    @inlinable
-    public var hasSubscribers: Bool { count.load(ordering: .acquiring) > 0 }
 
     /// Ends every current stream; later subscribers get later elements.
     public func finish() {
@@ -83,10 +68,7 @@ public final class Broadcast<Element: Sendable>: Sendable {
         // Finished outside the lock: finishing runs the termination handlers, which take it.
         let ended = subscribers.withLock { subscribers in
             subscribers.isClosed = subscribers.isClosed || closing
-            defer {
-                subscribers.all = [:]
-                count.store(0, ordering: .releasing)
-            }
+            defer { subscribers.all = [:] }
             return subscribers.all
         }
         for continuation in ended.values { continuation.finish() }

@@ -70,7 +70,7 @@ public struct PressureClassifier: Sendable {
     /// The notes for the last sample's unavailable sources, reused while they stay the same.
     private var unavailableNotes: (sources: [SourceUnavailable], notes: [String]) = ([], [])
     /// The last sample's inputs besides its temperatures, and the reading made of them: a
-    /// sample that brings nothing new gets that reading again (see ``repeatsPrevious(_:)``).
+    /// sample that brings nothing new gets that reading again (see ``repeats(_:)``).
     private var previous: (sample: PressureSample, reading: PressureReading)?
     /// The earliest time at which a live sensor's trend takes its next point.
     private var nextTrendPoint = -Double.infinity
@@ -140,32 +140,7 @@ public struct PressureClassifier: Sendable {
 
     /// Classifies `sample`, updating the hysteresis and trend state.
     public mutating func classify(_ sample: PressureSample) -> PressureReading {
-        if repeatsPrevious(sample) {
-            var reading = previous!.reading
-            reading.time = sample.time
-            return reading
-        }
-        return classifyChanged(sample)
-    }
-
-    /// Whether the sample at `time`, the last one classified again as its source says
-    /// (`unchanged`, asked only when no trend point or throttle event is due), gets the
-    /// previous reading (counted in ``repeatedReadings``): ``repeatsPrevious(_:)`` without the
-    /// sample, for a source that can tell (``SampleSource/repeatsLastSample(at:)``).
-    mutating func repeatsPrevious(at time: MonotonicInstant, unchanged: () -> Bool) -> Bool {
-        guard mayRepeat(at: time), unchanged() else { return false }
-        repeatedReadings += 1
-        return true
-    }
-
-    /// Whether a sample at `time` like the previous one may get its reading: nothing due.
-    private func mayRepeat(at time: MonotonicInstant) -> Bool {
-        reusesUnchangedReadings && previous != nil && time >= previous!.reading.time
-            && time.secondsSinceOrigin < nextTrendPoint && !lastSampleCountedEvents
-    }
-
-    /// Classifies `sample`, which ``repeatsPrevious(_:)`` found to bring something new.
-    mutating func classifyChanged(_ sample: PressureSample) -> PressureReading {
+        if let reading = repeats(sample) { return reading }
         let reading = classifyAnew(sample)
         // Kept whole: the sampler hands back the same arrays while its sources' files are
         // unchanged, and comparing an array with itself takes one look at its storage.
@@ -173,19 +148,19 @@ public struct PressureClassifier: Sendable {
         return reading
     }
 
-    /// Whether `sample` brings nothing new, so that its reading is the previous one at its
-    /// time (counted in ``repeatedReadings``): the same sensors with the same values,
-    /// throttling, stall percentages, board signals and unavailable sources, and no trend
-    /// point due. Hysteresis, trends and explanations would all come out the same, so a 10 Hz
-    /// observer of sensors that update once a second (most hwmon drivers cache their values)
-    /// classifies about once a second. Of PSI only what a reading is made of counts
-    /// (``PSIReading/stallPercent``): its other averages and its totals move at every refresh
-    /// and change nothing. The observer then moves its own copy of the reading to the new time
-    /// rather than taking another.
-    mutating func repeatsPrevious(_ sample: PressureSample) -> Bool {
+    /// The previous reading at `sample`'s time when the sample brings nothing new: the same
+    /// sensors with the same values, throttling, stall percentages, board signals and
+    /// unavailable sources, and no trend point due. Hysteresis, trends and explanations would
+    /// all come out the same, so a 10 Hz observer of sensors that update once a second (most
+    /// hwmon drivers cache their values) classifies about once a second. Of PSI only what a
+    /// reading is made of counts (``PSIReading/stallPercent``): its other averages and its
+    /// totals move at every refresh and change nothing. `nil` when anything differs.
+    private mutating func repeats(_ sample: PressureSample) -> PressureReading? {
         // The previous sample's parts are looked at where they are kept: binding the pair
         // would copy (retain, then release) every array of both, cold, at every sample.
-        guard mayRepeat(at: sample.time),
+        guard reusesUnchangedReadings, previous != nil,
+            sample.time >= previous!.reading.time,
+            sample.time.secondsSinceOrigin < nextTrendPoint, !lastSampleCountedEvents,
             sample.isSimulated == previous!.sample.isSimulated,
             sample.throttling == previous!.sample.throttling,
             sample.pressure == previous!.sample.pressure
@@ -194,9 +169,11 @@ public struct PressureClassifier: Sendable {
             sample.board == previous!.sample.board,
             sample.unavailable == previous!.sample.unavailable,
             sample.sensors == previous!.sample.sensors
-        else { return false }
+        else { return nil }
+        var reading = previous!.reading
+        reading.time = sample.time
         repeatedReadings += 1
-        return true
+        return reading
     }
 
     /// Classifies `sample` in full.

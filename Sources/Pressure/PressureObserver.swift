@@ -110,81 +110,24 @@ public final class PressureObserver: Sendable {
     /// trigger samples never overlap and stay in time order.
     @discardableResult
     public func sampleOnce() -> PressureReading? {
-        switch sampleAndPublish(copyingRepeats: true) {
-        case .changed(let reading, _)?, .repeated(_, let reading?)?: return reading
-        case .repeated(_, nil)?, nil: return nil
-        }
-    }
-
-    /// What one sample brought.
-    private enum Sampled {
-        /// A reading unlike the last, and the level change it made.
-        case changed(PressureReading, LevelChange?)
-        /// The last reading again at this time (``PressureClassifier/repeatsPrevious(_:)``),
-        /// moved there in ``latest`` rather than copied; with the reading when it was asked for.
-        case repeated(MonotonicInstant, PressureReading?)
-    }
-
-    /// Takes one sample, classifies it and hands it to the streams; a repeated reading is
-    /// copied for them, or when `copyingRepeats`. `nil` when the source is exhausted.
-    private func sampleAndPublish(copyingRepeats: Bool) -> Sampled? {
         let source = self.source
         let clock = self.clock
-        let copiesRepeats = copyingRepeats || readingBroadcast.hasSubscribers
-        let sampled = state.withLock { state -> Sampled? in
-            let time = clock.now
-            // A source that can tell it would give its last sample again is not sampled.
-            if state.latest != nil,
-                state.classifier.repeatsPrevious(
-                    at: time, unchanged: { source.repeatsLastSample(at: time) })
-            {
-                state.latest!.time = time
-                return .repeated(time, copiesRepeats ? state.latest : nil)
-            }
-            guard let sample = source.sample(at: time) else { return nil }
-            if state.latest != nil, state.classifier.repeatsPrevious(sample) {
-                // In place: assigning a copy would retain and release every array of both.
-                state.latest!.time = sample.time
-                return .repeated(sample.time, copiesRepeats ? state.latest : nil)
+        let published = state.withLock { state in
+            guard let sample = source.sample(at: clock.now) else {
+                return nil as (reading: PressureReading, change: LevelChange?)?
             }
             let previous = state.latest?.level ?? .nominal
-            let reading = state.classifier.classifyChanged(sample)
+            let reading = state.classifier.classify(sample)
             state.latest = reading
             let change =
                 reading.level != previous
                 ? LevelChange(from: previous, to: reading.level, reading: reading) : nil
-            return .changed(reading, change)
+            return (reading, change)
         }
-        switch sampled {
-        case .changed(let reading, let change):
-            readingBroadcast.yield(reading)
-            if let change { changeBroadcast.yield(change) }
-        case .repeated(_, let reading?):
-            readingBroadcast.yield(reading)
-        case .repeated(_, nil), nil:
-            break
-        }
-        return sampled
-    }
-
-    /// Where ``run(onReading:onRepeat:settle:)`` hands each reading.
-    private struct Consumer {
-        let onReading: @Sendable (PressureReading) -> Void
-        let onRepeat: (@Sendable (MonotonicInstant) -> Void)?
-
-        /// Hands `sampled` on: its time alone for a repeat when the consumer takes that.
-        func take(_ sampled: Sampled) {
-            switch sampled {
-            case .changed(let reading, _):
-                onReading(reading)
-            case .repeated(let time, let reading):
-                if let onRepeat {
-                    onRepeat(time)
-                } else if let reading {
-                    onReading(reading)
-                }
-            }
-        }
+        guard let published else { return nil }
+        readingBroadcast.yield(published.reading)
+        if let change = published.change { changeBroadcast.yield(change) }
+        return published.reading
     }
 
     /// Samples every ``interval``, and at once when a trigger fires, until cancelled
@@ -193,33 +136,31 @@ public final class PressureObserver: Sendable {
     /// `onReading`, when given, is handed every reading as it is taken (after the streams):
     /// on the sampling thread on real time, so a consumer that is quick and never blocks — the
     /// service, the exporter, a governor — takes it without a task wake-up per sample.
-    /// `onRepeat`, when given, is handed instead the time of a reading that is the last one
-    /// again at a new time (``PressureClassifier/repeatsPrevious(_:)``, most samples at 10 Hz),
-    /// for a consumer that holds the last reading and moves it to that time rather than take
-    /// a copy. `settle` is awaited after each on a clock no thread waits on (virtual time):
-    /// what the reading set going (capture stopped, say) is done before time moves on. On
-    /// real time it is not called: the consequences happen as they come.
+    /// `settle` is awaited after it on a clock no thread waits on (virtual time): what the
+    /// reading set going (capture stopped, say) is done before time moves on. On real time it
+    /// is not called: the consequences happen as they come.
     public func run(
         onReading: (@Sendable (PressureReading) -> Void)? = nil,
-        onRepeat: (@Sendable (MonotonicInstant) -> Void)? = nil,
         settle: @Sendable () async -> Void = {}
     ) async {
-        let consumer = Consumer(onReading: onReading ?? { _ in }, onRepeat: onRepeat)
+        let onReading = onReading ?? { _ in }
         if let threadClock = clock as? any ThreadWaitingClock {
-            await sampleOnThread(clock: threadClock, consumer: consumer)
+            await sampleOnThread(clock: threadClock, onReading: onReading)
         } else {
-            await sampleInTask(consumer: consumer, settle: settle)
+            await sampleInTask(onReading: onReading, settle: settle)
         }
         finish()
     }
 
     /// Samples on a thread of its own, waiting on `clock` and the triggers.
-    private func sampleOnThread(clock: any ThreadWaitingClock, consumer: Consumer) async {
+    private func sampleOnThread(
+        clock: any ThreadWaitingClock, onReading: @escaping @Sendable (PressureReading) -> Void
+    ) async {
         let waitSet = WaitSet(triggers: triggers)
         await withTaskCancellationHandler {
             await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
                 DetachedThread.start(name: "headroom-pressure") { [self] in
-                    sampleUntilStopped(on: waitSet, clock: clock, consumer: consumer)
+                    sampleUntilStopped(on: waitSet, clock: clock, onReading: onReading)
                     ended.resume()
                 }
             }
@@ -228,30 +169,15 @@ public final class PressureObserver: Sendable {
         }
     }
 
-    /// Takes one sample and hands it to the streams and `consumer`; the time to the next
-    /// sample (after a repeat, `step` again: the same reading sets the same pace). `nil` when
-    /// the source is exhausted.
-    private func sampleAndHandOn(to consumer: Consumer, step: Duration?) -> Duration? {
-        guard let sampled = sampleAndPublish(copyingRepeats: consumer.onRepeat == nil) else {
-            return nil
-        }
-        consumer.take(sampled)
-        switch sampled {
-        case .changed(let reading, _): return pace(after: reading)
-        case .repeated(_, let reading):
-            if let step { return step }
-            return (reading ?? latest).map(pace(after:)) ?? interval
-        }
-    }
-
     /// Samples in the calling task, waiting on the run clock between samples.
-    private func sampleInTask(consumer: Consumer, settle: @Sendable () async -> Void) async {
+    private func sampleInTask(
+        onReading: @Sendable (PressureReading) -> Void, settle: @Sendable () async -> Void
+    ) async {
         var deadline = clock.now
-        var step: Duration?
-        while !Task.isCancelled, let next = sampleAndHandOn(to: consumer, step: step) {
-            step = next
+        while !Task.isCancelled, let reading = sampleOnce() {
+            onReading(reading)
             await settle()
-            deadline = deadline.advanced(by: next)
+            deadline = deadline.advanced(by: pace(after: reading))
             do {
                 try await clock.sleep(until: deadline)
             } catch {
@@ -263,27 +189,28 @@ public final class PressureObserver: Sendable {
     /// The sampling thread's loop: a sample, then a wait until the next deadline (its pace
     /// set by the reading) during which trigger firings are sampled too.
     private func sampleUntilStopped(
-        on waitSet: WaitSet, clock: any ThreadWaitingClock, consumer: Consumer
+        on waitSet: WaitSet, clock: any ThreadWaitingClock,
+        onReading: @Sendable (PressureReading) -> Void
     ) {
-        guard !waitSet.isStopped, var step = sampleAndHandOn(to: consumer, step: nil) else {
-            return
-        }
-        var deadline = clock.now.advanced(by: step)
+        guard !waitSet.isStopped, let first = sampleOnce() else { return }
+        onReading(first)
+        var deadline = clock.now.advanced(by: pace(after: first))
         while true {
             switch clock.wait(until: deadline, on: waitSet) {
             case .stopped:
                 return
             case .deadline:
-                guard let next = sampleAndHandOn(to: consumer, step: step) else { return }
-                step = next
+                guard let reading = sampleOnce() else { return }
+                onReading(reading)
+                let step = pace(after: reading)
                 deadline = deadline.advanced(by: step)
                 let now = clock.now
                 if deadline < now { deadline = now.advanced(by: step) }
             case .triggered:
                 // A trigger that finds a threshold within reach brings the next sample closer.
-                guard let next = sampleAndHandOn(to: consumer, step: step) else { return }
-                step = next
-                deadline = min(deadline, clock.now.advanced(by: step))
+                guard let reading = sampleOnce() else { return }
+                onReading(reading)
+                deadline = min(deadline, clock.now.advanced(by: pace(after: reading)))
             }
         }
     }

@@ -29,9 +29,6 @@ public struct PressureSampler: SampleSource {
         var joinedSensors: [SensorReading]?
         /// The last sample, taken again (at the new time) while every source's result holds.
         var lastSample: PressureSample?
-        /// The last check: a sample asked for at the time of a ``repeatsLastSample(at:)`` that
-        /// said no takes it rather than reading every file again.
-        private var lastCheck: (time: MonotonicInstant, holding: Holding)?
 
         /// A memo for each of `sampler`'s sources.
         init(for sampler: PressureSampler) {
@@ -41,26 +38,16 @@ public struct PressureSampler: SampleSource {
             board = sampler.boardSource.map { SourceMemo(for: $0) }
         }
 
-        /// Checks every source's files (see ``SourceMemo/check(at:)``), each once: which
-        /// parts of the last sample hold at `time`.
-        func check(at time: MonotonicInstant) -> Holding {
-            if let lastCheck, lastCheck.time == time { return lastCheck.holding }
-            var holding = Holding()
-            for memo in temperatures where !memo.check(at: time) { holding.temperatures = false }
-            if let throttling, !throttling.check(at: time) { holding.throttling = false }
-            if let stall, !stall.check(at: time) { holding.stall = false }
-            if let board, !board.check(at: time) { holding.board = false }
-            lastCheck = (time, holding)
-            return holding
+        /// Checks every source's files (see ``SourceMemo/check(at:)``), each once: whether
+        /// every kept result holds at `time`.
+        func allHold(at time: MonotonicInstant) -> Bool {
+            var holds = true
+            for memo in temperatures where !memo.check(at: time) { holds = false }
+            if let throttling, !throttling.check(at: time) { holds = false }
+            if let stall, !stall.check(at: time) { holds = false }
+            if let board, !board.check(at: time) { holds = false }
+            return holds
         }
-    }
-
-    /// Which parts of the last sample hold: their sources' results would be the same.
-    private struct Holding {
-        var temperatures = true, throttling = true, stall = true, board = true
-
-        /// Whether the whole sample holds.
-        var all: Bool { temperatures && throttling && stall && board }
     }
     private var memos: LockedState<Memos?> = LockedState(nil)
 
@@ -111,70 +98,16 @@ public struct PressureSampler: SampleSource {
         }
     }
 
-    /// Whether every source's result holds at `time` since the last sample (see
-    /// ``SourceMemo/check(at:)``): the sample would be that one again.
-    public func repeatsLastSample(at time: MonotonicInstant) -> Bool {
-        memos.withLock { memos in
-            guard let memos, memos.lastSample != nil else { return false }
-            return memos.check(at: time).all
-        }
-    }
-
     private func sample(at time: MonotonicInstant, memos: Memos) -> PressureSample {
-        let holding = memos.check(at: time)
-        if var last = memos.lastSample {
-            // Nothing read again: the last sample as it was, at this time — after 100 ms
-            // asleep, making it again from the kept results cost more than every check before
-            // it.
-            if holding.all {
-                last.time = time
-                return last
-            }
-            // PSI refreshed (every fifth sample at 10 Hz), a frequency changed: only that part
-            // read again, the rest of the last sample kept as it is.
-            if holding.temperatures, renew(&last, at: time, holding: holding, memos: memos) {
-                memos.lastSample = last
-                return last
-            }
+        // Nothing read again: the last sample as it was, at this time — after 100 ms asleep,
+        // making it again from the kept results cost more than every check before it.
+        if memos.allHold(at: time), var last = memos.lastSample {
+            last.time = time
+            return last
         }
         let sample = assemble(at: time, memos: memos)
         memos.lastSample = sample
         return sample
-    }
-
-    /// Reads again the parts of `sample` besides its temperatures that do not hold, into it at
-    /// `time`; false, leaving the sample to be made afresh, when one of them is unavailable
-    /// now or was in `sample` (its unavailable sources would change).
-    private func renew(
-        _ sample: inout PressureSample, at time: MonotonicInstant, holding: Holding,
-        memos: Memos
-    ) -> Bool {
-        if !holding.throttling, let throttlingSource, let memo = memos.throttling {
-            let result = memo.value(at: time) {
-                Result { () throws(SourceUnavailable) in
-                    try throttlingSource.readThrottling(at: time)
-                }
-            }
-            guard case .success(let throttling) = result, sample.throttling != nil else {
-                return false
-            }
-            sample.throttling = throttling
-        }
-        if !holding.stall, let stallSource, let memo = memos.stall {
-            let result = memo.value(at: time) {
-                Result { () throws(SourceUnavailable) in try stallSource.readPressure(at: time) }
-            }
-            guard case .success(let pressure) = result, !sample.pressure.isEmpty else {
-                return false
-            }
-            sample.pressure = pressure
-        }
-        if !holding.board, let boardSource, let memo = memos.board {
-            let signals = memo.value(at: time) { boardSource.readBoard(at: time) }
-            sample.board = signals.isEmpty ? nil : signals
-        }
-        sample.time = time
-        return true
     }
 
     /// The sample at `time` from each source's result, kept or read again.

@@ -352,12 +352,6 @@ final class CountingSource: SampleSource {
         count.add(1, ordering: .relaxed)
         return inner.sample(at: time)
     }
-
-    func repeatsLastSample(at time: MonotonicInstant) -> Bool {
-        guard inner.repeatsLastSample(at: time) else { return false }
-        count.add(1, ordering: .relaxed)
-        return true
-    }
 }
 
 /// Process CPU used while an observer of this host's sources, configured for 10 Hz, runs for

@@ -50,24 +50,6 @@ struct ExportedPressureTests {
         #expect(metrics.pressureSamples.value() == 4)
     }
 
-    /// A repeated reading is counted and changes nothing else: the status (which holds no
-    /// time) made once; nothing is moved before the first reading.
-    @Test func aRepeatedReadingIsCountedAndKeepsTheStatus() throws {
-        let metrics = try HeadroomMetrics()
-        let exported = ExportedPressure(metrics: metrics)
-        exported.offer(repeatedAt: .origin)
-        #expect(exported.current() == nil)
-        var classifier = PressureClassifier()
-        let first = reading(70, at: 0, classifier: &classifier)
-        exported.offer(first)
-        let status = try #require(exported.current())
-        for seconds in 1...3 {
-            exported.offer(repeatedAt: MonotonicInstant.origin.advanced(by: .seconds(seconds)))
-        }
-        #expect(exported.current() == status)
-        #expect(metrics.pressureSamples.value() == 4)
-    }
-
     @Test func readersOnOtherThreadsMissNoReadingInTheCount() async throws {
         let metrics = try HeadroomMetrics()
         let exported = ExportedPressure(metrics: metrics)

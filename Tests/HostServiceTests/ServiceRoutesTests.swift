@@ -191,26 +191,6 @@ struct ServiceRoutesTests {
         #expect(answer.json?["sustainableShare"] as? Double == 0.85)
     }
 
-    @Test("a repeated reading moves the reading to its time and ends the leases due")
-    func repeatedReading() throws {
-        let fixture = try ServiceFixture()
-        fixture.service.consume(repeatedAt: fixture.clock.now)
-        #expect(fixture.call("GET", "/v1/pressure").status == 503)
-        fixture.service.consume(fixture.reading(.fair, share: 0.85))
-        let id = try #require(
-            fixture.call("POST", "/v1/clients", body: ServiceFixture.registration).json?["id"]
-                as? String)
-        let time = try #require(fixture.call("GET", "/v1/pressure").json?["time"] as? Double)
-        fixture.clock.advance(by: .seconds(31))
-        fixture.service.consume(repeatedAt: fixture.clock.now)
-        let answer = fixture.call("GET", "/v1/pressure")
-        #expect(answer.json?["time"] as? Double == time + 31)
-        #expect(answer.json?["level"] as? String == "fair")
-        #expect(answer.json?["sustainableShare"] as? Double == 0.85)
-        #expect(fixture.call("GET", "/v1/clients/\(id)/advice").status == 404)
-        #expect(fixture.metrics.serviceClients.value() == 0)
-    }
-
     @Test("unknown paths are 404, wrong methods 405 with Allow, metrics still served")
     func routing() throws {
         let fixture = try ServiceFixture()

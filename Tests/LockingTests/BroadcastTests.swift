@@ -34,23 +34,4 @@ struct BroadcastTests {
         for await value in closed { none.append(value) }
         #expect(none.isEmpty)
     }
-
-    @Test("it has subscribers from a subscription until its stream ends, is dropped or finished")
-    func hasSubscribers() async {
-        let broadcast = Broadcast<Int>()
-        #expect(!broadcast.hasSubscribers)
-        let second = broadcast.subscribe()
-        #expect(broadcast.hasSubscribers)
-        _ = broadcast.subscribe()
-        #expect(broadcast.hasSubscribers)
-        broadcast.finish()
-        #expect(!broadcast.hasSubscribers)
-        var values: [Int] = []
-        for await value in second { values.append(value) }
-        #expect(values.isEmpty)
-        let dropped = broadcast.subscribe()
-        #expect(broadcast.hasSubscribers)
-        _ = consume dropped
-        #expect(!broadcast.hasSubscribers)
-    }
 }

@@ -1,7 +1,5 @@
 import Foundation
 
-@testable import Pressure
-
 /// A temporary directory standing for `/sys` or `/proc`, removed when the test ends.
 final class FixtureTree {
     let root: String
@@ -78,18 +76,5 @@ final class FixtureTree {
 
     func setZone(_ number: Int, celsius: Double) throws {
         try write("class/thermal/thermal_zone\(number)/temp", String(Int(celsius * 1000)))
-    }
-}
-
-extension FixtureTree {
-    /// A sampler of the tree's thermal zones, cpufreq and PSI (refreshed at most every 0.5 s,
-    /// as the system's), with its board signals when `withBoard`.
-    func sampler(withBoard: Bool = false) -> PressureSampler {
-        let roots = SystemRoots(sysfs: root, procfs: root)
-        return PressureSampler(
-            temperatureSources: [ThermalZoneSource(roots: roots)],
-            throttlingSource: CPUFrequencySource(roots: roots),
-            stallSource: PSISource(roots: roots, refreshInterval: .milliseconds(500)),
-            boardSource: withBoard ? BoardSignalSource(roots: roots) : nil)
     }
 }

@@ -123,7 +123,11 @@ import Testing
     @Test func theUnavailableSourcesFollowTheSourcesAcrossRefreshesAndDiscoveries() throws {
         let tree = try FixtureTree()
         try tree.write("pressure/cpu", "some avg10=1.00 avg60=1.00 avg300=0.50 total=100")
-        let sampler = tree.sampler()
+        let roots = SystemRoots(sysfs: tree.root, procfs: tree.root)
+        let sampler = PressureSampler(
+            temperatureSources: [ThermalZoneSource(roots: roots)],
+            throttlingSource: CPUFrequencySource(roots: roots),
+            stallSource: PSISource(roots: roots, refreshInterval: .milliseconds(500)))
         var seconds = 0.0
         func unavailable() throws -> [SensorSourceKind] {
             defer { seconds += 0.2 }

@@ -13,15 +13,6 @@ final class SteppedSource: SampleSource {
     }
 }
 
-/// The times of the readings an observer handed on, whole or repeated.
-private final class Handed: Sendable {
-    let changed = Mutex<[MonotonicInstant]>([])
-    let repeated = Mutex<[MonotonicInstant]>([])
-
-    /// How many were handed on.
-    var count: Int { changed.withLock { $0.count } + repeated.withLock { $0.count } }
-}
-
 @Suite struct PressureObserverTests {
     private func waitForWaiter(_ clock: ManualClock) async {
         #expect(await waitUntil { clock.waiterCount > 0 })
@@ -109,54 +100,6 @@ private final class Handed: Sendable {
         }
         await task.value
         #expect(handed.withLock { $0 } == [0, 1, 2, 3, 4].map(instant))
-    }
-
-    /// A repeated reading (PSI alone, unchanged) goes to `onRepeat` as its time and is moved
-    /// there in `latest`, while the readings stream still gets it whole; a changed one goes to
-    /// `onReading`.
-    @Test func aRepeatedReadingIsHandedOnAsItsTimeAlone() async throws {
-        final class StallSource: SampleSource {
-            let percent = Mutex(0.0)
-            func sample(at time: MonotonicInstant) -> PressureSample? {
-                let percent = self.percent.withLock { $0 }
-                let averages = PSIReading.Averages(
-                    avg10: percent, avg60: percent, avg300: percent, totalMicroseconds: 0)
-                return PressureSample(
-                    time: time, pressure: [PSIReading(resource: .cpu, some: averages, full: nil)])
-            }
-        }
-        let clock = ManualClock()
-        let source = StallSource()
-        let observer = PressureObserver(source: source, interval: .seconds(1), clock: clock)
-        let readings = observer.readings()
-        let handed = Handed()
-        let task = Task {
-            await observer.run(
-                onReading: { reading in handed.changed.withLock { $0.append(reading.time) } },
-                onRepeat: { time in handed.repeated.withLock { $0.append(time) } })
-        }
-        func waitForHanded(_ count: Int) async {
-            #expect(await waitUntil { handed.count == count })
-            await waitForWaiter(clock)
-        }
-        await waitForHanded(1)
-        clock.advance(by: .seconds(1))
-        await waitForHanded(2)
-        #expect(observer.latest?.time == instant(1))
-        source.percent.withLock { $0 = 90 }
-        clock.advance(by: .seconds(1))
-        await waitForHanded(3)
-        task.cancel()
-        await task.value
-
-        #expect(handed.changed.withLock { $0 } == [instant(0), instant(2)])
-        #expect(handed.repeated.withLock { $0 } == [instant(1)])
-        var streamed: [PressureReading] = []
-        for await reading in readings { streamed.append(reading) }
-        #expect(streamed.map(\.time) == [0, 1, 2].map(instant))
-        #expect(streamed[1].factors == streamed[0].factors)
-        #expect(streamed[2].level > .nominal)
-        #expect(observer.latest?.level == streamed[2].level)
     }
 
     /// Waits until the observer has published a reading taken at `time` or later.

@@ -150,69 +150,6 @@ private final class CountingSource: QuietWatchable, @unchecked Sendable {
         #expect(readings == [41, 42, 43, 44])
     }
 
-    /// A PSI refresh reads PSI alone into the last sample (its temperatures the same array);
-    /// PSI turning to garbage and back makes the sample afresh, with PSI unavailable between.
-    @Test func aRefreshedPSIIsReadIntoTheLastSampleAlone() throws {
-        let tree = try FixtureTree(board: "raspberry-pi-4")
-        func writePSI(total: Int) throws {
-            try tree.write(
-                "pressure/cpu", "some avg10=1.00 avg60=1.00 avg300=0.50 total=\(total)")
-        }
-        try writePSI(total: 100)
-        let sampler = tree.sampler(withBoard: true)
-        func storage(_ sensors: [SensorReading]) -> UnsafeRawPointer? {
-            sensors.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
-        }
-        let first = try #require(sampler.sample(at: instant(0)))
-        #expect(first.pressure.first?.some.totalMicroseconds == 100)
-        try writePSI(total: 200)
-        // Not due before 0.5 s: the last readings again (the other sources' files now watched).
-        let kept = try #require(sampler.sample(at: instant(0.4)))
-        #expect(kept.pressure == first.pressure)
-        let refreshed = try #require(sampler.sample(at: instant(0.5)))
-        #expect(refreshed.pressure.first?.some.totalMicroseconds == 200)
-        #expect(storage(refreshed.sensors) == storage(kept.sensors))
-        var unchanged = refreshed
-        unchanged.time = first.time
-        unchanged.pressure = first.pressure
-        #expect(unchanged == first)
-
-        try tree.write("pressure/cpu", "garbage")
-        let broken = try #require(sampler.sample(at: instant(1.0)))
-        #expect(broken.pressure.isEmpty)
-        #expect(broken.unavailable.map(\.source) == [.psi])
-        try writePSI(total: 300)
-        let mended = try #require(sampler.sample(at: instant(1.5)))
-        #expect(mended.pressure.first?.some.totalMicroseconds == 300)
-        #expect(mended.unavailable.isEmpty)
-        #expect(mended.sensors == first.sensors)
-    }
-
-    /// A sampler tells whether its next sample would be its last again: never before its
-    /// first, yes while every source holds, no once PSI falls due — and the sample taken at
-    /// that time then has PSI read again.
-    @Test func aSamplerTellsWhetherItWouldGiveItsLastSampleAgain() throws {
-        let tree = try FixtureTree(board: "raspberry-pi-4")
-        try tree.write("pressure/cpu", "some avg10=1.00 avg60=1.00 avg300=0.50 total=100")
-        let sampler = tree.sampler()
-        #expect(!sampler.repeatsLastSample(at: instant(0)))
-        let first = try #require(sampler.sample(at: instant(0)))
-        // The first look at the other sources' files after they were read.
-        _ = sampler.sample(at: instant(0.1))
-        #expect(sampler.repeatsLastSample(at: instant(0.2)))
-        #expect(sampler.repeatsLastSample(at: instant(0.3)))
-        try tree.write("pressure/cpu", "some avg10=2.00 avg60=1.00 avg300=0.50 total=200")
-        #expect(!sampler.repeatsLastSample(at: instant(0.5)))
-        let refreshed = try #require(sampler.sample(at: instant(0.5)))
-        #expect(refreshed.pressure.first?.some.avg10 == 2)
-        #expect(refreshed.sensors == first.sensors)
-        try tree.setZone(0, celsius: 71.5)
-        #expect(!sampler.repeatsLastSample(at: instant(0.6)))
-        let warmer = try #require(sampler.sample(at: instant(0.6)))
-        #expect(warmer.sensors.first?.celsius == Celsius(71.5))
-        #expect(sampler.repeatsLastSample(at: instant(0.7)))
-    }
-
     /// The sampler over a board's real sources: a temperature written in place (as a sensor
     /// changes) is in the very next sample, while the samples between take the kept results.
     @Test func theSystemSamplerSeesAChangedTemperatureAtTheNextSample() throws {
