@@ -93,8 +93,7 @@ joined() {
 # pipelines paced by the service (148 s, 35 s of CPU); in one lane they were the run's longest
 # path (332 s). Started with the unit tests they ran beside the Python example's regions
 # (OpenCV on both cores) and the Frigate check's ramp, a replay on real time, once skipped a
-# rung: they start after them. The binary's path is asked for once, here, not beside a step
-# that holds SwiftPM's lock.
+# rung: they start after them.
 brokers() {
   step "MQTT and Home Assistant: a real mosquitto, a ramp, an outage, kill -9" scripts/mqtt-checks.sh "$1"
   step "Frigate governed through its MQTT API: profiles, pause, restore" scripts/frigate-checks.sh "$1"
@@ -118,33 +117,41 @@ documented() {
 # than before them (the test run used 62 % of its two cores with it in line: 715 s of CPU in
 # 580 s). Started with the unit tests' end it slowed the command-line, model and regions
 # checks before the waiting lanes by 70 s, and the run was no shorter.
+# Pro video storage: recordings on real time into tmpfs and ext4 (57 s, mostly waiting on
+# the clock): in a lane of its own rather than on the foreground's longest path.
+storage() {
+  step "pro video storage on tmpfs and ext4" scripts/storage-checks.sh "$1"
+}
 vtest() {
   step "the main job on vtest.avi against its published ground truth (TrackEval) above its floors" scripts/vtest-quality.sh "$1"
 }
 
 step "build (warnings are errors)" swift build --build-tests -Xswiftc -warnings-as-errors
+# The binary's path, asked for once: `swift build --show-bin-path` waits for SwiftPM's lock,
+# which a lane's `swift test` may hold.
+binary=$(headroom)
 step "unit and integration tests" swift test --skip-build
-beside documented "$(headroom)"
-step "command-line checks" scripts/cli-checks.sh "$(headroom)"
+beside documented "$binary"
+step "command-line checks" scripts/cli-checks.sh "$binary"
 step "the person model's text graph is what its script makes" /usr/bin/python3 scripts/person_model_graph.py --check
 step "the person model's installer: links, corrupt models, six runs at once" scripts/person-model-checks.sh
 step "the Python example's person detector finds 90 % of the people counted by eye" /usr/bin/python3 scripts/person_detector_check.py --timed 3
 step "the Python example's regions find more of the published people than its whole frame" /usr/bin/python3 scripts/person_detector_check.py --published --frames 150 --least-gain 0.1
-step "hardening: destinations, bounds, recovery, descriptors" scripts/hardening-checks.sh "$(headroom)"
-step "HOTA against TrackEval (skipped without Python)" scripts/hota-crosscheck.sh "$(headroom)"
-step "tracker on real pedestrians (TUD, TrackEval) above its floors" scripts/real-data-quality.sh "$(headroom)"
-beside brokers "$(headroom)"
-beside clients "$(headroom)"
-beside vtest "$(headroom)"
-step "real video through ffmpeg: --source, --gt, --annotate" scripts/video-checks.sh "$(headroom)"
-step "real libsensors on fake hwmon trees" scripts/sensors-fixture-test.sh "$(headroom)"
-step "boards: Raspberry Pi and Jetson sysfs trees" scripts/board-checks.sh "$(headroom)"
-step "pro video storage on tmpfs and ext4" scripts/storage-checks.sh "$(headroom)"
-step "signals: run, watch and serve mid-work" scripts/signal-checks.sh "$(headroom)"
-step "launch checks (measure, compare, crash safety)" scripts/launch-checks.sh "$(headroom)"
-step "launch measure -- CMD: real children, failures, trace import" scripts/program-launch-checks.sh "$(headroom)"
+step "hardening: destinations, bounds, recovery, descriptors" scripts/hardening-checks.sh "$binary"
+step "HOTA against TrackEval (skipped without Python)" scripts/hota-crosscheck.sh "$binary"
+step "tracker on real pedestrians (TUD, TrackEval) above its floors" scripts/real-data-quality.sh "$binary"
+beside brokers "$binary"
+beside clients "$binary"
+beside vtest "$binary"
+beside storage "$binary"
+step "real video through ffmpeg: --source, --gt, --annotate" scripts/video-checks.sh "$binary"
+step "real libsensors on fake hwmon trees" scripts/sensors-fixture-test.sh "$binary"
+step "boards: Raspberry Pi and Jetson sysfs trees" scripts/board-checks.sh "$binary"
+step "signals: run, watch and serve mid-work" scripts/signal-checks.sh "$binary"
+step "launch checks (measure, compare, crash safety)" scripts/launch-checks.sh "$binary"
+step "launch measure -- CMD: real children, failures, trace import" scripts/program-launch-checks.sh "$binary"
 step "build libheadroom (the C library)" swift build --product headroom-c -Xswiftc -warnings-as-errors
-step "libheadroom from C: pkg-config, ASan, the C example measured" scripts/c-library-checks.sh "$(headroom)"
+step "libheadroom from C: pkg-config, ASan, the C example measured" scripts/c-library-checks.sh "$binary"
 joined
 # Alone: a release build on both cores, then the package installed and served.
 step "Debian package: release build, lintian, install, serve, purge" scripts/package-checks.sh
